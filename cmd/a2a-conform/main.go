@@ -1,0 +1,92 @@
+// Command a2a-conform is the conformance harness for A2A orchestrators: it
+// runs a fleet of mock vendor agents, drives an orchestrator through the
+// catalog's scenarios and scores what it saw.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// usageError is a command line the CLI cannot run (exit 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// exitError carries an exit code chosen by a subcommand (1: not
+// conformant; 2: harness or configuration error).
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+const usage = `a2a-conform: conformance harness for A2A orchestrators
+
+usage:
+  a2a-conform fleet up [--addr-file F] [--ca DIR]   run the mock vendor fleet until interrupted
+  a2a-conform version                               print the version
+
+Run 'a2a-conform COMMAND -h' for a command's flags.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(exitCode(err, os.Stderr))
+}
+
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintln(stderr, "a2a-conform:", ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintln(stderr, "a2a-conform:", err)
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprint(stderr, usage)
+	}
+	return 2
+}
+
+// run dispatches a command line; it never exits the process.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return &usageError{"no command"}
+	}
+	switch args[0] {
+	case "fleet":
+		if len(args) < 2 || args[1] != "up" {
+			return &usageError{"fleet takes the subcommand up"}
+		}
+		return fleetUp(ctx, args[2:], stdout, stderr)
+	case "version":
+		fmt.Fprintln(stdout, "a2a-conform", version)
+		return nil
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	return &usageError{fmt.Sprintf("unknown command %q", args[0])}
+}

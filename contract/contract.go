@@ -1,0 +1,320 @@
+// Package contract holds the messages of the a2a-conform driver contract,
+// version 1: the JSON objects the harness and an orchestrator under test
+// (OUT) exchange, whatever driver carries them (exec, http or in-process Go).
+//
+// The contract is public. It grows only by optional fields; a change that is
+// not additive bumps [Version]. Both sides ignore fields they do not know, so
+// the types here decode newer messages without error.
+package contract
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Version is the contract version this package speaks. Every message carries
+// it in its "contract" field.
+const Version = 1
+
+// Message types, carried in the "type" field of harness-to-OUT messages and
+// of the OUT's answers to control messages.
+const (
+	// TypeDelegate marks a [DelegationRequest].
+	TypeDelegate = "delegate"
+	// TypeHello marks a [Hello] request or answer.
+	TypeHello = "hello"
+	// TypeReset marks a [Reset] request or answer.
+	TypeReset = "reset"
+)
+
+// DelegationRequest asks the OUT to discover an agent among Candidates and
+// delegate Task to it (harness -> OUT).
+type DelegationRequest struct {
+	// Contract is the contract version; the harness always sends [Version].
+	Contract int `json:"contract"`
+	// Type is always [TypeDelegate].
+	Type string `json:"type"`
+	// ID is unique per request; the OUT echoes it in its outcome.
+	ID string `json:"id"`
+	// Scenario names the scenario, for humans and logs only: an OUT must not
+	// change its behaviour on it. Empty means unnamed.
+	Scenario string `json:"scenario"`
+	// Task is what the caller wants done.
+	Task Task `json:"task"`
+	// Candidates are agent card URLs in the caller's order of preference.
+	// Nil encodes as JSON null; the harness always sends at least one.
+	Candidates []string `json:"candidates"`
+	// Trust says which CA and which signers the OUT may rely on.
+	Trust Trust `json:"trust"`
+	// Network says how the OUT reaches the mock fleet.
+	Network Network `json:"network"`
+	// DeadlineMs is the time the OUT has to report, in milliseconds. Zero
+	// means the driver's default (20 s in suite/driver).
+	DeadlineMs int `json:"deadlineMs"`
+}
+
+// Task is the work to delegate.
+type Task struct {
+	// Skill is the id of the capability the caller wants. Empty means the
+	// remote agent's default skill.
+	Skill string `json:"skill"`
+	// Message is the A2A message to send, kept as raw JSON so that every
+	// dialect's shape (0.1, 0.3, 1.0) passes through untouched. Nil encodes as
+	// JSON null.
+	Message json.RawMessage `json:"message"`
+	// PreferStreaming asks the OUT to use a streaming method when the card
+	// offers one. False means a plain send.
+	PreferStreaming bool `json:"preferStreaming"`
+}
+
+// Trust carries the trust anchors of a request.
+type Trust struct {
+	// CAFile is the absolute path of the fleet's root CA in PEM. Empty means
+	// the OUT gets no extra root (the harness always sets it).
+	CAFile string `json:"caFile"`
+	// Issuers maps a signer (issuer URL) to the operators it may vouch for.
+	// Nil or empty means no signer is trusted.
+	Issuers map[string]Issuer `json:"issuers,omitempty"`
+}
+
+// Issuer lists what one signer is allowed to vouch for.
+type Issuer struct {
+	// Operators are the host names that may execute tasks under this signer.
+	// Nil means none.
+	Operators []string `json:"operators"`
+}
+
+// Network tells the OUT how to reach the fleet's hosts.
+type Network struct {
+	// Proxy is the URL of an HTTP CONNECT proxy that reaches every fleet
+	// host. Empty means no proxy: dial through Resolve.
+	Proxy string `json:"proxy,omitempty"`
+	// Resolve maps "host:port" as it appears in URLs to the loopback
+	// "ip:port" that serves it, for clients that dial directly. Nil means no
+	// overrides.
+	Resolve map[string]string `json:"resolve,omitempty"`
+}
+
+// DelegationOutcome is the OUT's report on one request (OUT -> harness).
+// Fields other than Contract, ID and Outcome are optional and omitted when
+// empty.
+type DelegationOutcome struct {
+	// Contract is the contract version; it must be [Version].
+	Contract int `json:"contract"`
+	// ID echoes [DelegationRequest.ID].
+	ID string `json:"id"`
+	// Outcome is one of the Outcome* constants.
+	Outcome string `json:"outcome"`
+	// Agent is the endpoint URL that ran the task. Empty means none did.
+	Agent string `json:"agent,omitempty"`
+	// Skill is the skill id actually used. Empty means none or unknown.
+	Skill string `json:"skill,omitempty"`
+	// TaskID is the remote task id. Empty means no remote task was created
+	// or the OUT did not see its id.
+	TaskID string `json:"taskId,omitempty"`
+	// TaskState is the last remote task state the OUT saw. Empty means none.
+	TaskState string `json:"taskState,omitempty"`
+	// CardTrust is how the OUT treated the card, one of the CardTrust*
+	// constants. Empty means not reported.
+	CardTrust string `json:"cardTrust,omitempty"`
+	// TrustMode is the trust mode the OUT ran in, one of the TrustMode*
+	// constants. Empty means not reported.
+	TrustMode string `json:"trustMode,omitempty"`
+	// Reason is a machine-readable word from the Reason* vocabulary. Empty
+	// means not reported. Unknown words are tolerated (see
+	// [DelegationOutcome.Validate]).
+	Reason string `json:"reason,omitempty"`
+	// Detail is free text for humans. Empty means none.
+	Detail string `json:"detail,omitempty"`
+}
+
+// Outcome words ([DelegationOutcome.Outcome]).
+const (
+	// OutcomeCompleted: a remote agent ran the task to completion.
+	OutcomeCompleted = "completed"
+	// OutcomeRejected: the OUT refused to delegate (for example, no
+	// candidate could be trusted with the task).
+	OutcomeRejected = "rejected"
+	// OutcomeFailed: the delegation was attempted and did not succeed.
+	OutcomeFailed = "failed"
+	// OutcomeEscalated: the OUT handed the decision to a human or caller.
+	OutcomeEscalated = "escalated"
+	// OutcomeUnimplemented: the OUT declares it cannot run this scenario at
+	// all. The harness scores it UNIMPLEMENTED, apart from pass and fail.
+	OutcomeUnimplemented = "unimplemented"
+)
+
+// Card trust words ([DelegationOutcome.CardTrust]).
+const (
+	// CardTrustAuthoritative: the OUT took the card's claims as binding.
+	CardTrustAuthoritative = "authoritative"
+	// CardTrustHint: the OUT treated the card as a claim to verify.
+	CardTrustHint = "hint"
+)
+
+// Trust mode words ([DelegationOutcome.TrustMode]).
+const (
+	// TrustModeFull: signer verified and bound to the endpoint.
+	TrustModeFull = "full"
+	// TrustModeReduced: the task ran with reduced trust (for example, the
+	// signer could not be bound to the endpoint).
+	TrustModeReduced = "reduced"
+	// TrustModeUnpinned: no signer was pinned at all.
+	TrustModeUnpinned = "unpinned"
+)
+
+// Reason vocabulary ([DelegationOutcome.Reason]). The list may grow; a word
+// is never given a new meaning.
+const (
+	// ReasonOK: nothing went wrong.
+	ReasonOK = "ok"
+	// ReasonStaleCard: the card no longer matched the agent.
+	ReasonStaleCard = "stale-card"
+	// ReasonSkillUnavailable: the wanted skill was not offered.
+	ReasonSkillUnavailable = "skill-unavailable"
+	// ReasonEndpointNotA2A: the endpoint did not speak A2A.
+	ReasonEndpointNotA2A = "endpoint-not-a2a"
+	// ReasonSignerEndpointMismatch: signer not allowed for that endpoint.
+	ReasonSignerEndpointMismatch = "signer-endpoint-mismatch"
+	// ReasonSignatureInvalid: card signature did not verify.
+	ReasonSignatureInvalid = "signature-invalid"
+	// ReasonKeyUnknown: signing key not found.
+	ReasonKeyUnknown = "key-unknown"
+	// ReasonKeyAmbiguous: several keys matched the key id.
+	ReasonKeyAmbiguous = "key-ambiguous"
+	// ReasonUnsignedCard: card carried no signature.
+	ReasonUnsignedCard = "unsigned-card"
+	// ReasonTLSSANMismatch: certificate names did not match.
+	ReasonTLSSANMismatch = "tls-san-mismatch"
+	// ReasonVersionMismatch: protocol versions did not agree.
+	ReasonVersionMismatch = "version-mismatch"
+	// ReasonInputModeMismatch: message parts not accepted by the skill.
+	ReasonInputModeMismatch = "input-mode-mismatch"
+	// ReasonStreamTimeout: a stream stalled.
+	ReasonStreamTimeout = "stream-timeout"
+	// ReasonDeadline: the request's deadline ran out.
+	ReasonDeadline = "deadline"
+	// ReasonOther: none of the above.
+	ReasonOther = "other"
+)
+
+// KnownOutcome reports whether s is one of the Outcome* words.
+func KnownOutcome(s string) bool {
+	switch s {
+	case OutcomeCompleted, OutcomeRejected, OutcomeFailed, OutcomeEscalated, OutcomeUnimplemented:
+		return true
+	}
+	return false
+}
+
+// KnownReason reports whether s is in the reason vocabulary of this version.
+func KnownReason(s string) bool {
+	switch s {
+	case ReasonOK, ReasonStaleCard, ReasonSkillUnavailable, ReasonEndpointNotA2A,
+		ReasonSignerEndpointMismatch, ReasonSignatureInvalid, ReasonKeyUnknown,
+		ReasonKeyAmbiguous, ReasonUnsignedCard, ReasonTLSSANMismatch,
+		ReasonVersionMismatch, ReasonInputModeMismatch, ReasonStreamTimeout,
+		ReasonDeadline, ReasonOther:
+		return true
+	}
+	return false
+}
+
+// KnownCardTrust reports whether s is one of the CardTrust* words.
+func KnownCardTrust(s string) bool {
+	return s == CardTrustAuthoritative || s == CardTrustHint
+}
+
+// KnownTrustMode reports whether s is one of the TrustMode* words.
+func KnownTrustMode(s string) bool {
+	return s == TrustModeFull || s == TrustModeReduced || s == TrustModeUnpinned
+}
+
+// ErrUnknownWord is matched (with errors.Is) by the error
+// [DelegationOutcome.Validate] returns when the outcome is usable but names a
+// reason, cardTrust or trustMode word this version does not know. Callers
+// record it as a note, not as a failure: the vocabulary may have grown.
+var ErrUnknownWord = errors.New("unknown word")
+
+// UnknownWordError names an optional field holding a word this version does
+// not know. It matches [ErrUnknownWord].
+type UnknownWordError struct {
+	// Field is the JSON name of the field: "reason", "cardTrust" or
+	// "trustMode".
+	Field string
+	// Word is the value found.
+	Word string
+}
+
+// Error implements error.
+func (e *UnknownWordError) Error() string {
+	return fmt.Sprintf("unknown %s %q", e.Field, e.Word)
+}
+
+// Is reports whether target is [ErrUnknownWord].
+func (e *UnknownWordError) Is(target error) bool { return target == ErrUnknownWord }
+
+// Validate checks o as the answer to the request with id reqID. It returns
+// nil when o is fully valid; an error not matching [ErrUnknownWord] when o is
+// unusable (contract version other than [Version], id not echoed, outcome
+// word unknown); and, when the only problems are unknown words in reason,
+// cardTrust or trustMode, an error that matches [ErrUnknownWord] (possibly
+// joining several [*UnknownWordError]s), which callers should only flag.
+func (o *DelegationOutcome) Validate(reqID string) error {
+	if o == nil {
+		return errors.New("no outcome")
+	}
+	if o.Contract != Version {
+		return fmt.Errorf("contract %d, want %d", o.Contract, Version)
+	}
+	if o.ID != reqID {
+		return fmt.Errorf("id %q, want %q", o.ID, reqID)
+	}
+	if !KnownOutcome(o.Outcome) {
+		return fmt.Errorf("unknown outcome %q", o.Outcome)
+	}
+	var flags []error
+	if o.Reason != "" && !KnownReason(o.Reason) {
+		flags = append(flags, &UnknownWordError{Field: "reason", Word: o.Reason})
+	}
+	if o.CardTrust != "" && !KnownCardTrust(o.CardTrust) {
+		flags = append(flags, &UnknownWordError{Field: "cardTrust", Word: o.CardTrust})
+	}
+	if o.TrustMode != "" && !KnownTrustMode(o.TrustMode) {
+		flags = append(flags, &UnknownWordError{Field: "trustMode", Word: o.TrustMode})
+	}
+	return errors.Join(flags...)
+}
+
+// Hello is the hello control message. The harness sends it with only
+// Contract and Type set; the OUT answers with its name and version.
+type Hello struct {
+	// Contract is the contract version, [Version].
+	Contract int `json:"contract"`
+	// Type is always [TypeHello].
+	Type string `json:"type"`
+	// Name is the OUT's name. Empty means unnamed (and is what a request
+	// carries).
+	Name string `json:"name,omitempty"`
+	// Version is the OUT's own version string. Empty means not reported.
+	Version string `json:"version,omitempty"`
+}
+
+// NewHello returns the hello request the harness sends.
+func NewHello() Hello { return Hello{Contract: Version, Type: TypeHello} }
+
+// Reset is the reset control message: the harness asks the OUT to drop every
+// cache; the OUT answers with OK set.
+type Reset struct {
+	// Contract is the contract version, [Version].
+	Contract int `json:"contract"`
+	// Type is always [TypeReset].
+	Type string `json:"type"`
+	// OK is set in the OUT's answer once its caches are dropped. False in a
+	// request, and in an answer means the reset did not happen.
+	OK bool `json:"ok,omitempty"`
+}
+
+// NewReset returns the reset request the harness sends.
+func NewReset() Reset { return Reset{Contract: Version, Type: TypeReset} }

@@ -1,0 +1,228 @@
+package contract_test
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/a2a-conform/a2a-conform/contract"
+)
+
+// The example request of driver-contract.md, without its annotations.
+const exampleRequest = `{
+  "contract": 1,
+  "type": "delegate",
+  "id": "d-7f3a",
+  "scenario": "stale-cdn-card",
+  "task": {
+    "skill": "invoice-reconciliation",
+    "message": { "role": "user", "messageId": "m-1",
+                 "parts": [ { "kind": "text", "text": "reconcile INV-1042" } ] },
+    "preferStreaming": false
+  },
+  "candidates": [
+    "https://agent-b.example/.well-known/agent-card.json",
+    "https://agent-c.example/.well-known/agent-card.json"
+  ],
+  "trust": {
+    "caFile": "/abs/path/ca.pem",
+    "issuers": {
+      "https://agent.vendor-a.example": { "operators": ["agent.vendor-a.example"] }
+    }
+  },
+  "network": {
+    "proxy": "http://127.0.0.1:41233",
+    "resolve": { "agent-b.example:443": "127.0.0.1:41801" }
+  },
+  "deadlineMs": 20000,
+  "someFutureField": {"x": 1}
+}`
+
+const exampleOutcome = `{
+  "contract": 1,
+  "id": "d-7f3a",
+  "outcome": "completed",
+  "agent": "https://rpc.agent-b.example/a2a/v1",
+  "skill": "invoice-reconciliation-v2",
+  "taskId": "t-91",
+  "taskState": "completed",
+  "cardTrust": "hint",
+  "trustMode": "reduced",
+  "reason": "signer-endpoint-mismatch",
+  "detail": "free text for humans"
+}`
+
+func TestRequestRoundTrip(t *testing.T) {
+	var req contract.DelegationRequest
+	if err := json.Unmarshal([]byte(exampleRequest), &req); err != nil {
+		t.Fatal(err)
+	}
+	want := contract.DelegationRequest{
+		Contract: 1, Type: "delegate", ID: "d-7f3a", Scenario: "stale-cdn-card",
+		Task: contract.Task{Skill: "invoice-reconciliation"},
+		Candidates: []string{
+			"https://agent-b.example/.well-known/agent-card.json",
+			"https://agent-c.example/.well-known/agent-card.json",
+		},
+		Trust: contract.Trust{CAFile: "/abs/path/ca.pem", Issuers: map[string]contract.Issuer{
+			"https://agent.vendor-a.example": {Operators: []string{"agent.vendor-a.example"}},
+		}},
+		Network: contract.Network{Proxy: "http://127.0.0.1:41233",
+			Resolve: map[string]string{"agent-b.example:443": "127.0.0.1:41801"}},
+		DeadlineMs: 20000,
+	}
+	msg := req.Task.Message
+	req.Task.Message = nil
+	if !reflect.DeepEqual(req, want) {
+		t.Fatalf("decoded\n%+v\nwant\n%+v", req, want)
+	}
+	// The message survives as raw JSON, whatever its dialect.
+	var m map[string]any
+	if err := json.Unmarshal(msg, &m); err != nil || m["messageId"] != "m-1" {
+		t.Fatalf("message not kept raw: %s (%v)", msg, err)
+	}
+
+	// Encoding gives one line that decodes back to the same value, with the
+	// contract's field names.
+	req.Task.Message = msg
+	line, err := contract.MarshalLine(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(line), "\n") != 1 || line[len(line)-1] != '\n' {
+		t.Fatalf("not one line: %q", line)
+	}
+	for _, key := range []string{`"contract":1`, `"type":"delegate"`, `"preferStreaming":false`,
+		`"caFile":`, `"deadlineMs":20000`, `"resolve":`, `"operators":`, `"candidates":`} {
+		if !strings.Contains(string(line), key) {
+			t.Errorf("encoded request lacks %s: %s", key, line)
+		}
+	}
+	var back contract.DelegationRequest
+	if err := json.Unmarshal(line, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back.Trust, req.Trust) || back.Task.Skill != req.Task.Skill {
+		t.Fatalf("round trip changed the request: %+v", back)
+	}
+}
+
+func TestOutcomeRoundTrip(t *testing.T) {
+	var o contract.DelegationOutcome
+	if err := json.Unmarshal([]byte(exampleOutcome), &o); err != nil {
+		t.Fatal(err)
+	}
+	want := contract.DelegationOutcome{Contract: 1, ID: "d-7f3a", Outcome: contract.OutcomeCompleted,
+		Agent: "https://rpc.agent-b.example/a2a/v1", Skill: "invoice-reconciliation-v2",
+		TaskID: "t-91", TaskState: "completed", CardTrust: contract.CardTrustHint,
+		TrustMode: contract.TrustModeReduced, Reason: contract.ReasonSignerEndpointMismatch,
+		Detail: "free text for humans"}
+	if o != want {
+		t.Fatalf("decoded %+v, want %+v", o, want)
+	}
+	if err := o.Validate("d-7f3a"); err != nil {
+		t.Fatalf("Validate: %v", err)
+	}
+	// Optional fields are omitted when empty.
+	b, _ := json.Marshal(contract.DelegationOutcome{Contract: 1, ID: "x", Outcome: "failed"})
+	if got := string(b); got != `{"contract":1,"id":"x","outcome":"failed"}` {
+		t.Fatalf("minimal outcome encodes as %s", got)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	ok := contract.DelegationOutcome{Contract: 1, ID: "r1", Outcome: "completed", Reason: "ok"}
+	tests := []struct {
+		name    string
+		edit    func(*contract.DelegationOutcome)
+		fatal   string // substring of a fatal error; "" when not fatal
+		flagged bool   // matches ErrUnknownWord
+	}{
+		{name: "valid", edit: func(*contract.DelegationOutcome) {}},
+		{name: "no reason", edit: func(o *contract.DelegationOutcome) { o.Reason = "" }},
+		{name: "unimplemented", edit: func(o *contract.DelegationOutcome) { o.Outcome = "unimplemented" }},
+		{name: "every outcome word", edit: func(o *contract.DelegationOutcome) { o.Outcome = "escalated" }},
+		{name: "contract 0", edit: func(o *contract.DelegationOutcome) { o.Contract = 0 }, fatal: "contract 0"},
+		{name: "contract 2", edit: func(o *contract.DelegationOutcome) { o.Contract = 2 }, fatal: "contract 2"},
+		{name: "wrong id", edit: func(o *contract.DelegationOutcome) { o.ID = "r2" }, fatal: `id "r2"`},
+		{name: "unknown outcome", edit: func(o *contract.DelegationOutcome) { o.Outcome = "done" }, fatal: "unknown outcome"},
+		{name: "empty outcome", edit: func(o *contract.DelegationOutcome) { o.Outcome = "" }, fatal: "unknown outcome"},
+		{name: "unknown reason", edit: func(o *contract.DelegationOutcome) { o.Reason = "cosmic-rays" }, flagged: true},
+		{name: "unknown trust words", edit: func(o *contract.DelegationOutcome) {
+			o.CardTrust, o.TrustMode = "gospel", "yolo"
+		}, flagged: true},
+		{name: "fatal wins over flag", edit: func(o *contract.DelegationOutcome) {
+			o.ID, o.Reason = "zz", "cosmic-rays"
+		}, fatal: "want \"r1\""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := ok
+			tc.edit(&o)
+			err := o.Validate("r1")
+			switch {
+			case tc.fatal != "":
+				if err == nil || errors.Is(err, contract.ErrUnknownWord) || !strings.Contains(err.Error(), tc.fatal) {
+					t.Fatalf("err = %v, want fatal containing %q", err, tc.fatal)
+				}
+			case tc.flagged:
+				if !errors.Is(err, contract.ErrUnknownWord) {
+					t.Fatalf("err = %v, want a flag matching ErrUnknownWord", err)
+				}
+				var uw *contract.UnknownWordError
+				if !errors.As(err, &uw) || uw.Word == "" {
+					t.Fatalf("err = %v does not expose the word", err)
+				}
+			default:
+				if err != nil {
+					t.Fatalf("err = %v, want nil", err)
+				}
+			}
+		})
+	}
+	var nilOutcome *contract.DelegationOutcome
+	if nilOutcome.Validate("x") == nil {
+		t.Fatal("nil outcome validated")
+	}
+}
+
+func TestVocabulary(t *testing.T) {
+	for _, w := range []string{"ok", "stale-card", "skill-unavailable", "endpoint-not-a2a",
+		"signer-endpoint-mismatch", "signature-invalid", "key-unknown", "key-ambiguous",
+		"unsigned-card", "tls-san-mismatch", "version-mismatch", "input-mode-mismatch",
+		"stream-timeout", "deadline", "other"} {
+		if !contract.KnownReason(w) {
+			t.Errorf("reason %q unknown", w)
+		}
+	}
+	for _, w := range []string{"completed", "rejected", "failed", "escalated", "unimplemented"} {
+		if !contract.KnownOutcome(w) {
+			t.Errorf("outcome %q unknown", w)
+		}
+	}
+	if contract.KnownReason("OK") || contract.KnownOutcome("Completed") {
+		t.Error("words are case-sensitive")
+	}
+}
+
+func TestControlMessages(t *testing.T) {
+	b, _ := json.Marshal(contract.NewHello())
+	if string(b) != `{"contract":1,"type":"hello"}` {
+		t.Errorf("hello request = %s", b)
+	}
+	b, _ = json.Marshal(contract.NewReset())
+	if string(b) != `{"contract":1,"type":"reset"}` {
+		t.Errorf("reset request = %s", b)
+	}
+	var h contract.Hello
+	if err := json.Unmarshal([]byte(`{"contract":1,"type":"hello","name":"my-orchestrator","version":"1.4.2"}`), &h); err != nil ||
+		h.Name != "my-orchestrator" || h.Version != "1.4.2" {
+		t.Errorf("hello answer = %+v (%v)", h, err)
+	}
+	var r contract.Reset
+	if err := json.Unmarshal([]byte(`{"contract":1,"type":"reset","ok":true}`), &r); err != nil || !r.OK {
+		t.Errorf("reset answer = %+v (%v)", r, err)
+	}
+}

@@ -1,0 +1,179 @@
+package mockvendor
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Config describes a fleet before it starts. The zero Config is an empty
+// fleet (only the proxy); DefaultConfig returns the catalog's default fleet.
+type Config struct {
+	// Vendors are the mock vendors, each with its hosts, card and faults.
+	Vendors []VendorConfig `json:"vendors"`
+	// CA issues every host certificate. Nil means a fresh in-memory CA.
+	CA *CA `json:"-"`
+	// Limits bound what the fleet keeps; the zero value means the defaults.
+	Limits Limits `json:"limits,omitempty"`
+}
+
+// Limits bound the fleet's memory and its patience with slow clients.
+type Limits struct {
+	// MaxBody is the largest JSON-RPC request body accepted, in bytes.
+	// Zero means 1 MiB. A larger body is refused with HTTP 413 and -32600
+	// without being read.
+	MaxBody int64 `json:"maxBody,omitempty"`
+	// MaxTraceEvents caps the trace. Zero means 100,000. Past the cap the
+	// oldest events are dropped and Trace.Dropped counts them.
+	MaxTraceEvents int `json:"maxTraceEvents,omitempty"`
+	// MaxTasks caps the task store. Zero means 10,000. Past the cap the oldest
+	// task is forgotten; a later get or cancel for it answers -32001.
+	MaxTasks int `json:"maxTasks,omitempty"`
+	// ReadTimeout bounds reading one request (headers and body). Zero means
+	// 10 s; a client that sends slower is cut off.
+	ReadTimeout time.Duration `json:"readTimeout,omitempty"`
+	// WorkTime is how long a task sent with blocking off stays submitted or
+	// working before it completes. Zero means 100 ms.
+	WorkTime time.Duration `json:"workTime,omitempty"`
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxBody == 0 {
+		l.MaxBody = 1 << 20
+	}
+	if l.MaxTraceEvents == 0 {
+		l.MaxTraceEvents = 100_000
+	}
+	if l.MaxTasks == 0 {
+		l.MaxTasks = 10_000
+	}
+	if l.ReadTimeout == 0 {
+		l.ReadTimeout = 10 * time.Second
+	}
+	if l.WorkTime == 0 {
+		l.WorkTime = 100 * time.Millisecond
+	}
+	return l
+}
+
+// VendorConfig is one mock vendor: an organisation with hosts, a card and the
+// skills its gateway serves.
+type VendorConfig struct {
+	// ID names the vendor in the admin API, faults and traces ("b").
+	ID string `json:"id"`
+	// Organization is the provider name on the card ("Vendor B").
+	Organization string `json:"organization"`
+	// Hosts are the vendor's TLS hosts. At least one is required.
+	Hosts []HostConfig `json:"hosts"`
+	// Card is what the vendor's card says about itself.
+	Card CardConfig `json:"card"`
+	// Skills are the skills the vendor's JSON-RPC endpoint serves; the origin
+	// card lists them too. A send for any other skill answers -32004.
+	Skills []SkillConfig `json:"skills"`
+	// DefaultSkill is used when a message names no skill. Empty means the
+	// first skill.
+	DefaultSkill string `json:"defaultSkill,omitempty"`
+	// Signing, when set, signs the vendor's card and serves a JWKS on every
+	// card host. Nil means an unsigned card.
+	Signing *SigningConfig `json:"signing,omitempty"`
+	// Faults are attached at start-up (and restored by a reset).
+	Faults []FaultSpec `json:"faults,omitempty"`
+}
+
+// HostConfig is one TLS host of a vendor.
+type HostConfig struct {
+	// Name is the DNS name ("rpc.agent-b.example"). Empty means a bare-IP
+	// host reached as https://127.0.0.1:PORT.
+	Name string `json:"name,omitempty"`
+	// Card makes the host serve the vendor's card (behind the CDN) at
+	// /.well-known/agent.json and /.well-known/agent-card.json.
+	Card bool `json:"card,omitempty"`
+	// RPCPath is where the host answers JSON-RPC ("/a2a/v1"). Empty means the
+	// host has no JSON-RPC endpoint.
+	RPCPath string `json:"rpcPath,omitempty"`
+	// Region is the region the host's gateway runs in ("eu-west-1"). Empty
+	// means no region.
+	Region string `json:"region,omitempty"`
+	// SANs are the certificate's subject alternative names. Empty means
+	// exactly the host name (or 127.0.0.1 for a bare-IP host).
+	SANs []string `json:"sans,omitempty"`
+}
+
+// CardConfig is the self-description a vendor publishes.
+type CardConfig struct {
+	// Name is the agent's name. Empty means "<Organization> agent".
+	Name string `json:"name,omitempty"`
+	// Description of the agent. Empty means a generated sentence.
+	Description string `json:"description,omitempty"`
+	// Version is the agent's own version. Empty means "1.0.0".
+	Version string `json:"version,omitempty"`
+	// URL is the JSON-RPC endpoint the card names. Empty means the first host
+	// of the vendor with an RPC path.
+	URL string `json:"url,omitempty"`
+	// ProtocolVersion is the A2A version the card claims, Major.Minor. Empty
+	// means "1.0". The card always carries both the 0.3 fields (url,
+	// preferredTransport, protocolVersion) and the 1.0 supportedInterfaces.
+	ProtocolVersion string `json:"protocolVersion,omitempty"`
+	// Streaming is capabilities.streaming.
+	Streaming bool `json:"streaming,omitempty"`
+	// Extensions are capabilities.extensions entries.
+	Extensions []CardExtension `json:"extensions,omitempty"`
+	// DefaultInputModes of the card. Empty means ["text/plain"].
+	DefaultInputModes []string `json:"defaultInputModes,omitempty"`
+	// DefaultOutputModes of the card. Empty means ["text/plain"].
+	DefaultOutputModes []string `json:"defaultOutputModes,omitempty"`
+}
+
+// CardExtension is one capabilities.extensions entry.
+type CardExtension struct {
+	URI         string         `json:"uri"`
+	Description string         `json:"description,omitempty"`
+	Required    bool           `json:"required,omitempty"`
+	Params      map[string]any `json:"params,omitempty"`
+}
+
+// SkillConfig is one skill of a vendor.
+type SkillConfig struct {
+	// ID is the skill id ("invoice-reconciliation").
+	ID string `json:"id"`
+	// Name is the human name. Empty means the id.
+	Name string `json:"name,omitempty"`
+	// Description. Empty means a generated sentence.
+	Description string `json:"description,omitempty"`
+	// InputModes the card declares for the skill. Empty means the card's
+	// default input modes apply.
+	InputModes []string `json:"inputModes,omitempty"`
+	// OutputModes the card declares for the skill. Empty means the defaults.
+	OutputModes []string `json:"outputModes,omitempty"`
+	// Regions restricts where the gateway serves the skill. Empty means every
+	// region.
+	Regions []string `json:"regions,omitempty"`
+}
+
+// SigningConfig gives a vendor a signing key.
+type SigningConfig struct {
+	// KID is the key id in the JWS header and the JWKS ("a-prod-2026-11").
+	KID string `json:"kid"`
+	// Alg is ES256 or RS256. Empty means ES256.
+	Alg string `json:"alg,omitempty"`
+	// Issuer is the host that serves the JWKS (the jku's host). Empty means
+	// the vendor's first card host.
+	Issuer string `json:"issuer,omitempty"`
+	// LegacyFields keeps the 0.3 members (url, preferredTransport,
+	// protocolVersion) in the signed card. False leaves them out: signatures
+	// are an A2A 1.0 feature, and @a2a-js/sdk projects a card onto its 1.0
+	// schema before checking it, so a signature over 0.3 members would not
+	// verify there, and would not protect url in any 1.0 client.
+	LegacyFields bool `json:"legacyFields,omitempty"`
+}
+
+// FaultSpec is a fault in its JSON form:
+// {"type": NAME, "hosts": [optional host names], "config": {...}}.
+type FaultSpec struct {
+	// Type is the registered fault name ("region-gate").
+	Type string `json:"type"`
+	// Hosts limits the fault to these hosts of the vendor. Empty means every
+	// host of the vendor.
+	Hosts []string `json:"hosts,omitempty"`
+	// Config is the fault's own configuration; see the fault's type.
+	Config json.RawMessage `json:"config,omitempty"`
+}

@@ -1,0 +1,263 @@
+package mockvendor
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Dialect is the A2A wire generation a request speaks.
+type Dialect string
+
+// The three dialects the fleet speaks. Dialect01 is 0.1 as the seed documents
+// use it (tasks/send, parts with "type"); Dialect03 covers 0.2 and 0.3
+// (message/send, "kind"); Dialect10 is 1.0 (SendMessage, member-named parts,
+// TASK_STATE_* enums, error data as an array).
+const (
+	Dialect01 Dialect = "0.1"
+	Dialect03 Dialect = "0.3"
+	Dialect10 Dialect = "1.0"
+)
+
+type methodInfo struct {
+	op      Op
+	dialect Dialect // "" for names both 0.1 and 0.3 use
+}
+
+// methods maps every JSON-RPC method name the fleet knows to its operation.
+var methods = map[string]methodInfo{
+	"tasks/send":                          {OpSend, Dialect01},
+	"tasks/sendSubscribe":                 {OpStream, Dialect01},
+	"message/send":                        {OpSend, Dialect03},
+	"message/stream":                      {OpStream, Dialect03},
+	"tasks/get":                           {OpGet, ""},
+	"tasks/cancel":                        {OpCancel, ""},
+	"SendMessage":                         {OpSend, Dialect10},
+	"SendStreamingMessage":                {OpStream, Dialect10},
+	"GetTask":                             {OpGet, Dialect10},
+	"CancelTask":                          {OpCancel, Dialect10},
+	"ListTasks":                           {OpOther, Dialect10},
+	"SubscribeToTask":                     {OpOther, Dialect10},
+	"GetExtendedAgentCard":                {OpOther, Dialect10},
+	"tasks/resubscribe":                   {OpOther, ""},
+	"agent/getAuthenticatedExtendedCard":  {OpOther, Dialect03},
+	"tasks/pushNotification/set":          {OpOther, Dialect01},
+	"tasks/pushNotification/get":          {OpOther, Dialect01},
+	"tasks/pushNotificationConfig/set":    {OpOther, Dialect03},
+	"tasks/pushNotificationConfig/get":    {OpOther, Dialect03},
+	"tasks/pushNotificationConfig/list":   {OpOther, Dialect03},
+	"tasks/pushNotificationConfig/delete": {OpOther, Dialect03},
+	"CreateTaskPushNotificationConfig":    {OpOther, Dialect10},
+	"GetTaskPushNotificationConfig":       {OpOther, Dialect10},
+	"ListTaskPushNotificationConfigs":     {OpOther, Dialect10},
+	"DeleteTaskPushNotificationConfig":    {OpOther, Dialect10},
+}
+
+// dialectFromHeader guesses the dialect of a request whose method does not
+// tell (tasks/get, an unknown method) from its A2A-Version header.
+func dialectFromHeader(v string) Dialect {
+	if strings.HasPrefix(v, "1.") {
+		return Dialect10
+	}
+	return Dialect03
+}
+
+// Part is a message part in dialect-neutral form.
+type Part struct {
+	// Kind is "text", "data" or "file".
+	Kind string
+	Text string
+	// Data is the data part's value; File the 0.x file object or the 1.0
+	// part's raw/url members.
+	Data      json.RawMessage
+	File      json.RawMessage
+	MediaType string
+	Filename  string
+	Metadata  map[string]any
+}
+
+// Message is a message in dialect-neutral form.
+type Message struct {
+	Role      string // "user" or "agent"
+	MessageID string
+	ContextID string
+	TaskID    string
+	Parts     []Part
+	Metadata  map[string]any
+}
+
+type wirePart struct {
+	Type      string          `json:"type,omitempty"`
+	Kind      string          `json:"kind,omitempty"`
+	Text      *string         `json:"text,omitempty"`
+	Data      json.RawMessage `json:"data,omitempty"`
+	File      json.RawMessage `json:"file,omitempty"`
+	Raw       json.RawMessage `json:"raw,omitempty"`
+	URL       json.RawMessage `json:"url,omitempty"`
+	MediaType string          `json:"mediaType,omitempty"`
+	Filename  string          `json:"filename,omitempty"`
+	Metadata  map[string]any  `json:"metadata,omitempty"`
+}
+
+type wireMessage struct {
+	Kind      string          `json:"kind,omitempty"`
+	Role      string          `json:"role"`
+	MessageID string          `json:"messageId,omitempty"`
+	ContextID string          `json:"contextId,omitempty"`
+	TaskID    string          `json:"taskId,omitempty"`
+	Parts     []wirePart      `json:"parts"`
+	Metadata  map[string]any  `json:"metadata,omitempty"`
+	raw       json.RawMessage `json:"-"`
+}
+
+// decodeMessage reads a message in dialect d. Parts must carry the
+// dialect's discriminator; a part the dialect cannot read is invalid params.
+func decodeMessage(raw json.RawMessage, d Dialect) (*Message, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, fmt.Errorf("params.message is required")
+	}
+	var wm wireMessage
+	if err := json.Unmarshal(raw, &wm); err != nil {
+		return nil, fmt.Errorf("params.message: %v", err)
+	}
+	if len(wm.Parts) == 0 {
+		return nil, fmt.Errorf("params.message.parts must hold at least one part")
+	}
+	m := &Message{MessageID: wm.MessageID, ContextID: wm.ContextID, TaskID: wm.TaskID, Metadata: wm.Metadata}
+	switch wm.Role {
+	case "user", "ROLE_USER":
+		m.Role = "user"
+	case "agent", "ROLE_AGENT":
+		m.Role = "agent"
+	default:
+		return nil, fmt.Errorf("params.message.role %q is not a role of the %s dialect", wm.Role, d)
+	}
+	for i, wp := range wm.Parts {
+		p := Part{Metadata: wp.Metadata, MediaType: wp.MediaType, Filename: wp.Filename}
+		kind := wp.Kind
+		switch d {
+		case Dialect01:
+			kind = wp.Type
+		case Dialect10:
+			switch {
+			case wp.Text != nil:
+				kind = "text"
+			case wp.Data != nil:
+				kind = "data"
+			case wp.Raw != nil || wp.URL != nil:
+				kind = "file"
+			default:
+				kind = ""
+			}
+		}
+		switch kind {
+		case "text":
+			if wp.Text == nil {
+				return nil, fmt.Errorf("params.message.parts[%d]: text part without text", i)
+			}
+			p.Kind, p.Text = "text", *wp.Text
+		case "data":
+			if wp.Data == nil {
+				return nil, fmt.Errorf("params.message.parts[%d]: data part without data", i)
+			}
+			p.Kind, p.Data = "data", wp.Data
+		case "file":
+			p.Kind = "file"
+			if d == Dialect10 {
+				b, _ := json.Marshal(map[string]json.RawMessage{"raw": wp.Raw, "url": wp.URL})
+				p.File = b
+			} else {
+				p.File = wp.File
+			}
+		default:
+			disc := map[Dialect]string{Dialect01: `"type"`, Dialect03: `"kind"`, Dialect10: "a text, data, raw or url member"}[d]
+			return nil, fmt.Errorf("params.message.parts[%d]: a %s part needs %s", i, d, disc)
+		}
+		m.Parts = append(m.Parts, p)
+	}
+	return m, nil
+}
+
+// encodeMessage writes m in dialect d.
+func encodeMessage(m *Message, d Dialect) map[string]any {
+	out := map[string]any{}
+	parts := make([]any, 0, len(m.Parts))
+	for _, p := range m.Parts {
+		parts = append(parts, encodePart(p, d))
+	}
+	out["parts"] = parts
+	switch d {
+	case Dialect01:
+		out["role"] = m.Role
+	case Dialect03:
+		out["kind"] = "message"
+		out["role"] = m.Role
+		out["messageId"] = m.MessageID
+		if m.ContextID != "" {
+			out["contextId"] = m.ContextID
+		}
+		if m.TaskID != "" {
+			out["taskId"] = m.TaskID
+		}
+	case Dialect10:
+		out["role"] = "ROLE_" + strings.ToUpper(m.Role)
+		out["messageId"] = m.MessageID
+		if m.ContextID != "" {
+			out["contextId"] = m.ContextID
+		}
+		if m.TaskID != "" {
+			out["taskId"] = m.TaskID
+		}
+	}
+	if len(m.Metadata) > 0 {
+		out["metadata"] = m.Metadata
+	}
+	return out
+}
+
+func encodePart(p Part, d Dialect) map[string]any {
+	out := map[string]any{}
+	switch d {
+	case Dialect01:
+		out["type"] = p.Kind
+	case Dialect03:
+		out["kind"] = p.Kind
+	case Dialect10:
+		if p.MediaType != "" {
+			out["mediaType"] = p.MediaType
+		}
+		if p.Filename != "" {
+			out["filename"] = p.Filename
+		}
+	}
+	switch p.Kind {
+	case "text":
+		out["text"] = p.Text
+	case "data":
+		out["data"] = p.Data
+	case "file":
+		if d == Dialect10 {
+			var f map[string]json.RawMessage
+			_ = json.Unmarshal(p.File, &f)
+			for k, v := range f {
+				if v != nil {
+					out[k] = v
+				}
+			}
+		} else {
+			out["file"] = p.File
+		}
+	}
+	if len(p.Metadata) > 0 {
+		out["metadata"] = p.Metadata
+	}
+	return out
+}
+
+// stateName spells a task state (0.3 spelling) in dialect d.
+func stateName(state string, d Dialect) string {
+	if d == Dialect10 {
+		return "TASK_STATE_" + strings.ToUpper(strings.ReplaceAll(state, "-", "_"))
+	}
+	return state
+}

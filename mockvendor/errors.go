@@ -1,0 +1,112 @@
+package mockvendor
+
+import (
+	"fmt"
+	"strings"
+)
+
+// RPCError is a JSON-RPC error the fleet answers. It is a value until the
+// one place (writeRPCError) that turns it into a dialect's wire form.
+type RPCError struct {
+	// Code is the JSON-RPC error code.
+	Code int
+	// Message is the error message.
+	Message string
+	// Data is the vendor's error data. The 0.x dialects send it as the
+	// data object; 1.0 sends an array of typed objects: a google.rpc.ErrorInfo
+	// with Reason, then Data with an @type.
+	Data map[string]any
+	// Reason is the ErrorInfo reason for the 1.0 dialect ("TASK_NOT_FOUND").
+	Reason string
+}
+
+func (e *RPCError) Error() string { return fmt.Sprintf("json-rpc error %d: %s", e.Code, e.Message) }
+
+// The errors of the JSON-RPC and A2A specifications.
+func errParse(detail string) *RPCError {
+	return &RPCError{Code: -32700, Message: "Invalid JSON payload: " + detail, Reason: "PARSE_ERROR"}
+}
+func errInvalidRequest(detail string) *RPCError {
+	return &RPCError{Code: -32600, Message: "Request payload validation error: " + detail, Reason: "INVALID_REQUEST"}
+}
+func errMethodNotFound(method string) *RPCError {
+	return &RPCError{Code: -32601, Message: "Method not found", Data: map[string]any{"method": method}, Reason: "METHOD_NOT_FOUND"}
+}
+func errInvalidParams(detail string) *RPCError {
+	return &RPCError{Code: -32602, Message: "Invalid parameters: " + detail, Reason: "INVALID_PARAMS"}
+}
+func errTaskNotFound(id string) *RPCError {
+	return &RPCError{Code: -32001, Message: "Task not found", Data: map[string]any{"taskId": id}, Reason: "TASK_NOT_FOUND"}
+}
+func errTaskNotCancelable(id, state string) *RPCError {
+	return &RPCError{Code: -32002, Message: "Task cannot be canceled", Data: map[string]any{"taskId": id, "state": state}, Reason: "TASK_NOT_CANCELABLE"}
+}
+func errPushNotSupported() *RPCError {
+	return &RPCError{Code: -32003, Message: "Push notifications are not supported", Reason: "PUSH_NOTIFICATION_NOT_SUPPORTED"}
+}
+func errUnsupported(detail string) *RPCError {
+	return &RPCError{Code: -32004, Message: "Unsupported operation: " + detail, Reason: "UNSUPPORTED_OPERATION"}
+}
+
+// errSkillUnavailable is the seed's -32004: the skill is not served in this
+// region, with the skills that are.
+func errSkillUnavailable(region string, available []string) *RPCError {
+	return &RPCError{
+		Code:    -32004,
+		Message: "skill not available in region",
+		Data:    map[string]any{"region": region, "availableSkills": available},
+		Reason:  "SKILL_NOT_AVAILABLE",
+	}
+}
+
+const errorInfoType = "type.googleapis.com/google.rpc.ErrorInfo"
+
+// VendorDataType is the @type of the vendor data object in 1.0 error data.
+const VendorDataType = "type.a2a-conform.dev/a2aconform.v1.VendorErrorData"
+
+// wireError renders e in dialect d.
+func (e *RPCError) wire(d Dialect) map[string]any {
+	out := map[string]any{"code": e.Code, "message": e.Message}
+	if d != Dialect10 {
+		if e.Data != nil {
+			out["data"] = e.Data
+		}
+		return out
+	}
+	info := map[string]any{"@type": errorInfoType, "reason": e.Reason, "domain": "a2a-protocol.org"}
+	if len(e.Data) > 0 {
+		md := map[string]string{}
+		for k, v := range e.Data {
+			md[k] = flatten(v)
+		}
+		info["metadata"] = md
+	}
+	data := []any{info}
+	if len(e.Data) > 0 {
+		vd := map[string]any{"@type": VendorDataType}
+		for k, v := range e.Data {
+			vd[k] = v
+		}
+		data = append(data, vd)
+	}
+	out["data"] = data
+	return out
+}
+
+// flatten renders a data value as an ErrorInfo metadata string (lists are
+// comma-joined).
+func flatten(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case []string:
+		return strings.Join(x, ",")
+	case []any:
+		var parts []string
+		for _, e := range x {
+			parts = append(parts, flatten(e))
+		}
+		return strings.Join(parts, ",")
+	}
+	return fmt.Sprint(v)
+}

@@ -1,0 +1,32 @@
+package mockvendor
+
+import "crypto/tls"
+
+// WrongSAN gives the host a certificate from the fleet CA that names other
+// hosts: a client that checks host names must refuse it (G-TLS-VERIFIED).
+type WrongSAN struct {
+	// SANs are the names the certificate carries. Empty means
+	// ["wrong-host.example"].
+	SANs []string `json:"sans,omitempty" doc:"names on the certificate; empty means [\"wrong-host.example\"]"`
+}
+
+// SelfSignedCert gives the host a self-signed certificate for its own name,
+// outside the fleet CA [seed 003, Condition of Validity].
+type SelfSignedCert struct{}
+
+func init() {
+	registerFault("wrong-san", "the host presents a CA-signed certificate for other names", func() any { return &WrongSAN{} })
+	registerFault("self-signed", "the host presents a self-signed certificate", func() any { return &SelfSignedCert{} })
+}
+
+func (w *WrongSAN) certificate(_ string, ca *CA) (tls.Certificate, error) {
+	sans := w.SANs
+	if len(sans) == 0 {
+		sans = []string{"wrong-host.example"}
+	}
+	return ca.Issue(sans...)
+}
+
+func (SelfSignedCert) certificate(name string, _ *CA) (tls.Certificate, error) {
+	return SelfSigned(name)
+}

@@ -1,0 +1,37 @@
+package mockvendor
+
+import "encoding/json"
+
+// InputModeCoercion silently turns each text part sent to a skill whose
+// input modes do not accept text into a data part {"text": ...}, and records
+// the coercion [seed 000, What Was Observed, step 5].
+type InputModeCoercion struct{}
+
+func init() {
+	registerFault("input-mode-coercion", "text parts for a non-text skill become data parts {\"text\": ...}", func() any { return &InputModeCoercion{} })
+}
+
+func (InputModeCoercion) onCall(c *Call) *RPCError {
+	if c.Message == nil {
+		return nil
+	}
+	skill := c.Skill
+	if skill == "" {
+		skill = c.Vendor.defaultSkill()
+	}
+	if acceptsText(c.Vendor.inputModes(skill)) {
+		return nil
+	}
+	for i, p := range c.Message.Parts {
+		if p.Kind != "text" {
+			continue
+		}
+		data, _ := json.Marshal(map[string]string{"text": p.Text})
+		c.Message.Parts[i] = Part{Kind: "data", Data: data, Metadata: p.Metadata}
+		c.Coercions = append(c.Coercions, Coercion{Part: i, From: "text", To: "data"})
+	}
+	if len(c.Coercions) > 0 {
+		c.Faults = append(c.Faults, "input-mode-coercion")
+	}
+	return nil
+}

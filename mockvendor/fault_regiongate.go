@@ -1,0 +1,95 @@
+package mockvendor
+
+import (
+	"slices"
+	"sync"
+)
+
+// RegionGate makes the gateway refuse skills in its region with -32004 and
+// data {"region", "availableSkills"} [seed 000, What Was Observed, step 3].
+// Once the gate is closed the origin card lists AvailableSkills instead of
+// GatedSkills (the rollout reached the origin, not the CDN).
+type RegionGate struct {
+	// Region is the region the gate applies to. Empty means every region.
+	Region string `json:"region" doc:"region the gate applies to; empty means every region"`
+	// GatedSkills are refused.
+	GatedSkills []string `json:"gatedSkills" doc:"skill ids refused with -32004"`
+	// AvailableSkills are named in the error data. Empty means the skills
+	// the gateway serves in the region.
+	AvailableSkills []string `json:"availableSkills" doc:"skill ids named in the error data; empty means what the gateway serves"`
+	// AfterSends lets this many sends of gated skills succeed before the gate
+	// closes. Zero means it is closed from the start.
+	AfterSends int `json:"afterSends,omitempty" doc:"sends of gated skills that succeed before the gate closes; 0 closes it at once"`
+	// GateProbes makes probes for gated skills fail too. False means a probe
+	// passes: it proves the endpoint, not the skill.
+	GateProbes bool `json:"gateProbes,omitempty" doc:"refuse probes too; false lets probes through"`
+
+	mu     sync.Mutex
+	passed int
+}
+
+func init() {
+	registerFault("region-gate", "the regional gateway refuses skills with -32004 and names the ones it has", func() any { return &RegionGate{} })
+}
+
+func (g *RegionGate) closed() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.passed >= g.AfterSends
+}
+
+func (g *RegionGate) onCall(c *Call) *RPCError {
+	if (c.Op != OpSend && c.Op != OpStream) || (c.Probe && !g.GateProbes) {
+		return nil
+	}
+	if g.Region != "" && c.Region != g.Region {
+		return nil
+	}
+	skill := c.Skill
+	if skill == "" {
+		skill = c.Vendor.defaultSkill()
+	}
+	if !slices.Contains(g.GatedSkills, skill) {
+		return nil
+	}
+	g.mu.Lock()
+	if g.passed < g.AfterSends {
+		g.passed++
+		closing := g.passed == g.AfterSends
+		g.mu.Unlock()
+		if closing {
+			c.Vendor.invalidateCards()
+		}
+		return nil
+	}
+	g.mu.Unlock()
+	avail := g.AvailableSkills
+	if len(avail) == 0 {
+		avail = c.Vendor.skillsIn(c.Region)
+	}
+	return errSkillUnavailable(c.Region, avail)
+}
+
+func (g *RegionGate) onCard(card map[string]any, cdn bool) {
+	if cdn || !g.closed() {
+		return
+	}
+	list, _ := card["skills"].([]any)
+	out := []any{}
+	have := map[string]bool{}
+	for _, e := range list {
+		m := e.(map[string]any)
+		id := m["id"].(string)
+		if slices.Contains(g.GatedSkills, id) {
+			continue
+		}
+		have[id] = true
+		out = append(out, m)
+	}
+	for _, id := range g.AvailableSkills {
+		if !have[id] {
+			out = append(out, skillDoc(SkillConfig{ID: id}))
+		}
+	}
+	card["skills"] = out
+}

@@ -1,0 +1,31 @@
+package mockvendor
+
+import "slices"
+
+// ResellerGateway makes a host behave as a gateway another party operates:
+// it runs any skill under its own runtime and refuses the tools its own
+// allowlist lacks with -32601, whatever the card that named it advertised
+// [seed 003, What Was Observed].
+type ResellerGateway struct {
+	// RefusedTools are the skill or tool ids the gateway's runtime refuses.
+	RefusedTools []string `json:"refusedTools" doc:"skill ids (or metadata.tool values) refused with -32601"`
+}
+
+func init() {
+	registerFault("reseller-gateway", "the host runs any skill under its own allowlist and refuses some tools with -32601", func() any { return &ResellerGateway{} })
+}
+
+func (g *ResellerGateway) onCall(c *Call) *RPCError {
+	c.AnySkill = true
+	if c.Message == nil {
+		return nil
+	}
+	tool := c.Skill
+	if t, ok := c.Message.Metadata["tool"].(string); ok {
+		tool = t
+	}
+	if slices.Contains(g.RefusedTools, tool) {
+		return &RPCError{Code: -32601, Message: "tool not allowed by this runtime", Data: map[string]any{"tool": tool, "runtime": c.Vendor.cfg.ID}, Reason: "TOOL_NOT_ALLOWED"}
+	}
+	return nil
+}

@@ -1,0 +1,40 @@
+package mockvendor
+
+import (
+	"fmt"
+
+	"github.com/a2a-conform/a2a-conform/cardsig"
+)
+
+// AlgNone replaces the signature with an unsecured JWS (alg "none", empty
+// signature) that names the vendor's kid and JWKS.
+type AlgNone struct{}
+
+// AlgConfusion signs the card with HS256, using the vendor's public key
+// bytes as the HMAC secret: a verifier that lets the header pick the
+// algorithm and feeds it the public key accepts it.
+type AlgConfusion struct{}
+
+// Unsigned serves the vendor's card without signatures although the vendor
+// has a key and a JWKS.
+type Unsigned struct{}
+
+func init() {
+	registerFault("alg-none", "the card's signature header says alg none", func() any { return &AlgNone{} })
+	registerFault("hs256-confusion", "the card is signed HS256 with the public key's bytes as secret", func() any { return &AlgConfusion{} })
+	registerFault("unsigned-card", "the card carries no signatures", func() any { return &Unsigned{} })
+}
+
+func (AlgNone) signCard(s *vendorSigner, card []byte) ([]byte, error) {
+	return cardsig.SignAlgNone(card, s.KID, s.jku)
+}
+
+func (AlgConfusion) signCard(s *vendorSigner, card []byte) ([]byte, error) {
+	b, err := s.SignHS256Confusion(card)
+	if err != nil {
+		return nil, fmt.Errorf("hs256-confusion: %w", err)
+	}
+	return b, nil
+}
+
+func (Unsigned) signCard(_ *vendorSigner, card []byte) ([]byte, error) { return card, nil }

@@ -1,0 +1,33 @@
+package mockvendor
+
+import (
+	"sync"
+
+	jose "github.com/go-jose/go-jose/v4"
+
+	"github.com/a2a-conform/a2a-conform/cardsig"
+)
+
+// DuplicateKID puts a second, different key with the vendor's kid into the
+// JWKS, so the kid no longer names one key [seed 003, Condition of Validity
+// (1): the kid must be unique in the issuer's JWKS].
+type DuplicateKID struct {
+	once  sync.Once
+	extra jose.JSONWebKey
+}
+
+func init() {
+	registerFault("duplicate-kid", "the JWKS holds two different keys with the card's kid", func() any { return &DuplicateKID{} })
+}
+
+func (d *DuplicateKID) onJWKS(s *vendorSigner, keys []jose.JSONWebKey, _ int) []jose.JSONWebKey {
+	d.once.Do(func() {
+		if other, err := cardsig.NewSigner(s.Algorithm(), s.KID, s.jku); err == nil {
+			d.extra = other.PublicJWK()
+		}
+	})
+	if d.extra.Key == nil {
+		return keys
+	}
+	return append([]jose.JSONWebKey{d.extra}, keys...)
+}

@@ -1,0 +1,59 @@
+package mockvendor
+
+import (
+	"sync"
+
+	jose "github.com/go-jose/go-jose/v4"
+
+	"github.com/a2a-conform/a2a-conform/cardsig"
+)
+
+// KeyRotation signs the card with a new key that the first JWKS response
+// lacks and every later one holds, as after a key rotation whose JWKS a
+// client has cached (the OpenID relying-party test rp-key-rotation-op-sign-key
+// is the model).
+type KeyRotation struct {
+	// NewKID is the kid of the new key. Empty means "<vendor kid>-next".
+	NewKID string `json:"newKid,omitempty" doc:"kid of the rotated-in key; empty means \"<kid>-next\""`
+	// StaleFetches is how many JWKS fetches still lack the new key. Zero
+	// means 1.
+	StaleFetches int `json:"staleFetches,omitempty" doc:"JWKS fetches that still lack the new key; 0 means 1"`
+
+	once sync.Once
+	key  *cardsig.Signer
+	err  error
+}
+
+func init() {
+	registerFault("key-rotation", "the card is signed by a new key the first JWKS fetch lacks", func() any { return &KeyRotation{} })
+}
+
+func (k *KeyRotation) newKey(s *vendorSigner) (*cardsig.Signer, error) {
+	k.once.Do(func() {
+		k.key, k.err = cardsig.NewSigner(s.Algorithm(), or(k.NewKID, s.KID+"-next"), s.jku)
+	})
+	return k.key, k.err
+}
+
+func (k *KeyRotation) signCard(s *vendorSigner, card []byte) ([]byte, error) {
+	key, err := k.newKey(s)
+	if err != nil {
+		return nil, err
+	}
+	return key.Sign(card)
+}
+
+func (k *KeyRotation) onJWKS(s *vendorSigner, keys []jose.JSONWebKey, n int) []jose.JSONWebKey {
+	stale := k.StaleFetches
+	if stale == 0 {
+		stale = 1
+	}
+	if n <= stale {
+		return keys
+	}
+	key, err := k.newKey(s)
+	if err != nil {
+		return keys
+	}
+	return append(keys, key.PublicJWK())
+}

@@ -1,0 +1,29 @@
+package mockvendor
+
+import "encoding/json"
+
+// TamperedCard adds a skill to the card after it was signed, so the
+// signature no longer covers what the card says [A2A 1.0 §8.4].
+type TamperedCard struct {
+	// Skill is the id of the skill added after signing. Empty means
+	// "wire-transfer".
+	Skill string `json:"skill,omitempty" doc:"skill id added after signing; empty means \"wire-transfer\""`
+}
+
+func init() {
+	registerFault("tampered-card", "a skill is added to the card after it was signed", func() any { return &TamperedCard{} })
+}
+
+func (t *TamperedCard) signCard(s *vendorSigner, card []byte) ([]byte, error) {
+	signed, err := s.Sign(card)
+	if err != nil {
+		return nil, err
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(signed, &doc); err != nil {
+		return nil, err
+	}
+	skills, _ := doc["skills"].([]any)
+	doc["skills"] = append(skills, skillDoc(SkillConfig{ID: or(t.Skill, "wire-transfer")}))
+	return json.Marshal(doc)
+}

@@ -1,0 +1,32 @@
+package mockvendor
+
+import (
+	"sync"
+
+	"github.com/a2a-conform/a2a-conform/cardsig"
+)
+
+// UnknownKID signs the card with a key whose kid the vendor's JWKS never
+// holds, not even after a re-fetch.
+type UnknownKID struct {
+	// KID is the kid of the stray key. Empty means "<vendor kid>-unknown".
+	KID string `json:"kid,omitempty" doc:"kid of the key that is in no JWKS; empty means \"<kid>-unknown\""`
+
+	once sync.Once
+	key  *cardsig.Signer
+	err  error
+}
+
+func init() {
+	registerFault("unknown-kid", "the card is signed by a key absent from the JWKS", func() any { return &UnknownKID{} })
+}
+
+func (u *UnknownKID) signCard(s *vendorSigner, card []byte) ([]byte, error) {
+	u.once.Do(func() {
+		u.key, u.err = cardsig.NewSigner(s.Algorithm(), or(u.KID, s.KID+"-unknown"), s.jku)
+	})
+	if u.err != nil {
+		return nil, u.err
+	}
+	return u.key.Sign(card)
+}

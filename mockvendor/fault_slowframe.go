@@ -1,0 +1,37 @@
+package mockvendor
+
+import (
+	"fmt"
+	"time"
+)
+
+// SlowFirstFrame holds a stream open before its first event, past the
+// first-frame timeout the card declares [seed 000, Condition of Validity].
+type SlowFirstFrame struct {
+	// DelayMs is the wait before the first SSE event, in milliseconds. Zero
+	// means 10,000.
+	DelayMs int `json:"delayMs,omitempty" doc:"milliseconds before the first SSE event; 0 means 10000"`
+}
+
+func init() {
+	registerFault("slow-first-frame", "a stream waits before its first event", func() any { return &SlowFirstFrame{} })
+}
+
+func (s *SlowFirstFrame) validate() error {
+	if s.DelayMs < 0 {
+		return fmt.Errorf("delayMs must not be negative")
+	}
+	return nil
+}
+
+func (s *SlowFirstFrame) onCall(c *Call) *RPCError {
+	if c.Op == OpStream {
+		d := s.DelayMs
+		if d == 0 {
+			d = 10_000
+		}
+		c.FirstFrameDelay = time.Duration(d) * time.Millisecond
+		c.Faults = append(c.Faults, "slow-first-frame")
+	}
+	return nil
+}

@@ -1,0 +1,18 @@
+package mockvendor
+
+// StreamContentTypeLie answers stream methods with a single
+// application/json response although the card claims streaming [seed 000,
+// Condition of Validity].
+type StreamContentTypeLie struct{}
+
+func init() {
+	registerFault("stream-content-type-lie", "stream methods answer application/json instead of text/event-stream", func() any { return &StreamContentTypeLie{} })
+}
+
+func (StreamContentTypeLie) onCall(c *Call) *RPCError {
+	if c.Op == OpStream {
+		c.StreamAsJSON = true
+		c.Faults = append(c.Faults, "stream-content-type-lie")
+	}
+	return nil
+}

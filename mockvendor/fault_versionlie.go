@@ -1,0 +1,24 @@
+package mockvendor
+
+import "net/http"
+
+// VersionHeaderLie answers with an A2A-Version header that differs from the
+// version the card claims [seed 000, Condition of Validity: card version and
+// header must agree].
+type VersionHeaderLie struct {
+	// Version is the A2A-Version the endpoint answers with. Empty means the
+	// header is left out (a 0.x peer).
+	Version string `json:"version,omitempty" doc:"A2A-Version answered; empty leaves the header out"`
+}
+
+func init() {
+	registerFault("version-header-lie", "responses carry an A2A-Version other than the card's", func() any { return &VersionHeaderLie{} })
+}
+
+func (l *VersionHeaderLie) onResponseHeader(h http.Header) {
+	if l.Version == "" {
+		h.Del("A2A-Version")
+		return
+	}
+	h.Set("A2A-Version", l.Version)
+}

@@ -1,0 +1,34 @@
+package mockvendor
+
+import (
+	"slices"
+	"strings"
+)
+
+// VersionReject refuses requests whose A2A-Version the interface does not
+// support with -32009, as the 1.0 spec lets an agent do (§3.6.2); a missing
+// header counts as 0.3. Off by default: the fleet records versions and
+// judges them only through G-VERSION-HEADER.
+type VersionReject struct {
+	// Accepted are the versions served. Empty means ["1.0"].
+	Accepted []string `json:"accepted,omitempty" doc:"A2A-Version values served; empty means [\"1.0\"]"`
+}
+
+func init() {
+	registerFault("version-reject", "requests with an unsupported A2A-Version get -32009", func() any { return &VersionReject{} })
+}
+
+func (v *VersionReject) onCall(c *Call) *RPCError {
+	acc := v.Accepted
+	if len(acc) == 0 {
+		acc = []string{"1.0"}
+	}
+	asked := c.A2AVersion
+	if asked == "" {
+		asked = "0.3"
+	}
+	if slices.Contains(acc, asked) {
+		return nil
+	}
+	return &RPCError{Code: -32009, Message: "A2A version not supported", Data: map[string]any{"requested": asked, "supportedVersions": strings.Join(acc, ",")}, Reason: "VERSION_NOT_SUPPORTED"}
+}

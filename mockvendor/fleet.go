@@ -1,0 +1,558 @@
+package mockvendor
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Fleet is a set of mock vendors on loopback TLS listeners, a CONNECT proxy
+// that reaches them by name, and the trace of every request they saw. It
+// follows net/http/httptest: NewFleet starts it, NewUnstartedFleet lets the
+// caller change things first, Close stops everything it started.
+type Fleet struct {
+	cfg    Config
+	limits Limits
+	ca     *CA
+	trace  *Trace
+	tasks  *taskStore
+
+	vendors  []*Vendor
+	byVendor map[string]*Vendor
+	hosts    []*host
+	byAddr   map[string]*host // "agent-b.example:443" and "127.0.0.1:PORT"
+
+	srv     *http.Server
+	proxy   *proxy
+	closing chan struct{}
+	wg      sync.WaitGroup // listener and proxy goroutines
+	// active counts running handlers and proxy splices; Close waits for it.
+	activeMu sync.Mutex
+	active   sync.WaitGroup
+	ended    bool
+	started atomic.Bool
+	closed  atomic.Bool
+	tmpDir  string
+}
+
+// host is one TLS host of a vendor with its own listener.
+type host struct {
+	vendor *Vendor
+	cfg    HostConfig
+	name   string // DNS name, or "127.0.0.1" for a bare-IP host
+	ln     net.Listener
+	addr   string // 127.0.0.1:PORT
+	cert   atomic.Pointer[tls.Certificate]
+}
+
+// NewFleet builds and starts a fleet.
+func NewFleet(cfg Config) (*Fleet, error) {
+	f, err := NewUnstartedFleet(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Start(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// NewUnstartedFleet checks cfg and builds a fleet without listening.
+func NewUnstartedFleet(cfg Config) (*Fleet, error) {
+	f := &Fleet{
+		cfg:      cfg,
+		limits:   cfg.Limits.withDefaults(),
+		byVendor: map[string]*Vendor{},
+		byAddr:   map[string]*host{},
+		closing:  make(chan struct{}),
+	}
+	f.trace = newTrace(f.limits.MaxTraceEvents)
+	f.tasks = newTaskStore(f.limits.MaxTasks)
+	names := map[string]bool{}
+	for i, vc := range cfg.Vendors {
+		if vc.ID == "" {
+			return nil, &ConfigError{Field: fmt.Sprintf("vendors[%d].id", i), Msg: "is required"}
+		}
+		if f.byVendor[vc.ID] != nil {
+			return nil, &ConfigError{Field: fmt.Sprintf("vendors[%d].id", i), Msg: fmt.Sprintf("duplicate vendor id %q", vc.ID)}
+		}
+		if len(vc.Hosts) == 0 {
+			return nil, &ConfigError{Field: fmt.Sprintf("vendors[%d].hosts", i), Msg: "a vendor needs at least one host"}
+		}
+		v := &Vendor{cfg: vc, fleet: f}
+		for j, hc := range vc.Hosts {
+			if hc.Name != "" {
+				if names[hc.Name] {
+					return nil, &ConfigError{Field: fmt.Sprintf("vendors[%d].hosts[%d].name", i, j), Msg: fmt.Sprintf("host %q is used twice", hc.Name)}
+				}
+				names[hc.Name] = true
+			}
+			h := &host{vendor: v, cfg: hc, name: hc.Name}
+			if h.name == "" {
+				h.name = "127.0.0.1"
+			}
+			v.hosts = append(v.hosts, h)
+			f.hosts = append(f.hosts, h)
+		}
+		for j, spec := range vc.Faults {
+			if _, err := v.attach(spec, false); err != nil {
+				var ce *ConfigError
+				if errors.As(err, &ce) {
+					ce.Field = fmt.Sprintf("vendors[%d].faults[%d].%s", i, j, ce.Field)
+				}
+				return nil, err
+			}
+		}
+		f.vendors = append(f.vendors, v)
+		f.byVendor[vc.ID] = v
+	}
+	return f, nil
+}
+
+// Start issues the certificates and starts the listeners and the proxy.
+func (f *Fleet) Start() error {
+	if !f.started.CompareAndSwap(false, true) {
+		return errors.New("fleet already started")
+	}
+	f.ca = f.cfg.CA
+	if f.ca == nil {
+		ca, err := NewCA()
+		if err != nil {
+			return err
+		}
+		f.ca = ca
+	}
+	f.srv = &http.Server{
+		Handler:           http.HandlerFunc(f.serveHTTP),
+		ReadHeaderTimeout: f.limits.ReadTimeout,
+		ReadTimeout:       f.limits.ReadTimeout,
+		IdleTimeout:       90 * time.Second,
+		ErrorLog:          quietLog(),
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+			if tc, ok := c.(*tls.Conn); ok {
+				if h, ok := tc.NetConn().(*hostConn); ok {
+					return context.WithValue(ctx, hostKey{}, h.host)
+				}
+			}
+			return ctx
+		},
+	}
+	for _, h := range f.hosts {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			f.Close()
+			return err
+		}
+		h.ln, h.addr = ln, ln.Addr().String()
+		if h.cfg.Name == "" {
+			h.name = h.addr
+		}
+	}
+	for _, h := range f.hosts {
+		f.byAddr[h.authority()] = h
+		f.byAddr[h.addr] = h
+		if err := h.refreshCert(); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	for _, v := range f.vendors {
+		if err := v.init(); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	for _, h := range f.hosts {
+		tcfg := &tls.Config{
+			NextProtos:     []string{"http/1.1"},
+			MinVersion:     tls.VersionTLS12,
+			GetCertificate: func(*tls.ClientHelloInfo) (*tls.Certificate, error) { return h.cert.Load(), nil },
+		}
+		ln := tls.NewListener(&hostListener{Listener: h.ln, host: h}, tcfg)
+		f.wg.Add(1)
+		go func() {
+			defer f.wg.Done()
+			_ = f.srv.Serve(ln)
+		}()
+	}
+	p, err := newProxy(f)
+	if err != nil {
+		f.Close()
+		return err
+	}
+	f.proxy = p
+	return nil
+}
+
+// Close stops the proxy and every listener, ends open connections and
+// streams, and waits until no goroutine of the fleet is left.
+func (f *Fleet) Close() {
+	if !f.closed.CompareAndSwap(false, true) {
+		return
+	}
+	f.activeMu.Lock()
+	f.ended = true
+	f.activeMu.Unlock()
+	close(f.closing)
+	if f.proxy != nil {
+		f.proxy.close()
+	}
+	if f.srv != nil {
+		_ = f.srv.Close()
+	}
+	for _, h := range f.hosts {
+		if h.ln != nil {
+			_ = h.ln.Close()
+		}
+	}
+	f.wg.Wait()
+	f.active.Wait()
+	if f.tmpDir != "" {
+		_ = os.RemoveAll(f.tmpDir)
+	}
+}
+
+// enter registers a running handler unless the fleet is closing.
+func (f *Fleet) enter() bool {
+	f.activeMu.Lock()
+	defer f.activeMu.Unlock()
+	if f.ended {
+		return false
+	}
+	f.active.Add(1)
+	return true
+}
+
+// authority is the host:port a client names: "agent-b.example:443", or
+// "127.0.0.1:PORT" for a bare-IP host.
+func (h *host) authority() string {
+	if h.cfg.Name == "" {
+		return h.addr
+	}
+	return net.JoinHostPort(h.cfg.Name, "443")
+}
+
+// URL returns the https URL of a fleet host ("https://agent-b.example", or
+// "https://127.0.0.1:PORT" for a bare-IP host).
+func (h *host) url() string {
+	if h.cfg.Name == "" {
+		return "https://" + h.addr
+	}
+	return "https://" + h.cfg.Name
+}
+
+// refreshCert picks the host's certificate: a fault's, or one from the CA
+// for exactly the configured SANs.
+func (h *host) refreshCert() error {
+	if h.addr == "" { // not started yet
+		return nil
+	}
+	for _, af := range h.vendor.faultsSnapshot() {
+		if ch, ok := af.impl.(certHook); ok && af.appliesTo(h.name) {
+			c, err := ch.certificate(h.sanName(), h.vendor.fleet.ca)
+			if err != nil {
+				return err
+			}
+			h.cert.Store(&c)
+			return nil
+		}
+	}
+	sans := h.cfg.SANs
+	if len(sans) == 0 {
+		sans = []string{h.sanName()}
+	}
+	c, err := h.vendor.fleet.ca.Issue(sans...)
+	if err != nil {
+		return err
+	}
+	h.cert.Store(&c)
+	return nil
+}
+
+func (h *host) sanName() string {
+	if h.cfg.Name == "" {
+		return "127.0.0.1"
+	}
+	return h.cfg.Name
+}
+
+type hostKey struct{}
+
+// hostListener tags accepted connections with their host.
+type hostListener struct {
+	net.Listener
+	host *host
+}
+
+type hostConn struct {
+	net.Conn
+	host *host
+}
+
+func (l *hostListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &hostConn{Conn: c, host: l.host}, nil
+}
+
+// serveHTTP routes a request to the card, JWKS or JSON-RPC handler of its host.
+func (f *Fleet) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if !f.enter() {
+		http.Error(w, "fleet closing", http.StatusServiceUnavailable)
+		return
+	}
+	defer f.active.Done()
+	h, _ := r.Context().Value(hostKey{}).(*host)
+	if h == nil {
+		http.Error(w, "no such host", http.StatusMisdirectedRequest)
+		return
+	}
+	h.serve(w, r)
+}
+
+// serve answers a request that reached host h (over TLS or through the
+// proxy's plain-HTTP path) and records it.
+func (h *host) serve(w http.ResponseWriter, r *http.Request) {
+	ev := Event{
+		Vendor:        h.vendor.cfg.ID,
+		Host:          h.name,
+		HTTPMethod:    r.Method,
+		Path:          r.URL.Path,
+		Op:            OpOther,
+		A2AVersion:    r.Header.Get("A2A-Version"),
+		CacheControl:  r.Header.Get("Cache-Control"),
+		Pragma:        r.Header.Get("Pragma"),
+		IfNoneMatch:   r.Header.Get("If-None-Match"),
+		Authorization: r.Header.Get("Authorization") != "",
+	}
+	_, ev.HasA2AVersion = r.Header["A2a-Version"]
+	if r.TLS != nil {
+		ev.ServerName = r.TLS.ServerName
+	}
+	tr := h.vendor.fleet.trace
+	seq := tr.begin(ev)
+	sw := &statusWriter{ResponseWriter: w}
+	switch {
+	case r.Method == http.MethodGet && h.cfg.Card && isCardPath(r.URL.Path):
+		ev.Op = OpCardFetch
+		h.vendor.serveCard(sw, r, &ev)
+	case r.Method == http.MethodGet && r.URL.Path == JWKSPath && h.vendor.servesJWKS(h):
+		ev.Op = OpJWKSFetch
+		h.vendor.serveJWKS(sw, r, &ev)
+	case h.cfg.RPCPath != "" && r.URL.Path == h.cfg.RPCPath && r.Method == http.MethodPost:
+		h.serveRPC(sw, r, &ev)
+	case h.cfg.RPCPath != "" && r.URL.Path == h.cfg.RPCPath:
+		sw.Header().Set("Allow", "POST")
+		http.Error(sw, "the JSON-RPC endpoint takes POST", http.StatusMethodNotAllowed)
+	default:
+		http.NotFound(sw, r)
+	}
+	if ev.Status == 0 {
+		ev.Status = sw.status
+		ev.ContentType = sw.Header().Get("Content-Type")
+	}
+	tr.finish(seq, func(e *Event) { *e = withSeq(ev, e) })
+}
+
+func withSeq(ev Event, old *Event) Event {
+	ev.Seq, ev.Time = old.Seq, old.Time
+	return ev
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// CA returns the fleet's certificate authority.
+func (f *Fleet) CA() *CA { return f.ca }
+
+// Trace returns the fleet's trace.
+func (f *Fleet) Trace() *Trace { return f.trace }
+
+// ProxyURL returns the CONNECT proxy's URL ("http://127.0.0.1:PORT").
+func (f *Fleet) ProxyURL() string {
+	if f.proxy == nil {
+		return ""
+	}
+	return "http://" + f.proxy.addr
+}
+
+// Resolve returns the routes of the fleet: "agent-b.example:443" ->
+// "127.0.0.1:PORT" for every named host, and each bare-IP host's address to
+// itself.
+func (f *Fleet) Resolve() map[string]string {
+	out := map[string]string{}
+	for _, h := range f.hosts {
+		out[h.authority()] = h.addr
+	}
+	return out
+}
+
+// HostURL returns the https origin of the named host ("https://agent-b.example"),
+// or of a vendor's bare-IP host when name is "vendor:<id>".
+func (f *Fleet) HostURL(name string) (string, bool) {
+	for _, h := range f.hosts {
+		if h.cfg.Name == name || (h.cfg.Name == "" && name == "vendor:"+h.vendor.cfg.ID) {
+			return h.url(), true
+		}
+	}
+	return "", false
+}
+
+// Hosts returns the fleet's host names in configuration order (bare-IP
+// hosts as 127.0.0.1:PORT).
+func (f *Fleet) Hosts() []string {
+	var out []string
+	for _, h := range f.hosts {
+		out = append(out, h.name)
+	}
+	return out
+}
+
+// Vendor returns the vendor with that id, or nil.
+func (f *Fleet) Vendor(id string) *Vendor { return f.byVendor[id] }
+
+// Vendors returns the vendors in configuration order.
+func (f *Fleet) Vendors() []*Vendor { return append([]*Vendor(nil), f.vendors...) }
+
+// TLSConfig returns a client TLS configuration that trusts the fleet CA.
+func (f *Fleet) TLSConfig() *tls.Config {
+	return &tls.Config{RootCAs: f.ca.Pool(), MinVersion: tls.VersionTLS12}
+}
+
+// Transport returns an HTTP transport that trusts the fleet CA and reaches
+// every host through the fleet's proxy.
+func (f *Fleet) Transport() *http.Transport {
+	pu, _ := url.Parse(f.ProxyURL())
+	return &http.Transport{
+		Proxy:               http.ProxyURL(pu),
+		TLSClientConfig:     f.TLSConfig(),
+		ForceAttemptHTTP2:   false,
+		MaxIdleConnsPerHost: 16,
+		IdleConnTimeout:     30 * time.Second,
+	}
+}
+
+// Client returns an HTTP client that trusts the fleet CA and routes through
+// the fleet's proxy, like httptest.Server.Client.
+func (f *Fleet) Client() *http.Client {
+	return &http.Client{Transport: f.Transport(), Timeout: 30 * time.Second}
+}
+
+// DialContext dials a fleet host by its name through the resolve map, for
+// clients that do not use a proxy. Other addresses are refused and recorded.
+func (f *Fleet) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	h := f.byAddr[addr]
+	if h == nil {
+		f.trace.add(Event{Host: addr, Op: OpRefused, Note: "direct dial outside the fleet"})
+		return nil, fmt.Errorf("%s is not a host of the fleet", addr)
+	}
+	var d net.Dialer
+	return d.DialContext(ctx, "tcp", h.addr)
+}
+
+// WriteCAFile writes the CA certificate to a file in a temporary directory
+// that Close removes, and returns its absolute path.
+func (f *Fleet) WriteCAFile() (string, error) {
+	if f.tmpDir == "" {
+		d, err := os.MkdirTemp("", "a2a-conform-fleet-")
+		if err != nil {
+			return "", err
+		}
+		f.tmpDir = d
+	}
+	p := filepath.Join(f.tmpDir, "ca.pem")
+	return p, os.WriteFile(p, f.ca.CertPEM(), 0o644)
+}
+
+// AddFault attaches a fault to a vendor at run time; it acts from the next
+// request on. It returns the fault's id.
+func (f *Fleet) AddFault(vendorID string, spec FaultSpec) (string, error) {
+	v := f.byVendor[vendorID]
+	if v == nil {
+		return "", &NotFoundError{What: "vendor", Name: vendorID}
+	}
+	return v.attach(spec, true)
+}
+
+// RemoveFault detaches a fault from a vendor.
+func (f *Fleet) RemoveFault(vendorID, faultID string) error {
+	v := f.byVendor[vendorID]
+	if v == nil {
+		return &NotFoundError{What: "vendor", Name: vendorID}
+	}
+	return v.detach(faultID)
+}
+
+// Faults lists the faults attached to a vendor.
+func (f *Fleet) Faults(vendorID string) ([]AttachedFault, error) {
+	v := f.byVendor[vendorID]
+	if v == nil {
+		return nil, &NotFoundError{What: "vendor", Name: vendorID}
+	}
+	var out []AttachedFault
+	for _, af := range v.faultsSnapshot() {
+		out = append(out, AttachedFault{ID: af.id, FaultSpec: af.spec})
+	}
+	return out, nil
+}
+
+// Reset puts every vendor back to its start-up faults and forgets all
+// tasks. The trace is kept.
+func (f *Fleet) Reset() error {
+	for _, v := range f.vendors {
+		if err := v.resetFaults(); err != nil {
+			return err
+		}
+	}
+	f.tasks.reset()
+	return nil
+}
+
+// NotFoundError names an unknown vendor, host or fault.
+type NotFoundError struct {
+	What, Name string
+}
+
+func (e *NotFoundError) Error() string { return fmt.Sprintf("no %s %q", e.What, e.Name) }
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+var _ = strconv.Itoa

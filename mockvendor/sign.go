@@ -1,0 +1,88 @@
+package mockvendor
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+
+	jose "github.com/go-jose/go-jose/v4"
+
+	"github.com/a2a-conform/a2a-conform/cardsig"
+)
+
+// JWKSPath is where a signing vendor's issuer host serves its JWKS.
+const JWKSPath = "/.well-known/jwks.json"
+
+// vendorSigner holds a vendor's card-signing key and where its JWKS lives.
+type vendorSigner struct {
+	*cardsig.Signer
+	issuer string // host name that serves the JWKS
+	jku    string
+}
+
+func newVendorSigner(v *Vendor) (*vendorSigner, error) {
+	sc := v.cfg.Signing
+	issuer := sc.Issuer
+	if issuer == "" {
+		for _, h := range v.hosts {
+			if h.cfg.Card {
+				issuer = h.cfg.Name
+				break
+			}
+		}
+	}
+	if issuer == "" {
+		return nil, &ConfigError{Field: "signing.issuer", Msg: "a signing vendor needs a card host or an issuer"}
+	}
+	alg := jose.ES256
+	switch sc.Alg {
+	case "", "ES256":
+	case "RS256":
+		alg = jose.RS256
+	default:
+		return nil, &ConfigError{Field: "signing.alg", Msg: fmt.Sprintf("unsupported algorithm %q (ES256 or RS256)", sc.Alg)}
+	}
+	jku := "https://" + issuer + JWKSPath
+	s, err := cardsig.NewSigner(alg, sc.KID, jku)
+	if err != nil {
+		return nil, err
+	}
+	return &vendorSigner{Signer: s, issuer: issuer, jku: jku}, nil
+}
+
+// sign signs the card honestly, or as the vendor's sign faults say.
+func (v *Vendor) sign(card []byte) ([]byte, error) {
+	if v.signer == nil {
+		return card, nil
+	}
+	for _, af := range v.faultsSnapshot() {
+		if h, ok := af.impl.(signHook); ok {
+			return h.signCard(v.signer, card)
+		}
+	}
+	return v.signer.Sign(card)
+}
+
+func (v *Vendor) servesJWKS(h *host) bool {
+	return v.signer != nil && h.cfg.Name == v.signer.issuer
+}
+
+// serveJWKS answers a JWKS fetch with the vendor's public key, as its jwks
+// faults change it.
+func (v *Vendor) serveJWKS(w http.ResponseWriter, r *http.Request, ev *Event) {
+	v.mu.Lock()
+	v.jwksCount++
+	n := v.jwksCount
+	v.mu.Unlock()
+	keys := []jose.JSONWebKey{v.signer.PublicJWK()}
+	for _, af := range v.faultsSnapshot() {
+		if h, ok := af.impl.(jwksHook); ok {
+			keys = h.onJWKS(v.signer, keys, n)
+			ev.Faults = append(ev.Faults, af.spec.Type)
+		}
+	}
+	ev.Served = "fetch " + strconv.Itoa(n)
+	w.Header().Set("Content-Type", "application/jwk-set+json")
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	_, _ = w.Write(cardsig.JWKS(keys...))
+}

@@ -1,0 +1,234 @@
+package mockvendor
+
+import (
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Vendor is one mock vendor of a running fleet: its hosts, its card behind a
+// CDN, its JSON-RPC gateway and the faults attached to it.
+type Vendor struct {
+	cfg   VendorConfig
+	fleet *Fleet
+	hosts []*host
+
+	mu        sync.RWMutex
+	faults    []*attachedFault
+	nextFault int
+	cards     *cardSet // built lazily; nil after a fault change
+	signer    *vendorSigner
+	jwksCount int
+}
+
+// ID returns the vendor's id.
+func (v *Vendor) ID() string { return v.cfg.ID }
+
+// Config returns the vendor's start-up configuration.
+func (v *Vendor) Config() VendorConfig { return v.cfg }
+
+// Hosts returns the vendor's host names (bare-IP hosts as 127.0.0.1:PORT).
+func (v *Vendor) Hosts() []string {
+	var out []string
+	for _, h := range v.hosts {
+		out = append(out, h.name)
+	}
+	return out
+}
+
+// JWKSFetches counts the JWKS fetches the vendor has answered.
+func (v *Vendor) JWKSFetches() int {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return v.jwksCount
+}
+
+func (v *Vendor) init() error {
+	if v.cfg.Signing != nil {
+		s, err := newVendorSigner(v)
+		if err != nil {
+			return fmt.Errorf("vendor %s: %w", v.cfg.ID, err)
+		}
+		v.signer = s
+	}
+	return nil
+}
+
+// attach adds a fault; live says the fleet may be running, so certificates
+// and cards are refreshed.
+func (v *Vendor) attach(spec FaultSpec, live bool) (string, error) {
+	impl, err := newFault(spec)
+	if err != nil {
+		return "", err
+	}
+	af := &attachedFault{spec: spec, impl: impl, hosts: map[string]bool{}}
+	for _, hn := range spec.Hosts {
+		if !slices.ContainsFunc(v.hosts, func(h *host) bool { return h.cfg.Name == hn }) {
+			return "", &ConfigError{Field: "hosts", Msg: fmt.Sprintf("vendor %s has no host %q", v.cfg.ID, hn)}
+		}
+		af.hosts[hn] = true
+	}
+	v.mu.Lock()
+	v.nextFault++
+	af.id = spec.Type + "-" + strconv.Itoa(v.nextFault)
+	v.faults = append(v.faults, af)
+	v.cards = nil
+	v.mu.Unlock()
+	if live {
+		return af.id, v.refreshCerts()
+	}
+	return af.id, nil
+}
+
+func (v *Vendor) detach(id string) error {
+	v.mu.Lock()
+	i := slices.IndexFunc(v.faults, func(af *attachedFault) bool { return af.id == id })
+	if i < 0 {
+		v.mu.Unlock()
+		return &NotFoundError{What: "fault", Name: id}
+	}
+	v.faults = slices.Delete(v.faults, i, i+1)
+	v.cards = nil
+	v.mu.Unlock()
+	return v.refreshCerts()
+}
+
+func (v *Vendor) resetFaults() error {
+	v.mu.Lock()
+	v.faults, v.cards, v.nextFault, v.jwksCount = nil, nil, 0, 0
+	v.mu.Unlock()
+	for _, spec := range v.cfg.Faults {
+		if _, err := v.attach(spec, false); err != nil {
+			return err
+		}
+	}
+	return v.refreshCerts()
+}
+
+func (v *Vendor) refreshCerts() error {
+	for _, h := range v.hosts {
+		if err := h.refreshCert(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (v *Vendor) faultsSnapshot() []*attachedFault {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return append([]*attachedFault(nil), v.faults...)
+}
+
+func (v *Vendor) runCallHooks(c *Call) *RPCError {
+	for _, af := range v.faultsSnapshot() {
+		h, ok := af.impl.(callHook)
+		if !ok || !af.appliesTo(c.Host) {
+			continue
+		}
+		if e := h.onCall(c); e != nil {
+			c.Faults = append(c.Faults, af.spec.Type)
+			return e
+		}
+	}
+	return nil
+}
+
+func (v *Vendor) runHeaderHooks(hostName string, hdr http.Header) {
+	for _, af := range v.faultsSnapshot() {
+		if h, ok := af.impl.(headerHook); ok && af.appliesTo(hostName) {
+			h.onResponseHeader(hdr)
+		}
+	}
+}
+
+// claimedVersion is the A2A version the vendor's card claims, Major.Minor.
+func (v *Vendor) claimedVersion() string {
+	if v.cfg.Card.ProtocolVersion != "" {
+		return v.cfg.Card.ProtocolVersion
+	}
+	return "1.0"
+}
+
+// responseVersion is the A2A-Version an honest vendor answers with: the
+// version the request asked for when the card offers it, else the version
+// of the request's dialect (none for the 0.1 dialect).
+func (v *Vendor) responseVersion(asked string, d Dialect) string {
+	offered := []string{"1.0", "0.3"}
+	if v.claimedVersion() == "0.3" {
+		offered = offered[1:]
+	}
+	if slices.Contains(offered, asked) {
+		return asked
+	}
+	switch d {
+	case Dialect10:
+		return "1.0"
+	case Dialect03:
+		return "0.3"
+	}
+	return ""
+}
+
+func (v *Vendor) defaultSkill() string {
+	if v.cfg.DefaultSkill != "" {
+		return v.cfg.DefaultSkill
+	}
+	if len(v.cfg.Skills) > 0 {
+		return v.cfg.Skills[0].ID
+	}
+	return ""
+}
+
+// servesSkill reports whether the gateway serves the skill in the region.
+func (v *Vendor) servesSkill(id, region string) bool {
+	for _, s := range v.cfg.Skills {
+		if s.ID == id {
+			return len(s.Regions) == 0 || slices.Contains(s.Regions, region)
+		}
+	}
+	return false
+}
+
+// skillsIn lists the skills the gateway serves in the region.
+func (v *Vendor) skillsIn(region string) []string {
+	out := []string{}
+	for _, s := range v.cfg.Skills {
+		if len(s.Regions) == 0 || slices.Contains(s.Regions, region) {
+			out = append(out, s.ID)
+		}
+	}
+	return out
+}
+
+// skill returns the configured skill with that id.
+func (v *Vendor) skill(id string) (SkillConfig, bool) {
+	for _, s := range v.cfg.Skills {
+		if s.ID == id {
+			return s, true
+		}
+	}
+	return SkillConfig{}, false
+}
+
+// inputModes returns the input modes the card declares for a skill.
+func (v *Vendor) inputModes(id string) []string {
+	if s, ok := v.skill(id); ok && len(s.InputModes) > 0 {
+		return s.InputModes
+	}
+	if len(v.cfg.Card.DefaultInputModes) > 0 {
+		return v.cfg.Card.DefaultInputModes
+	}
+	return []string{"text/plain"}
+}
+
+func acceptsText(modes []string) bool {
+	return slices.ContainsFunc(modes, func(m string) bool { return m == "text/plain" || m == "text" || strings.HasPrefix(m, "text/") })
+}
+
+func quietLog() *log.Logger { return log.New(io.Discard, "", 0) }

@@ -1,0 +1,208 @@
+package driver_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/contract"
+	"github.com/a2a-conform/a2a-conform/suite/driver"
+)
+
+// The test binary doubles as every orchestrator the exec tests need: run as
+// "driver.test -test.run=^TestHelperProcess$ -- helper BEHAVIOUR [DIR]" it
+// behaves as BEHAVIOUR and exits without returning to the testing package.
+
+// helperDriver returns an exec driver running the helper with behaviour
+// and args, with short timeouts so the suite stays fast.
+func helperDriver(t *testing.T, behaviour string, args ...string) *driver.Exec {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	argv := append([]string{self, "-test.run=^TestHelperProcess$", "--", "helper", behaviour}, args...)
+	return &driver.Exec{Argv: argv, Grace: 200 * time.Millisecond, HelloTimeout: 300 * time.Millisecond}
+}
+
+func helperArgs() []string {
+	for i, a := range os.Args {
+		if a == "--" && i+1 < len(os.Args) && os.Args[i+1] == "helper" {
+			return os.Args[i+2:]
+		}
+	}
+	return nil
+}
+
+func TestHelperProcess(t *testing.T) {
+	args := helperArgs()
+	if args == nil {
+		t.Skip("not a helper process")
+	}
+	os.Exit(runHelper(args[0], args[1:]))
+}
+
+// msg is the part of any incoming message the helpers look at.
+type msg struct {
+	Type     string `json:"type"`
+	ID       string `json:"id"`
+	Scenario string `json:"scenario"`
+}
+
+func emit(v any) {
+	b, _ := json.Marshal(v)
+	os.Stdout.Write(append(b, '\n'))
+}
+
+func answer(m msg, detail string) {
+	emit(contract.DelegationOutcome{Contract: 1, ID: m.ID, Outcome: contract.OutcomeCompleted,
+		Reason: contract.ReasonOK, TaskID: strconv.Itoa(os.Getpid()), Detail: detail})
+}
+
+func runHelper(behaviour string, args []string) int {
+	in := bufio.NewReader(os.Stdin)
+	next := func() (msg, bool) {
+		for {
+			line, err := in.ReadString('\n')
+			if err != nil {
+				return msg{}, false
+			}
+			var m msg
+			if json.Unmarshal([]byte(line), &m) == nil {
+				return m, true
+			}
+		}
+	}
+	dir := ""
+	if len(args) > 0 {
+		dir = args[0]
+	}
+	switch behaviour {
+	case "echo", "silent-hello":
+		for {
+			m, ok := next()
+			if !ok {
+				return 0
+			}
+			switch m.Type {
+			case "hello":
+				if behaviour == "echo" {
+					emit(contract.Hello{Contract: 1, Type: "hello", Name: "echo-out", Version: "0.1"})
+				}
+			case "delegate":
+				answer(m, m.Scenario)
+			}
+		}
+	case "oneshot":
+		f, _ := os.OpenFile(filepath.Join(dir, "count"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		f.WriteString("x")
+		f.Close()
+		if m, ok := next(); ok {
+			answer(m, "one-shot")
+		}
+		return 0
+	case "exit89":
+		next()
+		return 89
+	case "crash":
+		next()
+		fmt.Fprintln(os.Stderr, "boom: crashing on purpose")
+		return 3
+	case "hang", "hang-first":
+		if behaviour == "hang-first" {
+			if _, err := os.Stat(filepath.Join(dir, "hung")); err == nil {
+				return runHelper("echo", nil)
+			}
+			os.WriteFile(filepath.Join(dir, "hung"), nil, 0o644)
+		}
+		signal.Ignore(syscall.SIGTERM)
+		os.WriteFile(filepath.Join(dir, "pid"), []byte(strconv.Itoa(os.Getpid())), 0o644)
+		next()
+		time.Sleep(time.Hour)
+	case "garbage":
+		m, _ := next()
+		fmt.Println("this is not json")
+		fmt.Println(`{"truncated": `)
+		answer(m, "after garbage")
+		return runHelper("echo", nil)
+	case "garbage-only":
+		next()
+		fmt.Println("<html>nope</html>")
+		return 0
+	case "wrongid":
+		m, _ := next()
+		emit(contract.DelegationOutcome{Contract: 1, ID: "someone-else", Outcome: "failed"})
+		emit(contract.Hello{Contract: 1, Type: "hello", Name: "late"})
+		answer(m, "right id")
+		return runHelper("echo", nil)
+	case "longline", "longline-then-answer":
+		m, _ := next()
+		os.Stdout.Write([]byte(strings.Repeat("x", 2<<20)))
+		if behaviour == "longline" {
+			time.Sleep(time.Hour)
+		}
+		os.Stdout.Write([]byte("\n"))
+		answer(m, "after long line")
+		return runHelper("echo", nil)
+	case "grandchild":
+		m, _ := next()
+		self, _ := os.Executable()
+		gc := exec.Command(self, "-test.run=^TestHelperProcess$", "--", "helper", "sleeper", dir)
+		gc.Stdout, gc.Stderr = os.Stdout, os.Stderr // the grandchild holds both pipes open
+		gc.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // and escapes the group kill
+		if err := gc.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		answer(m, "grandchild started")
+		return 0
+	case "sleeper":
+		os.WriteFile(filepath.Join(dir, "grandchild"), []byte(strconv.Itoa(os.Getpid())), 0o644)
+		time.Sleep(30 * time.Second)
+		return 0
+	case "env":
+		m, _ := next()
+		report := map[string]string{}
+		for _, k := range []string{"HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy",
+			"SSL_CERT_FILE", "A2A_CONFORM_CONTRACT", "NO_PROXY", "no_proxy"} {
+			if v, ok := os.LookupEnv(k); ok {
+				report[k] = v
+			}
+		}
+		report["cwd"], _ = os.Getwd()
+		b, _ := json.Marshal(report)
+		answer(m, string(b))
+		return 0
+	case "stderr":
+		m, _ := next()
+		for i := 0; i < 2000; i++ {
+			fmt.Fprintf(os.Stderr, "filler line %04d ..................................................\n", i)
+		}
+		fmt.Fprintln(os.Stderr, "diagnostic: last words")
+		answer(m, "wrote stderr")
+		return runHelper("echo", nil)
+	case "unimplemented-word":
+		m, _ := next()
+		emit(contract.DelegationOutcome{Contract: 1, ID: m.ID, Outcome: "unimplemented", Detail: "no streaming"})
+		return 0
+	case "unknown-reason":
+		m, _ := next()
+		emit(contract.DelegationOutcome{Contract: 1, ID: m.ID, Outcome: "rejected", Reason: "cosmic-rays"})
+		return 0
+	case "bad-contract":
+		m, _ := next()
+		emit(contract.DelegationOutcome{Contract: 2, ID: m.ID, Outcome: "completed"})
+		return 0
+	}
+	fmt.Fprintln(os.Stderr, "unknown helper behaviour", behaviour)
+	return 2
+}

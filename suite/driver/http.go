@@ -1,0 +1,202 @@
+package driver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/contract"
+)
+
+// HTTP drives an OUT that runs as a service: every message is one POST of its
+// JSON (Content-Type application/json) to URL, and the response body, at most
+// [MaxBody] bytes, is the answer. A non-200 status is no answer.
+//
+// The OUT serves every scenario from one process, so each session starts by
+// sending a reset message; an OUT that does not confirm it is noted in the
+// transcript, not failed.
+//
+// Set the fields before the first Open; an HTTP is then safe for concurrent
+// use.
+type HTTP struct {
+	// URL is where messages are posted.
+	URL string
+	// Client posts the messages. Nil means a client that connects directly,
+	// ignoring the harness's proxy environment variables.
+	Client *http.Client
+	// Grace is added to each request's deadline. Zero means [DefaultGrace].
+	Grace time.Duration
+	// HelloTimeout bounds the hello and reset exchanges. Zero means
+	// [DefaultHelloTimeout].
+	HelloTimeout time.Duration
+}
+
+// NewHTTP returns an http driver posting to url with default settings.
+func NewHTTP(url string) *HTTP { return &HTTP{URL: url} }
+
+// Name returns the URL.
+func (d *HTTP) Name() string { return d.URL }
+
+var directClient = sync.OnceValue(func() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.Proxy = nil
+	return &http.Client{Transport: t}
+})
+
+// Open starts a session and asks the OUT to reset its caches. It fails only
+// when the driver is misconfigured; an unreachable OUT shows up in results.
+func (d *HTTP) Open(ctx context.Context, env Env) (Session, error) {
+	if d.URL == "" {
+		return nil, errors.New("http driver: empty url")
+	}
+	s := &httpSession{d: d, client: d.Client, grace: orDefault(d.Grace, DefaultGrace),
+		hello: orDefault(d.HelloTimeout, DefaultHelloTimeout)}
+	if s.client == nil {
+		s.client = directClient()
+	}
+	s.reset(ctx)
+	return s, nil
+}
+
+type httpSession struct {
+	d      *HTTP
+	client *http.Client
+	grace  time.Duration
+	hello  time.Duration
+	rec    recorder
+
+	mu     sync.Mutex
+	closed bool
+}
+
+var errBodyTooLong = errors.New("body too long")
+
+// post sends v and returns the response body. A non-200 status is an error
+// carrying the status.
+func (s *httpSession) post(ctx context.Context, v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.d.URL, bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxBody+1))
+	if resp.StatusCode != http.StatusOK {
+		return nil, &statusError{code: resp.StatusCode, body: body}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(body) > MaxBody {
+		return nil, errBodyTooLong
+	}
+	return body, nil
+}
+
+type statusError struct {
+	code int
+	body []byte
+}
+
+func (e *statusError) Error() string { return fmt.Sprintf("http status %d", e.code) }
+
+func (s *httpSession) reset(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, s.hello)
+	defer cancel()
+	body, err := s.post(ctx, contract.NewReset())
+	if err != nil {
+		s.rec.notef("reset: %v", err)
+		return
+	}
+	var r contract.Reset
+	if json.Unmarshal(body, &r) != nil || r.Type != contract.TypeReset || !r.OK {
+		s.rec.notef("reset not confirmed: %s", snippet(body))
+	}
+}
+
+// Hello posts a hello. Any failure leaves the OUT unnamed.
+func (s *httpSession) Hello(ctx context.Context) (contract.Hello, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return contract.Hello{}, errors.New("session closed")
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.hello)
+	defer cancel()
+	body, err := s.post(ctx, contract.NewHello())
+	if err != nil {
+		s.rec.notef("hello: %v; treated as unnamed", err)
+		return contract.Hello{}, nil
+	}
+	var h contract.Hello
+	if json.Unmarshal(body, &h) != nil || h.Type != contract.TypeHello {
+		s.rec.notef("hello: unexpected answer %s; treated as unnamed", snippet(body))
+		return contract.Hello{}, nil
+	}
+	return h, nil
+}
+
+// Delegate posts req and reads the outcome from the response.
+func (s *httpSession) Delegate(ctx context.Context, req contract.DelegationRequest) Result {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	start := time.Now()
+	r := s.delegate(ctx, req)
+	r.Elapsed = time.Since(start)
+	return r
+}
+
+func (s *httpSession) delegate(ctx context.Context, req contract.DelegationRequest) Result {
+	if s.closed {
+		return Result{NoOutcome: "session closed"}
+	}
+	ctx, cancel := context.WithTimeout(ctx, requestDeadline(req)+s.grace)
+	defer cancel()
+	body, err := s.post(ctx, req)
+	if err != nil {
+		var se *statusError
+		switch {
+		case errors.As(err, &se):
+			s.rec.notef("request %s: %v: %s", req.ID, err, snippet(se.body))
+			return Result{NoOutcome: err.Error()}
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
+			return Result{NoOutcome: "timeout"}
+		case ctx.Err() != nil:
+			return Result{NoOutcome: "canceled"}
+		case errors.Is(err, errBodyTooLong):
+			return Result{NoOutcome: err.Error()}
+		}
+		s.rec.notef("request %s: %v", req.ID, err)
+		return Result{NoOutcome: "http error: " + err.Error()}
+	}
+	j := judge(bytes.TrimSpace(body), req.ID)
+	if j.note != "" {
+		s.rec.notef("request %s: %s", req.ID, j.note)
+	}
+	if j.result != nil {
+		return *j.result
+	}
+	return Result{NoOutcome: j.problem}
+}
+
+// Close ends the session; nothing is running, so it returns at once.
+func (s *httpSession) Close() Transcript {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	return s.rec.transcript("")
+}
