@@ -41,9 +41,9 @@ type Fleet struct {
 	activeMu sync.Mutex
 	active   sync.WaitGroup
 	ended    bool
-	started atomic.Bool
-	closed  atomic.Bool
-	tmpDir  string
+	started  atomic.Bool
+	closed   atomic.Bool
+	tmpDir   string
 }
 
 // host is one TLS host of a vendor with its own listener.

@@ -170,4 +170,3 @@ func (p *proxy) close() {
 	}
 	_ = p.srv.Close()
 }
-

@@ -1,0 +1,26 @@
+# a2a-conform: build, test, lint.
+GO      ?= go
+BIN     ?= bin/a2a-conform
+JSDIR   := cardsig/testdata/jsinterop
+
+.PHONY: build test lint deps fleet
+
+build:
+	$(GO) build -o $(BIN) ./cmd/a2a-conform
+
+# deps installs the test-only Node packages (the @a2a-js/sdk interop test).
+deps: $(JSDIR)/node_modules/.package-lock.json
+
+$(JSDIR)/node_modules/.package-lock.json: $(JSDIR)/package-lock.json
+	npm ci --prefix $(JSDIR) --no-audit --no-fund
+
+test: deps lint
+	A2A_CONFORM_REQUIRE_NODE=1 $(GO) test -count=1 -timeout 15m ./...
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+fleet: build
+	$(BIN) fleet up
