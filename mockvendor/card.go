@@ -140,7 +140,7 @@ func (v *Vendor) cardDocument() map[string]any {
 		"capabilities":        caps,
 		"defaultInputModes":   orList(c.DefaultInputModes, "text/plain"),
 		"defaultOutputModes":  orList(c.DefaultOutputModes, "text/plain"),
-		"skills":              skillDocs(v.cfg.Skills),
+		"skills":              skillDocs(v.cardSkills()),
 	}
 	if v.cfg.Signing != nil && !v.cfg.Signing.LegacyFields {
 		delete(card, "url")
@@ -148,6 +148,22 @@ func (v *Vendor) cardDocument() map[string]any {
 		delete(card, "protocolVersion")
 	}
 	return card
+}
+
+// cardSkills are the skills the card lists.
+func (v *Vendor) cardSkills() []SkillConfig {
+	if len(v.cfg.Card.Skills) == 0 {
+		return v.cfg.Skills
+	}
+	var out []SkillConfig
+	for _, id := range v.cfg.Card.Skills {
+		s, ok := v.skill(id)
+		if !ok {
+			s = SkillConfig{ID: id}
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // skillDocs renders skills as card entries.

@@ -113,6 +113,9 @@ type CardConfig struct {
 	// means "1.0". The card always carries both the 0.3 fields (url,
 	// preferredTransport, protocolVersion) and the 1.0 supportedInterfaces.
 	ProtocolVersion string `json:"protocolVersion,omitempty"`
+	// Skills are the skill ids the card lists. Empty means every skill the
+	// gateway serves (a card that omits a served skill is stale, CARD-004).
+	Skills []string `json:"skills,omitempty"`
 	// Streaming is capabilities.streaming.
 	Streaming bool `json:"streaming,omitempty"`
 	// Extensions are capabilities.extensions entries.
@@ -158,6 +161,11 @@ type SigningConfig struct {
 	// Issuer is the host that serves the JWKS (the jku's host). Empty means
 	// the vendor's first card host.
 	Issuer string `json:"issuer,omitempty"`
+	// KeyPEM is the private key to sign with, in PEM form (PKCS#8 or SEC 1;
+	// an ECDSA P-256 key for ES256, an RSA key for RS256). Empty means a
+	// fresh key per fleet start. fixtures/cards/a-signing-key.pem is the
+	// committed test key the golden signed card is made with.
+	KeyPEM string `json:"keyPEM,omitempty"`
 	// LegacyFields keeps the 0.3 members (url, preferredTransport,
 	// protocolVersion) in the signed card. False leaves them out: signatures
 	// are an A2A 1.0 feature, and @a2a-js/sdk projects a card onto its 1.0
@@ -171,8 +179,8 @@ type SigningConfig struct {
 type FaultSpec struct {
 	// Type is the registered fault name ("region-gate").
 	Type string `json:"type"`
-	// Hosts limits the fault to these hosts of the vendor. Empty means every
-	// host of the vendor.
+	// Hosts limits the fault to these hosts of the vendor ("127.0.0.1" names
+	// the vendor's bare-IP hosts). Empty means every host of the vendor.
 	Hosts []string `json:"hosts,omitempty"`
 	// Config is the fault's own configuration; see the fault's type.
 	Config json.RawMessage `json:"config,omitempty"`

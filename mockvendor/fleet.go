@@ -3,6 +3,7 @@ package mockvendor
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
@@ -259,7 +260,7 @@ func (h *host) refreshCert() error {
 		return nil
 	}
 	for _, af := range h.vendor.faultsSnapshot() {
-		if ch, ok := af.impl.(certHook); ok && af.appliesTo(h.name) {
+		if ch, ok := af.impl.(certHook); ok && af.appliesTo(h.sanName()) {
 			c, err := ch.certificate(h.sanName(), h.vendor.fleet.ca)
 			if err != nil {
 				return err
@@ -556,3 +557,21 @@ func sortedKeys(m map[string]string) []string {
 }
 
 var _ = strconv.Itoa
+
+// UntrustedHosts lists the hosts (as trace events name them) whose current
+// certificate does not verify for the host's name against the fleet CA: the
+// endpoints a verifying client must refuse.
+func (f *Fleet) UntrustedHosts() []string {
+	var out []string
+	pool := f.ca.Pool()
+	for _, h := range f.hosts {
+		c := h.cert.Load()
+		if c == nil || c.Leaf == nil {
+			continue
+		}
+		if _, err := c.Leaf.Verify(x509.VerifyOptions{DNSName: h.sanName(), Roots: pool}); err != nil {
+			out = append(out, h.name)
+		}
+	}
+	return out
+}

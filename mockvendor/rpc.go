@@ -14,8 +14,10 @@ import (
 // Call is one JSON-RPC call as the faults see it. Faults may change the
 // fields below "fault outputs".
 type Call struct {
-	Vendor  *Vendor
+	Vendor *Vendor
+	// Host is the host the call reached (bare-IP hosts as 127.0.0.1:PORT).
 	Host    string
+	hostKey string // configured name; "127.0.0.1" for bare-IP hosts
 	Region  string
 	Method  string
 	Op      Op
@@ -159,7 +161,7 @@ func (h *host) serveRPC(w http.ResponseWriter, r *http.Request, ev *Event) {
 		return
 	}
 
-	call := &Call{Vendor: h.vendor, Host: h.name, Region: h.cfg.Region, Method: method, Op: ev.Op, Dialect: d, A2AVersion: r.Header.Get("A2A-Version")}
+	call := &Call{Vendor: h.vendor, Host: h.name, hostKey: h.sanName(), Region: h.cfg.Region, Method: method, Op: ev.Op, Dialect: d, A2AVersion: r.Header.Get("A2A-Version")}
 	ans.call = call
 	var sp sendParams
 	if info.op == OpSend || info.op == OpStream {
@@ -288,7 +290,7 @@ func (h *host) writeAnswer(w http.ResponseWriter, r *http.Request, ans *rpcAnswe
 	if rv := h.vendor.responseVersion(r.Header.Get("A2A-Version"), ans.dialect); rv != "" {
 		hdr.Set("A2A-Version", rv)
 	}
-	h.vendor.runHeaderHooks(h.name, hdr)
+	h.vendor.runHeaderHooks(h.sanName(), hdr)
 	if c := ans.call; c != nil {
 		ev.Coercions = c.Coercions
 		ev.Faults = c.Faults
@@ -299,6 +301,21 @@ func (h *host) writeAnswer(w http.ResponseWriter, r *http.Request, ans *rpcAnswe
 	if ans.stream != nil {
 		ev.TaskID, ev.State = streamTask(ans.stream)
 		h.writeStream(w, r, ans, ev)
+		return
+	}
+	if ans.err != nil && ans.status == http.StatusOK && ans.dialect == Dialect03 &&
+		ans.call != nil && ans.call.Op == OpStream && !ans.call.StreamAsJSON {
+		// A 0.3 stream's answer is an SSE stream of SendStreamingMessageResponse,
+		// which includes the error response; a2a-go v0.3.3 reads only "data: "
+		// lines and sees an application/json error body as an empty stream,
+		// so the error travels as the stream's one event (as a2a-go's own
+		// server sends it).
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": idOrNull(ans.id), "error": ans.err.wire(ans.dialect)})
+		hdr.Set("Content-Type", "text/event-stream")
+		hdr.Set("Cache-Control", "no-cache")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(append(append([]byte("data: "), b...), "\n\n"...))
+		ev.Status, ev.ContentType = http.StatusOK, "text/event-stream"
 		return
 	}
 	resp := map[string]any{"jsonrpc": "2.0", "id": idOrNull(ans.id)}

@@ -68,7 +68,7 @@ func (v *Vendor) attach(spec FaultSpec, live bool) (string, error) {
 	}
 	af := &attachedFault{spec: spec, impl: impl, hosts: map[string]bool{}}
 	for _, hn := range spec.Hosts {
-		if !slices.ContainsFunc(v.hosts, func(h *host) bool { return h.cfg.Name == hn }) {
+		if !slices.ContainsFunc(v.hosts, func(h *host) bool { return h.sanName() == hn }) {
 			return "", &ConfigError{Field: "hosts", Msg: fmt.Sprintf("vendor %s has no host %q", v.cfg.ID, hn)}
 		}
 		af.hosts[hn] = true
@@ -128,7 +128,7 @@ func (v *Vendor) faultsSnapshot() []*attachedFault {
 func (v *Vendor) runCallHooks(c *Call) *RPCError {
 	for _, af := range v.faultsSnapshot() {
 		h, ok := af.impl.(callHook)
-		if !ok || !af.appliesTo(c.Host) {
+		if !ok || !af.appliesTo(c.hostKey) {
 			continue
 		}
 		if e := h.onCall(c); e != nil {
@@ -139,9 +139,11 @@ func (v *Vendor) runCallHooks(c *Call) *RPCError {
 	return nil
 }
 
-func (v *Vendor) runHeaderHooks(hostName string, hdr http.Header) {
+// runHeaderHooks applies header faults; hostKey is the host's configured
+// name ("127.0.0.1" for a bare-IP host).
+func (v *Vendor) runHeaderHooks(hostKey string, hdr http.Header) {
 	for _, af := range v.faultsSnapshot() {
-		if h, ok := af.impl.(headerHook); ok && af.appliesTo(hostName) {
+		if h, ok := af.impl.(headerHook); ok && af.appliesTo(hostKey) {
 			h.onResponseHeader(hdr)
 		}
 	}

@@ -84,9 +84,10 @@ type Session interface {
 	// not answer in time is unnamed (zero Hello, nil error). An error means
 	// the harness could not start or reach the OUT.
 	Hello(ctx context.Context) (contract.Hello, error)
-	// Delegate sends one request and waits for its outcome, at most
-	// req.DeadlineMs (zero: [DefaultDeadline]) plus the driver's grace, or
-	// until ctx is done. It never fails: every problem is in the Result.
+	// Delegate sends one request and waits for its outcome until
+	// req.DeadlineMs (zero: [DefaultDeadline]) plus the driver's grace have
+	// passed or ctx is done; stopping a late exec process can take up to
+	// about two more graces. It never fails: every problem is in the Result.
 	Delegate(ctx context.Context, req contract.DelegationRequest) Result
 	// Close ends the session, stopping whatever the driver started, and
 	// returns what was recorded. It returns within a few seconds whatever the
@@ -281,18 +282,25 @@ type judgement struct {
 
 // judge reads b as the answer to reqID.
 func judge(b []byte, reqID string) judgement {
-	var o contract.DelegationOutcome
+	var o struct {
+		contract.DelegationOutcome
+		Type string `json:"type"`
+	}
 	if err := json.Unmarshal(b, &o); err != nil {
 		p := "not json: " + snippet(b)
 		return judgement{problem: p, note: p}
 	}
-	return judgeOutcome(o, reqID, snippet(b))
+	if o.Type == contract.TypeHello || o.Type == contract.TypeReset {
+		// A late answer to a control message: not an outcome, not a fault.
+		return judgement{note: "ignored late " + o.Type + " answer " + snippet(b)}
+	}
+	return judgeOutcome(o.DelegationOutcome, reqID, snippet(b))
 }
 
 // judgeOutcome judges a decoded answer; shown is how to quote it in notes.
 func judgeOutcome(o contract.DelegationOutcome, reqID, shown string) judgement {
 	if o.ID != reqID {
-		return judgement{problem: "wrong id", note: fmt.Sprintf("skipped answer with id %q (waiting for %q): %s", o.ID, reqID, shown)}
+		return judgement{problem: "wrong id", note: fmt.Sprintf("answer with wrong id %q (want %q): %s", o.ID, reqID, shown)}
 	}
 	err := o.Validate(reqID)
 	if err != nil && !errors.Is(err, contract.ErrUnknownWord) {

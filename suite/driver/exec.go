@@ -141,7 +141,6 @@ type proc struct {
 	done   chan struct{} // closed once the process is reaped
 	state  *os.ProcessState
 	sent   int // messages written to stdin
-	killed string
 	quitMu sync.Once
 }
 

@@ -23,7 +23,8 @@ import (
 // in-process value cannot be "missing" the way a line can.
 //
 // An orchestrator may also implement Reset() (dropping every cache); the
-// driver calls it at the start of each session.
+// driver calls it whenever it takes an orchestrator from the factory: at the
+// start of each session, and after a timeout or panic.
 type GoOrchestrator interface {
 	Delegate(ctx context.Context, req contract.DelegationRequest, client *http.Client) contract.DelegationOutcome
 }

@@ -43,6 +43,15 @@ func helperArgs() []string {
 	return nil
 }
 
+func TestMain(m *testing.M) {
+	// Under -race, a Go program sleeps 1 s at exit by default; helpers must
+	// exit as promptly as the programs they imitate.
+	if g := os.Getenv("GORACE"); !strings.Contains(g, "atexit_sleep_ms") {
+		os.Setenv("GORACE", strings.TrimSpace(g+" atexit_sleep_ms=0"))
+	}
+	os.Exit(m.Run())
+}
+
 func TestHelperProcess(t *testing.T) {
 	args := helperArgs()
 	if args == nil {
@@ -157,7 +166,7 @@ func runHelper(behaviour string, args []string) int {
 		m, _ := next()
 		self, _ := os.Executable()
 		gc := exec.Command(self, "-test.run=^TestHelperProcess$", "--", "helper", "sleeper", dir)
-		gc.Stdout, gc.Stderr = os.Stdout, os.Stderr // the grandchild holds both pipes open
+		gc.Stdout, gc.Stderr = os.Stdout, os.Stderr          // the grandchild holds both pipes open
 		gc.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // and escapes the group kill
 		if err := gc.Start(); err != nil {
 			fmt.Fprintln(os.Stderr, err)

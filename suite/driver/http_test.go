@@ -1,0 +1,154 @@
+package driver_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/contract"
+	"github.com/a2a-conform/a2a-conform/suite/driver"
+)
+
+// newOUTServer serves an http OUT whose behaviour is chosen by path.
+func newOUTServer(t *testing.T) (*httptest.Server, *atomic.Int32) {
+	t.Helper()
+	var resets atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Header.Get("Content-Type") != "application/json" {
+			http.Error(w, "want POST of application/json", http.StatusUnsupportedMediaType)
+			return
+		}
+		var m struct {
+			Type string `json:"type"`
+			ID   string `json:"id"`
+		}
+		body, _ := io.ReadAll(r.Body)
+		if err := json.Unmarshal(body, &m); err != nil {
+			http.Error(w, "bad json", http.StatusBadRequest)
+			return
+		}
+		switch m.Type {
+		case "reset":
+			resets.Add(1)
+			if r.URL.Path == "/ok" {
+				json.NewEncoder(w).Encode(contract.Reset{Contract: 1, Type: "reset", OK: true})
+				return
+			}
+		case "hello":
+			if r.URL.Path == "/ok" {
+				json.NewEncoder(w).Encode(contract.Hello{Contract: 1, Type: "hello", Name: "svc", Version: "2"})
+				return
+			}
+		}
+		switch r.URL.Path {
+		case "/ok":
+			json.NewEncoder(w).Encode(contract.DelegationOutcome{Contract: 1, ID: m.ID, Outcome: "completed", Reason: "ok"})
+		case "/500":
+			http.Error(w, "internal trouble", http.StatusInternalServerError)
+		case "/slow":
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+		case "/garbage":
+			w.Write([]byte("<html>gateway error</html>"))
+		case "/wrongid":
+			json.NewEncoder(w).Encode(contract.DelegationOutcome{Contract: 1, ID: "nope", Outcome: "completed"})
+		case "/huge":
+			w.Write([]byte(`{"contract":1,"detail":"`))
+			w.Write([]byte(strings.Repeat("x", 2<<20)))
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &resets
+}
+
+func TestHTTPDriver(t *testing.T) {
+	srv, resets := newOUTServer(t)
+	tests := []struct {
+		path       string
+		deadlineMs int
+		check      func(t *testing.T, r driver.Result)
+	}{
+		{"/ok", 2000, func(t *testing.T, r driver.Result) {
+			if r.Outcome == nil || r.Outcome.Outcome != "completed" || r.Outcome.ID != "h1" {
+				t.Fatalf("result %+v", r)
+			}
+		}},
+		{"/500", 2000, func(t *testing.T, r driver.Result) {
+			if r.NoOutcome != "http status 500" {
+				t.Fatalf("NoOutcome %q", r.NoOutcome)
+			}
+		}},
+		{"/slow", 200, func(t *testing.T, r driver.Result) {
+			if r.NoOutcome != "timeout" {
+				t.Fatalf("NoOutcome %q", r.NoOutcome)
+			}
+			// 200ms deadline + 200ms grace.
+			if r.Elapsed < 350*time.Millisecond || r.Elapsed > 2*time.Second {
+				t.Fatalf("elapsed %v", r.Elapsed)
+			}
+		}},
+		{"/garbage", 2000, func(t *testing.T, r driver.Result) {
+			if r.NoOutcome != `not json: "<html>gateway error</html>"` {
+				t.Fatalf("NoOutcome %q", r.NoOutcome)
+			}
+		}},
+		{"/wrongid", 2000, func(t *testing.T, r driver.Result) {
+			if r.NoOutcome != "wrong id" {
+				t.Fatalf("NoOutcome %q", r.NoOutcome)
+			}
+		}},
+		{"/huge", 2000, func(t *testing.T, r driver.Result) {
+			if r.NoOutcome != "body too long" {
+				t.Fatalf("NoOutcome %q", r.NoOutcome)
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.path, func(t *testing.T) {
+			t.Parallel()
+			d := &driver.HTTP{URL: srv.URL + tc.path, Grace: 200 * time.Millisecond, HelloTimeout: 300 * time.Millisecond}
+			s := open(t, d, driver.Env{})
+			h, err := s.Hello(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := s.Delegate(context.Background(), request("h1", tc.deadlineMs))
+			tr := s.Close()
+			t.Logf("hello=%q result: outcome=%v noOutcome=%q elapsed=%v notes=%q",
+				h.Name, r.Outcome != nil, r.NoOutcome, r.Elapsed.Round(time.Millisecond), tr.Notes)
+			if tc.path == "/ok" && (h.Name != "svc" || len(tr.Notes) != 0) {
+				t.Fatalf("hello %+v, notes %q", h, tr.Notes)
+			}
+			if tc.path != "/ok" && (h.Name != "" || !hasNote(tr, "reset")) {
+				t.Fatalf("hello %+v, notes %q", h, tr.Notes)
+			}
+			tc.check(t, r)
+		})
+	}
+	t.Cleanup(func() {
+		if n := resets.Load(); n != int32(len(tests)) {
+			t.Errorf("%d resets for %d sessions", n, len(tests))
+		}
+	})
+}
+
+func TestHTTPUnreachable(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close()
+	s := open(t, driver.NewHTTP(url), driver.Env{})
+	r := s.Delegate(context.Background(), request("x", 500))
+	s.Close()
+	if !strings.HasPrefix(r.NoOutcome, "http error: ") {
+		t.Fatalf("NoOutcome %q", r.NoOutcome)
+	}
+}
