@@ -17,7 +17,7 @@ import (
 )
 
 // CA is the certificate authority the fleet issues host certificates from.
-// Its private key stays in memory unless KeyPEM is called on purpose.
+// Its private key stays in memory unless TestKeyPEM is called on purpose.
 type CA struct {
 	Cert *x509.Certificate
 	key  crypto.Signer
@@ -26,32 +26,7 @@ type CA struct {
 
 // NewCA returns a fresh ECDSA P-256 CA valid for 24 hours (a run, not a
 // deployment). Generation takes well under a millisecond.
-func NewCA() (*CA, error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return nil, err
-	}
-	now := time.Now()
-	tmpl := &x509.Certificate{
-		SerialNumber:          serial(),
-		Subject:               pkix.Name{Organization: []string{"a2a-conform test fleet"}, CommonName: "a2a-conform test CA (not for production)"},
-		NotBefore:             now.Add(-time.Hour),
-		NotAfter:              now.Add(24 * time.Hour),
-		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageCRLSign | x509.KeyUsageDigitalSignature,
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-		MaxPathLenZero:        true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, key.Public(), key)
-	if err != nil {
-		return nil, err
-	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		return nil, err
-	}
-	return &CA{Cert: cert, key: key, der: der}, nil
-}
+func NewCA() (*CA, error) { return NewCAValidFor(24 * time.Hour) }
 
 // LoadCA reads a CA certificate and its private key from PEM (the form
 // fixtures/certs ships). The key may be PKCS#8 or SEC 1 ("EC PRIVATE KEY").
@@ -104,16 +79,6 @@ func (ca *CA) CertPEM() []byte {
 	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: ca.der})
 }
 
-// KeyPEM returns the CA private key in PKCS#8 PEM form, marked as a test key.
-// Only the certs command calls it; a running fleet never writes its key.
-func (ca *CA) KeyPEM() ([]byte, error) {
-	der, err := x509.MarshalPKCS8PrivateKey(ca.key)
-	if err != nil {
-		return nil, err
-	}
-	return pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Headers: map[string]string{"Comment": "a2a-conform TEST KEY - never trust outside tests"}, Bytes: der}), nil
-}
-
 // Pool returns a certificate pool holding only this CA.
 func (ca *CA) Pool() *x509.CertPool {
 	p := x509.NewCertPool()
@@ -134,11 +99,92 @@ func SelfSigned(sans ...string) (tls.Certificate, error) {
 }
 
 func issueLeaf(sans []string, parent *x509.Certificate, parentKey crypto.Signer) (tls.Certificate, error) {
+	return issueLeafUntil(sans, parent, parentKey, time.Now().Add(24*time.Hour))
+}
+
+func serial() *big.Int {
+	n, _ := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 127))
+	return n
+}
+
+// TestKeyNotice is the line every private key file the project writes
+// starts with (see TestKeyPEM).
+const TestKeyNotice = "a2a-conform TEST KEY - never trust outside tests"
+
+// TestKeyPEM returns a private key in PKCS#8 PEM form, preceded by the
+// TestKeyNotice line: the form of the keys in fixtures/.
+//
+// The notice is explanatory text before the BEGIN line (RFC 7468, section 2)
+// rather than a PEM header such as "Comment:": Go's pem.Decode skips it and
+// so does OpenSSL, while OpenSSL (and with it Python's ssl, Node.js, curl,
+// nginx) refuses a private key block with any header but Proc-Type.
+func TestKeyPEM(key crypto.PrivateKey) ([]byte, error) {
+	der, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		return nil, err
+	}
+	out := []byte(TestKeyNotice + "\n")
+	return append(out, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})...), nil
+}
+
+// TestKeyPEM returns the CA private key in the TestKeyPEM form. Only the
+// certs command calls it; a running fleet never writes its key.
+func (ca *CA) TestKeyPEM() ([]byte, error) { return TestKeyPEM(ca.key) }
+
+// NewCAValidFor returns a fresh ECDSA P-256 CA valid for d from now (with
+// the hour of back-dating NewCA has). The certs command uses it for the
+// long-lived CA in fixtures/certs; a fleet run keeps NewCA's 24 hours.
+func NewCAValidFor(d time.Duration) (*CA, error) {
+	if d <= 0 {
+		return nil, errors.New("ca: validity must be positive")
+	}
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now()
+	tmpl := &x509.Certificate{
+		SerialNumber:          serial(),
+		Subject:               pkix.Name{Organization: []string{"a2a-conform test fleet"}, CommonName: "a2a-conform test CA (not for production)"},
+		NotBefore:             now.Add(-time.Hour),
+		NotAfter:              now.Add(d),
+		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageCRLSign | x509.KeyUsageDigitalSignature,
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+		MaxPathLenZero:        true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, key.Public(), key)
+	if err != nil {
+		return nil, err
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		return nil, err
+	}
+	return &CA{Cert: cert, key: key, der: der}, nil
+}
+
+// IssueValidFor is Issue with a validity of d from now instead of 24 hours,
+// cut to the CA's own NotAfter.
+func (ca *CA) IssueValidFor(d time.Duration, sans ...string) (tls.Certificate, error) {
+	notAfter := time.Now().Add(d)
+	if notAfter.After(ca.Cert.NotAfter) {
+		notAfter = ca.Cert.NotAfter
+	}
+	return issueLeafUntil(sans, ca.Cert, ca.key, notAfter)
+}
+
+// SelfSignedValidFor is SelfSigned with a validity of d from now.
+func SelfSignedValidFor(d time.Duration, sans ...string) (tls.Certificate, error) {
+	return issueLeafUntil(sans, nil, nil, time.Now().Add(d))
+}
+
+// issueLeafUntil is issueLeaf with a chosen NotAfter.
+func issueLeafUntil(sans []string, parent *x509.Certificate, parentKey crypto.Signer, notAfter time.Time) (tls.Certificate, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return tls.Certificate{}, err
 	}
-	now := time.Now()
 	cn := "a2a-conform host"
 	if len(sans) > 0 {
 		cn = sans[0]
@@ -146,8 +192,8 @@ func issueLeaf(sans []string, parent *x509.Certificate, parentKey crypto.Signer)
 	tmpl := &x509.Certificate{
 		SerialNumber: serial(),
 		Subject:      pkix.Name{Organization: []string{"a2a-conform test fleet"}, CommonName: cn},
-		NotBefore:    now.Add(-time.Hour),
-		NotAfter:     now.Add(24 * time.Hour),
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     notAfter,
 		KeyUsage:     x509.KeyUsageDigitalSignature,
 		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 	}
@@ -172,7 +218,14 @@ func issueLeaf(sans []string, parent *x509.Certificate, parentKey crypto.Signer)
 	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf}, nil
 }
 
-func serial() *big.Int {
-	n, _ := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 127))
-	return n
+// HostSANs returns the certificate names a host of the configuration gets
+// from the fleet CA: its SANs, else its name, else 127.0.0.1 (bare-IP host).
+func HostSANs(h HostConfig) []string {
+	if len(h.SANs) > 0 {
+		return append([]string(nil), h.SANs...)
+	}
+	if h.Name == "" {
+		return []string{"127.0.0.1"}
+	}
+	return []string{h.Name}
 }

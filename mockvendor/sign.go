@@ -1,6 +1,10 @@
 package mockvendor
 
 import (
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rsa"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -43,11 +47,33 @@ func newVendorSigner(v *Vendor) (*vendorSigner, error) {
 		return nil, &ConfigError{Field: "signing.alg", Msg: fmt.Sprintf("unsupported algorithm %q (ES256 or RS256)", sc.Alg)}
 	}
 	jku := "https://" + issuer + JWKSPath
+	if sc.KeyPEM != "" {
+		key, err := parseKeyPEM([]byte(sc.KeyPEM))
+		if err != nil {
+			return nil, &ConfigError{Field: "signing.keyPEM", Msg: err.Error()}
+		}
+		if !keyFitsAlg(key, alg) {
+			return nil, &ConfigError{Field: "signing.keyPEM", Msg: fmt.Sprintf("a %T does not fit %s", key, alg)}
+		}
+		return &vendorSigner{Signer: &cardsig.Signer{Key: key, Alg: alg, KID: sc.KID, JKU: jku}, issuer: issuer, jku: jku}, nil
+	}
 	s, err := cardsig.NewSigner(alg, sc.KID, jku)
 	if err != nil {
 		return nil, err
 	}
 	return &vendorSigner{Signer: s, issuer: issuer, jku: jku}, nil
+}
+
+// keyFitsAlg reports whether a configured key can sign with alg: ES256
+// takes an ECDSA P-256 key, RS256 an RSA key.
+func keyFitsAlg(key crypto.Signer, alg jose.SignatureAlgorithm) bool {
+	switch k := key.(type) {
+	case *ecdsa.PrivateKey:
+		return alg == jose.ES256 && k.Curve == elliptic.P256()
+	case *rsa.PrivateKey:
+		return alg == jose.RS256
+	}
+	return false
 }
 
 // sign signs the card honestly, or as the vendor's sign faults say.

@@ -39,6 +39,7 @@ const usage = `a2a-conform: conformance harness for A2A orchestrators
 
 usage:
   a2a-conform fleet up [--addr-file F] [--ca DIR]   run the mock vendor fleet until interrupted
+  a2a-conform certs --out DIR                       write a long-lived test CA and host certificates
   a2a-conform version                               print the version
 
 Run 'a2a-conform COMMAND -h' for a command's flags.
@@ -81,6 +82,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return &usageError{"fleet takes the subcommand up"}
 		}
 		return fleetUp(ctx, args[2:], stdout, stderr)
+	case "certs":
+		return certs(args[1:], stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "a2a-conform", version)
 		return nil
