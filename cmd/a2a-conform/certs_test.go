@@ -66,13 +66,13 @@ func TestCertsCommand(t *testing.T) {
 	if ca.Cert.PublicKeyAlgorithm != x509.ECDSA {
 		t.Errorf("CA key algorithm %v, want ECDSA", ca.Cert.PublicKeyAlgorithm)
 	}
-	// LoadCA also reads the form CA.KeyPEM writes (a Comment: PEM header).
-	keyPEM, err := ca.KeyPEM()
+	// LoadCA reads the form CA.TestKeyPEM writes (notice line before BEGIN).
+	keyPEM, err := ca.TestKeyPEM()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := mockvendor.LoadCA(ca.CertPEM(), keyPEM); err != nil {
-		t.Errorf("LoadCA of the Comment-header key form: %v", err)
+		t.Errorf("LoadCA of the test-key form: %v", err)
 	}
 }
 
