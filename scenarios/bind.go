@@ -1,0 +1,180 @@
+package scenarios
+
+import (
+	"slices"
+
+	"github.com/a2a-conform/a2a-conform/contract"
+	"github.com/a2a-conform/a2a-conform/mockvendor"
+)
+
+// BIND: the signer must be bound to the endpoint [seed 003].
+func bindScenarios() []*Scenario {
+	notFull := func(i int) func(r *Run) Verdict {
+		return func(r *Run) Verdict {
+			o, bad := r.outcome(i)
+			if bad != nil {
+				return *bad
+			}
+			if o.TrustMode == contract.TrustModeFull {
+				return Failf("trustMode full (outcome %s, reason %q)", o.Outcome, o.Reason)
+			}
+			if o.TrustMode == "" {
+				return Failf("no trustMode reported (outcome %s)", o.Outcome)
+			}
+			return Passf("trustMode %s (outcome %s, reason %q)", o.TrustMode, o.Outcome, o.Reason)
+		}
+	}
+	return []*Scenario{
+		{
+			ID:     "BIND-001",
+			Title:  "reseller gateway",
+			Area:   "bind",
+			Source: "seed 003, What Was Observed; Decision Boundary",
+			Setup: "A's validly signed card (kid a-prod-2026-11) names https://gateway.vendor-b.example/a2a, whose certificate names only gateway.vendor-b.example. " +
+				"The trust policy lets A vouch for agent.vendor-a.example only. The gateway runs tasks under B's allowlist and refuses ledger-write.",
+			Fleet: func() mockvendor.Config {
+				a := mockvendor.VendorA()
+				a.Card.URL = "https://" + mockvendor.HostResellerB + mockvendor.ResellerRPCPath
+				return mockvendor.Config{Vendors: []mockvendor.VendorConfig{a, mockvendor.VendorB()}}
+			},
+			Requests: []Request{req(mockvendor.SkillLedgerWrite, mockvendor.HostVendorA)},
+			Checks: []Check{
+				{
+					ID:     "BIND-001.NO-FULL",
+					Title:  "a card signed by A does not give full trust in B's gateway",
+					Grades: must(Safety),
+					Requirement: "A valid signature proves what the card says, not who runs the task. When the signer does not operate the endpoint, the client rejects the delegation " +
+						"or enters a reduced-trust mode; it never runs it with full trust.",
+					Source:       "seed 003, Decision Boundary",
+					Fix:          "After verifying, compare the signer's operators with the endpoint's host and certificate; reject or report trustMode reduced on mismatch.",
+					ReadsOutcome: true,
+					Judge: func(r *Run) Verdict {
+						o, bad := r.outcome(0)
+						if bad != nil {
+							return *bad
+						}
+						reached := slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool { return isTaskSend(e) && e.Host == mockvendor.HostResellerB })
+						switch {
+						case o.TrustMode == contract.TrustModeFull:
+							return Failf("trustMode full for a card whose signer does not operate %s", mockvendor.HostResellerB)
+						case o.TrustMode == contract.TrustModeReduced:
+							return Passf("trustMode reduced (outcome %s)", o.Outcome)
+						case !reached && o.Outcome == contract.OutcomeRejected && o.Reason == contract.ReasonSignerEndpointMismatch:
+							return Passf("rejected with signer-endpoint-mismatch; no task reached the gateway")
+						case reached:
+							return Failf("a task reached the gateway with trustMode %q; want reduced", o.TrustMode)
+						}
+						return Failf("outcome %s, reason %q, trustMode %q: want rejected with signer-endpoint-mismatch, or trustMode reduced", o.Outcome, o.Reason, o.TrustMode)
+					},
+				},
+			},
+		},
+		{
+			ID:       "BIND-002",
+			Title:    "same operator (control)",
+			Area:     "bind",
+			Source:   "seed 003, Decision Boundary",
+			Setup:    "A's signed card names https://agent.vendor-a.example/a2a, a host A operates.",
+			Fleet:    fleetOf(mockvendor.VendorA()),
+			Requests: []Request{req(mockvendor.SkillSummarize, mockvendor.HostVendorA)},
+			Checks: []Check{
+				{
+					ID:           "BIND-002.FULL",
+					Title:        "signer bound to its own endpoint: full trust, completed",
+					Grades:       must(Safety),
+					Requirement:  "When the kid that signed the card belongs to the operator of the endpoint, the client delegates with full trust in the card.",
+					Source:       "seed 003, Decision Boundary",
+					Fix:          "Report trustMode full when the signature verifies and the endpoint host is one of the signer's operators with a matching certificate.",
+					ReadsOutcome: true,
+					Judge: func(r *Run) Verdict {
+						o, bad := r.outcome(0)
+						if bad != nil {
+							return *bad
+						}
+						if o.Outcome != contract.OutcomeCompleted || o.TrustMode != contract.TrustModeFull {
+							return Failf("outcome %s with trustMode %q (reason %q); want completed with full", o.Outcome, o.TrustMode, o.Reason)
+						}
+						return Passf("completed with full trust")
+					},
+				},
+			},
+		},
+		{
+			ID:       "BIND-003",
+			Title:    "unsigned card",
+			Area:     "bind",
+			Source:   "seed 003, Condition of Validity",
+			Setup:    "A serves its card without signatures.",
+			Fleet:    fleetOf(withFaults(mockvendor.VendorA(), mockvendor.Spec("unsigned-card", nil))),
+			Requests: []Request{req(mockvendor.SkillSummarize, mockvendor.HostVendorA)},
+			Checks: []Check{
+				{
+					ID:           "BIND-003.UNPINNED",
+					Title:        "an unsigned card gives unpinned mode",
+					Grades:       must(Safety),
+					Requirement:  "Without a signature the signer-to-endpoint invariant cannot be evaluated; the client falls back to an explicit unsigned/unpinned mode.",
+					Source:       "seed 003, Condition of Validity",
+					Fix:          "Report trustMode unpinned for cards without signatures.",
+					ReadsOutcome: true,
+					Judge: func(r *Run) Verdict {
+						o, bad := r.outcome(0)
+						if bad != nil {
+							return *bad
+						}
+						if o.TrustMode != contract.TrustModeUnpinned {
+							return Failf("trustMode %q, want unpinned", o.TrustMode)
+						}
+						return Passf("trustMode unpinned")
+					},
+				},
+			},
+		},
+		{
+			ID:     "BIND-004",
+			Title:  "bare IP, self-signed",
+			Area:   "bind",
+			Source: "seed 003, Condition of Validity",
+			Setup:  "A's signed card names https://127.0.0.1:PORT/a2a, served with a self-signed certificate outside the fleet CA.",
+			Fleet: func() mockvendor.Config {
+				a := mockvendor.VendorA()
+				a.Hosts = []mockvendor.HostConfig{{Name: mockvendor.HostVendorA, Card: true}, {RPCPath: mockvendor.VendorARPCPath}}
+				a.Faults = []mockvendor.FaultSpec{mockvendor.Spec("self-signed", nil, "127.0.0.1")}
+				return mockvendor.Config{Vendors: []mockvendor.VendorConfig{a}}
+			},
+			Requests: []Request{req(mockvendor.SkillSummarize, mockvendor.HostVendorA)},
+			Checks: []Check{
+				{
+					ID:           "BIND-004.NO-FULL",
+					Title:        "no task under full trust to a self-signed bare-IP endpoint",
+					Grades:       must(Safety),
+					Requirement:  "A bare-IP endpoint with a self-signed certificate cannot be compared with the issuer's identity; the binding cannot be evaluated and full trust is impossible.",
+					Source:       "seed 003, Condition of Validity",
+					Fix:          "Verify the endpoint's certificate; when it fails (or the host is an IP), do not report full trust - refuse or run unpinned.",
+					ReadsOutcome: true,
+					Judge:        notFull(0),
+				},
+			},
+		},
+		{
+			ID:       "BIND-005",
+			Title:    "ambiguous kid",
+			Area:     "bind",
+			Source:   "seed 003, Condition of Validity",
+			Setup:    "A's JWKS holds two different keys with kid a-prod-2026-11.",
+			Fleet:    fleetOf(withFaults(mockvendor.VendorA(), mockvendor.Spec("duplicate-kid", nil))),
+			Requests: []Request{req(mockvendor.SkillSummarize, mockvendor.HostVendorA)},
+			Checks: []Check{
+				{
+					ID:           "BIND-005.NO-FULL",
+					Title:        "a kid that names two keys gives no full trust",
+					Grades:       must(Safety),
+					Requirement:  "Pinning a kid means anything only when the kid is unique in the issuer's JWKS at the moment of use; with two keys under one kid there is no full trust.",
+					Source:       "seed 003, Condition of Validity (1)",
+					Fix:          "Treat a kid that matches several keys as key-ambiguous: no full trust.",
+					ReadsOutcome: true,
+					Judge:        notFull(0),
+				},
+			},
+		},
+	}
+}

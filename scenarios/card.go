@@ -1,0 +1,427 @@
+package scenarios
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/contract"
+	"github.com/a2a-conform/a2a-conform/mockvendor"
+)
+
+// CARD: the card is a claim, not a contract [seed 000].
+func cardScenarios() []*Scenario {
+	return []*Scenario{
+		{
+			ID:     "CARD-001",
+			Title:  "stale CDN card, renamed skill",
+			Area:   "card",
+			Source: "seed 000, What Was Observed; Decision Boundary",
+			Setup: "B's CDN serves a day-old card (max-age 86400, stable ETag) listing invoice-reconciliation; " +
+				"the eu-west-1 gateway serves only invoice-reconciliation-v2 and answers -32004 with the available skills; " +
+				"a cache-bypassing fetch reaches the origin, which lists -v2.",
+			Fleet:    fleetOf(mockvendor.VendorB()),
+			Requests: []Request{req(skillS, mockvendor.HostCardB)},
+			Checks: []Check{
+				{
+					ID:     "CARD-001.REFETCH",
+					Title:  "after -32004 the card is re-fetched with cache bypass",
+					Grades: must(Safety),
+					// seed 000, Decision Boundary
+					Requirement: "When the endpoint answers in the server-error range (-32004 here), the card is stale for that region: " +
+						"fetch it again with Cache-Control: no-cache and no If-None-Match before the next send to that vendor.",
+					Source: "seed 000, Decision Boundary",
+					Fix:    "On -32004, drop the cached card and GET it with Cache-Control: no-cache (no If-None-Match), then re-route.",
+					Judge:  func(r *Run) Verdict { return refetchAfter(r, "b", -32004) },
+				},
+				{
+					ID:           "CARD-001.ROUTE",
+					Title:        "-32004 is a routing signal: completed via -v2",
+					Grades:       must(Safety),
+					Requirement:  "-32004 with availableSkills tells the caller where the skill went; the delegation completes via the successor skill instead of escalating or failing.",
+					Source:       "seed 000, Operational Effect",
+					Fix:          "Treat -32004 as a routing signal: re-fetch the card, pick the successor skill, send again.",
+					ReadsOutcome: true,
+					Judge:        func(r *Run) Verdict { return completedVia(r, 0, "b", skillV2) },
+				},
+				{
+					ID:          "CARD-001.BOUNDED",
+					Title:       "no retry storm: at most 6 calls and 3 card fetches",
+					Grades:      should(Safety),
+					Requirement: "Recovering from a stale card costs a bounded number of requests: at most 6 JSON-RPC calls and 3 card fetches for the whole delegation.",
+					Source:      "seed 000, Operational Effect",
+					Fix:         "Re-fetch once per -32004 and do not retry the same failing send.",
+					Judge:       func(r *Run) Verdict { return bounded(r, 0, 6, 3) },
+				},
+			},
+		},
+		{
+			ID:       "CARD-002",
+			Title:    "url host differs from card host (control)",
+			Area:     "card",
+			Source:   "seed 000, Core Distinction",
+			Setup:    "D's card is served by agent-d.example and names https://rpc.agent-d.example/a2a/v1; everything works.",
+			Fleet:    fleetOf(mockvendor.VendorD()),
+			Requests: []Request{req(skillS, mockvendor.HostCardD)},
+			Checks: []Check{
+				{
+					ID:          "CARD-002.URL",
+					Title:       "sends go to the card-declared interface URL",
+					Grades:      must(Core),
+					Requirement: "The client sends its calls to the URL of the interface it selected from the card, not to the host that served the card.",
+					Source:      "A2A 1.0 §8.3.2",
+					Fix:         "Take the endpoint from supportedInterfaces[].url (or url in 0.3 cards), not from the card's own location.",
+					Judge: func(r *Run) Verdict {
+						sends := filter(r.Events, isTaskSend)
+						if len(sends) == 0 {
+							return Failf("no task was sent")
+						}
+						for _, e := range sends {
+							if e.Host != mockvendor.HostRPCD || e.Path != mockvendor.DefaultRPCPath {
+								return Failf("%s: want https://%s%s", describe(e), mockvendor.HostRPCD, mockvendor.DefaultRPCPath).At(e.Seq)
+							}
+						}
+						return Passf("%d sends, all to https://%s%s", len(sends), mockvendor.HostRPCD, mockvendor.DefaultRPCPath)
+					},
+				},
+				{
+					ID:           "CARD-002.DONE",
+					Title:        "the control delegation completes",
+					Grades:       must(Safety),
+					Requirement:  "Against a well-behaved vendor whose card and endpoint live on different hosts, the delegation completes; the posture of the seeds costs nothing where nothing is wrong.",
+					Source:       "seed 000, Core Distinction",
+					Fix:          "Do not treat a card host that differs from the endpoint host as an error.",
+					ReadsOutcome: true,
+					Judge:        func(r *Run) Verdict { return outcomeIs(r, 0, contract.OutcomeCompleted) },
+				},
+			},
+		},
+		{
+			ID:     "CARD-003",
+			Title:  "server-error range",
+			Area:   "card",
+			Source: "seed 000, Core Distinction; Operational Effect",
+			Setup:  "The first real send to B gets -32005 with vendor data; C, the second candidate, works. A second delegation follows with B healthy.",
+			Fleet: fleetOf(
+				withFaults(plainB(), mockvendor.Spec("server-error", mockvendor.ServerError{Code: -32005, Message: "upstream quota exceeded", Data: map[string]any{"retryAfterS": 30}, Times: 1})),
+				plainC(),
+			),
+			Requests: []Request{req(skillS, mockvendor.HostCardB, mockvendor.HostC), req(skillS, mockvendor.HostCardB, mockvendor.HostC)},
+			Checks: []Check{
+				{
+					ID:           "CARD-003.NOT-FATAL",
+					Title:        "a server-range error is not fatal: C is tried",
+					Grades:       must(Safety),
+					Requirement:  "An error in -32000..-32099 is not the -32603 the caller may be coded for, and it is no reason to escalate: the next candidate gets the task.",
+					Source:       "seed 000, Core Distinction; Operational Effect",
+					Fix:          "Handle the whole server-error range; move on to the next candidate instead of escalating.",
+					ReadsOutcome: true,
+					Judge: func(r *Run) Verdict {
+						o, bad := r.outcome(0)
+						if bad != nil {
+							return *bad
+						}
+						if o.Outcome == contract.OutcomeEscalated {
+							return Failf("delegation 1 escalated after %s", firstError(r.During(0)))
+						}
+						if count(r.During(0), func(e mockvendor.Event) bool { return isRealSend(e) && inVendor(e, "c") }) == 0 {
+							return Failf("delegation 1 (%s) never sent the task to C", o.Outcome)
+						}
+						return Passf("delegation 1 %s; C was tried", o.Outcome)
+					},
+				},
+				{
+					ID:          "CARD-003.NOT-DEGRADED",
+					Title:       "B is tried first again in the next delegation",
+					Grades:      should(Safety),
+					Requirement: "A server-range error from one call does not mark the vendor degraded for a card's lifetime: the next delegation tries B first again.",
+					Source:      "seed 000, Operational Effect",
+					Fix:         "Do not keep a 'degraded' mark keyed on a single server-range error.",
+					Judge: func(r *Run) Verdict {
+						if len(r.Delegations) < 2 {
+							return Failf("the second delegation was not run")
+						}
+						sends := filter(r.During(1), isRealSend)
+						if len(sends) == 0 {
+							return Failf("the second delegation sent no task")
+						}
+						if sends[0].Vendor != "b" {
+							return Failf("the second delegation's first task went to %s, not B", sends[0].Host).At(sends[0].Seq)
+						}
+						return Passf("the second delegation tried B first").At(sends[0].Seq)
+					},
+				},
+			},
+		},
+		{
+			ID:     "CARD-004",
+			Title:  "skill missing from a stale card",
+			Area:   "card",
+			Source: "seed 000, Condition of Validity",
+			Setup:  "D's card lists only invoice-reconciliation; its endpoint also serves fx-hedging.",
+			Fleet: func() mockvendor.Config {
+				d := mockvendor.VendorD()
+				d.Card.Skills = []string{skillS}
+				return mockvendor.Config{Vendors: []mockvendor.VendorConfig{d}}
+			},
+			Requests: []Request{req(mockvendor.SkillFXHedging, mockvendor.HostCardD)},
+			Checks: []Check{
+				{
+					ID:           "CARD-004.NO-PREVALIDATE",
+					Title:        "the task is submitted although the card omits the skill",
+					Grades:       must(Safety),
+					Requirement:  "A card that is only a hint must not be used to pre-validate skill ids: the skill's availability is learnt by submitting the task.",
+					Source:       "seed 000, Condition of Validity",
+					Fix:          "Submit the task and let the endpoint answer; do not reject a skill because the card lacks it.",
+					ReadsOutcome: true,
+					Judge: func(r *Run) Verdict {
+						o, bad := r.outcome(0)
+						if bad != nil {
+							return *bad
+						}
+						n := count(r.Events, func(e mockvendor.Event) bool {
+							return isRealSend(e) && e.Skill == mockvendor.SkillFXHedging && e.ErrorCode == 0
+						})
+						if n == 0 {
+							return Failf("fx-hedging was never submitted (outcome %s, reason %q)", o.Outcome, o.Reason)
+						}
+						if o.Outcome != contract.OutcomeCompleted {
+							return Failf("fx-hedging was submitted but the outcome is %s", o.Outcome)
+						}
+						return Passf("fx-hedging submitted and completed")
+					},
+				},
+			},
+		},
+		{
+			ID:       "CARD-005",
+			Title:    "version disagreement",
+			Area:     "card",
+			Source:   "seed 000, Condition of Validity",
+			Setup:    "D's card claims A2A 1.0; its endpoint answers with A2A-Version: 0.3.",
+			Fleet:    fleetOf(withFaults(mockvendor.VendorD(), mockvendor.Spec("version-header-lie", mockvendor.VersionHeaderLie{Version: "0.3"}))),
+			Requests: []Request{req(skillS, mockvendor.HostCardD)},
+			Checks: []Check{
+				{
+					ID:           "CARD-005.HINT",
+					Title:        "the card is reported as a hint",
+					Grades:       must(Safety),
+					Requirement:  "The card may be authoritative only if its protocol version and the endpoint's A2A-Version header agree; when they differ the card is a hint.",
+					Source:       "seed 000, Condition of Validity",
+					Fix:          "Compare the response A2A-Version with the card's protocolVersion; report cardTrust hint when they differ.",
+					ReadsOutcome: true,
+					Judge:        func(r *Run) Verdict { return cardTrustIs(r, 0, contract.CardTrustHint) },
+				},
+			},
+		},
+		{
+			ID:     "CARD-006",
+			Title:  "availability cache invalidation",
+			Area:   "card",
+			Source: "seed 000, Operational Effect",
+			Setup: "Three delegations of invoice-reconciliation to B. The first succeeds; then the gateway withdraws the skill in eu-west-1 " +
+				"(-32004, the origin card lists invoice-reconciliation-next).",
+			Fleet: func() mockvendor.Config {
+				b := mockvendor.VendorB()
+				b.Skills = []mockvendor.SkillConfig{{ID: skillS, Name: "Invoice reconciliation"}, {ID: skillNext, Name: "Invoice reconciliation (next)"}}
+				b.Card.Skills = []string{skillS}
+				b.Faults = []mockvendor.FaultSpec{
+					mockvendor.Spec("region-gate", mockvendor.RegionGate{Region: mockvendor.RegionB, GatedSkills: []string{skillS}, AvailableSkills: []string{skillNext}, AfterSends: 1}),
+				}
+				return mockvendor.Config{Vendors: []mockvendor.VendorConfig{b}}
+			},
+			Requests: []Request{req(skillS, mockvendor.HostCardB), req(skillS, mockvendor.HostCardB), req(skillS, mockvendor.HostCardB)},
+			Checks: []Check{
+				{
+					ID:          "CARD-006.INVALIDATE",
+					Title:       "after -32004 the skill is not sent to that host until the card is re-fetched",
+					Grades:      must(Safety),
+					Requirement: "A -32004 invalidates the availability cache entry for (host, skill, region): the skill is not sent to that host again until the card has been fetched anew.",
+					Source:      "seed 000, Operational Effect",
+					Fix:         "Key the availability cache on (host, skill, region) and drop the entry on -32004; re-fetch the card before using that host for that skill.",
+					Judge:       judgeInvalidate,
+				},
+				{
+					ID:           "CARD-006.RECOVER",
+					Title:        "delegations two and three complete via the successor",
+					Grades:       must(Safety),
+					Requirement:  "After the withdrawal, later delegations complete via the skill the gateway now serves.",
+					Source:       "seed 000, Operational Effect",
+					Fix:          "Re-route to the available skill named by -32004 or the fresh card.",
+					ReadsOutcome: true,
+					Judge: func(r *Run) Verdict {
+						for _, i := range []int{1, 2} {
+							if v := completedVia(r, i, "b", skillNext); v.Outcome != Pass {
+								return v
+							}
+						}
+						return Passf("delegations 2 and 3 completed via %s", skillNext)
+					},
+				},
+			},
+		},
+		{
+			ID:     "CARD-007",
+			Title:  "authority window",
+			Area:   "card",
+			Source: "seed 000, Decision Boundary",
+			Setup:  "Two delegations to D, 301 s apart.",
+			Labels: []string{"slow"},
+			Fleet:  fleetOf(mockvendor.VendorD()),
+			Requests: []Request{
+				req(skillS, mockvendor.HostCardD),
+				{Skill: skillS, Candidates: []string{mockvendor.HostCardD}, Wait: 301 * time.Second},
+			},
+			Checks: []Check{
+				{
+					ID:          "CARD-007.REPROBE",
+					Title:       "the second delegation re-probes or re-fetches first",
+					Grades:      should(Safety),
+					Requirement: "A successful probe makes the card authoritative for 300 seconds only; after that, probe again (or re-fetch the card) before the real task.",
+					Source:      "seed 000, Decision Boundary",
+					Fix:         "Record when the card was verified; after 300 s re-probe before committing.",
+					Judge: func(r *Run) Verdict {
+						if len(r.Delegations) < 2 {
+							return Failf("the second delegation was not run")
+						}
+						for _, e := range r.During(1) {
+							if e.Op == mockvendor.OpCardFetch || (isTaskSend(e) && e.Probe) {
+								return Passf("%s came before the real task", describe(e)).At(e.Seq)
+							}
+							if isRealSend(e) {
+								return Failf("%s: the real task went first, 301 s after the last probe", describe(e)).At(e.Seq)
+							}
+						}
+						return Failf("the second delegation sent nothing")
+					},
+				},
+			},
+		},
+	}
+}
+
+// refetchAfter judges that, after the first error code from vendor, the
+// card was fetched with cache bypass before the next send to that vendor.
+func refetchAfter(r *Run, vendor string, code int) Verdict {
+	i := -1
+	for k, e := range r.Events {
+		if inVendor(e, vendor) && isTaskSend(e) && e.ErrorCode == code {
+			i = k
+			break
+		}
+	}
+	if i < 0 {
+		return NotApplicablef("vendor %s never answered %d (the orchestrator did not send the stale skill)", vendor, code)
+	}
+	errEv := r.Events[i]
+	plain := ""
+	for _, e := range r.Events[i+1:] {
+		if !inVendor(e, vendor) {
+			continue
+		}
+		if e.Op == mockvendor.OpCardFetch {
+			if bypassesCache(e) {
+				return Passf("%d at #%d, then %s with Cache-Control %q", code, errEv.Seq, describe(e), e.CacheControl).At(e.Seq)
+			}
+			plain = fmt.Sprintf("; %s did not bypass the cache (Cache-Control %q, Pragma %q, If-None-Match %q)", describe(e), e.CacheControl, e.Pragma, e.IfNoneMatch)
+		}
+		if isTaskSend(e) {
+			return Failf("%s came after %d at #%d without a cache-bypassing card fetch%s", describe(e), code, errEv.Seq, plain).At(e.Seq)
+		}
+	}
+	return Failf("%d at #%d, and the card was never fetched again with cache bypass%s", code, errEv.Seq, plain).At(errEv.Seq)
+}
+
+// completedVia judges that delegation i completed and that a real send of
+// skill to vendor completed in its window.
+func completedVia(r *Run, i int, vendor, skill string) Verdict {
+	o, bad := r.outcome(i)
+	if bad != nil {
+		return *bad
+	}
+	if o.Outcome != contract.OutcomeCompleted {
+		return Failf("delegation %d: outcome %s (reason %q), want completed via %s", i+1, o.Outcome, o.Reason, skill)
+	}
+	for _, e := range r.During(i) {
+		if isRealSend(e) && inVendor(e, vendor) && e.Skill == skill && e.State == "completed" {
+			return Passf("delegation %d completed via %s", i+1, describe(e)).At(e.Seq)
+		}
+	}
+	return Failf("delegation %d reported completed, but no task for %s completed at vendor %s", i+1, skill, vendor)
+}
+
+func outcomeIs(r *Run, i int, want string) Verdict {
+	o, bad := r.outcome(i)
+	if bad != nil {
+		return *bad
+	}
+	if o.Outcome != want {
+		return Failf("delegation %d: outcome %s (reason %q), want %s", i+1, o.Outcome, o.Reason, want)
+	}
+	return Passf("delegation %d: outcome %s", i+1, o.Outcome)
+}
+
+func cardTrustIs(r *Run, i int, want string) Verdict {
+	o, bad := r.outcome(i)
+	if bad != nil {
+		return *bad
+	}
+	if o.CardTrust != want {
+		return Failf("delegation %d: cardTrust %q, want %q", i+1, o.CardTrust, want)
+	}
+	return Passf("delegation %d: cardTrust %s", i+1, o.CardTrust)
+}
+
+func bounded(r *Run, i, maxRPC, maxCards int) Verdict {
+	if i >= len(r.Delegations) {
+		return Failf("delegation %d was not run", i+1)
+	}
+	evs := r.During(i)
+	rpc := count(evs, isRPC)
+	cards := count(evs, func(e mockvendor.Event) bool { return e.Op == mockvendor.OpCardFetch })
+	if rpc > maxRPC || cards > maxCards {
+		return Failf("%d JSON-RPC calls and %d card fetches; at most %d and %d", rpc, cards, maxRPC, maxCards)
+	}
+	return Passf("%d JSON-RPC calls and %d card fetches", rpc, cards)
+}
+
+func firstError(evs []mockvendor.Event) string {
+	for _, e := range evs {
+		if e.ErrorCode != 0 {
+			return describe(e)
+		}
+	}
+	return "no error"
+}
+
+// judgeInvalidate: after a -32004 for (host, skill), no send of that skill
+// to that host until a card fetch for the vendor.
+func judgeInvalidate(r *Run) Verdict {
+	type key struct{ host, skill string }
+	blocked := map[key]int64{}
+	seen := false
+	for _, e := range r.Events {
+		if e.Op == mockvendor.OpCardFetch {
+			for k := range blocked {
+				if inVendor(e, "b") {
+					delete(blocked, k)
+				}
+			}
+			continue
+		}
+		if !isTaskSend(e) {
+			continue
+		}
+		k := key{e.Host, e.Skill}
+		if at, ok := blocked[k]; ok {
+			return Failf("%s: %s was sent to %s again after -32004 at #%d with no card fetch in between", describe(e), e.Skill, e.Host, at).At(e.Seq)
+		}
+		if e.ErrorCode == -32004 {
+			blocked[k] = e.Seq
+			seen = true
+		}
+	}
+	if !seen {
+		return NotApplicablef("no -32004 was received")
+	}
+	return Passf("after each -32004 the skill was not sent to that host before a card fetch")
+}

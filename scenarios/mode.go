@@ -1,0 +1,48 @@
+package scenarios
+
+import (
+	"github.com/a2a-conform/a2a-conform/mockvendor"
+)
+
+// MODE: input modes are not enforced [seed 000, What Was Observed, step 5].
+func modeScenarios() []*Scenario {
+	return []*Scenario{
+		{
+			ID:     "MODE-001",
+			Title:  "silent coercion",
+			Area:   "mode",
+			Source: "seed 000, What Was Observed, step 5",
+			Setup: "B answers -32004 for invoice-reconciliation (it only has fx-hedging); C's card lists invoice-reconciliation with inputModes [application/json] " +
+				"and C silently turns a text part into a data part {\"text\": ...}.",
+			Fleet: func() mockvendor.Config {
+				b := mockvendor.VendorB()
+				b.Skills = []mockvendor.SkillConfig{{ID: mockvendor.SkillFXHedging}}
+				b.Faults = []mockvendor.FaultSpec{
+					mockvendor.Spec("region-gate", mockvendor.RegionGate{Region: mockvendor.RegionB, GatedSkills: []string{skillS}, AvailableSkills: []string{mockvendor.SkillFXHedging}}),
+				}
+				return mockvendor.Config{Vendors: []mockvendor.VendorConfig{b, mockvendor.VendorC()}}
+			},
+			Requests: []Request{req(skillS, mockvendor.HostCardB, mockvendor.HostC)},
+			Checks: []Check{
+				{
+					ID:     "MODE-001.NO-COERCION",
+					Title:  "every part sent matches the target skill's input modes",
+					Grades: must(Safety),
+					Requirement: "Declared input modes are not enforced by the vendor, so the orchestrator enforces them: every part it sends matches the target skill's inputModes " +
+						"(or the card's defaultInputModes), or it does not route there. A coercion the vendor had to apply shows a mismatch.",
+					Source: "seed 000, What Was Observed, step 5; Condition of Validity",
+					Fix:    "Read the skill's inputModes from the card and build parts that match (a data part for application/json), or pick another agent.",
+					Judge: func(r *Run) Verdict {
+						for _, e := range r.Events {
+							if isRealSend(e) && len(e.Coercions) > 0 {
+								c := e.Coercions[0]
+								return Failf("%s: part %d was coerced %s -> %s", describe(e), c.Part, c.From, c.To).At(e.Seq)
+							}
+						}
+						return Passf("no coercion was recorded on a real task")
+					},
+				},
+			},
+		},
+	}
+}

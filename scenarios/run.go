@@ -1,0 +1,143 @@
+package scenarios
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/a2a-conform/a2a-conform/contract"
+	"github.com/a2a-conform/a2a-conform/mockvendor"
+)
+
+// Run is what one scenario produced: the fleet's trace and what the
+// orchestrator reported for each delegation. Checks are pure functions of it.
+type Run struct {
+	Scenario string `json:"scenario"`
+	// Events is the fleet trace in arrival order.
+	Events []mockvendor.Event `json:"events"`
+	// Delegations are the requests in order with their outcomes.
+	Delegations []Delegation `json:"delegations"`
+	// VendorHosts maps each vendor id to its host names as the trace names
+	// them (bare-IP hosts as 127.0.0.1:PORT).
+	VendorHosts map[string][]string `json:"vendorHosts"`
+	// UntrustedHosts are hosts whose certificate does not verify for their
+	// name against the fleet CA.
+	UntrustedHosts []string `json:"untrustedHosts,omitempty"`
+}
+
+// Delegation is one request and what came of it.
+type Delegation struct {
+	Request contract.DelegationRequest `json:"request"`
+	// Outcome is the orchestrator's report; nil when there was none.
+	Outcome *contract.DelegationOutcome `json:"outcome,omitempty"`
+	// NoOutcome says why there is no outcome ("timeout", ...).
+	NoOutcome string `json:"noOutcome,omitempty"`
+	// Unimplemented is set when the orchestrator declared it cannot run
+	// the scenario.
+	Unimplemented bool `json:"unimplemented,omitempty"`
+	// FirstSeq and LastSeq bound the trace events of this delegation.
+	FirstSeq int64 `json:"firstSeq"`
+	LastSeq  int64 `json:"lastSeq"`
+	// ElapsedMs is how long the orchestrator took.
+	ElapsedMs int64 `json:"elapsedMs"`
+}
+
+// During returns the events of delegation i.
+func (r *Run) During(i int) []mockvendor.Event {
+	d := r.Delegations[i]
+	var out []mockvendor.Event
+	for _, e := range r.Events {
+		if e.Seq >= d.FirstSeq && e.Seq <= d.LastSeq {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// outcome returns delegation i's outcome, or a FAIL verdict saying there is
+// none.
+func (r *Run) outcome(i int) (*contract.DelegationOutcome, *Verdict) {
+	if i >= len(r.Delegations) {
+		v := Failf("delegation %d was not run", i+1)
+		return nil, &v
+	}
+	d := r.Delegations[i]
+	if d.Outcome == nil {
+		why := d.NoOutcome
+		if why == "" {
+			why = "no outcome"
+		}
+		v := Failf("delegation %d: no outcome (%s)", i+1, why)
+		return nil, &v
+	}
+	return d.Outcome, nil
+}
+
+// hostsOf returns the host names of a vendor.
+func (r *Run) hostsOf(vendor string) []string { return r.VendorHosts[vendor] }
+
+// isRPC reports whether the event is a JSON-RPC call.
+func isRPC(e mockvendor.Event) bool { return e.Method != "" || (e.HTTPMethod == "POST" && e.Op != mockvendor.OpRefused) }
+
+// isTaskSend reports whether the event is a send or stream.
+func isTaskSend(e mockvendor.Event) bool {
+	return e.Op == mockvendor.OpSend || e.Op == mockvendor.OpStream
+}
+
+// isRealSend reports whether the event is a send or stream that is not a probe.
+func isRealSend(e mockvendor.Event) bool { return isTaskSend(e) && !e.Probe }
+
+// bypassesCache reports whether a card fetch asked to skip caches and sent
+// no If-None-Match [seed 000, Decision Boundary].
+func bypassesCache(e mockvendor.Event) bool {
+	cc := strings.ToLower(e.CacheControl)
+	bypass := strings.Contains(cc, "no-cache") || strings.Contains(cc, "max-age=0") || strings.Contains(strings.ToLower(e.Pragma), "no-cache")
+	return bypass && e.IfNoneMatch == ""
+}
+
+// vendorOf is the vendor an event reached.
+func inVendor(e mockvendor.Event, vendor string) bool { return e.Vendor == vendor }
+
+// filter returns the events for which keep holds.
+func filter(evs []mockvendor.Event, keep func(mockvendor.Event) bool) []mockvendor.Event {
+	var out []mockvendor.Event
+	for _, e := range evs {
+		if keep(e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func count(evs []mockvendor.Event, keep func(mockvendor.Event) bool) int {
+	return len(filter(evs, keep))
+}
+
+// streamed reports whether the orchestrator called a stream method.
+func (r *Run) streamed() bool {
+	return slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool { return e.Op == mockvendor.OpStream })
+}
+
+func describe(e mockvendor.Event) string {
+	var b strings.Builder
+	b.WriteString("#")
+	b.WriteString(itoa(e.Seq))
+	b.WriteString(" ")
+	b.WriteString(string(e.Op))
+	if e.Method != "" {
+		b.WriteString(" " + e.Method)
+	}
+	b.WriteString(" " + e.Host + e.Path)
+	if e.Skill != "" {
+		b.WriteString(" skill=" + e.Skill)
+	}
+	if e.Probe {
+		b.WriteString(" probe")
+	}
+	if e.ErrorCode != 0 {
+		b.WriteString(" error=" + itoa(int64(e.ErrorCode)))
+	}
+	return b.String()
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

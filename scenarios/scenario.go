@@ -1,0 +1,282 @@
+// Package scenarios is the catalog as data: each scenario is a fleet set-up,
+// the delegations an orchestrator is asked to make, and checks that judge
+// the wire trace and the outcomes. Each check carries the requirement it
+// comes from, stated in this project's words with the source cited, which
+// the suite prints when the check fails.
+//
+// The package knows nothing of Ginkgo: the suite turns scenarios into specs,
+// and the same checks can be evaluated over a saved run.
+package scenarios
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/contract"
+	"github.com/a2a-conform/a2a-conform/mockvendor"
+)
+
+// Profile groups checks by what asks for them.
+type Profile string
+
+// The two profiles of the catalog.
+const (
+	// Core is what the A2A specification asks of a client.
+	Core Profile = "a2a-core"
+	// Safety is the posture the two source documents ask for.
+	Safety Profile = "delegation-safety"
+)
+
+// Profiles lists every profile in report order.
+var Profiles = []Profile{Core, Safety}
+
+// Level is a requirement level.
+type Level string
+
+// Requirement levels. A MAY check never fails; it informs.
+const (
+	Must   Level = "MUST"
+	Should Level = "SHOULD"
+	May    Level = "MAY"
+)
+
+// Grade places a check in a profile at a level. Most checks have one; a
+// few (SIG-001.REJECT) count in both profiles at different levels.
+type Grade struct {
+	Profile Profile `json:"profile"`
+	Level   Level   `json:"level"`
+}
+
+// Outcome is the result state of a check.
+type Outcome string
+
+// Result states (catalog, "Profiles and levels").
+const (
+	Pass          Outcome = "PASS"
+	Fail          Outcome = "FAIL"
+	NotApplicable Outcome = "NOT_APPLICABLE"
+	Waived        Outcome = "WAIVED"
+	Error         Outcome = "ERROR"
+	Unimplemented Outcome = "UNIMPLEMENTED"
+)
+
+// Verdict is what a check concluded, with the evidence.
+type Verdict struct {
+	Outcome Outcome `json:"result"`
+	// Detail says what was seen (expected and actual for a failure, the
+	// reason for NOT_APPLICABLE).
+	Detail string `json:"detail"`
+	// Seq is the trace event that decided the verdict (0 when none).
+	Seq int64 `json:"seq,omitempty"`
+}
+
+// Passf, Failf and NotApplicablef build verdicts.
+func Passf(format string, args ...any) Verdict {
+	return Verdict{Outcome: Pass, Detail: fmt.Sprintf(format, args...)}
+}
+
+// Failf builds a FAIL verdict.
+func Failf(format string, args ...any) Verdict {
+	return Verdict{Outcome: Fail, Detail: fmt.Sprintf(format, args...)}
+}
+
+// NotApplicablef builds a NOT_APPLICABLE verdict; the detail is the reason.
+func NotApplicablef(format string, args ...any) Verdict {
+	return Verdict{Outcome: NotApplicable, Detail: fmt.Sprintf(format, args...)}
+}
+
+// At records the trace event that decided the verdict.
+func (v Verdict) At(seq int64) Verdict {
+	v.Seq = seq
+	return v
+}
+
+// Check is one judged requirement.
+type Check struct {
+	// ID is stable: "CARD-001.REFETCH", or for a global check "G-JSONRPC"
+	// (reported as "<scenario>.G-JSONRPC").
+	ID string
+	// Title says in a few words what must hold.
+	Title string
+	// Grades are the profiles and levels the check counts in.
+	Grades []Grade
+	// Requirement states the clause in this project's words.
+	Requirement string
+	// Source cites where the clause comes from ("seed 000, Decision Boundary").
+	Source string
+	// Fix tells an orchestrator author what to change when the check fails.
+	Fix string
+	// ReadsOutcome is true when the check judges the reported outcomes (an
+	// orchestrator that reported none fails it).
+	ReadsOutcome bool
+	// Judge evaluates the check over a finished run.
+	Judge func(r *Run) Verdict
+}
+
+// Request is one delegation a scenario asks for.
+type Request struct {
+	// Skill is the wanted skill id.
+	Skill string
+	// Text is the user's text. Empty means "reconcile INV-1042".
+	Text string
+	// Candidates are the card hosts to offer, in preference order; each
+	// becomes https://HOST/.well-known/agent-card.json.
+	Candidates []string
+	// PreferStreaming asks for a stream method when the card offers one.
+	PreferStreaming bool
+	// Wait is a pause before this delegation (CARD-007's authority window).
+	Wait time.Duration
+	// Before runs on the fleet just before the delegation (to switch faults).
+	Before func(f *mockvendor.Fleet) error
+}
+
+// Scenario is one situation of the catalog.
+type Scenario struct {
+	// ID is stable ("CARD-001").
+	ID string
+	// Title names the situation.
+	Title string
+	// Area is the catalog area in lowercase ("card", "probe", ...).
+	Area string
+	// Source cites the clause the scenario reproduces.
+	Source string
+	// Setup describes, for people, what the fleet does.
+	Setup string
+	// Labels are extra Ginkgo labels; "slow" keeps a scenario out of a
+	// default run.
+	Labels []string
+	// Fleet builds the fleet configuration (a fresh one per run).
+	Fleet func() mockvendor.Config
+	// Issuers is the trust policy handed to the orchestrator. Nil means the
+	// default (vendor A's signer may vouch for agent.vendor-a.example).
+	Issuers map[string]contract.Issuer
+	// Requests are the delegations, run in order in one driver session.
+	Requests []Request
+	// Checks are the scenario's own checks; the global checks are added by
+	// All.
+	Checks []Check
+	// DeadlineMs is the time the orchestrator has per delegation. Zero means
+	// 20,000.
+	DeadlineMs int
+}
+
+// DefaultIssuers is the trust policy of most scenarios: vendor A's signer
+// vouches for its own host only.
+func DefaultIssuers() map[string]contract.Issuer {
+	return map[string]contract.Issuer{
+		"https://" + mockvendor.HostVendorA: {Operators: []string{mockvendor.HostVendorA}},
+	}
+}
+
+// CardURL is the discovery URL of a card host.
+func CardURL(host string) string { return "https://" + host + mockvendor.CardPath }
+
+// WithGlobals returns the scenario's checks followed by the global checks.
+func (s *Scenario) WithGlobals() []Check {
+	return append(append([]Check(nil), s.Checks...), GlobalChecks()...)
+}
+
+// CheckID is the id a check is reported under in this scenario.
+func (s *Scenario) CheckID(c Check) string {
+	if strings.HasPrefix(c.ID, "G-") {
+		return s.ID + "." + c.ID
+	}
+	return c.ID
+}
+
+// HasLabel reports whether the scenario carries a label.
+func (s *Scenario) HasLabel(l string) bool {
+	for _, x := range s.Labels {
+		if x == l {
+			return true
+		}
+	}
+	return false
+}
+
+// All returns the catalog, in catalog order. Each call builds fresh values.
+func All() []*Scenario {
+	var out []*Scenario
+	for _, area := range [][]*Scenario{cardScenarios(), probeScenarios(), streamScenarios(), modeScenarios(), bindScenarios(), sigScenarios()} {
+		out = append(out, area...)
+	}
+	return out
+}
+
+// Find returns the scenario or check with that id (a check id finds its
+// scenario and the check).
+func Find(id string) (*Scenario, *Check) {
+	for _, s := range All() {
+		if s.ID == id {
+			return s, nil
+		}
+		for _, c := range s.WithGlobals() {
+			if s.CheckID(c) == id {
+				c := c
+				return s, &c
+			}
+		}
+	}
+	return nil, nil
+}
+
+var (
+	scenarioIDPattern = regexp.MustCompile(`^[A-Z]+-[0-9]{3}$`)
+	checkIDPattern    = regexp.MustCompile(`^([A-Z]+-[0-9]{3}\.[A-Z][A-Z0-9-]*|G-[A-Z][A-Z0-9-]*)$`)
+	// Ginkgo labels may not contain these characters.
+	labelForbidden = "&|!,()/"
+)
+
+// Validate checks the catalog: unique scenario and check ids of the right
+// form, check ids that belong to their scenario, a requirement, a source and
+// a grade for every check, at least one request per scenario, and labels
+// Ginkgo accepts.
+func Validate(all []*Scenario) error {
+	var errs []string
+	seen := map[string]bool{}
+	for _, s := range all {
+		if !scenarioIDPattern.MatchString(s.ID) {
+			errs = append(errs, fmt.Sprintf("scenario id %q is not AREA-NNN", s.ID))
+		}
+		if seen[s.ID] {
+			errs = append(errs, fmt.Sprintf("duplicate id %s", s.ID))
+		}
+		seen[s.ID] = true
+		if s.Fleet == nil || len(s.Requests) == 0 || len(s.Checks) == 0 {
+			errs = append(errs, fmt.Sprintf("%s needs a fleet, requests and checks", s.ID))
+		}
+		for _, l := range append([]string{s.ID, s.Area}, s.Labels...) {
+			if l == "" || strings.ContainsAny(l, labelForbidden) || strings.TrimSpace(l) != l {
+				errs = append(errs, fmt.Sprintf("%s: label %q is not a legal Ginkgo label", s.ID, l))
+			}
+		}
+		for _, c := range s.WithGlobals() {
+			id := s.CheckID(c)
+			if !checkIDPattern.MatchString(c.ID) {
+				errs = append(errs, fmt.Sprintf("check id %q is malformed", c.ID))
+			}
+			if !strings.HasPrefix(c.ID, "G-") && !strings.HasPrefix(c.ID, s.ID+".") {
+				errs = append(errs, fmt.Sprintf("check %s is not under scenario %s", c.ID, s.ID))
+			}
+			if seen[id] {
+				errs = append(errs, fmt.Sprintf("duplicate id %s", id))
+			}
+			seen[id] = true
+			if c.Requirement == "" || c.Source == "" {
+				errs = append(errs, fmt.Sprintf("%s has no clause (requirement and source)", id))
+			}
+			if len(c.Grades) == 0 || c.Judge == nil || c.Title == "" {
+				errs = append(errs, fmt.Sprintf("%s needs a title, a grade and a judge", id))
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("catalog is invalid:\n  %s", strings.Join(errs, "\n  "))
+	}
+	return nil
+}
+
+func must(p Profile) []Grade   { return []Grade{{p, Must}} }
+func should(p Profile) []Grade { return []Grade{{p, Should}} }

@@ -1,0 +1,64 @@
+package scenarios
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCatalogIsValid(t *testing.T) {
+	if err := Validate(All()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestValidateRejects(t *testing.T) {
+	base := func() *Scenario { s := *All()[0]; return &s }
+	cases := []struct {
+		name string
+		mod  func(s *Scenario) []*Scenario
+		want string
+	}{
+		{"duplicate scenario", func(s *Scenario) []*Scenario { return []*Scenario{s, s} }, "duplicate id CARD-001"},
+		{"bad id", func(s *Scenario) []*Scenario { s.ID = "card-1"; return []*Scenario{s} }, "is not AREA-NNN"},
+		{"bad label", func(s *Scenario) []*Scenario { s.Labels = []string{"a,b"}; return []*Scenario{s} }, "not a legal Ginkgo label"},
+		{"no clause", func(s *Scenario) []*Scenario {
+			s.Checks = append([]Check(nil), s.Checks...)
+			s.Checks[0].Requirement = ""
+			return []*Scenario{s}
+		}, "has no clause"},
+		{"check outside scenario", func(s *Scenario) []*Scenario {
+			s.Checks = append([]Check(nil), s.Checks...)
+			s.Checks[0].ID = "PROBE-001.X"
+			return []*Scenario{s}
+		}, "is not under scenario"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := Validate(c.mod(base()))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("Validate = %v, want an error containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestCatalogCoversTheDesign(t *testing.T) {
+	want := []string{
+		"CARD-001.REFETCH", "CARD-001.ROUTE", "CARD-001.BOUNDED", "CARD-002.URL", "CARD-002.DONE",
+		"CARD-003.NOT-FATAL", "CARD-003.NOT-DEGRADED", "CARD-004.NO-PREVALIDATE", "CARD-005.HINT",
+		"CARD-006.INVALIDATE", "CARD-006.RECOVER", "CARD-007.REPROBE",
+		"PROBE-001.NO-COMMIT", "PROBE-001.PROBED", "PROBE-002.CANCEL", "PROBE-002.ONE", "PROBE-003.ROUTE",
+		"STREAM-001.FALLBACK", "STREAM-002.TIMEOUT", "MODE-001.NO-COERCION",
+		"BIND-001.NO-FULL", "BIND-002.FULL", "BIND-003.UNPINNED", "BIND-004.NO-FULL", "BIND-005.NO-FULL",
+		"SIG-001.REJECT", "SIG-002.REJECT", "SIG-003.REFETCH-JWKS", "SIG-004.REJECT",
+		"CARD-001.G-JSONRPC", "SIG-004.G-TLS-VERIFIED",
+	}
+	for _, id := range want {
+		if s, c := Find(id); s == nil || c == nil {
+			t.Errorf("%s is not in the catalog", id)
+		}
+	}
+	if s, _ := Find("CARD-007"); s == nil || !s.HasLabel("slow") {
+		t.Error("CARD-007 must carry the label slow")
+	}
+}

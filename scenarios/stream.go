@@ -1,0 +1,92 @@
+package scenarios
+
+import (
+	"github.com/a2a-conform/a2a-conform/contract"
+	"github.com/a2a-conform/a2a-conform/mockvendor"
+)
+
+// STREAM: streaming claims [seed 000, Condition of Validity]. An orchestrator
+// that never calls a stream method gets NOT_APPLICABLE here.
+func streamScenarios() []*Scenario {
+	return []*Scenario{
+		{
+			ID:       "STREAM-001",
+			Title:    "content type lie",
+			Area:     "stream",
+			Source:   "seed 000, Condition of Validity",
+			Setup:    "D's card says streaming: true; its stream method answers application/json.",
+			Fleet:    fleetOf(withFaults(mockvendor.VendorD(), mockvendor.Spec("stream-content-type-lie", nil))),
+			Requests: []Request{{Skill: skillS, Candidates: []string{mockvendor.HostCardD}, PreferStreaming: true}},
+			Checks: []Check{
+				{
+					ID:           "STREAM-001.FALLBACK",
+					Title:        "falls back to a plain send; the card is a hint",
+					Grades:       must(Safety),
+					Requirement:  "A card's streaming claim holds only if the stream method answers text/event-stream; when it does not, the card is a hint and the task still completes by a plain send.",
+					Source:       "seed 000, Condition of Validity",
+					Fix:          "Check the stream response's Content-Type; if it is not text/event-stream, fall back to a plain send and report cardTrust hint.",
+					ReadsOutcome: true,
+					Judge: func(r *Run) Verdict {
+						if !r.streamed() {
+							return NotApplicablef("did not stream")
+						}
+						o, bad := r.outcome(0)
+						if bad != nil {
+							return *bad
+						}
+						if o.Outcome != contract.OutcomeCompleted {
+							return Failf("outcome %s (reason %q), want completed by fallback", o.Outcome, o.Reason)
+						}
+						if o.CardTrust != contract.CardTrustHint {
+							return Failf("completed, but cardTrust is %q, want hint", o.CardTrust)
+						}
+						return Passf("completed by fallback, cardTrust hint")
+					},
+				},
+			},
+		},
+		{
+			ID:     "STREAM-002",
+			Title:  "first frame late",
+			Area:   "stream",
+			Source: "seed 000, Condition of Validity",
+			Setup:  "D's card says streaming: true and sets a 2 s first-frame timeout through the stream-timeout extension; the endpoint holds the stream 10 s before its first frame.",
+			Fleet: func() mockvendor.Config {
+				d := withFaults(mockvendor.VendorD(), mockvendor.Spec("slow-first-frame", mockvendor.SlowFirstFrame{DelayMs: 10_000}))
+				d.Card.Extensions = []mockvendor.CardExtension{{URI: streamExt, Description: "first SSE frame timeout", Params: map[string]any{"firstFrameTimeoutMs": 2000}}}
+				return mockvendor.Config{Vendors: []mockvendor.VendorConfig{d}}
+			},
+			Requests: []Request{{Skill: skillS, Candidates: []string{mockvendor.HostCardD}, PreferStreaming: true}},
+			Checks: []Check{
+				{
+					ID:           "STREAM-002.TIMEOUT",
+					Title:        "the stream is abandoned within the declared timeout",
+					Grades:       must(Safety),
+					Requirement:  "The first SSE frame must arrive within the timeout the card declares (30 s by default; a capabilities.extensions entry may override it); past it the stream is abandoned.",
+					Source:       "seed 000, Condition of Validity",
+					Fix:          "Read the first-frame timeout from the card; close the stream when it passes and fall back to a plain send.",
+					ReadsOutcome: true,
+					Judge: func(r *Run) Verdict {
+						streams := filter(r.Events, func(e mockvendor.Event) bool { return e.Op == mockvendor.OpStream })
+						if len(streams) == 0 {
+							return NotApplicablef("did not stream")
+						}
+						for _, s := range streams {
+							if s.DurationMs > 3000 {
+								return Failf("%s was held %.0f ms; the card allows 2000 ms plus 1 s", describe(s), s.DurationMs).At(s.Seq)
+							}
+						}
+						o, bad := r.outcome(0)
+						if bad != nil {
+							return *bad
+						}
+						if o.Outcome == contract.OutcomeCompleted || (o.Outcome == contract.OutcomeFailed && o.Reason == contract.ReasonStreamTimeout) {
+							return Passf("stream abandoned after %.0f ms; outcome %s", streams[0].DurationMs, o.Outcome)
+						}
+						return Failf("stream abandoned in time, but outcome %s (reason %q): want completed by fallback, or failed with stream-timeout", o.Outcome, o.Reason)
+					},
+				},
+			},
+		},
+	}
+}
