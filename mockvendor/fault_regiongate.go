@@ -15,8 +15,8 @@ type RegionGate struct {
 	// GatedSkills are refused.
 	GatedSkills []string `json:"gatedSkills" doc:"skill ids refused with -32004"`
 	// AvailableSkills are named in the error data. Empty means the skills
-	// the gateway serves in the region.
-	AvailableSkills []string `json:"availableSkills" doc:"skill ids named in the error data; empty means what the gateway serves"`
+	// the gateway serves in the region, less the gated ones.
+	AvailableSkills []string `json:"availableSkills" doc:"skill ids named in the error data; empty means what the gateway serves, less the gated skills"`
 	// AfterSends lets this many sends of gated skills succeed before the gate
 	// closes. Zero means it is closed from the start.
 	AfterSends int `json:"afterSends,omitempty" doc:"sends of gated skills that succeed before the gate closes; 0 closes it at once"`
@@ -65,7 +65,13 @@ func (g *RegionGate) onCall(c *Call) *RPCError {
 	g.mu.Unlock()
 	avail := g.AvailableSkills
 	if len(avail) == 0 {
-		avail = c.Vendor.skillsIn(c.Region)
+		// What the gateway serves here, less what the gate refuses.
+		avail = []string{}
+		for _, id := range c.Vendor.skillsIn(c.Region) {
+			if !slices.Contains(g.GatedSkills, id) {
+				avail = append(avail, id)
+			}
+		}
 	}
 	return errSkillUnavailable(c.Region, avail)
 }

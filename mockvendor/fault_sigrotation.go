@@ -22,6 +22,9 @@ type KeyRotation struct {
 	once sync.Once
 	key  *cardsig.Signer
 	err  error
+
+	mu      sync.Mutex
+	fetches int // JWKS fetches since the fault was attached
 }
 
 func init() {
@@ -43,7 +46,13 @@ func (k *KeyRotation) signCard(s *vendorSigner, card []byte) ([]byte, error) {
 	return key.Sign(card)
 }
 
-func (k *KeyRotation) onJWKS(s *vendorSigner, keys []jose.JSONWebKey, n int) []jose.JSONWebKey {
+func (k *KeyRotation) onJWKS(s *vendorSigner, keys []jose.JSONWebKey, _ int) []jose.JSONWebKey {
+	// Count the fetches since the fault was attached, not the vendor's:
+	// a rotation added at run time must still serve its stale fetches.
+	k.mu.Lock()
+	k.fetches++
+	n := k.fetches
+	k.mu.Unlock()
 	stale := k.StaleFetches
 	if stale == 0 {
 		stale = 1

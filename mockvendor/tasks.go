@@ -53,12 +53,16 @@ func terminal(state string) bool {
 }
 
 // taskStore keeps the fleet's tasks, forgetting the oldest past its cap.
+// Tasks are keyed by vendor and id: a 0.1 client names its own task ids and
+// may send the same id to several vendors.
 type taskStore struct {
 	mu    sync.Mutex
 	max   int
-	byID  map[string]*task
+	byID  map[string]*task // taskKey(vendor, id)
 	order []string
 }
+
+func taskKey(vendor, id string) string { return vendor + "\x00" + id }
 
 func newTaskStore(max int) *taskStore {
 	return &taskStore{max: max, byID: map[string]*task{}}
@@ -67,6 +71,11 @@ func newTaskStore(max int) *taskStore {
 func (s *taskStore) put(t *task) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	k := taskKey(t.vendor, t.id)
+	if _, ok := s.byID[k]; ok { // a 0.1 client reused its task id
+		s.byID[k] = t
+		return
+	}
 	if len(s.order) >= s.max {
 		n := max(len(s.order)/10, 1)
 		for _, id := range s.order[:n] {
@@ -74,8 +83,8 @@ func (s *taskStore) put(t *task) {
 		}
 		s.order = append(s.order[:0], s.order[n:]...)
 	}
-	s.byID[t.id] = t
-	s.order = append(s.order, t.id)
+	s.byID[k] = t
+	s.order = append(s.order, k)
 }
 
 // get returns the vendor's task with that id, or nil: a vendor never sees
@@ -83,10 +92,7 @@ func (s *taskStore) put(t *task) {
 func (s *taskStore) get(vendor, id string) *task {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if t := s.byID[id]; t != nil && t.vendor == vendor {
-		return t
-	}
-	return nil
+	return s.byID[taskKey(vendor, id)]
 }
 
 // cancel cancels the task unless it is terminal; it returns the task and
@@ -94,8 +100,8 @@ func (s *taskStore) get(vendor, id string) *task {
 func (s *taskStore) cancel(vendor, id string, now time.Time, work time.Duration) (*task, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t := s.byID[id]
-	if t == nil || t.vendor != vendor {
+	t := s.byID[taskKey(vendor, id)]
+	if t == nil {
 		return nil, false
 	}
 	if terminal(t.state(now, work)) {
