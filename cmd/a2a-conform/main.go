@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -38,6 +39,12 @@ func (e *exitError) Error() string {
 const usage = `a2a-conform: conformance harness for A2A orchestrators
 
 usage:
+  a2a-conform [run] [--orchestrator X] [--profile P] [--label-filter F]
+              [--json-report F] [--junit-report F] [--baseline F] [--slow]
+                                                    score an orchestrator (default: builtin:reference)
+  a2a-conform list                                  list scenarios and checks
+  a2a-conform explain ID                            the clause, the fleet's behaviour and the fix for an id
+  a2a-conform score REPORT.json                     re-score a saved JSON report
   a2a-conform fleet up [--addr-file F] [--ca DIR]   run the mock vendor fleet until interrupted
   a2a-conform certs --out DIR                       write a long-lived test CA and host certificates
   a2a-conform version                               print the version
@@ -73,8 +80,8 @@ func exitCode(err error, stderr io.Writer) int {
 
 // run dispatches a command line; it never exits the process.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		return &usageError{"no command"}
+	if len(args) == 0 || strings.HasPrefix(args[0], "--") {
+		return runCmd(ctx, args, stdout, stderr)
 	}
 	switch args[0] {
 	case "fleet":
@@ -84,6 +91,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fleetUp(ctx, args[2:], stdout, stderr)
 	case "certs":
 		return certs(args[1:], stdout, stderr)
+	case "run":
+		return runCmd(ctx, args[1:], stdout, stderr)
+	case "list":
+		return listCmd(args[1:], stdout, stderr)
+	case "explain":
+		return explainCmd(args[1:], stdout)
+	case "score":
+		return scoreCmd(args[1:], stdout)
 	case "version":
 		fmt.Fprintln(stdout, "a2a-conform", version)
 		return nil

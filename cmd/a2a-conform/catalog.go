@@ -1,0 +1,78 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/a2a-conform/a2a-conform/scenarios"
+	"github.com/a2a-conform/a2a-conform/suite"
+)
+
+// listCmd prints every check: id, grades, title.
+func listCmd(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("list", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return &exitError{code: 2}
+	}
+	for _, s := range scenarios.All() {
+		label := ""
+		if len(s.Labels) > 0 {
+			label = " [" + strings.Join(s.Labels, ",") + "]"
+		}
+		fmt.Fprintf(stdout, "%s  %s%s\n", s.ID, s.Title, label)
+		for _, c := range s.WithGlobals() {
+			fmt.Fprintf(stdout, "  %-28s %-28s %s\n", s.CheckID(c), grades(c.Grades), c.Title)
+		}
+	}
+	return nil
+}
+
+func grades(gs []scenarios.Grade) string {
+	var out []string
+	for _, g := range gs {
+		p := "core"
+		if g.Profile == scenarios.Safety {
+			p = "safety"
+		}
+		out = append(out, p+" "+string(g.Level))
+	}
+	return strings.Join(out, ", ")
+}
+
+// explainCmd prints a scenario or check: the clause, what the fleet does,
+// what passes and how to fix.
+func explainCmd(args []string, stdout io.Writer) error {
+	if len(args) != 1 {
+		return &usageError{"explain takes one scenario or check id"}
+	}
+	s, c := scenarios.Find(args[0])
+	if s == nil {
+		return &exitError{code: 2, err: fmt.Errorf("no scenario or check %q (see a2a-conform list)", args[0])}
+	}
+	fmt.Fprintf(stdout, "%s %s\n  source: %s\n  fleet:  %s\n", s.ID, s.Title, s.Source, s.Setup)
+	checks := s.WithGlobals()
+	if c != nil {
+		checks = []scenarios.Check{*c}
+	}
+	for _, c := range checks {
+		fmt.Fprintf(stdout, "\n%s [%s] %s\n  requirement: %s\n  source:      %s\n  fix:         %s\n", s.CheckID(c), grades(c.Grades), c.Title, c.Requirement, c.Source, c.Fix)
+	}
+	return nil
+}
+
+// scoreCmd re-scores a saved JSON report.
+func scoreCmd(args []string, stdout io.Writer) error {
+	if len(args) != 1 {
+		return &usageError{"score takes one report file"}
+	}
+	r, err := suite.ReadReport(args[0])
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	r.Profiles = suite.Score(r.Checks)
+	suite.WriteScorecard(stdout, r)
+	return verdictExit(r, nil)
+}

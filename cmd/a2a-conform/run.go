@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/a2a-conform/a2a-conform/examples/orchestrators/naive"
+	"github.com/a2a-conform/a2a-conform/examples/orchestrators/reference"
+	"github.com/a2a-conform/a2a-conform/scenarios"
+	"github.com/a2a-conform/a2a-conform/suite"
+	"github.com/a2a-conform/a2a-conform/suite/driver"
+)
+
+// builtins are the orchestrators shipped with the harness.
+func builtins() map[string]driver.GoOrchestrator {
+	return map[string]driver.GoOrchestrator{
+		"reference": reference.New(reference.Options{}),
+		"naive":     naive.New(),
+	}
+}
+
+// cliT is the GinkgoTestingT the CLI hands to the suite.
+type cliT struct{ failed bool }
+
+func (t *cliT) Fail() { t.failed = true }
+
+type profileFlag []scenarios.Profile
+
+func (p *profileFlag) String() string { return fmt.Sprint(*p) }
+func (p *profileFlag) Set(v string) error {
+	for _, known := range scenarios.Profiles {
+		if string(known) == v {
+			*p = append(*p, known)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown profile %q (a2a-core or delegation-safety)", v)
+}
+
+func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	orch := fs.String("orchestrator", "builtin:reference", "orchestrator under test: builtin:reference, builtin:naive, exec:COMMAND, http://URL")
+	var profiles profileFlag
+	fs.Var(&profiles, "profile", "profile to judge conformance by (repeatable; default: all)")
+	labels := fs.String("label-filter", "", "Ginkgo label filter over check ids, scenarios, areas, profiles and levels")
+	jsonReport := fs.String("json-report", "", "write the JSON report to this file")
+	junitReport := fs.String("junit-report", "", "write a JUnit XML report to this file")
+	baselineFile := fs.String("baseline", "", "baseline file of expected failures {\"ID-or-glob\": \"reason\"}")
+	slow := fs.Bool("slow", false, "also run scenarios labelled slow (CARD-007 waits 301 s)")
+	if err := fs.Parse(args); err != nil {
+		return &exitError{code: 2}
+	}
+	if fs.NArg() > 0 {
+		return &usageError{fmt.Sprintf("run takes no arguments, got %q", fs.Args())}
+	}
+	d, err := driver.Parse(*orch, builtins())
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	var bl suite.Baseline
+	if *baselineFile != "" {
+		if bl, err = suite.LoadBaseline(*baselineFile); err != nil {
+			return &exitError{code: 2, err: err}
+		}
+	}
+	filter := *labels
+	if len(profiles) > 0 {
+		var ps []string
+		for _, p := range profiles {
+			ps = append(ps, string(p))
+		}
+		pf := strings.Join(ps, " || ")
+		if filter != "" {
+			filter = "(" + filter + ") && (" + pf + ")"
+		} else {
+			filter = pf
+		}
+	}
+	t := &cliT{}
+	report, err := suite.Run(t, suite.Config{
+		Driver:       d,
+		Orchestrator: *orch,
+		LabelFilter:  filter,
+		IncludeSlow:  *slow,
+		Baseline:     bl,
+		Out:          stdout,
+		JSONReport:   *jsonReport,
+		JUnitReport:  *junitReport,
+		Version:      version,
+	})
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if report == nil {
+		return &exitError{code: 2, err: fmt.Errorf("the suite produced no report")}
+	}
+	suite.WriteScorecard(stdout, report)
+	return verdictExit(report, profiles)
+}
+
+// verdictExit maps a report to the exit code: 2 when the harness failed
+// (an ERROR result or an interrupted run), 1 when a selected profile is not
+// conformant, the baseline is stale or no check ran, 0 otherwise.
+func verdictExit(r *suite.Report, profiles []scenarios.Profile) error {
+	for _, c := range r.Checks {
+		if c.Result == scenarios.Error {
+			return &exitError{code: 2, err: fmt.Errorf("harness error in %s: %s", c.ID, c.Detail)}
+		}
+	}
+	if !r.Complete {
+		return &exitError{code: 2, err: fmt.Errorf("the run was interrupted; the report covers what finished")}
+	}
+	if len(r.Checks) == 0 {
+		return &exitError{code: 1, err: fmt.Errorf("no check ran (check --label-filter and --profile)")}
+	}
+	if !r.Conformant(profiles) {
+		return &exitError{code: 1}
+	}
+	return nil
+}

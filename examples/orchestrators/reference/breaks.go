@@ -1,0 +1,147 @@
+package reference
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+)
+
+// Breaks switch off one correct behaviour each, so that a test (or an exec
+// run with --break) can show the one catalog check that notices. The zero
+// value is the compliant orchestrator. Each field's tags give its flag name
+// ("break") and the check it is meant to fail ("check").
+type Breaks struct {
+	// NoProbe sends the real task without probing the endpoint first: a
+	// stub endpoint gets the task.
+	NoProbe bool `break:"no-probe" check:"PROBE-001.NO-COMMIT"`
+	// NoProbeCancel leaves an accepted (submitted/working) probe task
+	// running instead of cancelling it.
+	NoProbeCancel bool `break:"no-probe-cancel" check:"PROBE-002.CANCEL"`
+	// NoRefetch does not re-fetch the card after a -32004 (re-routes on
+	// the error data alone).
+	NoRefetch bool `break:"no-refetch" check:"CARD-001.REFETCH"`
+	// RefetchWithETag re-fetches after a -32004 as an ordinary
+	// revalidation: If-None-Match, no cache bypass (the CDN answers 304).
+	RefetchWithETag bool `break:"refetch-with-etag" check:"CARD-001.REFETCH"`
+	// EscalateOnSkillError reports -32004 as "escalated" instead of
+	// re-routing.
+	EscalateOnSkillError bool `break:"escalate-on-skill-error" check:"CARD-001.ROUTE"`
+	// ExtraCalls repeats a failing real send five more times (retry storm).
+	ExtraCalls bool `break:"extra-calls" check:"CARD-001.BOUNDED"`
+	// MarkDegraded marks a vendor that answered a server-range error as
+	// degraded for the rest of the scenario: later delegations try it last.
+	MarkDegraded bool `break:"mark-degraded" check:"CARD-003.NOT-DEGRADED"`
+	// PrevalidateSkill skips a candidate whose card does not list the
+	// wanted skill.
+	PrevalidateSkill bool `break:"prevalidate-skill" check:"CARD-004.NO-PREVALIDATE"`
+	// AlwaysAuthoritative reports cardTrust "authoritative" whatever
+	// happened.
+	AlwaysAuthoritative bool `break:"always-authoritative" check:"CARD-005.HINT"`
+	// NoAvailabilityCacheInvalidation keeps the availability cache's
+	// "available" entry for (host, skill) after a -32004 and sends the
+	// skill to the host again before re-fetching the card.
+	NoAvailabilityCacheInvalidation bool `break:"no-availability-cache-invalidation" check:"CARD-006.INVALIDATE"`
+	// IgnoreInputModes always sends the caller's parts as they are (text),
+	// whatever the skill's input modes.
+	IgnoreInputModes bool `break:"ignore-input-modes" check:"MODE-001.NO-COERCION"`
+	// NoStreamFallback fails the delegation when a stream method answers
+	// with something other than text/event-stream.
+	NoStreamFallback bool `break:"no-stream-fallback" check:"STREAM-001.FALLBACK"`
+	// NoStreamTimeout waits for the first stream frame however long it
+	// takes (up to the request deadline).
+	NoStreamTimeout bool `break:"no-stream-timeout" check:"STREAM-002.TIMEOUT"`
+	// ProbeEveryCall probes the endpoint again right before each real send
+	// (two probes per endpoint per delegation).
+	ProbeEveryCall bool `break:"probe-every-call" check:"PROBE-002.ONE"`
+	// NoVersionHeader leaves A2A-Version off every request.
+	NoVersionHeader bool `break:"no-version-header" check:"G-VERSION-HEADER"`
+	// BadJSONRPC sends jsonrpc "1.0" in every request.
+	BadJSONRPC bool `break:"bad-jsonrpc" check:"G-JSONRPC"`
+	// GetUnknownTask calls GetTask for a made-up task id after completing.
+	GetUnknownTask bool `break:"get-unknown-task" check:"G-NO-UNKNOWN-TASK"`
+	// Escape also fetches https://example.com/.well-known/agent-card.json
+	// (through the proxy, which refuses it).
+	Escape bool `break:"escape" check:"G-NO-ESCAPE"`
+	// SkipTLSVerify turns certificate verification off and treats an
+	// endpoint whose certificate could not be checked as fully trusted.
+	SkipTLSVerify bool `break:"skip-tls-verify" check:"G-TLS-VERIFIED"`
+	// TrustAnySignature runs in full trust as soon as the signature
+	// verifies, without binding the signer to the endpoint.
+	TrustAnySignature bool `break:"trust-any-signature" check:"BIND-001.NO-FULL"`
+	// IgnoreSignatureErrors delegates (unpinned) although the card's
+	// signature is invalid, its key unknown or its alg refused.
+	IgnoreSignatureErrors bool `break:"ignore-signature-errors" check:"SIG-001.REJECT"`
+	// NoJWKSRefetch does not fetch the JWKS again for an unknown kid.
+	NoJWKSRefetch bool `break:"no-jwks-refetch" check:"SIG-003.REFETCH-JWKS"`
+	// ReprobeNever keeps cards for their whole max-age and probes an
+	// endpoint only the first time it is seen, ignoring the 300 s
+	// authority window.
+	ReprobeNever bool `break:"reprobe-never" check:"CARD-007.REPROBE"`
+	// CommitOnStub sends the real task although the probe answered
+	// -32601 (endpoint not A2A).
+	CommitOnStub bool `break:"commit-on-stub" check:"PROBE-001.NO-COMMIT"`
+}
+
+// BreakInfo describes one Breaks field.
+type BreakInfo struct {
+	// Field is the Go field name ("NoProbe").
+	Field string
+	// Name is the flag name ("no-probe").
+	Name string
+	// Check is the catalog check the break is meant to fail.
+	Check string
+}
+
+// BreakList lists the Breaks fields in declaration order.
+func BreakList() []BreakInfo {
+	t := reflect.TypeOf(Breaks{})
+	out := make([]BreakInfo, 0, t.NumField())
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		out = append(out, BreakInfo{Field: f.Name, Name: f.Tag.Get("break"), Check: f.Tag.Get("check")})
+	}
+	return out
+}
+
+// ParseBreaks turns flag names ("no-probe", "extra-calls"), separated by
+// commas or given as several strings, into Breaks. Field names are accepted
+// too. An unknown name is an error listing the known ones.
+func ParseBreaks(names ...string) (Breaks, error) {
+	var b Breaks
+	v := reflect.ValueOf(&b).Elem()
+	byName := map[string]int{}
+	var known []string
+	for i, bi := range BreakList() {
+		byName[bi.Name] = i
+		byName[strings.ToLower(bi.Field)] = i
+		known = append(known, bi.Name)
+	}
+	for _, arg := range names {
+		for _, n := range strings.Split(arg, ",") {
+			n = strings.TrimSpace(n)
+			if n == "" {
+				continue
+			}
+			i, ok := byName[strings.ToLower(n)]
+			if !ok {
+				sort.Strings(known)
+				return Breaks{}, fmt.Errorf("unknown break %q (known: %s)", n, strings.Join(known, ", "))
+			}
+			v.Field(i).SetBool(true)
+		}
+	}
+	return b, nil
+}
+
+// Names returns the flag names of the breaks that are on.
+func (b Breaks) Names() []string {
+	v := reflect.ValueOf(b)
+	var out []string
+	for i, bi := range BreakList() {
+		if v.Field(i).Bool() {
+			out = append(out, bi.Name)
+		}
+	}
+	return out
+}

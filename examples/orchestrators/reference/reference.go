@@ -1,0 +1,534 @@
+// Package reference is a2a-conform's reference orchestrator: an A2A 1.0
+// JSON-RPC client that delegates a task the way the two source documents
+// ask, and that passes every check of the catalog.
+//
+// Its posture, per delegation:
+//
+//   - Discovery. Each candidate's Agent Card is fetched (A2A-Version: 1.0,
+//     ETag revalidation, never reused past the 300 s authority window) and
+//     read as a claim: it names the endpoint and the input modes, never
+//     whether the wanted skill exists [seed 000, Condition of Validity].
+//   - Signature. A signed card is verified with cardsig (the JWKS is
+//     fetched again once for an unknown kid); a card that does not verify
+//     is rejected before its endpoint is contacted. The signer is then bound
+//     to the endpoint's TLS identity with cardsig.Bind: full, reduced (the
+//     reference delegates, reporting "reduced") or unpinned [seed 003].
+//   - Probe. Exactly one side-effect-free probe per endpoint between
+//     discovery and commitment [seed 000, Decision Boundary]: an accepted
+//     probe task is cancelled at once; -32601/-32602 mean the endpoint is
+//     not A2A (no task is sent there); a server-range error means the card
+//     is stale: it is fetched again bypassing caches and the route is
+//     chosen again.
+//   - Commitment. The real task goes out; -32004 is a routing signal: the
+//     availability cache entry is invalidated, the card re-fetched from the
+//     origin, and the task sent to the skill's successor (or the next
+//     candidate). No error is ever escalated, and no vendor is marked
+//     degraded.
+//   - Report. cardTrust is "authoritative" only when every condition of
+//     validity of seed 000 held; trustMode is what Bind said.
+//
+// Breaks (Options.Break) switch single behaviours off, for tests that show
+// a particular check failing.
+package reference
+
+import (
+	"context"
+	"crypto/x509"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/cardsig"
+	"github.com/a2a-conform/a2a-conform/contract"
+	"github.com/a2a-conform/a2a-conform/examples/orchestrators/internal/wire"
+)
+
+// Identity and protocol constants.
+const (
+	// Name and Version identify the reference in hello answers.
+	Name    = "a2a-conform-reference"
+	Version = "0.1.0"
+	// ProtocolVersion is the A2A version the reference speaks, sent as the
+	// A2A-Version header on every request.
+	ProtocolVersion = "1.0"
+	// AuthorityWindow is how long a card and a probe may be relied on
+	// [seed 000, Decision Boundary: "the next 300 seconds only"].
+	AuthorityWindow = 300 * time.Second
+	// AvailabilityTTL is the lifetime of an availability cache entry [seed
+	// 000, Operational Effect].
+	AvailabilityTTL = 60 * time.Second
+	// DefaultFirstFrameTimeout is the stream first-frame timeout when the
+	// card declares none [seed 000, Condition of Validity].
+	DefaultFirstFrameTimeout = 30 * time.Second
+	// StreamTimeoutExtension is the capabilities.extensions URI through
+	// which a card overrides the first-frame timeout (params
+	// firstFrameTimeoutMs).
+	StreamTimeoutExtension = "https://a2a-conform.dev/ext/stream-timeout/v1"
+	// ProbeText is the probe's only text part.
+	ProbeText = "__probe__"
+)
+
+// Bounds on one delegation's work.
+const (
+	maxRPCCalls    = 24 // whatever the number of candidates
+	maxCardFetches = 12
+	maxBody        = 4 << 20
+	maxPolls       = 10
+)
+
+// Options configure an Orchestrator. The zero value is the compliant
+// reference.
+type Options struct {
+	// Break switches single behaviours off (see Breaks).
+	Break Breaks
+	// Now is the clock. Nil means time.Now. Tests move it to cross the
+	// authority window without waiting.
+	Now func() time.Time
+	// AuthorityWindow overrides the 300 s window. Zero means
+	// AuthorityWindow.
+	AuthorityWindow time.Duration
+	// AvailabilityTTL overrides the 60 s availability TTL. Zero means
+	// AvailabilityTTL.
+	AvailabilityTTL time.Duration
+	// Logf, when set, receives a line per notable step.
+	Logf func(format string, args ...any)
+}
+
+// Orchestrator is the reference orchestrator. It implements the suite's
+// GoOrchestrator (Delegate) and Reset. Its caches (cards, availability,
+// key sets, clients) live across delegations until Reset.
+type Orchestrator struct {
+	opts Options
+
+	mu       sync.Mutex
+	cards    map[string]*cardEntry // by card URL
+	avail    *availCache
+	probed   map[string]time.Time // endpoint -> last probe (ReprobeNever)
+	degraded map[string]bool      // card URL -> degraded (MarkDegraded)
+	jwks     map[string]jwksEntry // jku -> keys
+	clients  map[string]*http.Client
+}
+
+// New returns a reference orchestrator.
+func New(opts Options) *Orchestrator {
+	o := &Orchestrator{opts: opts}
+	o.Reset()
+	return o
+}
+
+// Reset drops every cache: cards, availability, probes, degraded marks,
+// key sets and the HTTP clients built from requests.
+func (o *Orchestrator) Reset() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, c := range o.clients {
+		c.CloseIdleConnections()
+	}
+	o.cards = map[string]*cardEntry{}
+	o.avail = newAvailCache()
+	o.probed = map[string]time.Time{}
+	o.degraded = map[string]bool{}
+	o.jwks = map[string]jwksEntry{}
+	o.clients = map[string]*http.Client{}
+}
+
+func (o *Orchestrator) now() time.Time {
+	if o.opts.Now != nil {
+		return o.opts.Now()
+	}
+	return time.Now()
+}
+
+func (o *Orchestrator) authorityWindow() time.Duration {
+	if o.opts.AuthorityWindow > 0 {
+		return o.opts.AuthorityWindow
+	}
+	return AuthorityWindow
+}
+
+func (o *Orchestrator) availTTL() time.Duration {
+	if o.opts.AvailabilityTTL > 0 {
+		return o.opts.AvailabilityTTL
+	}
+	return AvailabilityTTL
+}
+
+func (o *Orchestrator) logf(format string, args ...any) {
+	if o.opts.Logf != nil {
+		o.opts.Logf(format, args...)
+	}
+}
+
+// baseClient is the client a delegation builds on: the one given, or one
+// built (and kept) from the request's CA file, proxy and resolve map.
+func (o *Orchestrator) baseClient(req contract.DelegationRequest, given *http.Client) (*http.Client, error) {
+	if given != nil {
+		return given, nil
+	}
+	co := wire.ClientOptionsFor(req)
+	key := co.Key()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if c, ok := o.clients[key]; ok {
+		return c, nil
+	}
+	t, err := wire.NewTransport(co)
+	if err != nil {
+		return nil, err
+	}
+	c := &http.Client{Transport: t, Timeout: 60 * time.Second}
+	o.clients[key] = c
+	return c, nil
+}
+
+// Delegate runs one delegation request. client is used when non-nil (the
+// in-process driver's fleet client); otherwise one is built from the
+// request. It always returns an outcome with cardTrust and trustMode set.
+func (o *Orchestrator) Delegate(ctx context.Context, req contract.DelegationRequest, client *http.Client) contract.DelegationOutcome {
+	if req.DeadlineMs > 0 {
+		// Keep a little of the deadline to report in.
+		d := time.Duration(req.DeadlineMs)*time.Millisecond - 250*time.Millisecond
+		if d < 500*time.Millisecond {
+			d = 500 * time.Millisecond
+		}
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
+	base, err := o.baseClient(req, client)
+	if err != nil {
+		return contract.DelegationOutcome{Contract: contract.Version, ID: req.ID, Outcome: contract.OutcomeFailed,
+			CardTrust: contract.CardTrustHint, TrustMode: contract.TrustModeUnpinned, Reason: contract.ReasonOther,
+			Detail: "cannot build an http client: " + err.Error()}
+	}
+	r := newRun(o, ctx, req, base)
+	defer r.close()
+	return r.delegate()
+}
+
+// run is one delegation.
+type run struct {
+	o      *Orchestrator
+	ctx    context.Context
+	req    contract.DelegationRequest
+	br     Breaks
+	client *http.Client
+	fence  *wire.Fence
+	idle   *http.Transport // an insecure clone to close after the run
+	msg    *wire.Message
+	msgErr error
+
+	rpcCalls    int
+	cardFetches int
+	rpcSeq      int
+	sentTask    bool
+	notes       []string
+}
+
+func newRun(o *Orchestrator, ctx context.Context, req contract.DelegationRequest, base *http.Client) *run {
+	r := &run{o: o, ctx: ctx, req: req, br: o.opts.Break}
+	rt := base.Transport
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	if r.br.SkipTLSVerify {
+		if ins := wire.InsecureClone(rt); ins != nil {
+			rt, r.idle = ins, ins
+		}
+	}
+	r.fence = &wire.Fence{Base: rt}
+	if !r.br.NoVersionHeader {
+		r.fence.Headers = map[string]string{"A2A-Version": ProtocolVersion}
+	}
+	r.client = &http.Client{Transport: r.fence, Timeout: base.Timeout, Jar: base.Jar}
+	r.msg, r.msgErr = wire.ParseMessage(req.Task.Message)
+	return r
+}
+
+func (r *run) close() {
+	if r.idle != nil {
+		r.idle.CloseIdleConnections()
+	}
+}
+
+func (r *run) notef(format string, args ...any) {
+	s := fmt.Sprintf(format, args...)
+	r.notes = append(r.notes, s)
+	r.o.logf("%s: %s", r.req.ID, s)
+}
+
+// attempt is the work on one candidate.
+type attempt struct {
+	cardURL string
+	card    *agentCard
+	ep      iface
+	wanted  string
+	skill   string
+	tried   map[string]bool
+
+	verified   *cardsig.Verified
+	sigChecked bool
+	peer       *x509.Certificate
+	tlsSeen    bool
+
+	probed        bool // the current endpoint was probed in this delegation
+	probeOK       bool
+	versionOK     bool
+	sawResponse   bool
+	stale         bool
+	refetched     bool
+	resentStale   bool
+	streamOK      bool
+	streamTrouble bool
+
+	final     bool
+	outcome   string
+	reason    string
+	taskID    string
+	taskState string
+	committed bool
+}
+
+// delegate tries the candidates in order until one completes the task.
+func (r *run) delegate() contract.DelegationOutcome {
+	if r.msgErr != nil {
+		return r.finish(nil, contract.OutcomeRejected, contract.ReasonOther, "bad request: "+r.msgErr.Error())
+	}
+	cands := r.order(r.req.Candidates)
+	for _, c := range cands {
+		r.fence.Allow(c)
+	}
+	if r.br.Escape {
+		r.escape()
+	}
+	var last *attempt
+	for _, c := range cands {
+		if r.ctx.Err() != nil {
+			break
+		}
+		a := r.try(c)
+		if a.final {
+			return r.report(a)
+		}
+		last = a
+	}
+	outcome := contract.OutcomeRejected
+	if r.sentTask {
+		outcome = contract.OutcomeFailed
+	}
+	reason := contract.ReasonOther
+	if last != nil && last.reason != "" {
+		reason = last.reason
+	}
+	if r.ctx.Err() != nil {
+		reason = contract.ReasonDeadline
+	}
+	if len(cands) == 0 {
+		r.notef("no candidates")
+	}
+	return r.finish(last, outcome, reason, "")
+}
+
+// order returns the candidates; only the MarkDegraded break reorders them.
+func (r *run) order(cands []string) []string {
+	if !r.br.MarkDegraded {
+		return cands
+	}
+	r.o.mu.Lock()
+	defer r.o.mu.Unlock()
+	var good, bad []string
+	for _, c := range cands {
+		if r.o.degraded[c] {
+			bad = append(bad, c)
+		} else {
+			good = append(good, c)
+		}
+	}
+	return append(good, bad...)
+}
+
+// try runs discovery, probe and commitment on one candidate.
+func (r *run) try(cardURL string) *attempt {
+	a := &attempt{cardURL: cardURL, wanted: r.req.Task.Skill, tried: map[string]bool{}, versionOK: true}
+	card, err := r.card(cardURL, fetchNormal)
+	if err != nil {
+		r.notef("%s: %v", cardURL, err)
+		a.reason = contract.ReasonOther
+		return a
+	}
+	if !r.useCard(a, card) {
+		return a
+	}
+	if r.br.PrevalidateSkill && a.wanted != "" && !card.hasSkill(a.wanted) {
+		r.notef("%s: card does not list %q (pre-validated)", cardURL, a.wanted)
+		a.outcome, a.reason = contract.OutcomeRejected, contract.ReasonSkillUnavailable
+		return a
+	}
+	a.skill = r.o.avail.route(hostOf(a.ep.URL), a.wanted, r.o.now())
+	if a.skill != a.wanted {
+		r.notef("%s: %q is known unavailable at %s; going to %q", cardURL, a.wanted, hostOf(a.ep.URL), a.skill)
+	}
+	if !r.probeStep(a) {
+		return a
+	}
+	r.commit(a)
+	return a
+}
+
+// useCard takes a (new) card for the attempt: endpoint, host fence and the
+// signature check. False means the candidate is rejected.
+func (r *run) useCard(a *attempt, card *agentCard) bool {
+	prev := a.ep.URL
+	a.card = card
+	a.ep = card.endpoint()
+	if a.ep.URL == "" {
+		r.notef("%s: card names no JSON-RPC endpoint", a.cardURL)
+		a.reason = contract.ReasonOther
+		return false
+	}
+	r.fence.Allow(a.ep.URL)
+	if prev != "" && prev != a.ep.URL {
+		a.probed, a.probeOK, a.peer, a.tlsSeen = false, false, nil, false
+		a.versionOK, a.sawResponse = true, false
+	}
+	a.verified, a.sigChecked = nil, true
+	if !card.signed() {
+		if prev == "" {
+			r.notef("%s: unsigned-card (delegating unpinned)", a.cardURL)
+		}
+		return true
+	}
+	v, err := cardsig.Verify(r.ctx, card.raw, r.keySource(), cardsig.WithCardURL(a.cardURL))
+	if err == nil {
+		a.verified = v
+		r.notef("%s: signature verified (kid %s, signer %s)", a.cardURL, v.KID, v.Issuer)
+		return true
+	}
+	class := cardsig.ClassOf(err)
+	reason := signatureReason(class)
+	if r.br.IgnoreSignatureErrors && class != cardsig.ClassKeyAmbiguous {
+		r.notef("%s: %v (ignored)", a.cardURL, err)
+		return true
+	}
+	r.notef("%s: %v; endpoint not contacted", a.cardURL, err)
+	a.outcome, a.reason = contract.OutcomeRejected, reason
+	return false
+}
+
+func signatureReason(c cardsig.Class) string {
+	switch c {
+	case cardsig.ClassKeyUnknown:
+		return contract.ReasonKeyUnknown
+	case cardsig.ClassKeyAmbiguous:
+		return contract.ReasonKeyAmbiguous
+	case cardsig.ClassUnsigned:
+		return contract.ReasonUnsignedCard
+	}
+	return contract.ReasonSignatureInvalid
+}
+
+// binding is Bind's decision for the attempt's endpoint (or the breaks'
+// shortcut).
+func (r *run) binding(a *attempt) cardsig.Binding {
+	if a.verified == nil {
+		if a.card != nil && !a.card.signed() {
+			return cardsig.Binding{Mode: cardsig.ModeUnpinned, Reason: contract.ReasonUnsignedCard, Detail: "card carries no signature"}
+		}
+		return cardsig.Binding{Mode: cardsig.ModeUnpinned, Reason: contract.ReasonOther, Detail: "no verified signature"}
+	}
+	if r.br.TrustAnySignature {
+		return cardsig.Binding{Mode: cardsig.ModeFull, Reason: contract.ReasonOK, Detail: "signature valid (binding skipped)"}
+	}
+	policy := cardsig.TrustPolicy{}
+	for k, v := range r.req.Trust.Issuers {
+		policy[k] = cardsig.Issuer{Operators: v.Operators}
+	}
+	b := cardsig.Bind(a.verified, nil, policy, a.ep.URL, a.peer)
+	if r.br.SkipTLSVerify && b.Reason == cardsig.ReasonTLSSANMismatch {
+		return cardsig.Binding{Mode: cardsig.ModeFull, Reason: contract.ReasonOK, Detail: "tls identity not checked"}
+	}
+	return b
+}
+
+// authoritative applies seed 000's conditions of validity.
+func (r *run) authoritative(a *attempt, b cardsig.Binding) (bool, string) {
+	if r.br.AlwaysAuthoritative {
+		return true, ""
+	}
+	switch {
+	case b.Mode != cardsig.ModeFull:
+		return false, "signer not bound to the endpoint (" + string(b.Mode) + ")"
+	case a.ep.Version != ProtocolVersion:
+		return false, "interface is not A2A " + ProtocolVersion
+	case !a.sawResponse || !a.versionOK:
+		return false, "endpoint's A2A-Version does not match the card's " + a.ep.Version
+	case !a.probeOK:
+		return false, "no passing probe"
+	case a.stale:
+		return false, "card was stale"
+	case a.streamTrouble:
+		return false, "streaming claim failed"
+	case a.card.Capabilities.Streaming && !a.streamOK:
+		return false, "streaming claim not verified"
+	}
+	return true, ""
+}
+
+// report turns a final attempt into the outcome.
+func (r *run) report(a *attempt) contract.DelegationOutcome {
+	return r.finish(a, a.outcome, a.reason, "")
+}
+
+// finish builds the outcome with trust fields from the attempt (if any).
+func (r *run) finish(a *attempt, outcome, reason, detail string) contract.DelegationOutcome {
+	out := contract.DelegationOutcome{Contract: contract.Version, ID: r.req.ID, Outcome: outcome, Reason: reason,
+		CardTrust: contract.CardTrustHint, TrustMode: contract.TrustModeUnpinned}
+	if r.br.AlwaysAuthoritative {
+		out.CardTrust = contract.CardTrustAuthoritative
+	}
+	if a != nil && a.card != nil && a.sigChecked {
+		b := cardsig.Binding{Mode: cardsig.ModeUnpinned}
+		if a.verified != nil || a.card != nil && !a.card.signed() {
+			b = r.binding(a)
+		}
+		if a.verified != nil && !a.tlsSeen && !r.br.TrustAnySignature {
+			// Nothing was learned of the endpoint's identity.
+			b = cardsig.Binding{Mode: cardsig.ModeUnpinned, Reason: b.Reason, Detail: b.Detail}
+		}
+		out.TrustMode = string(b.Mode)
+		if ok, why := r.authoritative(a, b); ok {
+			out.CardTrust = contract.CardTrustAuthoritative
+		} else {
+			r.notef("card is a hint: %s", why)
+		}
+		if b.Mode == cardsig.ModeReduced {
+			r.notef("reduced trust: %s", b.Detail)
+			if reason == contract.ReasonOK || outcome != contract.OutcomeCompleted {
+				reason = contract.ReasonSignerEndpointMismatch
+			}
+		}
+		if outcome == contract.OutcomeCompleted {
+			out.Agent, out.Skill, out.TaskID, out.TaskState = a.ep.URL, a.skill, a.taskID, a.taskState
+		}
+	}
+	out.Reason = reason
+	if detail != "" {
+		r.notes = append(r.notes, detail)
+	}
+	out.Detail = strings.Join(r.notes, "; ")
+	return out
+}
+
+// escape is the Escape break: a fetch of a host no card named.
+func (r *run) escape() {
+	c := &http.Client{Transport: r.fence.Base, Timeout: 5 * time.Second}
+	req, err := http.NewRequestWithContext(r.ctx, http.MethodGet, "https://example.com/.well-known/agent-card.json", nil)
+	if err != nil {
+		return
+	}
+	if resp, err := c.Do(req); err == nil {
+		resp.Body.Close()
+	}
+}

@@ -1,0 +1,682 @@
+package reference
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/contract"
+	"github.com/a2a-conform/a2a-conform/examples/orchestrators/internal/wire"
+)
+
+// callResult is what one JSON-RPC call brought back.
+type callResult struct {
+	// err is a transport failure (no JSON-RPC answer at all).
+	err error
+	// tls is set when err is a certificate verification failure.
+	tls bool
+	// rpcErr is the JSON-RPC error answered, if any.
+	rpcErr *wire.RPCError
+	// info is the task (or message) a successful call returned.
+	info wire.TaskInfo
+}
+
+func (c callResult) ok() bool { return c.err == nil && c.rpcErr == nil }
+
+// envelope builds a JSON-RPC request body.
+func (r *run) envelope(method string, params map[string]any) ([]byte, error) {
+	r.rpcSeq++
+	version := "2.0"
+	if r.br.BadJSONRPC {
+		version = "1.0"
+	}
+	return json.Marshal(map[string]any{
+		"jsonrpc": version,
+		"id":      fmt.Sprintf("ref-%s-%d", r.req.ID, r.rpcSeq),
+		"method":  method,
+		"params":  params,
+	})
+}
+
+// newRequest builds one JSON-RPC request to the attempt's endpoint and
+// counts it against the delegation's budget.
+func (r *run) newRequest(ctx context.Context, a *attempt, method string, params map[string]any, accept string) (*http.Request, error) {
+	if r.rpcCalls >= maxRPCCalls {
+		return nil, fmt.Errorf("json-rpc call budget (%d) spent", maxRPCCalls)
+	}
+	if a.ep.Tenant != "" {
+		params["tenant"] = a.ep.Tenant
+	}
+	body, err := r.envelope(method, params)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.ep.URL, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", accept)
+	r.rpcCalls++
+	return req, nil
+}
+
+// post sends one JSON-RPC request to the attempt's endpoint.
+func (r *run) post(ctx context.Context, a *attempt, method string, params map[string]any, accept string) (*http.Response, error) {
+	req, err := r.newRequest(ctx, a, method, params, accept)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := r.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	r.observe(a, resp)
+	return resp, nil
+}
+
+// observe records what a response says about the endpoint: its TLS
+// identity and whether its A2A-Version agrees with the card.
+func (r *run) observe(a *attempt, resp *http.Response) {
+	if resp.TLS != nil && len(resp.TLS.PeerCertificates) > 0 && a.peer == nil {
+		a.peer = resp.TLS.PeerCertificates[0]
+		a.tlsSeen = true
+	}
+	a.sawResponse = true
+	if got := resp.Header.Get("A2A-Version"); got != a.ep.Version {
+		if a.versionOK {
+			r.notef("%s answered A2A-Version %q, card says %q", a.ep.URL, got, a.ep.Version)
+		}
+		a.versionOK = false
+	}
+}
+
+// call makes a JSON-RPC call and decodes its answer.
+func (r *run) call(a *attempt, method string, params map[string]any) callResult {
+	resp, err := r.post(r.ctx, a, method, params, "application/json")
+	if err != nil {
+		return callResult{err: err, tls: wire.IsTLSVerifyError(err)}
+	}
+	defer resp.Body.Close()
+	return decodeAnswer(resp)
+}
+
+func decodeAnswer(resp *http.Response) callResult {
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	if err != nil {
+		return callResult{err: err}
+	}
+	var rr wire.RPCResponse
+	if err := json.Unmarshal(body, &rr); err != nil || (rr.Error == nil && rr.Result == nil) {
+		return callResult{err: fmt.Errorf("http status %d, not a JSON-RPC response", resp.StatusCode)}
+	}
+	if rr.Error != nil {
+		return callResult{rpcErr: rr.Error}
+	}
+	info, err := wire.ParseResult(rr.Result)
+	if err != nil {
+		return callResult{err: err}
+	}
+	return callResult{info: info}
+}
+
+// probeParams is the probe: a side-effect-free send whose only part is the
+// probe text (or, for a skill that takes no text, a data part marked as a
+// probe), with a2a_probe in the metadata [seed 000, Decision Boundary].
+func (r *run) probeParams(a *attempt) map[string]any {
+	part := map[string]any{"text": ProbeText}
+	modes := a.card.inputModes(a.skill)
+	if !acceptsText(modes) && acceptsJSON(modes) {
+		part = map[string]any{"data": map[string]any{"a2a_probe": true}, "mediaType": "application/json"}
+	}
+	md := map[string]any{"a2a_probe": true}
+	if a.skill != "" {
+		md["skillId"] = a.skill
+	}
+	msg := map[string]any{"role": "ROLE_USER", "messageId": wire.NewID("probe-"), "parts": []any{part}, "metadata": md}
+	pmd := map[string]any{"a2a_probe": true}
+	if a.skill != "" {
+		pmd["skillId"] = a.skill
+	}
+	return map[string]any{"message": msg, "metadata": pmd}
+}
+
+// probe sends one probe and cancels the task it created if that task is
+// still live.
+func (r *run) probe(a *attempt) callResult {
+	res := r.call(a, "SendMessage", r.probeParams(a))
+	a.probed = true
+	r.o.mu.Lock()
+	r.o.probed[a.ep.URL] = r.o.now()
+	r.o.mu.Unlock()
+	if res.ok() && res.info.ID != "" && !wire.Terminal(res.info.State) {
+		if r.br.NoProbeCancel {
+			r.notef("probe task %s left %s", res.info.ID, res.info.State)
+		} else {
+			c := r.call(a, "CancelTask", map[string]any{"id": res.info.ID})
+			r.notef("probe task %s was %s: cancelled (%s)", res.info.ID, res.info.State, describe(c))
+		}
+	}
+	return res
+}
+
+func describe(c callResult) string {
+	switch {
+	case c.err != nil:
+		return c.err.Error()
+	case c.rpcErr != nil:
+		return c.rpcErr.Error()
+	case c.info.Message:
+		return "message"
+	}
+	return "task " + c.info.ID + " " + c.info.State
+}
+
+// probeStep is the one re-verification between discovery and commitment.
+// False means the candidate is done (reason set).
+func (r *run) probeStep(a *attempt) bool {
+	if r.br.NoProbe {
+		return true
+	}
+	if a.probed {
+		return true
+	}
+	if r.br.ReprobeNever {
+		r.o.mu.Lock()
+		_, seen := r.o.probed[a.ep.URL]
+		r.o.mu.Unlock()
+		if seen {
+			a.probeOK = true
+			return true
+		}
+	}
+	res := r.probe(a)
+	if res.rpcErr != nil && r.br.ExtraCalls {
+		for i := 0; i < 5; i++ {
+			r.call(a, "SendMessage", r.probeParams(a))
+		}
+	}
+	switch {
+	case res.err != nil:
+		return r.transportFailure(a, "probe", res)
+	case res.rpcErr == nil:
+		a.probeOK = true
+		return true
+	case res.rpcErr.NotA2A():
+		r.notef("probe of %s: %v: endpoint-not-a2a", a.ep.URL, res.rpcErr)
+		a.reason = contract.ReasonEndpointNotA2A
+		if r.br.CommitOnStub {
+			return true
+		}
+		return false
+	case res.rpcErr.Code == -32001:
+		a.probeOK = true // TaskNotFound: the endpoint speaks the task lifecycle
+		return true
+	case res.rpcErr.Code == -32009:
+		r.notef("probe of %s: %v", a.ep.URL, res.rpcErr)
+		a.reason = contract.ReasonVersionMismatch
+		return false
+	case res.rpcErr.ServerRange():
+		r.notef("probe of %s for %q: %v: card is stale", a.ep.URL, a.skill, res.rpcErr)
+		return r.reroute(a, res.rpcErr)
+	}
+	r.notef("probe of %s: %v", a.ep.URL, res.rpcErr)
+	a.reason = contract.ReasonOther
+	return false
+}
+
+func (r *run) transportFailure(a *attempt, what string, res callResult) bool {
+	if res.tls {
+		r.notef("%s of %s: certificate does not verify: %v", what, a.ep.URL, res.err)
+		a.reason = contract.ReasonTLSSANMismatch
+		if a.outcome == "" {
+			a.outcome = contract.OutcomeRejected
+		}
+		return false
+	}
+	r.notef("%s of %s: %v", what, a.ep.URL, res.err)
+	a.reason = contract.ReasonOther
+	if r.ctx.Err() != nil {
+		a.reason = contract.ReasonDeadline
+	}
+	return false
+}
+
+// reroute handles a server-range error (probe or real task): the card is
+// stale. The availability entry is invalidated (for -32004), the card is
+// fetched again bypassing every cache, and the route chosen again: the
+// skill's successor at the same endpoint, a new endpoint (probed once), or
+// the next candidate. True means: send the real task (again).
+func (r *run) reroute(a *attempt, e *wire.RPCError) bool {
+	a.stale = true
+	o := r.o
+	now := o.now()
+	host := hostOf(a.ep.URL)
+	hint := e.Hint()
+	skillErr := e.Code == -32004
+	if skillErr && r.br.EscalateOnSkillError {
+		a.final, a.outcome, a.reason = true, contract.OutcomeEscalated, contract.ReasonSkillUnavailable
+		return false
+	}
+	if skillErr {
+		o.avail.markUnavailable(host, a.skill, hint.Region, now, o.availTTL(), r.br.NoAvailabilityCacheInvalidation)
+	}
+	names := append([]string(nil), hint.AvailableSkills...)
+	if !r.br.NoRefetch && !a.refetched {
+		a.refetched = true
+		card, err := r.card(a.cardURL, fetchBypass)
+		if err != nil {
+			r.notef("re-fetch of %s: %v", a.cardURL, err)
+		} else {
+			if !r.br.RefetchWithETag {
+				o.avail.cardRefetched(host)
+			}
+			oldURL := a.ep.URL
+			if !r.useCard(a, card) {
+				return false
+			}
+			if a.ep.URL != oldURL {
+				r.notef("fresh card moved the endpoint to %s", a.ep.URL)
+				if !skillErr {
+					return r.probeStep(a)
+				}
+				host = hostOf(a.ep.URL)
+			}
+			for _, s := range card.Skills {
+				names = append(names, s.ID)
+			}
+		}
+	}
+	if !skillErr {
+		a.reason = contract.ReasonStaleCard
+		return false
+	}
+	a.tried[a.skill] = true
+	next := successorOf(a.wanted, names, func(s string) bool { return a.tried[s] || o.avail.blocked(host, s) })
+	if next == "" {
+		r.notef("no successor of %q at %s", a.wanted, a.ep.URL)
+		a.reason = contract.ReasonSkillUnavailable
+		return false
+	}
+	o.avail.setSuccessor(hostOf(a.ep.URL), a.skill, next)
+	if a.skill != a.wanted {
+		o.avail.setSuccessor(hostOf(a.ep.URL), a.wanted, next)
+	}
+	r.notef("re-routing %q to %q at %s", a.skill, next, a.ep.URL)
+	a.skill = next
+	return r.probeStep(a)
+}
+
+// commit sends the real task, re-routing on -32004.
+func (r *run) commit(a *attempt) {
+	o := r.o
+	for round := 0; round < 4 && r.ctx.Err() == nil; round++ {
+		host := hostOf(a.ep.URL)
+		if o.avail.blocked(host, a.skill) && !r.br.NoAvailabilityCacheInvalidation {
+			// Never resend a refused skill before the card is fetched again.
+			if _, err := r.card(a.cardURL, fetchBypass); err == nil {
+				o.avail.cardRefetched(host)
+			} else {
+				a.reason = contract.ReasonSkillUnavailable
+				return
+			}
+		}
+		msg, ok := r.shape(a)
+		if !ok {
+			a.reason = contract.ReasonInputModeMismatch
+			return
+		}
+		if r.br.ProbeEveryCall {
+			r.probe(a)
+		}
+		params := r.sendParams(a, msg)
+		res := r.send(a, params)
+		if res.err != nil {
+			r.transportFailure(a, "send", res)
+			return
+		}
+		if res.rpcErr == nil {
+			r.completeTask(a, res.info)
+			return
+		}
+		e := res.rpcErr
+		r.notef("send of %q to %s: %v", a.skill, a.ep.URL, e)
+		if r.br.ExtraCalls {
+			for i := 0; i < 5; i++ {
+				r.call(a, "SendMessage", r.sendParams(a, msg))
+			}
+		}
+		switch {
+		case e.Code == -32004:
+			if r.br.NoAvailabilityCacheInvalidation && !a.resentStale && o.avail.isAvailable(host, a.skill, o.now()) {
+				a.resentStale = true
+				continue
+			}
+			if !r.reroute(a, e) {
+				return
+			}
+		case e.ServerRange():
+			// Not fatal and not a verdict on the vendor: next candidate.
+			a.reason = contract.ReasonOther
+			if r.br.MarkDegraded {
+				o.mu.Lock()
+				o.degraded[a.cardURL] = true
+				o.mu.Unlock()
+			}
+			return
+		case e.NotA2A():
+			a.reason = contract.ReasonEndpointNotA2A
+			return
+		case e.Code == -32009:
+			a.reason = contract.ReasonVersionMismatch
+			return
+		default:
+			a.reason = contract.ReasonOther
+			return
+		}
+	}
+}
+
+// sendParams are the params of the real send: the 1.0 message with the
+// skill in params.metadata.skillId and message.metadata.skillId.
+func (r *run) sendParams(a *attempt, msg *wire.Message) map[string]any {
+	m := msg.Clone()
+	if m.MessageID == "" {
+		m.MessageID = wire.NewID("m-")
+	}
+	if a.committed || a.tried[a.skill] {
+		m.MessageID = wire.NewID(m.MessageID + "-")
+	}
+	md := map[string]any{}
+	if a.skill != "" {
+		if m.Metadata == nil {
+			m.Metadata = map[string]any{}
+		}
+		m.Metadata["skillId"] = a.skill
+		md["skillId"] = a.skill
+	}
+	p := map[string]any{"message": m.V10()}
+	if len(md) > 0 {
+		p["metadata"] = md
+	}
+	return p
+}
+
+// send sends the real task, streaming when asked and offered, and falls
+// back to SendMessage when the stream does not hold its claims.
+func (r *run) send(a *attempt, params map[string]any) callResult {
+	a.committed = true
+	r.sentTask = true
+	if r.req.Task.PreferStreaming && a.card.Capabilities.Streaming {
+		res, fallback := r.stream(a, params)
+		if !fallback {
+			return res
+		}
+		if r.br.NoStreamFallback {
+			return callResult{rpcErr: &wire.RPCError{Code: -32603, Message: "stream did not hold the card's claims"}}
+		}
+	}
+	return r.call(a, "SendMessage", params)
+}
+
+// completeTask follows a task to a terminal state (polling GetTask for the
+// id the endpoint gave) and decides the attempt.
+func (r *run) completeTask(a *attempt, info wire.TaskInfo) {
+	for i := 0; i < maxPolls && !info.Message && info.ID != "" && !wire.Terminal(info.State) && !interrupted(info.State); i++ {
+		select {
+		case <-r.ctx.Done():
+		case <-time.After(100 * time.Millisecond):
+		}
+		if r.ctx.Err() != nil {
+			break
+		}
+		g := r.call(a, "GetTask", map[string]any{"id": info.ID})
+		if !g.ok() {
+			break
+		}
+		info.State = g.info.State
+	}
+	a.taskID, a.taskState = info.ID, info.State
+	a.final = true
+	switch {
+	case info.Message || info.State == "completed":
+		a.outcome, a.reason = contract.OutcomeCompleted, contract.ReasonOK
+		if info.Message {
+			a.taskState = ""
+		}
+		r.o.avail.markAvailable(hostOf(a.ep.URL), a.skill, r.o.now(), r.o.availTTL())
+		if r.br.GetUnknownTask {
+			r.call(a, "GetTask", map[string]any{"id": wire.NewID("t-made-up-")})
+		}
+	case interrupted(info.State):
+		a.outcome, a.reason = contract.OutcomeEscalated, contract.ReasonOther
+		r.notef("task %s needs the caller (%s)", info.ID, info.State)
+	default:
+		a.outcome, a.reason = contract.OutcomeFailed, contract.ReasonOther
+		if r.ctx.Err() != nil {
+			a.reason = contract.ReasonDeadline
+		}
+		r.notef("task %s ended %s", info.ID, info.State)
+	}
+}
+
+func interrupted(state string) bool { return state == "input-required" || state == "auth-required" }
+
+// shape fits the caller's message to the skill's input modes: parts the
+// skill accepts go as they are; a text part for a skill that takes only
+// JSON becomes a data part {"text": ...} (said out loud, not coerced
+// silently by the far side); data for a text-only skill becomes its JSON
+// text. Anything else does not fit (MODE-001).
+func (r *run) shape(a *attempt) (*wire.Message, bool) {
+	m := r.msg.Clone()
+	if r.br.IgnoreInputModes {
+		return m, true
+	}
+	modes := a.card.inputModes(a.skill)
+	for i, p := range m.Parts {
+		switch p.Kind {
+		case "text":
+			if acceptsText(modes) {
+				continue
+			}
+			if acceptsJSON(modes) {
+				d, _ := json.Marshal(map[string]string{"text": p.Text})
+				m.Parts[i] = wire.Part{Kind: "data", Data: d, MediaType: "application/json", Metadata: p.Metadata}
+				r.notef("skill %q takes %v: text part %d sent as a data part {\"text\": ...}", a.skill, modes, i)
+				continue
+			}
+		case "data":
+			if acceptsJSON(modes) {
+				continue
+			}
+			if acceptsText(modes) {
+				m.Parts[i] = wire.Part{Kind: "text", Text: string(p.Data), Metadata: p.Metadata}
+				r.notef("skill %q takes %v: data part %d sent as its JSON text", a.skill, modes, i)
+				continue
+			}
+		case "file":
+			if acceptsMedia(modes, p.MediaType) {
+				continue
+			}
+		}
+		r.notef("%s: skill %q takes %v; part %d (%s) does not fit: input-mode-mismatch", a.cardURL, a.skill, modes, i, p.Kind)
+		return nil, false
+	}
+	return m, true
+}
+
+func acceptsText(modes []string) bool {
+	for _, m := range modes {
+		m = strings.ToLower(strings.TrimSpace(m))
+		if m == "text" || strings.HasPrefix(m, "text/") || m == "*/*" {
+			return true
+		}
+	}
+	return false
+}
+
+func acceptsJSON(modes []string) bool {
+	for _, m := range modes {
+		m = strings.ToLower(strings.TrimSpace(m))
+		if m == "application/json" || m == "data" || m == "application/*" || m == "*/*" || strings.HasSuffix(m, "+json") {
+			return true
+		}
+	}
+	return false
+}
+
+func acceptsMedia(modes []string, mt string) bool {
+	mt = strings.ToLower(mt)
+	typ, _, _ := strings.Cut(mt, "/")
+	for _, m := range modes {
+		m = strings.ToLower(strings.TrimSpace(m))
+		if m == "*/*" || m == mt || m == typ+"/*" || m == "file" {
+			return true
+		}
+	}
+	return false
+}
+
+// stream sends SendStreamingMessage. fallback true means the stream broke
+// the card's claims (not text/event-stream, or no first frame within the
+// card's timeout) and the caller should send SendMessage instead.
+func (r *run) stream(a *attempt, params map[string]any) (res callResult, fallback bool) {
+	timeout := a.card.firstFrameTimeout()
+	ctx, cancel := context.WithCancel(r.ctx)
+	defer cancel()
+
+	type event struct {
+		resp *http.Response // headers arrived
+		data []byte         // an SSE event, or the whole non-SSE body
+		sse  bool
+		err  error
+		end  bool
+	}
+	ch := make(chan event)
+	emit := func(e event) bool {
+		select {
+		case ch <- e:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	start := time.Now()
+	req, err := r.newRequest(ctx, a, "SendStreamingMessage", params, "text/event-stream")
+	if err != nil {
+		return callResult{err: err}, false
+	}
+	go func() {
+		resp, err := r.client.Do(req)
+		if err != nil {
+			emit(event{err: err, end: true})
+			return
+		}
+		defer resp.Body.Close()
+		if !emit(event{resp: resp}) {
+			return
+		}
+		if !isSSE(resp.Header.Get("Content-Type")) {
+			b, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+			if emit(event{data: b, err: err}) {
+				emit(event{end: true})
+			}
+			return
+		}
+		err = wire.ReadSSE(resp.Body, func(d []byte) bool { return emit(event{data: d, sse: true}) })
+		emit(event{err: err, end: true})
+	}()
+
+	var timer <-chan time.Time
+	if !r.br.NoStreamTimeout {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		timer = t.C
+	}
+	var info wire.TaskInfo
+	frames := 0
+	var resp *http.Response
+	for {
+		var e event
+		select {
+		case e = <-ch:
+		case <-timer:
+			cancel()
+			a.streamTrouble = true
+			r.notef("no stream frame from %s within %v: stream abandoned after %v, falling back to SendMessage", a.ep.URL, timeout, time.Since(start).Round(time.Millisecond))
+			return callResult{}, true
+		case <-r.ctx.Done():
+			return callResult{err: r.ctx.Err()}, false
+		}
+		switch {
+		case e.resp != nil:
+			resp = e.resp
+			r.observe(a, resp)
+			if !isSSE(resp.Header.Get("Content-Type")) {
+				a.streamTrouble = true
+			}
+			continue
+		case e.end:
+			if e.err != nil && resp == nil {
+				return callResult{err: e.err, tls: wire.IsTLSVerifyError(e.err)}, false
+			}
+			if frames == 0 {
+				a.streamTrouble = true
+				r.notef("stream from %s ended without a frame: falling back to SendMessage", a.ep.URL)
+				return callResult{}, true
+			}
+			if info.ID == "" && !info.Message {
+				return callResult{err: errors.New("stream named no task")}, false
+			}
+			return callResult{info: info}, false
+		case !e.sse:
+			// A stream method answered with a plain body.
+			var rr wire.RPCResponse
+			if json.Unmarshal(e.data, &rr) == nil && rr.Error != nil {
+				return callResult{rpcErr: rr.Error}, false
+			}
+			r.notef("stream method of %s answered %q, not text/event-stream: card is a hint, falling back to SendMessage", a.ep.URL, resp.Header.Get("Content-Type"))
+			return callResult{}, true
+		}
+		// An SSE frame.
+		if frames == 0 {
+			timer = nil
+			if !a.streamTrouble {
+				a.streamOK = true
+			}
+		}
+		frames++
+		var rr wire.RPCResponse
+		if err := json.Unmarshal(e.data, &rr); err != nil {
+			continue
+		}
+		if rr.Error != nil {
+			return callResult{rpcErr: rr.Error}, false
+		}
+		ti, err := wire.ParseResult(rr.Result)
+		if err != nil {
+			continue
+		}
+		if ti.Message {
+			info.Message = true
+		}
+		if ti.ID != "" {
+			info.ID = ti.ID
+		}
+		if ti.State != "" {
+			info.State = ti.State
+		}
+	}
+}
+
+func isSSE(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && mt == "text/event-stream"
+}

@@ -1,0 +1,86 @@
+package suite
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/a2a-conform/a2a-conform/scenarios"
+)
+
+// lineWriter prints whole lines from concurrent scenarios.
+type lineWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// marks for the console line of a scenario.
+var marks = map[scenarios.Outcome]string{
+	scenarios.Pass:          "✓",
+	scenarios.Fail:          "✗",
+	scenarios.NotApplicable: "-",
+	scenarios.Waived:        "w",
+	scenarios.Error:         "E",
+	scenarios.Unimplemented: "u",
+}
+
+func (lw *lineWriter) scenarioLine(s *scenarios.Scenario, results []scenarios.Outcome, ms int64) {
+	if len(results) == 0 {
+		return
+	}
+	var b strings.Builder
+	for _, r := range results {
+		b.WriteString(marks[r])
+	}
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	fmt.Fprintf(lw.w, "%-10s %-12s %6.2fs  %s\n", s.ID, b.String(), float64(ms)/1000, s.Title)
+}
+
+// WriteScorecard prints the scorecard of a report: per profile the score,
+// MUST passed/applicable, conformant yes/no and the result counts; then
+// the failed checks and baseline problems.
+func WriteScorecard(w io.Writer, r *Report) {
+	fmt.Fprintf(w, "\na2a-conform scorecard: %s (%d checks", r.Orchestrator.Spec, len(r.Checks))
+	if !r.Complete {
+		fmt.Fprint(w, ", INCOMPLETE: the run was interrupted")
+	}
+	fmt.Fprintln(w, ")")
+	for _, p := range scenarios.Profiles {
+		ps, ok := r.Profiles[p]
+		if !ok {
+			continue
+		}
+		conf := "no"
+		if ps.Conformant {
+			conf = "yes"
+		}
+		var counts []string
+		keys := make([]string, 0, len(ps.Counts))
+		for k := range ps.Counts {
+			keys = append(keys, string(k))
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			counts = append(counts, fmt.Sprintf("%s %d", k, ps.Counts[scenarios.Outcome(k)]))
+		}
+		fmt.Fprintf(w, "  %-18s score %5.1f  MUST %d/%d  conformant: %-3s  (%s)\n", p, ps.Score, ps.MustPassed, ps.MustApplicable, conf, strings.Join(counts, ", "))
+	}
+	var failed []string
+	for _, c := range r.Checks {
+		if c.Result == scenarios.Fail || c.Result == scenarios.Error {
+			failed = append(failed, fmt.Sprintf("  %s %-26s %s: %s", marks[c.Result], c.ID, c.Level, c.Detail))
+		}
+	}
+	if len(failed) > 0 {
+		fmt.Fprintln(w, "failed:")
+		for _, f := range failed {
+			fmt.Fprintln(w, f)
+		}
+	}
+	for _, p := range r.BaselineProblems {
+		fmt.Fprintln(w, "baseline: "+p)
+	}
+}

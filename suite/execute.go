@@ -1,0 +1,127 @@
+package suite
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/contract"
+	"github.com/a2a-conform/a2a-conform/mockvendor"
+	"github.com/a2a-conform/a2a-conform/scenarios"
+	"github.com/a2a-conform/a2a-conform/suite/driver"
+)
+
+// Execute runs one scenario: it starts the scenario's own fleet, opens a
+// driver session, makes the scenario's delegations in order, and returns
+// what happened. It knows nothing of Ginkgo, so tests and tools can run a
+// scenario directly. A non-nil error is a harness failure (the fleet or
+// the session could not start); the result still says what is known.
+func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scenarios.Run, ScenarioResult, error) {
+	start := time.Now()
+	res := ScenarioResult{ID: s.ID, Title: s.Title, Area: s.Area, Reproduce: "a2a-conform explain " + s.ID}
+	run := &scenarios.Run{Scenario: s.ID, VendorHosts: map[string][]string{}}
+	fail := func(err error) (*scenarios.Run, ScenarioResult, error) {
+		res.HarnessErr = err.Error()
+		res.DurationMs = time.Since(start).Milliseconds()
+		return run, res, err
+	}
+	f, err := mockvendor.NewFleet(s.Fleet())
+	if err != nil {
+		return fail(fmt.Errorf("starting the fleet: %w", err))
+	}
+	defer f.Close()
+	caFile, err := f.WriteCAFile()
+	if err != nil {
+		return fail(fmt.Errorf("writing the CA file: %w", err))
+	}
+	for _, v := range f.Vendors() {
+		run.VendorHosts[v.ID()] = v.Hosts()
+	}
+	run.UntrustedHosts = f.UntrustedHosts()
+	sess, err := d.Open(ctx, driver.Env{Proxy: f.ProxyURL(), CAFile: caFile, Resolve: f.Resolve(), Client: f.Client()})
+	if err != nil {
+		return fail(fmt.Errorf("opening the orchestrator session: %w", err))
+	}
+	issuers := s.Issuers
+	if issuers == nil {
+		issuers = scenarios.DefaultIssuers()
+	}
+	deadline := s.DeadlineMs
+	if deadline == 0 {
+		deadline = int(driver.DefaultDeadline / time.Millisecond)
+	}
+	nonce := make([]byte, 3)
+	_, _ = rand.Read(nonce)
+	for i, rq := range s.Requests {
+		if rq.Before != nil {
+			if err := rq.Before(f); err != nil {
+				res.Transcript = sess.Close()
+				return fail(fmt.Errorf("preparing delegation %d: %w", i+1, err))
+			}
+		}
+		if rq.Wait > 0 {
+			select {
+			case <-time.After(rq.Wait):
+			case <-ctx.Done():
+			}
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		req := contract.DelegationRequest{
+			Contract: contract.Version,
+			Type:     contract.TypeDelegate,
+			ID:       fmt.Sprintf("%s-%d-%s", s.ID, i+1, hex.EncodeToString(nonce)),
+			Scenario: s.ID,
+			Task: contract.Task{
+				Skill:           rq.Skill,
+				Message:         userMessage(rq.Text, i+1),
+				PreferStreaming: rq.PreferStreaming,
+			},
+			Trust:      contract.Trust{CAFile: caFile, Issuers: issuers},
+			Network:    contract.Network{Proxy: f.ProxyURL(), Resolve: f.Resolve()},
+			DeadlineMs: deadline,
+		}
+		for _, h := range rq.Candidates {
+			req.Candidates = append(req.Candidates, scenarios.CardURL(h))
+		}
+		first := f.Trace().Seq() + 1
+		r := sess.Delegate(ctx, req)
+		run.Delegations = append(run.Delegations, scenarios.Delegation{
+			Request:       req,
+			Outcome:       r.Outcome,
+			NoOutcome:     r.NoOutcome,
+			Unimplemented: r.Unimplemented,
+			FirstSeq:      first,
+			LastSeq:       f.Trace().Seq(),
+			ElapsedMs:     r.Elapsed.Milliseconds(),
+		})
+		if r.Unimplemented {
+			break
+		}
+	}
+	res.Transcript = sess.Close()
+	run.Events = f.Trace().Events()
+	res.Delegations = run.Delegations
+	res.Trace = run.Events
+	res.Untrusted = run.UntrustedHosts
+	res.DurationMs = time.Since(start).Milliseconds()
+	return run, res, nil
+}
+
+// userMessage is the task's message in the contract example's shape (0.3
+// style, as the orchestrator's own caller would hand it over).
+func userMessage(text string, n int) json.RawMessage {
+	if text == "" {
+		text = "reconcile INV-1042"
+	}
+	b, _ := json.Marshal(map[string]any{
+		"role":      "user",
+		"messageId": fmt.Sprintf("m-%d", n),
+		"parts":     []any{map[string]any{"kind": "text", "text": text}},
+	})
+	return b
+}

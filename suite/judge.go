@@ -1,0 +1,154 @@
+package suite
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/a2a-conform/a2a-conform/scenarios"
+)
+
+// Judge evaluates one check over a scenario's run and turns the verdict
+// into a result: ERROR when the harness failed, UNIMPLEMENTED when the
+// orchestrator declared it cannot run the scenario, WAIVED when the
+// baseline lists a failing check, and PASS for a failing MAY check (a MAY
+// informs; it never fails). A judge that panics is a harness ERROR.
+func Judge(run *scenarios.Run, harnessErr error, s *scenarios.Scenario, c scenarios.Check, b Baseline) (cr CheckResult) {
+	cr = CheckResult{
+		ID:       s.CheckID(c),
+		Scenario: s.ID,
+		Title:    c.Title,
+		Profile:  c.Grades[0].Profile,
+		Level:    c.Grades[0].Level,
+		Grades:   c.Grades,
+		Clause:   c.Requirement,
+		Source:   c.Source,
+		Fix:      c.Fix,
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			cr.Result, cr.Detail = scenarios.Error, fmt.Sprintf("the check itself failed: %v", p)
+		}
+		cr.Trace = traceLines(run, cr.Seq)
+	}()
+	switch {
+	case harnessErr != nil:
+		cr.Result, cr.Detail = scenarios.Error, "harness error: "+harnessErr.Error()
+		return cr
+	case unimplemented(run):
+		cr.Result, cr.Detail = scenarios.Unimplemented, "the orchestrator declared it cannot run "+s.ID
+		return cr
+	}
+	v := c.Judge(run)
+	cr.Result, cr.Detail, cr.Seq = v.Outcome, v.Detail, v.Seq
+	if v.Outcome == scenarios.Fail && c.ReadsOutcome && len(run.Delegations) > 0 && run.Delegations[0].Outcome == nil {
+		cr.Detail += " [no outcome: " + run.Delegations[0].NoOutcome + "]"
+	}
+	if v.Outcome == scenarios.Fail && onlyMay(c.Grades) {
+		cr.Result, cr.Detail = scenarios.Pass, "(MAY, informational) "+v.Detail
+	}
+	if cr.Result == scenarios.Fail {
+		if reason, ok := b.Match(cr.ID); ok {
+			cr.Result, cr.Waiver = scenarios.Waived, reason
+		}
+	}
+	return cr
+}
+
+func unimplemented(run *scenarios.Run) bool {
+	if len(run.Delegations) == 0 {
+		return false
+	}
+	for _, d := range run.Delegations {
+		if !d.Unimplemented {
+			return false
+		}
+	}
+	return true
+}
+
+func onlyMay(gs []scenarios.Grade) bool {
+	for _, g := range gs {
+		if g.Level != scenarios.May {
+			return false
+		}
+	}
+	return true
+}
+
+// traceLines renders the run's events one line each, marking the event that
+// decided the verdict.
+func traceLines(run *scenarios.Run, mark int64) []string {
+	if run == nil {
+		return nil
+	}
+	out := make([]string, 0, len(run.Events))
+	for _, e := range run.Events {
+		var b strings.Builder
+		if e.Seq == mark {
+			b.WriteString("=> ")
+		}
+		fmt.Fprintf(&b, "#%d %s", e.Seq, e.Op)
+		if e.Method != "" {
+			fmt.Fprintf(&b, " %s", e.Method)
+		} else if e.HTTPMethod != "" {
+			fmt.Fprintf(&b, " %s", e.HTTPMethod)
+		}
+		fmt.Fprintf(&b, " %s%s", e.Host, e.Path)
+		if e.Skill != "" {
+			fmt.Fprintf(&b, " skill=%s", e.Skill)
+		}
+		if e.Probe {
+			b.WriteString(" probe")
+		}
+		if e.CacheControl != "" {
+			fmt.Fprintf(&b, " cache-control=%q", e.CacheControl)
+		}
+		if e.IfNoneMatch != "" {
+			fmt.Fprintf(&b, " if-none-match=%s", e.IfNoneMatch)
+		}
+		fmt.Fprintf(&b, " -> %d", e.Status)
+		if e.Served != "" {
+			fmt.Fprintf(&b, " %s", e.Served)
+		}
+		if e.ErrorCode != 0 {
+			fmt.Fprintf(&b, " error %d", e.ErrorCode)
+		}
+		if e.TaskID != "" {
+			fmt.Fprintf(&b, " task=%s", e.TaskID)
+		}
+		if e.State != "" {
+			fmt.Fprintf(&b, " %s", e.State)
+		}
+		for _, c := range e.Coercions {
+			fmt.Fprintf(&b, " coerced part %d %s->%s", c.Part, c.From, c.To)
+		}
+		if e.Note != "" {
+			fmt.Fprintf(&b, " (%s)", e.Note)
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// FailureMessage is what the suite prints for a failed check: the
+// requirement with its source, what was observed, and the fix.
+func FailureMessage(cr CheckResult) string {
+	var grades []string
+	for _, g := range cr.Grades {
+		grades = append(grades, string(g.Profile)+" "+string(g.Level))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s [%s] %s\n", cr.ID, strings.Join(grades, ", "), cr.Title)
+	fmt.Fprintf(&b, "  requirement: %s [%s]\n", cr.Clause, cr.Source)
+	fmt.Fprintf(&b, "  observed:    %s\n", cr.Detail)
+	if cr.Fix != "" {
+		fmt.Fprintf(&b, "  fix:         %s\n", cr.Fix)
+	}
+	if len(cr.Trace) > 0 {
+		b.WriteString("  trace:\n")
+		for _, l := range cr.Trace {
+			b.WriteString("    " + l + "\n")
+		}
+	}
+	return b.String()
+}

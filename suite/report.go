@@ -1,0 +1,269 @@
+package suite
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"sort"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor"
+	"github.com/a2a-conform/a2a-conform/scenarios"
+	"github.com/a2a-conform/a2a-conform/suite/driver"
+)
+
+// Schema names the JSON report's format; it changes when the format stops
+// being a superset of what it was.
+const Schema = "a2a-conform/report/v1"
+
+// Report is the result of a run: what the JSON report holds, and what the
+// console, JUnit and HTML outputs are made from.
+type Report struct {
+	Schema       string       `json:"schema"`
+	Tool         Tool         `json:"tool"`
+	Orchestrator Orchestrator `json:"orchestrator"`
+	StartedAt    time.Time    `json:"startedAt"`
+	DurationMs   int64        `json:"durationMs"`
+	// Complete is false when the run was interrupted before every selected
+	// scenario finished.
+	Complete bool                               `json:"complete"`
+	Profiles map[scenarios.Profile]ProfileScore `json:"profiles"`
+	// BaselineProblems lists stale baseline entries (a listed check that
+	// passed, an entry that matched nothing); any of them fails the run.
+	BaselineProblems []string         `json:"baselineProblems,omitempty"`
+	Checks           []CheckResult    `json:"checks"`
+	Scenarios        []ScenarioResult `json:"scenarios"`
+}
+
+// Tool identifies the harness.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Orchestrator identifies the orchestrator under test.
+type Orchestrator struct {
+	// Spec is the --orchestrator value ("builtin:reference", "exec:...").
+	Spec string `json:"spec"`
+	// Name and Version are what the orchestrator said in its hello.
+	Name    string `json:"name,omitempty"`
+	Version string `json:"version,omitempty"`
+}
+
+// CheckResult is one check's result in one scenario.
+type CheckResult struct {
+	ID       string              `json:"id"`
+	Scenario string              `json:"scenario"`
+	Title    string              `json:"title"`
+	Profile  scenarios.Profile   `json:"profile"`
+	Level    scenarios.Level     `json:"level"`
+	Grades   []scenarios.Grade   `json:"grades"`
+	Result   scenarios.Outcome   `json:"result"`
+	Clause   string              `json:"clause"`
+	Source   string              `json:"source"`
+	Fix      string              `json:"fix,omitempty"`
+	Detail   string              `json:"detail"`
+	Seq      int64               `json:"seq,omitempty"`
+	Waiver   string              `json:"waiver,omitempty"`
+	Trace    []string            `json:"trace,omitempty"`
+}
+
+// ScenarioResult is what one scenario did on the wire and what the
+// orchestrator reported.
+type ScenarioResult struct {
+	ID          string             `json:"id"`
+	Title       string             `json:"title"`
+	Area        string             `json:"area"`
+	DurationMs  int64              `json:"durationMs"`
+	HarnessErr  string             `json:"harnessError,omitempty"`
+	Delegations []DelegationResult `json:"delegations"`
+	Trace       []mockvendor.Event `json:"trace"`
+	Untrusted   []string           `json:"untrustedHosts,omitempty"`
+	Transcript  driver.Transcript  `json:"transcript"`
+	Reproduce   string             `json:"reproduce"`
+}
+
+// DelegationResult is scenarios.Delegation as reported.
+type DelegationResult = scenarios.Delegation
+
+// ProfileScore is the scorecard of one profile.
+type ProfileScore struct {
+	// Score is the weighted pass ratio in percent (MUST 3, SHOULD 1) over
+	// the applicable checks (PASS, FAIL, WAIVED, ERROR).
+	Score          float64                   `json:"score"`
+	MustPassed     int                       `json:"mustPassed"`
+	MustApplicable int                       `json:"mustApplicable"`
+	Conformant     bool                      `json:"conformant"`
+	Counts         map[scenarios.Outcome]int `json:"counts"`
+}
+
+// Score computes the scorecard of each profile from check results. It is
+// a pure function, so a saved report can be scored again. A profile is
+// conformant when it has at least one applicable MUST and every applicable
+// MUST passed (a WAIVED MUST does not break conformance; an ERROR does).
+func Score(checks []CheckResult) map[scenarios.Profile]ProfileScore {
+	out := map[scenarios.Profile]ProfileScore{}
+	type acc struct {
+		ProfileScore
+		got, max int
+		mustBad  int
+	}
+	accs := map[scenarios.Profile]*acc{}
+	for _, p := range scenarios.Profiles {
+		accs[p] = &acc{ProfileScore: ProfileScore{Counts: map[scenarios.Outcome]int{}}}
+	}
+	for _, c := range checks {
+		for _, g := range c.Grades {
+			a := accs[g.Profile]
+			if a == nil {
+				a = &acc{ProfileScore: ProfileScore{Counts: map[scenarios.Outcome]int{}}}
+				accs[g.Profile] = a
+			}
+			a.Counts[c.Result]++
+			weight := map[scenarios.Level]int{scenarios.Must: 3, scenarios.Should: 1}[g.Level]
+			applicable := c.Result == scenarios.Pass || c.Result == scenarios.Fail || c.Result == scenarios.Waived || c.Result == scenarios.Error
+			if !applicable || weight == 0 {
+				continue
+			}
+			a.max += weight
+			if c.Result == scenarios.Pass {
+				a.got += weight
+			}
+			if g.Level == scenarios.Must {
+				a.MustApplicable++
+				switch c.Result {
+				case scenarios.Pass:
+					a.MustPassed++
+				case scenarios.Fail, scenarios.Error:
+					a.mustBad++
+				}
+			}
+		}
+	}
+	for p, a := range accs {
+		ps := a.ProfileScore
+		if a.max > 0 {
+			ps.Score = float64(int(1000*float64(a.got)/float64(a.max)+0.5)) / 10
+		}
+		ps.Conformant = a.MustApplicable > 0 && a.mustBad == 0
+		out[p] = ps
+	}
+	return out
+}
+
+// Baseline lists expected failures: check id or glob -> reason.
+type Baseline map[string]string
+
+// LoadBaseline reads a baseline file ({"ID-or-glob": "reason"}).
+func LoadBaseline(file string) (Baseline, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var bl Baseline
+	if err := json.Unmarshal(b, &bl); err != nil {
+		return nil, fmt.Errorf("baseline %s: %w", file, err)
+	}
+	for pat, reason := range bl {
+		if _, err := path.Match(pat, ""); err != nil {
+			return nil, fmt.Errorf("baseline %s: bad pattern %q: %w", file, pat, err)
+		}
+		if reason == "" {
+			return nil, fmt.Errorf("baseline %s: entry %q has no reason", file, pat)
+		}
+	}
+	return bl, nil
+}
+
+// Match returns the reason of the first entry (in sorted order) matching id.
+func (b Baseline) Match(id string) (string, bool) {
+	for _, pat := range b.patterns() {
+		if ok, _ := path.Match(pat, id); ok {
+			return b[pat], true
+		}
+	}
+	return "", false
+}
+
+func (b Baseline) patterns() []string {
+	ps := make([]string, 0, len(b))
+	for p := range b {
+		ps = append(ps, p)
+	}
+	sort.Strings(ps)
+	return ps
+}
+
+// Problems lists the baseline's stale entries against the results: an
+// entry that matches no check, and a listed check that passed. Either
+// fails the run, so the file cannot rot.
+func (b Baseline) Problems(checks []CheckResult) []string {
+	var out []string
+	for _, pat := range b.patterns() {
+		matched := false
+		for _, c := range checks {
+			if ok, _ := path.Match(pat, c.ID); !ok {
+				continue
+			}
+			matched = true
+			if c.Result == scenarios.Pass {
+				out = append(out, fmt.Sprintf("baseline entry %q lists %s, which now passes: remove it", pat, c.ID))
+			}
+		}
+		if !matched {
+			out = append(out, fmt.Sprintf("baseline entry %q matches no check that ran", pat))
+		}
+	}
+	return out
+}
+
+// Finish scores the report and records baseline problems.
+func (r *Report) Finish(b Baseline) {
+	r.Profiles = Score(r.Checks)
+	r.BaselineProblems = b.Problems(r.Checks)
+}
+
+// Conformant reports whether the run passes for the given profiles (nil:
+// all): at least one check ran, every selected profile is conformant, and
+// the baseline holds.
+func (r *Report) Conformant(profiles []scenarios.Profile) bool {
+	if len(r.Checks) == 0 || len(r.BaselineProblems) > 0 {
+		return false
+	}
+	if len(profiles) == 0 {
+		profiles = scenarios.Profiles
+	}
+	for _, p := range profiles {
+		ps, ok := r.Profiles[p]
+		if !ok || !ps.Conformant {
+			return false
+		}
+	}
+	return true
+}
+
+// WriteJSON writes the report as indented JSON.
+func (r *Report) WriteJSON(file string) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(file, append(b, '\n'), 0o644)
+}
+
+// ReadReport loads a JSON report.
+func ReadReport(file string) (*Report, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var r Report
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if r.Schema != Schema {
+		return nil, fmt.Errorf("%s: schema %q, want %q", file, r.Schema, Schema)
+	}
+	return &r, nil
+}

@@ -1,0 +1,97 @@
+package suite
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/a2a-conform/a2a-conform/scenarios"
+)
+
+func cr(id string, res scenarios.Outcome, gs ...scenarios.Grade) CheckResult {
+	return CheckResult{ID: id, Result: res, Grades: gs, Profile: gs[0].Profile, Level: gs[0].Level}
+}
+
+var (
+	safetyMust = scenarios.Grade{Profile: scenarios.Safety, Level: scenarios.Must}
+	safetyShd  = scenarios.Grade{Profile: scenarios.Safety, Level: scenarios.Should}
+	coreMust   = scenarios.Grade{Profile: scenarios.Core, Level: scenarios.Must}
+	coreShd    = scenarios.Grade{Profile: scenarios.Core, Level: scenarios.Should}
+)
+
+func TestScore(t *testing.T) {
+	cases := []struct {
+		name       string
+		checks     []CheckResult
+		profile    scenarios.Profile
+		score      float64
+		must, mApp int
+		conformant bool
+	}{
+		{"all pass", []CheckResult{cr("A", scenarios.Pass, safetyMust), cr("B", scenarios.Pass, safetyShd)}, scenarios.Safety, 100, 1, 1, true},
+		{"should fails", []CheckResult{cr("A", scenarios.Pass, safetyMust), cr("B", scenarios.Fail, safetyShd)}, scenarios.Safety, 75, 1, 1, true},
+		{"must fails", []CheckResult{cr("A", scenarios.Fail, safetyMust), cr("B", scenarios.Pass, safetyShd)}, scenarios.Safety, 25, 0, 1, false},
+		{"waived must keeps conformance", []CheckResult{cr("A", scenarios.Waived, safetyMust), cr("B", scenarios.Pass, safetyMust)}, scenarios.Safety, 50, 1, 2, true},
+		{"error breaks conformance", []CheckResult{cr("A", scenarios.Error, safetyMust), cr("B", scenarios.Pass, safetyMust)}, scenarios.Safety, 50, 1, 2, false},
+		{"not applicable is left out", []CheckResult{cr("A", scenarios.NotApplicable, safetyMust), cr("B", scenarios.Pass, safetyMust)}, scenarios.Safety, 100, 1, 1, true},
+		{"nothing applicable is not conformant", []CheckResult{cr("A", scenarios.Unimplemented, safetyMust)}, scenarios.Safety, 0, 0, 0, false},
+		{"two grades count in each profile", []CheckResult{cr("A", scenarios.Fail, safetyMust, coreShd), cr("B", scenarios.Pass, coreMust)}, scenarios.Core, 75, 1, 1, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ps := Score(c.checks)[c.profile]
+			if ps.Score != c.score || ps.MustPassed != c.must || ps.MustApplicable != c.mApp || ps.Conformant != c.conformant {
+				t.Errorf("Score = %+v; want score %v, MUST %d/%d, conformant %v", ps, c.score, c.must, c.mApp, c.conformant)
+			}
+		})
+	}
+}
+
+func TestBaseline(t *testing.T) {
+	b := Baseline{"CARD-001.*": "known: our CDN client ignores no-cache", "SIG-009.X": "typo", "PROBE-002.ONE": "fixed already"}
+	checks := []CheckResult{
+		cr("CARD-001.REFETCH", scenarios.Fail, safetyMust),
+		cr("PROBE-002.ONE", scenarios.Pass, safetyShd),
+	}
+	if reason, ok := b.Match("CARD-001.REFETCH"); !ok || reason == "" {
+		t.Errorf("Match(CARD-001.REFETCH) = %q, %v", reason, ok)
+	}
+	got := b.Problems(checks)
+	want := []string{
+		`baseline entry "PROBE-002.ONE" lists PROBE-002.ONE, which now passes: remove it`,
+		`baseline entry "SIG-009.X" matches no check that ran`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Problems = %q, want %q", got, want)
+	}
+}
+
+func TestLoadBaselineRejects(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{"not-json": "{", "no-reason": `{"A":""}`, "bad-glob": `{"[":"x"}`} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := LoadBaseline(p); err == nil {
+			t.Errorf("%s: LoadBaseline accepted %s", name, body)
+		}
+	}
+}
+
+func TestReportRoundTrip(t *testing.T) {
+	r := &Report{Schema: Schema, Complete: true, Checks: []CheckResult{cr("A.B", scenarios.Pass, safetyMust)}}
+	r.Finish(nil)
+	p := filepath.Join(t.TempDir(), "r.json")
+	if err := r.WriteJSON(p); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadReport(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(Score(back.Checks), r.Profiles) {
+		t.Errorf("re-scored %+v, want %+v", Score(back.Checks), r.Profiles)
+	}
+}

@@ -1,0 +1,242 @@
+// Package suite is the Ginkgo suite of a2a-conform: one ordered Describe per
+// scenario of the catalog and one It per check, labelled with the check id,
+// scenario, area, profile and level, so Ginkgo's label filters, focus,
+// parallelism and reports work as Ginkgo users expect. The CLI and
+// suite_test.go call the same Run.
+package suite
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/reporters"
+
+	"github.com/a2a-conform/a2a-conform/scenarios"
+	"github.com/a2a-conform/a2a-conform/suite/driver"
+)
+
+// Config says what to run against which orchestrator and where to report.
+type Config struct {
+	// Driver reaches the orchestrator under test. Required.
+	Driver driver.Driver
+	// Orchestrator is the --orchestrator spec, for the report. Empty means
+	// the driver's name.
+	Orchestrator string
+	// Scenarios is the catalog to run. Nil means scenarios.All().
+	Scenarios []*scenarios.Scenario
+	// LabelFilter is a Ginkgo label filter ("delegation-safety && MUST").
+	// Empty means every check.
+	LabelFilter string
+	// IncludeSlow runs scenarios labelled slow (CARD-007). False leaves
+	// them out unless LabelFilter names "slow".
+	IncludeSlow bool
+	// Baseline lists expected failures. Nil means none.
+	Baseline Baseline
+	// Out receives one line per scenario as it finishes. Nil means stdout.
+	Out io.Writer
+	// JSONReport and JUnitReport are files to write. Empty means none.
+	JSONReport  string
+	JUnitReport string
+	// Version is the harness version recorded in the report.
+	Version string
+}
+
+// entry names of the report entries the specs add.
+const (
+	checkEntry    = "a2a-conform.check"
+	scenarioEntry = "a2a-conform.scenario"
+)
+
+// Run defines the specs and runs them with Ginkgo. t is the testing.T of
+// go test, or any GinkgoTestingT (the CLI passes its own). It returns the
+// scored report (nil on parallel processes other than the first, which
+// report through process 1).
+func Run(t ginkgo.GinkgoTestingT, cfg Config) (*Report, error) {
+	if cfg.Driver == nil {
+		return nil, fmt.Errorf("suite: no orchestrator driver")
+	}
+	all := cfg.Scenarios
+	if all == nil {
+		all = scenarios.All()
+	}
+	if err := scenarios.Validate(all); err != nil {
+		return nil, err
+	}
+	if cfg.Out == nil {
+		cfg.Out = os.Stdout
+	}
+	if cfg.Orchestrator == "" {
+		cfg.Orchestrator = cfg.Driver.Name()
+	}
+	start := time.Now()
+	out := &lineWriter{w: cfg.Out}
+	for _, s := range all {
+		defineScenario(s, cfg, out)
+	}
+	var report *Report
+	ginkgo.ReportAfterSuite("a2a-conform report", func(gr ginkgo.Report) {
+		report = BuildReport(gr, cfg, start)
+		if cfg.JSONReport != "" {
+			if err := report.WriteJSON(cfg.JSONReport); err != nil {
+				fmt.Fprintf(cfg.Out, "a2a-conform: writing %s: %v\n", cfg.JSONReport, err)
+			}
+		}
+		if cfg.JUnitReport != "" {
+			if err := reporters.GenerateJUnitReportWithConfig(gr, cfg.JUnitReport, reporters.JunitReportConfig{OmitLeafNodeType: true}); err != nil {
+				fmt.Fprintf(cfg.Out, "a2a-conform: writing %s: %v\n", cfg.JUnitReport, err)
+			}
+		}
+	})
+	suiteCfg, repCfg := ginkgo.GinkgoConfiguration()
+	suiteCfg.LabelFilter = labelFilter(suiteCfg.LabelFilter, cfg)
+	repCfg.SilenceSkips = true
+	ginkgo.RunSpecs(t, "a2a-conform", suiteCfg, repCfg)
+	return report, nil
+}
+
+// labelFilter joins the filters and keeps slow scenarios out unless asked.
+func labelFilter(fromFlags string, cfg Config) string {
+	var parts []string
+	for _, f := range []string{fromFlags, cfg.LabelFilter} {
+		if strings.TrimSpace(f) != "" {
+			parts = append(parts, "("+f+")")
+		}
+	}
+	joined := strings.Join(parts, " && ")
+	if !cfg.IncludeSlow && !strings.Contains(strings.ToLower(joined), "slow") {
+		parts = append(parts, "!slow")
+	}
+	return strings.Join(parts, " && ")
+}
+
+// defineScenario declares one ordered container: the scenario runs once
+// (BeforeAll), then each check judges the run.
+func defineScenario(s *scenarios.Scenario, cfg Config, out *lineWriter) {
+	labels := append([]string{s.ID, s.Area}, s.Labels...)
+	ginkgo.Describe(s.ID+" "+s.Title, ginkgo.Ordered, ginkgo.Label(labels...), func() {
+		var (
+			run        *scenarios.Run
+			res        ScenarioResult
+			harnessErr error
+			once       sync.Once
+			marks      []scenarios.Outcome
+		)
+		ginkgo.BeforeAll(func(ctx ginkgo.SpecContext) {
+			run, res, harnessErr = Execute(context.Background(), s, cfg.Driver)
+		}, ginkgo.NodeTimeout(time.Duration(len(s.Requests))*(25*time.Second)+scenarioWaits(s)+30*time.Second))
+		ginkgo.AfterAll(func() {
+			out.scenarioLine(s, marks, res.DurationMs)
+		})
+		for _, c := range s.WithGlobals() {
+			c := c
+			id := s.CheckID(c)
+			ginkgo.It(id+" "+c.Title, ginkgo.Label(checkLabels(id, c)...), func() {
+				once.Do(func() { addEntry(scenarioEntry, res) })
+				cr := Judge(run, harnessErr, s, c, cfg.Baseline)
+				marks = append(marks, cr.Result)
+				addEntry(checkEntry, cr)
+				switch cr.Result {
+				case scenarios.Fail:
+					ginkgo.Fail(FailureMessage(cr))
+				case scenarios.Error:
+					ginkgo.Fail("harness error, not a verdict on the orchestrator:\n" + FailureMessage(cr))
+				case scenarios.NotApplicable, scenarios.Unimplemented:
+					ginkgo.Skip(string(cr.Result) + ": " + cr.Detail)
+				}
+			})
+		}
+	})
+}
+
+func scenarioWaits(s *scenarios.Scenario) time.Duration {
+	var d time.Duration
+	for _, r := range s.Requests {
+		d += r.Wait
+	}
+	return d
+}
+
+func checkLabels(id string, c scenarios.Check) []string {
+	labels := []string{id}
+	for _, g := range c.Grades {
+		labels = append(labels, string(g.Profile), string(g.Level))
+	}
+	if strings.Contains(id, ".G-") {
+		labels = append(labels, "global")
+	}
+	return labels
+}
+
+func addEntry(name string, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		ginkgo.Fail("encoding the report entry: " + err.Error())
+	}
+	ginkgo.AddReportEntry(name, string(b), ginkgo.ReportEntryVisibilityNever)
+}
+
+// BuildReport reads the check and scenario entries out of a Ginkgo report
+// and scores them. The checks keep catalog order.
+func BuildReport(gr ginkgo.Report, cfg Config, start time.Time) *Report {
+	r := &Report{
+		Schema:       Schema,
+		Tool:         Tool{Name: "a2a-conform", Version: cfg.Version},
+		Orchestrator: Orchestrator{Spec: cfg.Orchestrator},
+		StartedAt:    start.UTC(),
+		DurationMs:   time.Since(start).Milliseconds(),
+		Complete:     !interrupted(gr),
+	}
+	order := map[string]int{}
+	n := 0
+	all := cfg.Scenarios
+	if all == nil {
+		all = scenarios.All()
+	}
+	for _, s := range all {
+		for _, c := range s.WithGlobals() {
+			order[s.CheckID(c)] = n
+			n++
+		}
+	}
+	for _, sr := range gr.SpecReports {
+		for _, e := range sr.ReportEntries {
+			raw, _ := e.Value.GetRawValue().(string)
+			switch e.Name {
+			case checkEntry:
+				var cr CheckResult
+				if json.Unmarshal([]byte(raw), &cr) == nil {
+					r.Checks = append(r.Checks, cr)
+				}
+			case scenarioEntry:
+				var res ScenarioResult
+				if json.Unmarshal([]byte(raw), &res) == nil {
+					r.Scenarios = append(r.Scenarios, res)
+				}
+			}
+		}
+	}
+	sort.SliceStable(r.Checks, func(i, j int) bool { return order[r.Checks[i].ID] < order[r.Checks[j].ID] })
+	sort.SliceStable(r.Scenarios, func(i, j int) bool {
+		return order[r.Scenarios[i].ID+".G-JSONRPC"] < order[r.Scenarios[j].ID+".G-JSONRPC"]
+	})
+	r.Finish(cfg.Baseline)
+	return r
+}
+
+func interrupted(gr ginkgo.Report) bool {
+	for _, reason := range gr.SpecialSuiteFailureReasons {
+		if strings.Contains(strings.ToLower(reason), "interrupt") {
+			return true
+		}
+	}
+	return false
+}
+
