@@ -77,7 +77,9 @@ func (r *Run) outcome(i int) (*contract.DelegationOutcome, *Verdict) {
 func (r *Run) hostsOf(vendor string) []string { return r.VendorHosts[vendor] }
 
 // isRPC reports whether the event is a JSON-RPC call.
-func isRPC(e mockvendor.Event) bool { return e.Method != "" || (e.HTTPMethod == "POST" && e.Op != mockvendor.OpRefused) }
+func isRPC(e mockvendor.Event) bool {
+	return e.Method != "" || (e.HTTPMethod == "POST" && e.Op != mockvendor.OpRefused)
+}
 
 // isTaskSend reports whether the event is a send or stream.
 func isTaskSend(e mockvendor.Event) bool {

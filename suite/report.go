@@ -53,20 +53,20 @@ type Orchestrator struct {
 
 // CheckResult is one check's result in one scenario.
 type CheckResult struct {
-	ID       string              `json:"id"`
-	Scenario string              `json:"scenario"`
-	Title    string              `json:"title"`
-	Profile  scenarios.Profile   `json:"profile"`
-	Level    scenarios.Level     `json:"level"`
-	Grades   []scenarios.Grade   `json:"grades"`
-	Result   scenarios.Outcome   `json:"result"`
-	Clause   string              `json:"clause"`
-	Source   string              `json:"source"`
-	Fix      string              `json:"fix,omitempty"`
-	Detail   string              `json:"detail"`
-	Seq      int64               `json:"seq,omitempty"`
-	Waiver   string              `json:"waiver,omitempty"`
-	Trace    []string            `json:"trace,omitempty"`
+	ID       string            `json:"id"`
+	Scenario string            `json:"scenario"`
+	Title    string            `json:"title"`
+	Profile  scenarios.Profile `json:"profile"`
+	Level    scenarios.Level   `json:"level"`
+	Grades   []scenarios.Grade `json:"grades"`
+	Result   scenarios.Outcome `json:"result"`
+	Clause   string            `json:"clause"`
+	Source   string            `json:"source"`
+	Fix      string            `json:"fix,omitempty"`
+	Detail   string            `json:"detail"`
+	Seq      int64             `json:"seq,omitempty"`
+	Waiver   string            `json:"waiver,omitempty"`
+	Trace    []string          `json:"trace,omitempty"`
 }
 
 // ScenarioResult is what one scenario did on the wire and what the

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/formatter"
 	"github.com/onsi/ginkgo/v2/reporters"
 
 	"github.com/a2a-conform/a2a-conform/scenarios"
@@ -47,6 +48,12 @@ type Config struct {
 	JUnitReport string
 	// Version is the harness version recorded in the report.
 	Version string
+	// GinkgoOutput receives Ginkgo's own progress report. Nil leaves it on
+	// stdout (as go test and ginkgo show it); the CLI sends it to stderr
+	// with --verbose and discards it otherwise.
+	GinkgoOutput io.Writer
+	// NoColor turns off Ginkgo's colours.
+	NoColor bool
 }
 
 // entry names of the report entries the specs add.
@@ -98,6 +105,10 @@ func Run(t ginkgo.GinkgoTestingT, cfg Config) (*Report, error) {
 	suiteCfg, repCfg := ginkgo.GinkgoConfiguration()
 	suiteCfg.LabelFilter = labelFilter(suiteCfg.LabelFilter, cfg)
 	repCfg.SilenceSkips = true
+	repCfg.NoColor = repCfg.NoColor || cfg.NoColor
+	if cfg.GinkgoOutput != nil {
+		formatter.ColorableStdOut = cfg.GinkgoOutput
+	}
 	ginkgo.RunSpecs(t, "a2a-conform", suiteCfg, repCfg)
 	return report, nil
 }
@@ -239,4 +250,3 @@ func interrupted(gr ginkgo.Report) bool {
 	}
 	return false
 }
-

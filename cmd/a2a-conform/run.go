@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/a2a-conform/a2a-conform/examples/orchestrators/naive"
@@ -51,6 +52,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	junitReport := fs.String("junit-report", "", "write a JUnit XML report to this file")
 	baselineFile := fs.String("baseline", "", "baseline file of expected failures {\"ID-or-glob\": \"reason\"}")
 	slow := fs.Bool("slow", false, "also run scenarios labelled slow (CARD-007 waits 301 s)")
+	verbose := fs.Bool("verbose", false, "show Ginkgo's own progress report on stderr")
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
 	}
@@ -81,7 +83,13 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	t := &cliT{}
+	ginkgoOut := io.Discard
+	if *verbose {
+		ginkgoOut = stderr
+	}
 	report, err := suite.Run(t, suite.Config{
+		GinkgoOutput: ginkgoOut,
+		NoColor:      !isTerminal(stderr),
 		Driver:       d,
 		Orchestrator: *orch,
 		LabelFilter:  filter,
@@ -99,7 +107,31 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return &exitError{code: 2, err: fmt.Errorf("the suite produced no report")}
 	}
 	suite.WriteScorecard(stdout, report)
+	writeFailures(stdout, report)
 	return verdictExit(report, profiles)
+}
+
+// writeFailures prints each failed check's requirement, observation and
+// fix, as h2spec does under its summary.
+func writeFailures(w io.Writer, r *suite.Report) {
+	for _, c := range r.Checks {
+		if c.Result == scenarios.Fail || c.Result == scenarios.Error {
+			c.Trace = nil
+			fmt.Fprintln(w)
+			fmt.Fprint(w, suite.FailureMessage(c))
+			fmt.Fprintf(w, "  explain:     a2a-conform explain %s\n", c.ID)
+		}
+	}
+}
+
+// isTerminal reports whether w is a character device.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // verdictExit maps a report to the exit code: 2 when the harness failed
