@@ -132,7 +132,7 @@ func labelFilter(fromFlags string, cfg Config) string {
 // (BeforeAll), then each check judges the run.
 func defineScenario(s *scenarios.Scenario, cfg Config, out *lineWriter) {
 	labels := append([]string{s.ID, s.Area}, s.Labels...)
-	ginkgo.Describe(s.ID+" "+s.Title, ginkgo.Ordered, ginkgo.Label(labels...), func() {
+	ginkgo.Describe(s.ID+" "+s.Title, ginkgo.Ordered, ginkgo.ContinueOnFailure, ginkgo.Label(labels...), func() {
 		var (
 			run        *scenarios.Run
 			res        ScenarioResult

@@ -103,6 +103,7 @@ func judge(t *testing.T, id string, d driver.Driver) suite.CheckResult {
 // TestVariantsFailTheirChecks shows every check failing on a reference
 // variant that breaks the behaviour it judges.
 func TestVariantsFailTheirChecks(t *testing.T) {
+	t.Parallel()
 	for _, v := range variants {
 		t.Run(v.check+"/"+v.breaks, func(t *testing.T) {
 			t.Parallel()
@@ -150,6 +151,7 @@ func TestEveryCheckHasAVariant(t *testing.T) {
 // TestNaiveGolden runs every default scenario against the naive
 // orchestrator and compares its failing checks with a golden list.
 func TestNaiveGolden(t *testing.T) {
+	t.Parallel()
 	d := driver.NewGo("naive", func() driver.GoOrchestrator { return naive.New() })
 	var (
 		mu     sync.Mutex

@@ -81,6 +81,24 @@ type Breaks struct {
 	// CommitOnStub sends the real task although the probe answered
 	// -32601 (endpoint not A2A).
 	CommitOnStub bool `break:"commit-on-stub" check:"PROBE-001.NO-COMMIT"`
+	// SendToCardHost sends JSON-RPC to the host that served the card (with
+	// the interface's path) instead of the interface URL.
+	SendToCardHost bool `break:"send-to-card-host" check:"CARD-002.URL"`
+	// RejectCrossHostURL refuses a card whose interface URL is on another
+	// host than the card itself.
+	RejectCrossHostURL bool `break:"reject-cross-host-url" check:"CARD-002.DONE"`
+	// EscalateOnServerError reports a server-range error (other than
+	// -32004) on the real task as "escalated" instead of trying the next
+	// candidate.
+	EscalateOnServerError bool `break:"escalate-on-server-error" check:"CARD-003.NOT-FATAL"`
+	// NeverFull reports "reduced" where Bind said "full".
+	NeverFull bool `break:"never-full" check:"BIND-002.FULL"`
+	// UnsignedAsFull reports an unsigned card as "full" trust.
+	UnsignedAsFull bool `break:"unsigned-as-full" check:"BIND-003.UNPINNED"`
+	// AcceptAmbiguousKID, when the kid names several keys, tries each and
+	// takes the first that verifies, then binds as usual (full for the
+	// signer's own endpoint).
+	AcceptAmbiguousKID bool `break:"accept-ambiguous-kid" check:"BIND-005.NO-FULL"`
 }
 
 // BreakInfo describes one Breaks field.

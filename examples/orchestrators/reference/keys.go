@@ -2,6 +2,7 @@ package reference
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	jose "github.com/go-jose/go-jose/v4"
@@ -46,4 +47,48 @@ func (k keySource) Keys(ctx context.Context, jku string, refresh bool) ([]jose.J
 	o.jwks[jku] = jwksEntry{keys: keys, fetched: o.now()}
 	o.mu.Unlock()
 	return keys, nil
+}
+
+// pickKey narrows a key set to the n-th of the keys with kid (the
+// AcceptAmbiguousKID break).
+type pickKey struct {
+	src cardsig.KeySource
+	kid string
+	n   int
+}
+
+func (p pickKey) Keys(ctx context.Context, jku string, refresh bool) ([]jose.JSONWebKey, error) {
+	keys, err := p.src.Keys(ctx, jku, refresh)
+	var out []jose.JSONWebKey
+	i := 0
+	for _, k := range keys {
+		if k.KeyID == p.kid {
+			if i != p.n {
+				i++
+				continue
+			}
+			i++
+		}
+		out = append(out, k)
+	}
+	return out, err
+}
+
+// anyKey verifies the card with each key that shares the ambiguous kid in
+// turn, and returns the first success (the AcceptAmbiguousKID break).
+func (r *run) anyKey(card *agentCard, cardURL string, verr error) *cardsig.Verified {
+	var e *cardsig.Error
+	if !errors.As(verr, &e) {
+		return nil
+	}
+	for n := 0; n < 8; n++ {
+		v, err := cardsig.Verify(r.ctx, card.raw, pickKey{src: r.keySource(), kid: e.KID, n: n}, cardsig.WithCardURL(cardURL))
+		if err == nil {
+			return v
+		}
+		if cardsig.ClassOf(err) == cardsig.ClassKeyUnknown {
+			return nil
+		}
+	}
+	return nil
 }

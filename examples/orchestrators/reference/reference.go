@@ -36,6 +36,7 @@ import (
 	"crypto/x509"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -388,6 +389,17 @@ func (r *run) useCard(a *attempt, card *agentCard) bool {
 		a.reason = contract.ReasonOther
 		return false
 	}
+	if r.br.SendToCardHost {
+		if u, err := url.Parse(a.ep.URL); err == nil {
+			u.Host = hostOf(a.cardURL)
+			a.ep.URL = u.String()
+		}
+	}
+	if r.br.RejectCrossHostURL && hostOf(a.ep.URL) != hostOf(a.cardURL) {
+		r.notef("%s: endpoint %s is on another host (rejected)", a.cardURL, a.ep.URL)
+		a.outcome, a.reason = contract.OutcomeRejected, contract.ReasonOther
+		return false
+	}
 	r.fence.Allow(a.ep.URL)
 	if prev != "" && prev != a.ep.URL {
 		a.probed, a.probeOK, a.peer, a.tlsSeen = false, false, nil, false
@@ -408,6 +420,13 @@ func (r *run) useCard(a *attempt, card *agentCard) bool {
 	}
 	class := cardsig.ClassOf(err)
 	reason := signatureReason(class)
+	if class == cardsig.ClassKeyAmbiguous && r.br.AcceptAmbiguousKID {
+		if v := r.anyKey(card, a.cardURL, err); v != nil {
+			a.verified = v
+			r.notef("%s: kid %s is ambiguous; took the key that verified", a.cardURL, v.KID)
+			return true
+		}
+	}
 	if r.br.IgnoreSignatureErrors && class != cardsig.ClassKeyAmbiguous {
 		r.notef("%s: %v (ignored)", a.cardURL, err)
 		return true
@@ -433,6 +452,9 @@ func signatureReason(c cardsig.Class) string {
 // shortcut).
 func (r *run) binding(a *attempt) cardsig.Binding {
 	if a.verified == nil {
+		if a.card != nil && !a.card.signed() && r.br.UnsignedAsFull {
+			return cardsig.Binding{Mode: cardsig.ModeFull, Reason: contract.ReasonOK, Detail: "unsigned card taken as full"}
+		}
 		if a.card != nil && !a.card.signed() {
 			return cardsig.Binding{Mode: cardsig.ModeUnpinned, Reason: contract.ReasonUnsignedCard, Detail: "card carries no signature"}
 		}
@@ -496,6 +518,9 @@ func (r *run) finish(a *attempt, outcome, reason, detail string) contract.Delega
 		if a.verified != nil && !a.tlsSeen && !r.br.TrustAnySignature {
 			// Nothing was learned of the endpoint's identity.
 			b = cardsig.Binding{Mode: cardsig.ModeUnpinned, Reason: b.Reason, Detail: b.Detail}
+		}
+		if r.br.NeverFull && b.Mode == cardsig.ModeFull {
+			b.Mode = cardsig.ModeReduced
 		}
 		out.TrustMode = string(b.Mode)
 		if ok, why := r.authoritative(a, b); ok {

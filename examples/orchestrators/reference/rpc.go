@@ -365,6 +365,10 @@ func (r *run) commit(a *attempt) {
 		case e.ServerRange():
 			// Not fatal and not a verdict on the vendor: next candidate.
 			a.reason = contract.ReasonOther
+			if r.br.EscalateOnServerError {
+				a.final, a.outcome = true, contract.OutcomeEscalated
+				return
+			}
 			if r.br.MarkDegraded {
 				o.mu.Lock()
 				o.degraded[a.cardURL] = true

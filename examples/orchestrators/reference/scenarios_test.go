@@ -111,6 +111,13 @@ var scenarios = []scenario{
 		deleg: one(mockvendor.SkillInvoice, mockvendor.HostCardD),
 		checks: []check{
 			{"CARD-002.URL", func(ob *observation) error {
+				sent := false
+				for _, e := range ob.all {
+					sent = sent || isTask(e)
+				}
+				if !sent {
+					return errf("no task was sent")
+				}
 				for _, e := range ob.all {
 					if isSend(e) && e.Host != mockvendor.HostRPCD {
 						return errf("seq %d: send to %s", e.Seq, e.Host)
@@ -120,7 +127,7 @@ var scenarios = []scenario{
 			}},
 			outcomeIs("CARD-002.DONE", 0, contract.OutcomeCompleted, mockvendor.SkillInvoice),
 		},
-		breaks: []string{"no-version-header", "bad-jsonrpc", "get-unknown-task", "escape"},
+		breaks: []string{"no-version-header", "bad-jsonrpc", "get-unknown-task", "escape", "send-to-card-host", "reject-cross-host-url"},
 	},
 	{
 		name: "CARD-003 server-error range, then a healthy second delegation",
@@ -155,7 +162,7 @@ var scenarios = []scenario{
 			}},
 		},
 		naiveFails: true,
-		breaks:     []string{"mark-degraded"},
+		breaks:     []string{"mark-degraded", "escalate-on-server-error"},
 	},
 	{
 		name: "CARD-004 skill missing from the card",
@@ -470,6 +477,7 @@ var scenarios = []scenario{
 			trustModeIs("BIND-002.FULL", 0, contract.TrustModeFull),
 			cardTrustIs("REF.AUTHORITATIVE", 0, contract.CardTrustAuthoritative),
 		},
+		breaks: []string{"never-full"},
 	},
 	{
 		name:  "BIND-003 unsigned card",
@@ -484,6 +492,7 @@ var scenarios = []scenario{
 				return nil
 			}},
 		},
+		breaks: []string{"unsigned-as-full"},
 	},
 	{
 		name: "BIND-004 bare-IP endpoint with a self-signed certificate",
@@ -519,6 +528,7 @@ var scenarios = []scenario{
 			noRPCAt("REF.NOT-CONTACTED", "a"),
 		},
 		naiveFails: true,
+		breaks:     []string{"accept-ambiguous-kid"},
 	},
 	sigScenario("SIG-001 tampered card", "tampered-card", "SIG-001.REJECT", contract.ReasonSignatureInvalid, "ignore-signature-errors"),
 	sigScenario("SIG-002 unknown kid", "unknown-kid", "SIG-002.REJECT", contract.ReasonKeyUnknown, "ignore-signature-errors"),
