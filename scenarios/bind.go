@@ -94,6 +94,9 @@ func bindScenarios() []*Scenario {
 						if o.Outcome != contract.OutcomeCompleted || o.TrustMode != contract.TrustModeFull {
 							return Failf("outcome %s with trustMode %q (reason %q); want completed with full", o.Outcome, o.TrustMode, o.Reason)
 						}
+						if v := completedAt(r, 0, "a"); v.Outcome != Pass {
+							return v
+						}
 						return Passf("completed with full trust")
 					},
 				},

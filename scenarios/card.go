@@ -91,7 +91,7 @@ func cardScenarios() []*Scenario {
 					Source:       "seed 000, Core Distinction",
 					Fix:          "Do not treat a card host that differs from the endpoint host as an error.",
 					ReadsOutcome: true,
-					Judge:        func(r *Run) Verdict { return outcomeIs(r, 0, contract.OutcomeCompleted) },
+					Judge:        func(r *Run) Verdict { return completedAt(r, 0, "d") },
 				},
 			},
 		},
@@ -184,10 +184,7 @@ func cardScenarios() []*Scenario {
 						if n == 0 {
 							return Failf("fx-hedging was never submitted (outcome %s, reason %q)", o.Outcome, o.Reason)
 						}
-						if o.Outcome != contract.OutcomeCompleted {
-							return Failf("fx-hedging was submitted but the outcome is %s", o.Outcome)
-						}
-						return Passf("fx-hedging submitted and completed")
+						return completedVia(r, 0, "d", mockvendor.SkillFXHedging)
 					},
 				},
 			},
@@ -331,8 +328,13 @@ func refetchAfter(r *Run, vendor string, code int) Verdict {
 	return Failf("%d at #%d, and the card was never fetched again with cache bypass%s", code, errEv.Seq, plain).At(errEv.Seq)
 }
 
+// completedAt judges that delegation i reported completed and that a real
+// task did complete at the vendor in its window: an outcome alone, with
+// nothing on the wire to back it, is not a completion.
+func completedAt(r *Run, i int, vendor string) Verdict { return completedVia(r, i, vendor, "") }
+
 // completedVia judges that delegation i completed and that a real send of
-// skill to vendor completed in its window.
+// skill (any skill when empty) to vendor completed in its window.
 func completedVia(r *Run, i int, vendor, skill string) Verdict {
 	o, bad := r.outcome(i)
 	if bad != nil {
@@ -342,22 +344,14 @@ func completedVia(r *Run, i int, vendor, skill string) Verdict {
 		return Failf("delegation %d: outcome %s (reason %q), want completed via %s", i+1, o.Outcome, o.Reason, skill)
 	}
 	for _, e := range r.During(i) {
-		if isRealSend(e) && inVendor(e, vendor) && e.Skill == skill && e.State == "completed" {
+		if isRealSend(e) && inVendor(e, vendor) && (skill == "" || e.Skill == skill) && e.State == "completed" {
 			return Passf("delegation %d completed via %s", i+1, describe(e)).At(e.Seq)
 		}
 	}
+	if skill == "" {
+		skill = "any skill"
+	}
 	return Failf("delegation %d reported completed, but no task for %s completed at vendor %s", i+1, skill, vendor)
-}
-
-func outcomeIs(r *Run, i int, want string) Verdict {
-	o, bad := r.outcome(i)
-	if bad != nil {
-		return *bad
-	}
-	if o.Outcome != want {
-		return Failf("delegation %d: outcome %s (reason %q), want %s", i+1, o.Outcome, o.Reason, want)
-	}
-	return Passf("delegation %d: outcome %s", i+1, o.Outcome)
 }
 
 func cardTrustIs(r *Run, i int, want string) Verdict {

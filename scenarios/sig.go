@@ -95,6 +95,9 @@ func sigScenarios() []*Scenario {
 					if o.Outcome != contract.OutcomeCompleted || o.TrustMode != contract.TrustModeFull {
 						return Failf("JWKS fetched twice, but outcome %s with trustMode %q, want completed with full", o.Outcome, o.TrustMode)
 					}
+					if v := completedAt(r, 0, "a"); v.Outcome != Pass {
+						return v
+					}
 					return Passf("JWKS fetched twice; completed with full trust")
 				},
 			}},

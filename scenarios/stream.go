@@ -40,6 +40,9 @@ func streamScenarios() []*Scenario {
 						if o.CardTrust != contract.CardTrustHint {
 							return Failf("completed, but cardTrust is %q, want hint", o.CardTrust)
 						}
+						if v := completedAt(r, 0, "d"); v.Outcome != Pass {
+							return v
+						}
 						return Passf("completed by fallback, cardTrust hint")
 					},
 				},
@@ -79,6 +82,11 @@ func streamScenarios() []*Scenario {
 						o, bad := r.outcome(0)
 						if bad != nil {
 							return *bad
+						}
+						if o.Outcome == contract.OutcomeCompleted {
+							if v := completedAt(r, 0, "d"); v.Outcome != Pass {
+								return v
+							}
 						}
 						if o.Outcome == contract.OutcomeCompleted || (o.Outcome == contract.OutcomeFailed && o.Reason == contract.ReasonStreamTimeout) {
 							return Passf("stream abandoned after %.0f ms; outcome %s", streams[0].DurationMs, o.Outcome)

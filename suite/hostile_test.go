@@ -1,0 +1,151 @@
+package suite_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor"
+	"github.com/a2a-conform/a2a-conform/scenarios"
+	"github.com/a2a-conform/a2a-conform/suite"
+	"github.com/a2a-conform/a2a-conform/suite/driver"
+)
+
+var (
+	hostileOnce sync.Once
+	hostileBin  string
+	hostileErr  error
+)
+
+// buildHostile compiles testdata/hostile once per test binary.
+func buildHostile(t *testing.T) string {
+	t.Helper()
+	hostileOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "a2a-conform-hostile-")
+		if err != nil {
+			hostileErr = err
+			return
+		}
+		hostileBin = filepath.Join(dir, "hostile")
+		out, err := exec.Command("go", "build", "-o", hostileBin, "./testdata/hostile").CombinedOutput()
+		if err != nil {
+			hostileErr = errors.New(string(out))
+		}
+	})
+	if hostileErr != nil {
+		t.Fatalf("building testdata/hostile: %v", hostileErr)
+	}
+	return hostileBin
+}
+
+// TestHostileOrchestrators runs orchestrators that misbehave against real
+// scenarios through the exec driver: each run finishes within its bound,
+// the scenario is scored (every check judged, none ERROR), the report can
+// be written, and no process the orchestrator started is left behind.
+func TestHostileOrchestrators(t *testing.T) {
+	bin := buildHostile(t)
+	cases := []struct {
+		mode      string
+		noOutcome string // what the driver reports instead of an outcome ("" = an outcome arrives)
+		flood     bool   // the orchestrator sends 2,000 requests before answering
+	}{
+		{mode: "crash", noOutcome: "exited with status 3"},
+		{mode: "hang", noOutcome: "timeout"},
+		{mode: "garbage", noOutcome: "not json"},
+		{mode: "huge-line", noOutcome: "line too long"},
+		{mode: "wrong-id", noOutcome: "wrong id"},
+		{mode: "answer-first"},
+		{mode: "grandchild", noOutcome: "exited with status 0"},
+		{mode: "flood", flood: true},
+	}
+	for _, c := range cases {
+		t.Run(c.mode, func(t *testing.T) {
+			t.Parallel()
+			pids := filepath.Join(t.TempDir(), "pids")
+			s, _ := scenarios.Find("CARD-002")
+			s.DeadlineMs = 1500
+			if c.flood {
+				s.DeadlineMs = 20_000
+			}
+			d := driver.NewExec([]string{bin, "-mode", c.mode, "-pids", pids})
+			start := time.Now()
+			run, res, err := suite.Execute(context.Background(), s, d)
+			elapsed := time.Since(start)
+			if err != nil {
+				t.Fatalf("harness error: %v", err)
+			}
+			if elapsed > 15*time.Second {
+				t.Errorf("the scenario took %v", elapsed)
+			}
+			del := run.Delegations[0]
+			if c.noOutcome != "" && !strings.Contains(del.NoOutcome, c.noOutcome) {
+				t.Errorf("no-outcome %q, want it to mention %q (transcript %+v)", del.NoOutcome, c.noOutcome, res.Transcript)
+			}
+			if c.noOutcome == "" && del.Outcome == nil {
+				t.Errorf("want an outcome, got no-outcome %q", del.NoOutcome)
+			}
+			r := &suite.Report{Schema: suite.Schema, Complete: true}
+			for _, ch := range s.WithGlobals() {
+				cr := suite.Judge(run, nil, s, ch, nil)
+				if cr.Result == scenarios.Error {
+					t.Errorf("%s: ERROR %s", cr.ID, cr.Detail)
+				}
+				if ch.ReadsOutcome && cr.Result != scenarios.Fail {
+					t.Errorf("%s = %s (%s); an orchestrator that did no work must fail it", cr.ID, cr.Result, cr.Detail)
+				}
+				r.Checks = append(r.Checks, cr)
+			}
+			r.Scenarios = append(r.Scenarios, res)
+			r.Finish(nil)
+			if err := r.WriteJSON(filepath.Join(t.TempDir(), "report.json")); err != nil {
+				t.Errorf("writing the report: %v", err)
+			}
+			if c.flood {
+				cards := 0
+				for _, e := range run.Events {
+					if e.Op == mockvendor.OpCardFetch && e.Status == 200 {
+						cards++
+					}
+				}
+				if cards != 2000 {
+					t.Errorf("the fleet answered %d of 2000 flooding card fetches", cards)
+				}
+			}
+			assertNoneLeft(t, pids)
+		})
+	}
+}
+
+// assertNoneLeft checks that every pid the orchestrator recorded is gone
+// (allowing a moment for the kernel to reap).
+func assertNoneLeft(t *testing.T, pidFile string) {
+	t.Helper()
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("the orchestrator recorded no pids: %v", err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for _, f := range strings.Fields(string(b)) {
+		pid, _ := strconv.Atoi(f)
+		for {
+			err := syscall.Kill(pid, 0)
+			if errors.Is(err, syscall.ESRCH) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("process %d is still running", pid)
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+}
