@@ -25,13 +25,31 @@ func isCardPath(p string) bool { return p == CardPath || p == LegacyCardPath }
 type cardSet struct {
 	origin, cdn         []byte
 	originETag, cdnETag string
+	epoch               int64
+}
+
+// epochHook is a card fault whose cards change with time; a new epoch
+// makes the vendor rebuild its cards.
+type epochHook interface {
+	cardEpoch() int64
+}
+
+func (v *Vendor) cardEpoch() int64 {
+	var sum int64
+	for _, af := range v.faultsSnapshot() {
+		if h, ok := af.impl.(epochHook); ok {
+			sum += h.cardEpoch()
+		}
+	}
+	return sum
 }
 
 func (v *Vendor) cardSet() (*cardSet, error) {
+	epoch := v.cardEpoch()
 	v.mu.RLock()
 	cs := v.cards
 	v.mu.RUnlock()
-	if cs != nil {
+	if cs != nil && cs.epoch == epoch {
 		return cs, nil
 	}
 	origin, err := v.renderCard(false)
@@ -42,7 +60,7 @@ func (v *Vendor) cardSet() (*cardSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	cs = &cardSet{origin: origin, cdn: cdn, originETag: etag(origin), cdnETag: etag(cdn)}
+	cs = &cardSet{origin: origin, cdn: cdn, originETag: etag(origin), cdnETag: etag(cdn), epoch: epoch}
 	v.mu.Lock()
 	v.cards = cs
 	v.mu.Unlock()
@@ -80,7 +98,7 @@ func (v *Vendor) renderCard(cdn bool) ([]byte, error) {
 	card := v.cardDocument()
 	for _, af := range v.faultsSnapshot() {
 		if h, ok := af.impl.(cardHook); ok {
-			h.onCard(card, cdn)
+			h.onCard(v, card, cdn)
 		}
 	}
 	b, err := json.Marshal(card)

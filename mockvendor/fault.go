@@ -34,7 +34,7 @@ type headerHook interface {
 // cardHook changes the card document a card host serves. cdn says whether
 // the copy is the CDN's (true) or the origin's (false).
 type cardHook interface {
-	onCard(card map[string]any, cdn bool)
+	onCard(v *Vendor, card map[string]any, cdn bool)
 }
 
 // signHook signs the card in place of the vendor's honest signature (or

@@ -76,7 +76,7 @@ func (g *RegionGate) onCall(c *Call) *RPCError {
 	return errSkillUnavailable(c.Region, avail)
 }
 
-func (g *RegionGate) onCard(card map[string]any, cdn bool) {
+func (g *RegionGate) onCard(v *Vendor, card map[string]any, cdn bool) {
 	if cdn || !g.closed() {
 		return
 	}

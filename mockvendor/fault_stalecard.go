@@ -17,7 +17,7 @@ func init() {
 	registerFault("stale-card", "the CDN keeps serving an old card; the origin has the new one", func() any { return &StaleCard{} })
 }
 
-func (s *StaleCard) onCard(card map[string]any, cdn bool) {
+func (s *StaleCard) onCard(v *Vendor, card map[string]any, cdn bool) {
 	if !cdn {
 		return
 	}
