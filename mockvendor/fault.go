@@ -109,6 +109,8 @@ func FaultTypes() []FaultType {
 
 func jsonTypeName(t reflect.Type) string {
 	switch t.Kind() {
+	case reflect.Pointer:
+		return jsonTypeName(t.Elem())
 	case reflect.String:
 		return "string"
 	case reflect.Bool:

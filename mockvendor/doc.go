@@ -1,0 +1,73 @@
+// Package mockvendor is the mock vendor fleet of a2a-conform: A2A agents
+// on loopback TLS listeners with realistic host names, each host with its
+// own certificate from a CA the fleet makes (or one it is given), a CONNECT
+// proxy and a resolve map that reach them by name, a CDN in front of every
+// card, a JSON-RPC endpoint that speaks the 0.1, 0.3 and 1.0 dialects, and a
+// trace of every request. It never imports Ginkgo: it runs as a plain
+// server (`a2a-conform fleet up`) as well as inside the suite.
+//
+// The lifecycle follows net/http/httptest: NewFleet starts a fleet,
+// NewUnstartedFleet lets the caller adjust it before Start, Close stops
+// everything and waits for every goroutine, and Client returns an
+// *http.Client that already trusts the CA and routes through the proxy.
+//
+// # Faults
+//
+// Misbehaviours are small registered types, one file each, attached to a
+// vendor (optionally to some of its hosts) in the JSON form
+// {"type": NAME, "hosts": [...], "config": {...}}, at start-up through
+// VendorConfig.Faults or at run time through Fleet.AddFault. The zero value
+// of every config field has a documented meaning, so {"type": NAME} alone is
+// always valid.
+//
+//	type                     what it does; config fields (zero value)
+//	stale-card               the CDN keeps an old card; origin has the new one.
+//	                         skills (none listed), streaming (origin's value)
+//	region-gate              -32004 {"region","availableSkills"} for gated skills.
+//	                         region (every region), gatedSkills, availableSkills
+//	                         (what the gateway serves less the gated ones),
+//	                         afterSends (closed at once), gateProbes (probes pass)
+//	skill-rollout            the gateway renames a skill every window; origin card
+//	                         follows, CDN does not. skill (default skill),
+//	                         windowMs (3600000)
+//	server-error             sends fail with -32000..-32099. code (-32005),
+//	                         message ("server error"), data (none), times (all),
+//	                         probes (probes pass)
+//	stub-endpoint            every method answers -32601
+//	probe-accept             a probe's task stays working until cancelled
+//	input-mode-coercion      text parts for a non-text skill silently become
+//	                         data parts {"text": ...}; the coercion is traced
+//	stream-content-type-lie  stream methods answer application/json
+//	slow-first-frame         a stream waits before its first event. delayMs (10000)
+//	version-header-lie       responses carry another A2A-Version. version (header
+//	                         left out)
+//	version-reject           -32009 for unsupported A2A-Version (a missing header
+//	                         is 0.3). accepted (["1.0"])
+//	reseller-gateway         any skill runs under the host's own allowlist; refused
+//	                         tools get -32601. refusedTools (none)
+//	wrong-san                a CA-signed certificate for other names.
+//	                         sans (["wrong-host.example"])
+//	self-signed              a self-signed certificate for the host's name
+//	tampered-card            a skill added after signing. skill ("wire-transfer")
+//	unknown-kid              signed by a key in no JWKS. kid ("<kid>-unknown")
+//	key-rotation             signed by a new key the first JWKS fetch lacks.
+//	                         newKid ("<kid>-next"), staleFetches (1)
+//	duplicate-kid            the JWKS holds two keys with the card's kid
+//	alg-none                 the signature header says alg none
+//	hs256-confusion          HS256 with the public key's bytes as the secret
+//	unsigned-card            no signatures although the vendor has a key
+//
+// FaultTypes lists the same at run time (the admin API serves it).
+//
+// # Wire behaviour
+//
+// A request's dialect comes from its method name (tasks/send: 0.1,
+// message/send: 0.3, SendMessage: 1.0; tasks/get and tasks/cancel follow
+// the task's own dialect) and is answered in that dialect's shapes whatever
+// the A2A-Version header says; the header is recorded. The skill a message
+// is for is params.metadata.skillId, then params.message.metadata.skillId;
+// absent means the vendor's default skill. A probe is a send whose only text
+// part is "__probe__" or whose metadata (params, message or a part) has
+// a2a_probe: true. JSON-RPC errors go with HTTP 200; a body over
+// Limits.MaxBody gets 413 without being read.
+package mockvendor
