@@ -545,7 +545,6 @@ type NotFoundError struct {
 
 func (e *NotFoundError) Error() string { return fmt.Sprintf("no %s %q", e.What, e.Name) }
 
-
 // UntrustedHosts lists the hosts (as trace events name them) whose current
 // certificate does not verify for the host's name against the fleet CA: the
 // endpoints a verifying client must refuse.
