@@ -15,7 +15,7 @@ $(JSDIR)/node_modules/.package-lock.json: $(JSDIR)/package-lock.json
 	npm ci --prefix $(JSDIR) --no-audit --no-fund
 
 test: deps lint
-	A2A_CONFORM_REQUIRE_NODE=1 $(GO) test -count=1 -timeout 15m ./...
+	A2A_CONFORM_REQUIRE_NODE=1 A2A_CONFORM_REQUIRE_CHROMIUM=1 $(GO) test -count=1 -timeout 15m ./...
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -24,3 +24,10 @@ lint:
 
 fleet: build
 	$(BIN) fleet up
+
+# test-mock runs the tests of the local mock mode (fleet files, admin API,
+# live page in headless Chromium, sequence diagrams), with the race detector.
+.PHONY: test-mock
+test-mock:
+	A2A_CONFORM_REQUIRE_CHROMIUM=1 $(GO) test -count=1 -race ./mockvendor/admin ./seqdiag ./cmd/a2a-conform
+	$(GO) test -count=1 -race -run 'ConfigFile' ./mockvendor

@@ -392,6 +392,10 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
+// Done is closed when the fleet closes, so servers that ride on it (the
+// admin API) can stop with it.
+func (f *Fleet) Done() <-chan struct{} { return f.closing }
+
 // CA returns the fleet's certificate authority.
 func (f *Fleet) CA() *CA { return f.ca }
 

@@ -11,6 +11,8 @@ import (
 	"sort"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor"
+	"github.com/a2a-conform/a2a-conform/mockvendor/admin"
+	"github.com/a2a-conform/a2a-conform/scenarios"
 )
 
 // addrFile is what `fleet up --addr-file` writes for scripts and tests.
@@ -18,17 +20,34 @@ type addrFile struct {
 	Proxy  string            `json:"proxy"`
 	CAFile string            `json:"caFile"`
 	Hosts  map[string]string `json:"hosts"`
+	// Admin is the admin API's base URL, AdminToken its bearer token.
+	Admin      string `json:"admin"`
+	AdminToken string `json:"adminToken"`
 }
 
 func fleetUp(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("fleet up", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	addrPath := fs.String("addr-file", "", "write the proxy, CA file and host routes as JSON to this file")
+	addrPath := fs.String("addr-file", "", "write the proxy, CA file, host routes and admin API as JSON to this file")
 	caDir := fs.String("ca", "", "use the CA in this directory (ca.pem and ca-key.pem, e.g. fixtures/certs) instead of a fresh one")
+	configPath := fs.String("config", "", "start the fleet described in this YAML or JSON file (docs/fleet-config.md)")
+	scenarioID := fs.String("scenario", "", "start the fleet in this scenario's state (e.g. CARD-001)")
+	adminToken := fs.String("admin-token", "", "bearer token of the admin API (default: a random one)")
+	adminAddr := fs.String("admin-addr", "127.0.0.1:0", "loopback address of the admin API")
+	printConfig := fs.Bool("print-config", false, "print the fleet's configuration as a fleet file and exit without starting it")
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
 	}
-	cfg := mockvendor.DefaultConfig()
+	if fs.NArg() > 0 {
+		return &usageError{fmt.Sprintf("fleet up takes no arguments, got %q", fs.Args())}
+	}
+	cfg, err := fleetConfig(*configPath, *scenarioID)
+	if err != nil {
+		return err
+	}
+	if *printConfig {
+		return mockvendor.WriteConfig(stdout, cfg)
+	}
 	caFile := ""
 	if *caDir != "" {
 		ca, path, err := loadCADir(*caDir)
@@ -39,9 +58,14 @@ func fleetUp(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	f, err := mockvendor.NewFleet(cfg)
 	if err != nil {
-		return err
+		return &exitError{code: 2, err: err}
 	}
 	defer f.Close()
+	adm, err := admin.StartAt(f, *adminToken, *adminAddr)
+	if err != nil {
+		return &exitError{code: 2, err: fmt.Errorf("admin API: %w", err)}
+	}
+	defer adm.Close()
 	if caFile == "" {
 		if caFile, err = f.WriteCAFile(); err != nil {
 			return err
@@ -58,16 +82,65 @@ func fleetUp(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintf(stdout, "  https://%-32s -> %s\n", k, routes[k])
 	}
 	fmt.Fprintf(stdout, "proxy:  %s\nCA:     %s\n", f.ProxyURL(), caFile)
-	fmt.Fprintf(stdout, "try:    curl --proxy %s --cacert %s https://%s%s\n", f.ProxyURL(), caFile, mockvendor.HostCardB, mockvendor.CardPath)
+	fmt.Fprintf(stdout, "admin:  %s (Authorization: Bearer %s)\n", adm.URL, adm.Token)
+	fmt.Fprintf(stdout, "live:   %s/?token=%s\n", adm.URL, adm.Token)
+	if card := firstCardHost(f); card != "" {
+		fmt.Fprintf(stdout, "try:    curl --proxy %s --cacert %s https://%s%s\n", f.ProxyURL(), caFile, card, mockvendor.CardPath)
+	}
 	if *addrPath != "" {
-		b, _ := json.MarshalIndent(addrFile{Proxy: f.ProxyURL(), CAFile: caFile, Hosts: routes}, "", "  ")
-		if err := os.WriteFile(*addrPath, append(b, '\n'), 0o644); err != nil {
+		b, _ := json.MarshalIndent(addrFile{Proxy: f.ProxyURL(), CAFile: caFile, Hosts: routes, Admin: adm.URL, AdminToken: adm.Token}, "", "  ")
+		if err := os.WriteFile(*addrPath, append(b, '\n'), 0o600); err != nil {
 			return err
 		}
 	}
-	<-ctx.Done()
+	select {
+	case <-ctx.Done():
+	case <-f.Done():
+	}
 	fmt.Fprintln(stdout, "a2a-conform fleet: shutting down")
 	return nil
+}
+
+// fleetConfig is the fleet `fleet up` starts: a fleet file's, a scenario's,
+// or the default fleet. A file that the fleet would refuse fails here, with
+// its line and field, before anything listens.
+func fleetConfig(path, scenarioID string) (mockvendor.Config, error) {
+	switch {
+	case path != "" && scenarioID != "":
+		return mockvendor.Config{}, &usageError{"fleet up takes --config or --scenario, not both"}
+	case path != "":
+		cfg, err := mockvendor.LoadConfig(path)
+		if err != nil {
+			return cfg, &exitError{code: 2, err: err}
+		}
+		return cfg, nil
+	case scenarioID != "":
+		s, _ := scenarios.Find(scenarioID)
+		if s == nil {
+			return mockvendor.Config{}, &exitError{code: 2, err: fmt.Errorf("no scenario %q (a2a-conform list shows them)", scenarioID)}
+		}
+		return s.Fleet(), nil
+	}
+	return mockvendor.DefaultConfig(), nil
+}
+
+// firstCardHost names a host that serves a card, preferring the catalog's
+// agent-b.example.
+func firstCardHost(f *mockvendor.Fleet) string {
+	first := ""
+	for _, v := range f.Vendors() {
+		for _, h := range v.Config().Hosts {
+			if h.Card && h.Name != "" {
+				if h.Name == mockvendor.HostCardB {
+					return h.Name
+				}
+				if first == "" {
+					first = h.Name
+				}
+			}
+		}
+	}
+	return first
 }
 
 // loadCADir reads ca.pem and ca-key.pem from dir; it returns the CA and the

@@ -1,0 +1,146 @@
+package admin_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor"
+)
+
+const chromiumPath = "/usr/bin/chromium"
+
+// chromium returns the browser's path, skipping the test when it is absent
+// (failing when A2A_CONFORM_REQUIRE_CHROMIUM=1).
+func chromium(t *testing.T) string {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err == nil {
+		return chromiumPath
+	}
+	if p, err := exec.LookPath("chromium"); err == nil {
+		return p
+	}
+	const hint = "headless Chromium is needed: apt-get update && apt-get install -y chromium"
+	if os.Getenv("A2A_CONFORM_REQUIRE_CHROMIUM") == "1" {
+		t.Fatal(hint)
+	}
+	t.Skip(hint)
+	return ""
+}
+
+// artifactDir is where screenshots go: $A2A_CONFORM_ARTIFACTS, or the
+// test's temporary directory.
+func artifactDir(t *testing.T) string {
+	if d := os.Getenv("A2A_CONFORM_ARTIFACTS"); d != "" {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	return t.TempDir()
+}
+
+// The live page in a real browser: a request through the proxy shows up in
+// its table, and its stub-endpoint button for vendor D makes the very next
+// JSON-RPC request to rpc.agent-d.example answer -32601.
+func TestLivePageInChromium(t *testing.T) {
+	exe := chromium(t)
+	e := start(t)
+
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(exe),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1400, 1000),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	ctx, cancelTab := chromedp.NewContext(actx)
+	defer cancelTab()
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(e.srv.URL+"/?token="+token),
+		chromedp.WaitVisible(chromedp.CSS(`#status.live`)),
+		chromedp.WaitVisible(chromedp.CSS(`#toggle-d-stub-endpoint`)),
+	); err != nil {
+		t.Fatalf("loading the page: %v", err)
+	}
+
+	// A request through the fleet's proxy appears in the table.
+	resp, err := e.fc.Get("https://" + mockvendor.HostCardD + mockvendor.CardPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if err := chromedp.Do(ctx,
+		chromedp.WaitVisible(chromedp.CSS(`#events tr[data-host="agent-d.example"][data-op="card-fetch"]`)),
+	); err != nil {
+		t.Fatalf("waiting for the card fetch in the table: %v", err)
+	}
+	cell, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#events tr[data-host="agent-d.example"] td.res`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cell != "200 cdn" {
+		t.Errorf("result cell = %q, want \"200 cdn\"", cell)
+	}
+
+	// The stub-endpoint button of vendor D attaches the fault.
+	if err := chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(`#toggle-d-stub-endpoint`)),
+		chromedp.WaitVisible(chromedp.CSS(`#faults-d [data-fault-type="stub-endpoint"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#toggle-d-stub-endpoint.on`)),
+	); err != nil {
+		t.Fatalf("switching stub-endpoint on: %v", err)
+	}
+	if faults, _ := e.f.Faults("d"); len(faults) != 1 || faults[0].Type != "stub-endpoint" {
+		t.Fatalf("vendor d faults after the click = %+v", faults)
+	}
+	seq := e.f.Trace().Seq() + 1
+	if code := e.send(t, rpcD, mockvendor.SkillFXHedging); code != -32601 {
+		t.Fatalf("the next request to %s answered %d, want -32601", mockvendor.HostRPCD, code)
+	}
+	row := `#events tr[data-seq="` + strconv.FormatInt(seq, 10) + `"][data-error="-32601"]`
+	if err := chromedp.Do(ctx,
+		chromedp.WaitVisible(chromedp.CSS(row)),
+		chromedp.WaitVisible(chromedp.CSS(`#diagram svg g#ev-`+strconv.FormatInt(seq, 10)+`.sq-err`)),
+	); err != nil {
+		t.Fatalf("waiting for the -32601 in the page: %v", err)
+	}
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(artifactDir(t), "fleet-live-page.png")
+	if err := os.WriteFile(shot, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", shot)
+
+	// Switching it off again restores the answer.
+	if err := chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(`#toggle-d-stub-endpoint`)),
+		chromedp.WaitNotPresent(chromedp.CSS(`#toggle-d-stub-endpoint.on`)),
+	); err != nil {
+		t.Fatalf("switching stub-endpoint off: %v", err)
+	}
+	if code := e.send(t, rpcD, mockvendor.SkillFXHedging); code != 0 {
+		t.Fatalf("after switching off: error %d", code)
+	}
+}
