@@ -21,7 +21,7 @@ import (
 // the session could not start); the result still says what is known.
 func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scenarios.Run, ScenarioResult, error) {
 	start := time.Now()
-	res := ScenarioResult{ID: s.ID, Title: s.Title, Area: s.Area, Reproduce: "a2a-conform explain " + s.ID}
+	res := ScenarioResult{ID: s.ID, Title: s.Title, Area: s.Area, Reproduce: ReproduceCommand(s.ID)}
 	run := &scenarios.Run{Scenario: s.ID, VendorHosts: map[string][]string{}}
 	fail := func(err error) (*scenarios.Run, ScenarioResult, error) {
 		res.HarnessErr = err.Error()

@@ -130,6 +130,12 @@ func traceLines(run *scenarios.Run, mark int64) []string {
 	return out
 }
 
+// ReproduceCommand is the command that starts the fleet in a scenario's
+// state, to reproduce a failure by hand.
+func ReproduceCommand(scenario string) string {
+	return "a2a-conform fleet up --scenario " + scenario
+}
+
 // FailureMessage is what the suite prints for a failed check: the
 // requirement with its source, what was observed, and the fix.
 func FailureMessage(cr CheckResult) string {
@@ -144,6 +150,7 @@ func FailureMessage(cr CheckResult) string {
 	if cr.Fix != "" {
 		fmt.Fprintf(&b, "  fix:         %s\n", cr.Fix)
 	}
+	fmt.Fprintf(&b, "  reproduce:   %s\n", ReproduceCommand(cr.Scenario))
 	if len(cr.Trace) > 0 {
 		b.WriteString("  trace:\n")
 		for _, l := range cr.Trace {
