@@ -1,0 +1,368 @@
+// Command a2a-go is an a2a-conform exec adapter around the official Go A2A
+// client, github.com/a2aproject/a2a-go v0.3.3, used the way its
+// documentation shows and with its defaults. It exists to score what that
+// SDK does out of the box, so it is deliberately not clever:
+//
+//   - the first candidate's card is fetched with agentcard.Resolver (no
+//     cache, no cache-bypass headers; a fresh fetch per delegation);
+//   - a client is built with a2aclient.NewFromCard and a JSON-RPC transport
+//     over an *http.Client made from the request (trust.caFile,
+//     network.proxy);
+//   - the task's message is sent with SendMessage, or SendStreamingMessage
+//     when task.preferStreaming is set and the card says streaming, with
+//     the skill id in params.metadata.skillId and message.metadata.skillId;
+//   - the next candidate is tried only when a card cannot be fetched or
+//     used, or the endpoint cannot be reached;
+//   - the outcome is completed or failed with what the SDK returned;
+//     cardTrust is always "authoritative" (the SDK takes the card as a
+//     contract) and trustMode "unpinned" (the SDK verifies no signature).
+//
+// Run it through the harness:
+//
+//	go build -o bin/adapter-a2a-go ./examples/adapters/a2a-go
+//	a2a-conform run --orchestrator exec:./bin/adapter-a2a-go
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/a2aproject/a2a-go/a2a"
+	"github.com/a2aproject/a2a-go/a2aclient"
+	"github.com/a2aproject/a2a-go/a2aclient/agentcard"
+
+	"github.com/a2a-conform/a2a-conform/contract"
+)
+
+const (
+	name       = "a2a-conform-adapter-a2a-go"
+	sdkModule  = "github.com/a2aproject/a2a-go"
+	sdkVersion = "v0.3.3" // what go.mod pins; the build info wins when present
+	// margin is kept back from deadlineMs so the outcome is written before
+	// the harness gives up on the process.
+	margin = 500 * time.Millisecond
+)
+
+func main() {
+	if err := serve(os.Stdin, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "a2a-go adapter:", err)
+		os.Exit(1)
+	}
+}
+
+// adapter holds the HTTP clients built so far, keyed by CA file and proxy,
+// so connections are reused within a scenario. reset drops them.
+type adapter struct {
+	clients map[string]*http.Client
+	logw    io.Writer
+}
+
+// serve answers NDJSON messages from in on out until in ends.
+func serve(in io.Reader, out, logw io.Writer) error {
+	a := &adapter{clients: map[string]*http.Client{}, logw: logw}
+	lr := contract.NewLineReader(in, 0)
+	for {
+		line, err := lr.ReadLine()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if errors.Is(err, contract.ErrLineTooLong) {
+			fmt.Fprintln(logw, "skipped an over-long line")
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if strings.TrimSpace(string(line)) == "" {
+			continue
+		}
+		var head struct {
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal(line, &head); err != nil {
+			fmt.Fprintf(logw, "skipped a line that is not JSON: %v\n", err)
+			continue
+		}
+		var answer any
+		switch head.Type {
+		case contract.TypeHello:
+			answer = contract.Hello{Contract: contract.Version, Type: contract.TypeHello, Name: name, Version: sdkModule + "@" + version()}
+		case contract.TypeReset:
+			a.reset()
+			answer = contract.Reset{Contract: contract.Version, Type: contract.TypeReset, OK: true}
+		case contract.TypeDelegate:
+			var req contract.DelegationRequest
+			if err := json.Unmarshal(line, &req); err != nil {
+				fmt.Fprintf(logw, "skipped a request that does not decode: %v\n", err)
+				continue
+			}
+			answer = a.delegate(req)
+		default:
+			fmt.Fprintf(logw, "skipped a message of type %q\n", head.Type)
+			continue
+		}
+		b, err := contract.MarshalLine(answer)
+		if err != nil {
+			return err
+		}
+		if _, err := out.Write(b); err != nil {
+			return err
+		}
+	}
+}
+
+// version is the a2a-go version linked into this binary.
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, d := range bi.Deps {
+			if d.Path == sdkModule {
+				return d.Version
+			}
+		}
+	}
+	return sdkVersion
+}
+
+func (a *adapter) reset() {
+	for _, c := range a.clients {
+		c.CloseIdleConnections()
+	}
+	a.clients = map[string]*http.Client{}
+}
+
+// httpClient returns the client for the request's CA file and proxy: the
+// system roots plus trust.caFile, and every request through network.proxy
+// (Go's ProxyFromEnvironment would skip loopback; the explicit proxy does
+// not). Without a proxy, host names are dialled through network.resolve.
+func (a *adapter) httpClient(req contract.DelegationRequest) (*http.Client, error) {
+	key := req.Trust.CAFile + "\x00" + req.Network.Proxy
+	if c, ok := a.clients[key]; ok {
+		return c, nil
+	}
+	roots, err := x509.SystemCertPool()
+	if err != nil || roots == nil {
+		roots = x509.NewCertPool()
+	}
+	if req.Trust.CAFile != "" {
+		pem, err := os.ReadFile(req.Trust.CAFile)
+		if err != nil {
+			return nil, fmt.Errorf("trust.caFile: %w", err)
+		}
+		if !roots.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("trust.caFile %s holds no certificate", req.Trust.CAFile)
+		}
+	}
+	t := &http.Transport{
+		TLSClientConfig:     &tls.Config{RootCAs: roots},
+		ForceAttemptHTTP2:   true,
+		MaxIdleConnsPerHost: 4,
+		IdleConnTimeout:     30 * time.Second,
+	}
+	if req.Network.Proxy != "" {
+		pu, err := url.Parse(req.Network.Proxy)
+		if err != nil {
+			return nil, fmt.Errorf("network.proxy: %w", err)
+		}
+		t.Proxy = http.ProxyURL(pu)
+	} else {
+		resolve := req.Network.Resolve
+		d := &net.Dialer{Timeout: 10 * time.Second}
+		t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+			if to, ok := resolve[addr]; ok {
+				addr = to
+			}
+			return d.DialContext(ctx, network, addr)
+		}
+	}
+	c := &http.Client{Transport: t}
+	a.clients[key] = c
+	return c, nil
+}
+
+// delegate runs one delegation the way the SDK's documentation shows.
+func (a *adapter) delegate(req contract.DelegationRequest) contract.DelegationOutcome {
+	out := contract.DelegationOutcome{
+		Contract:  contract.Version,
+		ID:        req.ID,
+		Skill:     req.Task.Skill,
+		CardTrust: contract.CardTrustAuthoritative,
+		TrustMode: contract.TrustModeUnpinned,
+	}
+	fail := func(reason, detail string) contract.DelegationOutcome {
+		out.Outcome, out.Reason, out.Detail = contract.OutcomeFailed, reason, detail
+		return out
+	}
+	deadline := time.Duration(req.DeadlineMs) * time.Millisecond
+	if deadline <= 0 {
+		deadline = 20 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), max(deadline-margin, deadline/2))
+	defer cancel()
+
+	hc, err := a.httpClient(req)
+	if err != nil {
+		return fail(contract.ReasonOther, err.Error())
+	}
+	var msg a2a.Message
+	if err := json.Unmarshal(req.Task.Message, &msg); err != nil {
+		out.Outcome, out.Reason, out.Detail = contract.OutcomeRejected, contract.ReasonOther, "task.message: "+err.Error()
+		return out
+	}
+	if msg.ID == "" {
+		msg.ID = a2a.NewMessageID()
+	}
+	if msg.Role == "" {
+		msg.Role = a2a.MessageRoleUser
+	}
+	params := &a2a.MessageSendParams{Message: &msg}
+	if s := req.Task.Skill; s != "" {
+		if msg.Metadata == nil {
+			msg.Metadata = map[string]any{}
+		}
+		msg.Metadata["skillId"] = s
+		params.Metadata = map[string]any{"skillId": s}
+	}
+
+	var problems []string
+	for _, cand := range req.Candidates {
+		card, client, err := connect(ctx, hc, cand)
+		if err != nil {
+			problems = append(problems, err.Error())
+			fmt.Fprintf(a.logw, "%s: %v\n", cand, err)
+			if ctx.Err() != nil {
+				break
+			}
+			continue
+		}
+		out.Agent = card.URL
+		stream := req.Task.PreferStreaming && card.Capabilities.Streaming
+		var res result
+		if stream {
+			res = streamMessage(ctx, client, params)
+		} else {
+			r, err := client.SendMessage(ctx, params)
+			res = result{err: err}
+			res.see(r)
+		}
+		_ = client.Destroy()
+		out.TaskID, out.TaskState = res.taskID, string(res.state)
+		if res.err != nil && unreachable(res.err) && ctx.Err() == nil {
+			// The endpoint could not be reached: the next candidate may do.
+			problems = append(problems, fmt.Sprintf("%s: %v", card.URL, res.err))
+			fmt.Fprintf(a.logw, "%s: %v\n", card.URL, res.err)
+			out.Agent, out.TaskID, out.TaskState = "", "", ""
+			continue
+		}
+		switch {
+		case res.err != nil:
+			return fail(reasonFor(ctx, res.err), res.err.Error())
+		case res.message || res.state == a2a.TaskStateCompleted:
+			out.Outcome, out.Reason = contract.OutcomeCompleted, contract.ReasonOK
+			out.Detail = fmt.Sprintf("a2a-go %s via %s", map[bool]string{true: "SendStreamingMessage", false: "SendMessage"}[stream], card.URL)
+			return out
+		case res.state == "":
+			return fail(contract.ReasonOther, "the agent answered with neither a task nor a message")
+		default:
+			return fail(contract.ReasonOther, fmt.Sprintf("remote task ended in state %q", res.state))
+		}
+	}
+	if ctx.Err() != nil {
+		return fail(contract.ReasonDeadline, strings.Join(append(problems, ctx.Err().Error()), "; "))
+	}
+	if len(problems) == 0 {
+		problems = []string{"no candidates"}
+	}
+	return fail(contract.ReasonOther, strings.Join(problems, "; "))
+}
+
+// connect resolves the card at cardURL and builds an SDK client from it.
+func connect(ctx context.Context, hc *http.Client, cardURL string) (*a2a.AgentCard, *a2aclient.Client, error) {
+	u, err := url.Parse(cardURL)
+	if err != nil {
+		return nil, nil, fmt.Errorf("candidate %q: %w", cardURL, err)
+	}
+	base := (&url.URL{Scheme: u.Scheme, Host: u.Host}).String()
+	var opts []agentcard.ResolveOption
+	if u.Path != "" && u.Path != "/" {
+		opts = append(opts, agentcard.WithPath(u.Path))
+	}
+	card, err := agentcard.NewResolver(hc).Resolve(ctx, base, opts...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("resolving %s: %w", cardURL, err)
+	}
+	client, err := a2aclient.NewFromCard(ctx, card, a2aclient.WithJSONRPCTransport(hc))
+	if err != nil {
+		return nil, nil, fmt.Errorf("client from card %s: %w", cardURL, err)
+	}
+	return card, client, nil
+}
+
+// result is what a send or a stream brought back.
+type result struct {
+	taskID  string
+	state   a2a.TaskState
+	message bool // the agent answered with a message rather than a task
+	err     error
+}
+
+func (r *result) see(ev any) {
+	switch e := ev.(type) {
+	case *a2a.Task:
+		r.taskID, r.state = string(e.ID), e.Status.State
+	case *a2a.Message:
+		r.message = true
+		if e.TaskID != "" {
+			r.taskID = string(e.TaskID)
+		}
+	case *a2a.TaskStatusUpdateEvent:
+		r.taskID, r.state = string(e.TaskID), e.Status.State
+	case *a2a.TaskArtifactUpdateEvent:
+		r.taskID = string(e.TaskID)
+	}
+}
+
+// streamMessage reads the stream until the server ends it, as the SDK does:
+// a final event does not stop the iteration.
+func streamMessage(ctx context.Context, client *a2aclient.Client, params *a2a.MessageSendParams) result {
+	var r result
+	for ev, err := range client.SendStreamingMessage(ctx, params) {
+		if err != nil {
+			r.err = err
+			break
+		}
+		r.see(ev)
+	}
+	if r.err == nil && r.state != "" {
+		r.message = false // a task's state decides
+	}
+	return r
+}
+
+// unreachable reports whether err means the endpoint was never reached
+// (dial, proxy or TLS failure), as opposed to an answer the agent gave.
+func unreachable(err error) bool {
+	var ue *url.Error
+	return errors.As(err, &ue)
+}
+
+func reasonFor(ctx context.Context, err error) string {
+	switch {
+	case ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded):
+		return contract.ReasonDeadline
+	case errors.Is(err, a2a.ErrMethodNotFound):
+		return contract.ReasonEndpointNotA2A
+	}
+	return contract.ReasonOther
+}

@@ -1,0 +1,294 @@
+#!/usr/bin/env node
+// a2a-conform exec adapter around the @a2a-js/sdk 1.3.0 client, used the way
+// its README shows and with its defaults (no legacyCompat: the SDK speaks the
+// 1.0 protocol it was built for). It exists to score what that SDK does out
+// of the box, so it is deliberately not clever:
+//
+//   - the first candidate's card is fetched with DefaultAgentCardResolver and
+//     a client is built by ClientFactory with the JSON-RPC transport (fresh
+//     card per delegation, no cache, no cache-bypass headers);
+//   - the task's message (0.3 shape in the request) is turned into the SDK's
+//     1.0 Message with the SDK's own Message.fromJSON and sent with
+//     sendMessage, or sendMessageStream when task.preferStreaming is set and
+//     the card says streaming; the skill id goes in params.metadata.skillId
+//     and message.metadata.skillId;
+//   - the next candidate is tried only when a card cannot be fetched or used,
+//     or the endpoint cannot be reached;
+//   - the outcome is completed or failed with what the SDK returned;
+//     cardTrust "authoritative", trustMode "unpinned" (createFromUrl verifies
+//     no signature).
+//
+// HTTP goes through undici's fetch with a ProxyAgent for network.proxy (or an
+// Agent dialling network.resolve) that trusts trust.caFile on top of Node's
+// roots. Install with `npm ci --prefix examples/adapters/a2a-js`, then:
+//
+//   a2a-conform run --orchestrator 'exec:node examples/adapters/a2a-js/adapter.mjs'
+
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { rootCertificates } from 'node:tls';
+import { createRequire } from 'node:module';
+import { Agent, ProxyAgent, buildConnector, fetch as undiciFetch } from 'undici';
+import { Message, Role, taskStateToJSON } from '@a2a-js/sdk';
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+} from '@a2a-js/sdk/client';
+
+const NAME = 'a2a-conform-adapter-a2a-js';
+const CONTRACT = 1;
+const MARGIN_MS = 500; // kept back from deadlineMs so the outcome is written in time
+
+const require = createRequire(import.meta.url);
+const SDK_VERSION = (() => {
+  try {
+    return require('@a2a-js/sdk/package.json').version;
+  } catch {
+    return '1.3.0';
+  }
+})();
+
+// Dispatchers built so far, keyed by CA file and proxy; reset closes them.
+let dispatchers = new Map();
+
+function dispatcherFor(req) {
+  const caFile = req.trust?.caFile ?? '';
+  const proxy = req.network?.proxy ?? '';
+  const key = `${caFile}\0${proxy}`;
+  let d = dispatchers.get(key);
+  if (d) return d;
+  const ca = [...rootCertificates];
+  if (caFile) ca.push(readFileSync(caFile, 'utf8'));
+  if (proxy) {
+    d = new ProxyAgent({ uri: proxy, requestTls: { ca } });
+  } else {
+    // No proxy: dial host names through network.resolve, keeping the name
+    // for SNI and certificate checks.
+    const resolve = req.network?.resolve ?? {};
+    const connector = buildConnector({ ca });
+    d = new Agent({
+      connect(opts, cb) {
+        const port = opts.port || (opts.protocol === 'https:' ? '443' : '80');
+        const to = resolve[`${opts.hostname}:${port}`];
+        if (!to) return connector(opts, cb);
+        const i = to.lastIndexOf(':');
+        return connector({ ...opts, hostname: to.slice(0, i), port: to.slice(i + 1), servername: opts.servername || opts.hostname }, cb);
+      },
+    });
+  }
+  dispatchers.set(key, d);
+  return d;
+}
+
+async function reset() {
+  const old = dispatchers;
+  dispatchers = new Map();
+  await Promise.allSettled([...old.values()].map((d) => d.close()));
+}
+
+// toSdkMessage turns the request's message (0.3 shape: kind parts, role
+// "user") into the SDK's 1.0 Message through the SDK's own decoder.
+function toSdkMessage(m, skill) {
+  const parts = (m.parts ?? []).map((p) => {
+    const out = {};
+    if (p.metadata) out.metadata = p.metadata;
+    const kind = p.kind ?? p.type;
+    if (kind === 'text' || typeof p.text === 'string') out.text = p.text;
+    else if (kind === 'data' || p.data !== undefined) out.data = p.data;
+    else if (kind === 'file' || p.file) {
+      const f = p.file ?? {};
+      if (f.uri) out.url = f.uri;
+      if (f.bytes) out.raw = f.bytes;
+      if (f.mimeType) out.mediaType = f.mimeType;
+      if (f.name) out.filename = f.name;
+    }
+    return out;
+  });
+  const role = m.role === 'agent' || m.role === 'ROLE_AGENT' ? 'ROLE_AGENT' : 'ROLE_USER';
+  const json = {
+    messageId: m.messageId || `m-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+    role,
+    parts,
+  };
+  if (m.contextId) json.contextId = m.contextId;
+  if (m.taskId) json.taskId = m.taskId;
+  const metadata = { ...(m.metadata ?? {}) };
+  if (skill) metadata.skillId = skill;
+  if (Object.keys(metadata).length) json.metadata = metadata;
+  const msg = Message.fromJSON(json);
+  if (msg.role === 0) msg.role = Role.ROLE_USER;
+  return msg;
+}
+
+function stateWord(s) {
+  if (s === undefined || s === null) return '';
+  const w = typeof s === 'number' ? taskStateToJSON(s) : String(s);
+  return w.replace(/^TASK_STATE_/, '').toLowerCase().replace(/_/g, '-');
+}
+
+// unreachable: the endpoint was never reached (DNS, dial, proxy, TLS).
+function unreachable(err) {
+  return err instanceof TypeError && /fetch failed/i.test(err.message);
+}
+
+function describe(err) {
+  let s = err?.message ?? String(err);
+  const code = err?.envelopeCode ?? err?.code;
+  if (typeof code === 'number' && !s.includes(String(code))) s += ` (code ${code})`;
+  if (err?.cause?.message && !s.includes(err.cause.message)) s += `: ${err.cause.message}`;
+  return s;
+}
+
+function reasonFor(err, signal) {
+  if (signal.aborted || err?.name === 'TimeoutError' || err?.name === 'AbortError') return 'deadline';
+  if ((err?.envelopeCode ?? err?.code) === -32601) return 'endpoint-not-a2a';
+  return 'other';
+}
+
+async function delegate(req) {
+  const out = {
+    contract: CONTRACT,
+    id: req.id,
+    outcome: 'failed',
+    cardTrust: 'authoritative',
+    trustMode: 'unpinned',
+  };
+  if (req.task?.skill) out.skill = req.task.skill;
+  const deadline = req.deadlineMs > 0 ? req.deadlineMs : 20000;
+  const signal = AbortSignal.timeout(Math.max(deadline - MARGIN_MS, deadline / 2));
+  const fail = (reason, detail) => Object.assign(out, { outcome: 'failed', reason, detail });
+
+  let dispatcher;
+  let message;
+  try {
+    dispatcher = dispatcherFor(req);
+    message = toSdkMessage(req.task?.message ?? {}, req.task?.skill);
+  } catch (err) {
+    return fail('other', describe(err));
+  }
+  const fetchImpl = (url, init = {}) => undiciFetch(url, { ...init, dispatcher, signal: init.signal ?? signal });
+  const factory = new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new JsonRpcTransportFactory({ fetchImpl })],
+      cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+    }),
+  );
+  const params = { message };
+  if (req.task?.skill) params.metadata = { skillId: req.task.skill };
+
+  const problems = [];
+  for (const cand of req.candidates ?? []) {
+    let client;
+    let card;
+    try {
+      const u = new URL(cand);
+      client = await factory.createFromUrl(u.origin, u.pathname);
+      card = client.agentCard;
+    } catch (err) {
+      problems.push(`${cand}: ${describe(err)}`);
+      if (signal.aborted) break;
+      continue;
+    }
+    const endpoint = client.transport?.endpoint ?? card?.supportedInterfaces?.[0]?.url;
+    const stream = Boolean(req.task?.preferStreaming && card?.capabilities?.streaming);
+    out.agent = endpoint;
+    let taskId = '';
+    let state = '';
+    let gotMessage = false;
+    const see = (kind, v) => {
+      if (!v) return;
+      if (kind === 'task') {
+        taskId = v.id || taskId;
+        state = stateWord(v.status?.state) || state;
+      } else if (kind === 'message') {
+        gotMessage = true;
+        taskId = v.taskId || taskId;
+      } else if (kind === 'statusUpdate') {
+        taskId = v.taskId || taskId;
+        state = stateWord(v.status?.state) || state;
+      } else if (kind === 'artifactUpdate') {
+        taskId = v.taskId || taskId;
+      }
+    };
+    try {
+      if (stream) {
+        for await (const ev of client.sendMessageStream(params, { signal })) {
+          see(ev?.payload?.$case, ev?.payload?.value);
+        }
+      } else {
+        const r = await client.sendMessage(params, { signal });
+        see(r && 'messageId' in r && !('status' in r) ? 'message' : 'task', r);
+      }
+    } catch (err) {
+      if (taskId) out.taskId = taskId;
+      if (state) out.taskState = state;
+      if (unreachable(err) && !signal.aborted) {
+        problems.push(`${endpoint}: ${describe(err)}`);
+        delete out.agent;
+        delete out.taskId;
+        delete out.taskState;
+        continue;
+      }
+      return fail(reasonFor(err, signal), describe(err));
+    }
+    if (taskId) out.taskId = taskId;
+    if (state) out.taskState = state;
+    if (state === 'completed' || (gotMessage && !state)) {
+      return Object.assign(out, {
+        outcome: 'completed',
+        reason: 'ok',
+        detail: `@a2a-js/sdk ${stream ? 'sendMessageStream' : 'sendMessage'} via ${endpoint}`,
+      });
+    }
+    return fail('other', `remote task ended in state "${state || 'unknown'}"`);
+  }
+  if (signal.aborted) return fail('deadline', [...problems, 'deadline passed'].join('; '));
+  return fail('other', problems.length ? problems.join('; ') : 'no candidates');
+}
+
+function write(obj) {
+  return new Promise((resolve) => process.stdout.write(JSON.stringify(obj) + '\n', resolve));
+}
+
+async function main() {
+  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of rl) {
+    if (!line.trim()) continue;
+    let msg;
+    try {
+      msg = JSON.parse(line);
+    } catch (err) {
+      process.stderr.write(`skipped a line that is not JSON: ${err.message}\n`);
+      continue;
+    }
+    switch (msg.type) {
+      case 'hello':
+        await write({ contract: CONTRACT, type: 'hello', name: NAME, version: `@a2a-js/sdk@${SDK_VERSION}` });
+        break;
+      case 'reset':
+        await reset();
+        await write({ contract: CONTRACT, type: 'reset', ok: true });
+        break;
+      case 'delegate': {
+        let o;
+        try {
+          o = await delegate(msg);
+        } catch (err) {
+          o = { contract: CONTRACT, id: msg.id, outcome: 'failed', reason: 'other', detail: `adapter error: ${describe(err)}` };
+        }
+        await write(o);
+        break;
+      }
+      default:
+        process.stderr.write(`skipped a message of type ${JSON.stringify(msg.type)}\n`);
+    }
+  }
+  await reset();
+}
+
+main().catch((err) => {
+  process.stderr.write(`a2a-js adapter: ${err?.stack ?? err}\n`);
+  process.exit(1);
+});

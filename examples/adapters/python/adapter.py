@@ -1,0 +1,350 @@
+#!/usr/bin/env python3
+"""a2a-conform exec adapter: a minimal hand-written A2A 0.3 client in Python.
+
+Standard library only (http.client, ssl, json). It is the client many teams
+write in an afternoon, and it is deliberately not clever:
+
+  * it fetches the first candidate's card with a plain GET (no cache, no
+    cache-bypass headers, a fresh fetch per delegation);
+  * it POSTs JSON-RPC 2.0 ``message/send`` (``message/stream`` when
+    task.preferStreaming is set and the card says streaming) in the 0.3
+    shapes (``kind`` parts) to the card's ``url`` (or, for a card that only
+    has the 1.0 ``supportedInterfaces``, the first JSONRPC entry), with the
+    skill id in params.metadata.skillId and message.metadata.skillId;
+  * a stream is read until the server closes it; a stream answered with
+    plain JSON is read as a plain JSON-RPC response;
+  * it tries the next candidate only when a card cannot be fetched or used,
+    or the endpoint cannot be reached;
+  * it reports completed or failed with what it saw; cardTrust is always
+    "authoritative" and trustMode "unpinned" (it verifies no signature).
+
+Network: every connection goes through network.proxy with an HTTP CONNECT
+tunnel (HTTPSConnection.set_tunnel), or is dialled through network.resolve
+when there is no proxy; TLS verifies against the system roots plus
+trust.caFile.
+
+    a2a-conform run --orchestrator 'exec:python3 examples/adapters/python/adapter.py'
+"""
+
+import http.client
+import json
+import platform
+import socket
+import ssl
+import sys
+import time
+import urllib.parse
+import uuid
+
+NAME = "a2a-conform-adapter-python"
+VERSION = "0.1.0 (python " + platform.python_version() + ", stdlib http.client)"
+CONTRACT = 1
+MARGIN = 0.5  # seconds kept back from deadlineMs so the outcome is written in time
+
+
+class Unreachable(Exception):
+    """The host could not be reached (dial, proxy, TLS): try the next candidate."""
+
+
+class RPCError(Exception):
+    """A JSON-RPC error answer."""
+
+    def __init__(self, err):
+        self.code = err.get("code") if isinstance(err, dict) else None
+        self.message = err.get("message", "") if isinstance(err, dict) else str(err)
+        super().__init__("%s (code %s)" % (self.message, self.code))
+
+
+class DeadlineExceeded(Exception):
+    pass
+
+
+class Net:
+    """How to reach the fleet: proxy or resolve map, and the TLS context."""
+
+    def __init__(self, req):
+        trust = req.get("trust") or {}
+        network = req.get("network") or {}
+        self.ctx = ssl.create_default_context()
+        ca = trust.get("caFile")
+        if ca:
+            self.ctx.load_verify_locations(cafile=ca)
+        self.proxy = network.get("proxy") or ""
+        self.resolve = network.get("resolve") or {}
+
+    def connection(self, url, timeout):
+        u = urllib.parse.urlsplit(url)
+        if u.scheme not in ("https", "http"):
+            raise Unreachable("unsupported scheme in %s" % url)
+        port = u.port or (443 if u.scheme == "https" else 80)
+        host = u.hostname
+        if self.proxy:
+            p = urllib.parse.urlsplit(self.proxy)
+            if u.scheme == "https":
+                conn = http.client.HTTPSConnection(p.hostname, p.port or 80, timeout=timeout, context=self.ctx)
+            else:
+                conn = http.client.HTTPConnection(p.hostname, p.port or 80, timeout=timeout)
+            conn.set_tunnel(host, port)
+            return conn
+        target = self.resolve.get("%s:%d" % (host, port))
+        if u.scheme == "https":
+            conn = http.client.HTTPSConnection(host, port, timeout=timeout, context=self.ctx)
+        else:
+            conn = http.client.HTTPConnection(host, port, timeout=timeout)
+        if target:
+            ip, _, tport = target.rpartition(":")
+
+            def dial(conn=conn, ip=ip, tport=int(tport)):
+                sock = socket.create_connection((ip, tport), conn.timeout)
+                if isinstance(conn, http.client.HTTPSConnection):
+                    sock = self.ctx.wrap_socket(sock, server_hostname=host)
+                conn.sock = sock
+
+            conn.connect = dial
+        return conn
+
+
+def request(net, method, url, body, headers, deadline):
+    """One HTTP request; returns (status, content type, response)."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise DeadlineExceeded("deadline passed before %s %s" % (method, url))
+    u = urllib.parse.urlsplit(url)
+    path = u.path or "/"
+    if u.query:
+        path += "?" + u.query
+    conn = net.connection(url, left)
+    try:
+        conn.connect()
+    except (OSError, ssl.SSLError, http.client.HTTPException) as e:
+        conn.close()
+        if isinstance(e, socket.timeout) and deadline - time.monotonic() <= 0.05:
+            raise DeadlineExceeded(str(e))
+        raise Unreachable("%s: %s" % (u.netloc, e))
+    try:
+        conn.request(method, path, body=body, headers=headers)
+        resp = conn.getresponse()
+    except socket.timeout as e:
+        conn.close()
+        raise DeadlineExceeded("%s %s: %s" % (method, url, e))
+    return conn, resp
+
+
+def fetch_card(net, url, deadline):
+    conn, resp = request(net, "GET", url, None, {"Accept": "application/json"}, deadline)
+    try:
+        data = resp.read()
+    finally:
+        conn.close()
+    if resp.status != 200:
+        raise Unreachable("card %s: HTTP %d" % (url, resp.status))
+    try:
+        card = json.loads(data)
+    except ValueError as e:
+        raise Unreachable("card %s: not JSON: %s" % (url, e))
+    if not isinstance(card, dict):
+        raise Unreachable("card %s: not a JSON object" % url)
+    return card
+
+
+def endpoint_of(card):
+    if isinstance(card.get("url"), str) and card["url"]:
+        return card["url"]
+    for iface in card.get("supportedInterfaces") or []:
+        if isinstance(iface, dict) and iface.get("protocolBinding", "JSONRPC").upper() == "JSONRPC" and iface.get("url"):
+            return iface["url"]
+    return ""
+
+
+class Seen:
+    def __init__(self):
+        self.task_id = ""
+        self.state = ""
+        self.message = False
+
+    def see(self, result):
+        if not isinstance(result, dict):
+            return
+        kind = result.get("kind")
+        if kind == "task":
+            self.task_id = result.get("id") or self.task_id
+            self.state = (result.get("status") or {}).get("state") or self.state
+        elif kind == "status-update":
+            self.task_id = result.get("taskId") or self.task_id
+            self.state = (result.get("status") or {}).get("state") or self.state
+        elif kind == "artifact-update":
+            self.task_id = result.get("taskId") or self.task_id
+        elif kind == "message":
+            self.message = True
+            self.task_id = result.get("taskId") or self.task_id
+
+
+_ids = [0]
+
+
+def call(net, endpoint, method, params, deadline, seen):
+    """A JSON-RPC call; streamed answers are read until the server closes."""
+    _ids[0] += 1
+    body = json.dumps({"jsonrpc": "2.0", "id": _ids[0], "method": method, "params": params}).encode()
+    headers = {"Content-Type": "application/json", "Accept": "application/json"}
+    if method == "message/stream":
+        headers["Accept"] = "text/event-stream"
+    conn, resp = request(net, "POST", endpoint, body, headers, deadline)
+    try:
+        ctype = (resp.getheader("Content-Type") or "").split(";")[0].strip().lower()
+        if ctype == "text/event-stream":
+            for line in iter_lines(resp):
+                if not line.startswith("data:"):
+                    continue
+                try:
+                    msg = json.loads(line[5:].strip())
+                except ValueError:
+                    continue
+                if "error" in msg and msg["error"] is not None:
+                    raise RPCError(msg["error"])
+                seen.see(msg.get("result"))
+            return
+        data = resp.read()
+    except socket.timeout as e:
+        raise DeadlineExceeded("%s: %s" % (method, e))
+    finally:
+        conn.close()
+    try:
+        msg = json.loads(data)
+    except ValueError:
+        raise RPCError({"code": None, "message": "HTTP %d, not JSON: %r" % (resp.status, data[:120])})
+    if not isinstance(msg, dict):
+        raise RPCError({"code": None, "message": "HTTP %d, not a JSON-RPC response" % resp.status})
+    if msg.get("error") is not None:
+        raise RPCError(msg["error"])
+    seen.see(msg.get("result"))
+
+
+def iter_lines(resp):
+    buf = b""
+    while True:
+        chunk = resp.read1(65536) if hasattr(resp, "read1") else resp.read(1)
+        if not chunk:
+            break
+        buf += chunk
+        while b"\n" in buf:
+            line, buf = buf.split(b"\n", 1)
+            yield line.rstrip(b"\r").decode("utf-8", "replace")
+    if buf:
+        yield buf.decode("utf-8", "replace")
+
+
+def delegate(req):
+    task = req.get("task") or {}
+    skill = task.get("skill") or ""
+    out = {
+        "contract": CONTRACT,
+        "id": req.get("id"),
+        "outcome": "failed",
+        "cardTrust": "authoritative",
+        "trustMode": "unpinned",
+    }
+    if skill:
+        out["skill"] = skill
+    limit = (req.get("deadlineMs") or 20000) / 1000.0
+    deadline = time.monotonic() + max(limit - MARGIN, limit / 2)
+
+    def fail(reason, detail):
+        out.update(outcome="failed", reason=reason, detail=detail)
+        return out
+
+    try:
+        net = Net(req)
+    except (OSError, ssl.SSLError) as e:
+        return fail("other", "trust.caFile: %s" % e)
+    msg = dict(task.get("message") or {})
+    msg.setdefault("role", "user")
+    msg.setdefault("messageId", str(uuid.uuid4()))
+    msg["kind"] = "message"
+    params = {"message": msg}
+    if skill:
+        msg["metadata"] = dict(msg.get("metadata") or {}, skillId=skill)
+        params["metadata"] = {"skillId": skill}
+
+    problems = []
+    for cand in req.get("candidates") or []:
+        try:
+            card = fetch_card(net, cand, deadline)
+        except Unreachable as e:
+            problems.append(str(e))
+            continue
+        except DeadlineExceeded as e:
+            return fail("deadline", str(e))
+        endpoint = endpoint_of(card)
+        if not endpoint:
+            problems.append("card %s names no endpoint" % cand)
+            continue
+        stream = bool(task.get("preferStreaming")) and bool((card.get("capabilities") or {}).get("streaming"))
+        method = "message/stream" if stream else "message/send"
+        out["agent"] = endpoint
+        seen = Seen()
+        try:
+            call(net, endpoint, method, params, deadline, seen)
+        except Unreachable as e:
+            problems.append(str(e))
+            out.pop("agent", None)
+            continue
+        except DeadlineExceeded as e:
+            note(out, seen)
+            return fail("deadline", str(e))
+        except RPCError as e:
+            note(out, seen)
+            return fail("endpoint-not-a2a" if e.code == -32601 else "other", str(e))
+        except (OSError, http.client.HTTPException) as e:
+            note(out, seen)
+            return fail("other", "%s: %s" % (endpoint, e))
+        note(out, seen)
+        if seen.state == "completed" or (seen.message and not seen.state):
+            out.update(outcome="completed", reason="ok", detail="%s to %s" % (method, endpoint))
+            return out
+        return fail("other", "remote task ended in state %r" % seen.state)
+    if time.monotonic() >= deadline:
+        return fail("deadline", "; ".join(problems + ["deadline passed"]))
+    return fail("other", "; ".join(problems) or "no candidates")
+
+
+def note(out, seen):
+    if seen.task_id:
+        out["taskId"] = seen.task_id
+    if seen.state:
+        out["taskState"] = seen.state
+
+
+def main():
+    for raw in sys.stdin:
+        line = raw.strip()
+        if not line:
+            continue
+        try:
+            m = json.loads(line)
+        except ValueError as e:
+            print("skipped a line that is not JSON: %s" % e, file=sys.stderr)
+            continue
+        if not isinstance(m, dict):
+            continue
+        kind = m.get("type")
+        if kind == "hello":
+            answer = {"contract": CONTRACT, "type": "hello", "name": NAME, "version": VERSION}
+        elif kind == "reset":
+            answer = {"contract": CONTRACT, "type": "reset", "ok": True}  # nothing is cached
+        elif kind == "delegate":
+            try:
+                answer = delegate(m)
+            except Exception as e:  # report, never die mid-scenario
+                answer = {"contract": CONTRACT, "id": m.get("id"), "outcome": "failed", "reason": "other",
+                          "detail": "adapter error: %s: %s" % (type(e).__name__, e)}
+        else:
+            print("skipped a message of type %r" % kind, file=sys.stderr)
+            continue
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

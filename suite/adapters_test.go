@@ -1,0 +1,226 @@
+package suite_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/scenarios"
+	"github.com/a2a-conform/a2a-conform/suite"
+	"github.com/a2a-conform/a2a-conform/suite/driver"
+)
+
+// adaptersDir is examples/adapters, seen from this package's directory.
+const adaptersDir = "../examples/adapters"
+
+// adapter is one exec adapter around a real third-party A2A client.
+type adapter struct {
+	name string
+	// argv builds (or locates) the adapter and returns its command line, or
+	// skips t when a runtime it needs is missing.
+	argv func(t *testing.T) []string
+}
+
+var adapters = []adapter{
+	{name: "a2a-go", argv: goAdapter},
+	{name: "a2a-js", argv: jsAdapter},
+	{name: "python", argv: pythonAdapter},
+}
+
+// goAdapter builds examples/adapters/a2a-go (github.com/a2aproject/a2a-go).
+func goAdapter(t *testing.T) []string {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("go not on PATH: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "adapter-a2a-go")
+	cmd := exec.Command(goBin, "build", "-o", bin, "./examples/adapters/a2a-go")
+	cmd.Dir = ".."
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building the a2a-go adapter: %v\n%s", err, out)
+	}
+	return []string{bin}
+}
+
+// jsAdapter locates node and the adapter's node_modules (@a2a-js/sdk,
+// undici). Missing ones skip the test unless A2A_CONFORM_REQUIRE_NODE=1.
+func jsAdapter(t *testing.T) []string {
+	dir, err := filepath.Abs(filepath.Join(adaptersDir, "a2a-js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	require := os.Getenv("A2A_CONFORM_REQUIRE_NODE") == "1"
+	fix := "run: npm ci --prefix examples/adapters/a2a-js (or make deps)"
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if require {
+			t.Fatalf("node not found on PATH and A2A_CONFORM_REQUIRE_NODE=1: install Node 20+, then %s", fix)
+		}
+		t.Skip("node not found on PATH; set A2A_CONFORM_REQUIRE_NODE=1 to make this a failure")
+	}
+	for _, pkg := range []string{"@a2a-js/sdk", "undici"} {
+		if _, err := os.Stat(filepath.Join(dir, "node_modules", pkg, "package.json")); err != nil {
+			if require {
+				t.Fatalf("examples/adapters/a2a-js/node_modules/%s is missing and A2A_CONFORM_REQUIRE_NODE=1: %s", pkg, fix)
+			}
+			t.Skipf("examples/adapters/a2a-js/node_modules/%s is missing (%s); set A2A_CONFORM_REQUIRE_NODE=1 to make this a failure", pkg, fix)
+		}
+	}
+	return []string{node, filepath.Join(dir, "adapter.mjs")}
+}
+
+// pythonAdapter locates python3 for the standard-library adapter.
+func pythonAdapter(t *testing.T) []string {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		if os.Getenv("A2A_CONFORM_REQUIRE_PYTHON") == "1" {
+			t.Fatal("python3 not found on PATH and A2A_CONFORM_REQUIRE_PYTHON=1: install python3")
+		}
+		t.Skip("python3 not found on PATH; set A2A_CONFORM_REQUIRE_PYTHON=1 to make this a failure")
+	}
+	script, err := filepath.Abs(filepath.Join(adaptersDir, "python", "adapter.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{py, script}
+}
+
+// TestAdapters puts each real A2A client through every default scenario
+// with the exec driver and compares its scorecard and the result of every
+// check with testdata/adapters/<name>.golden (rewrite with -update). The
+// goldens record what the SDKs do by default; a change means the harness,
+// the fleet or an SDK changed behaviour, and the README's table with it.
+func TestAdapters(t *testing.T) {
+	t.Parallel()
+	for _, a := range adapters {
+		t.Run(a.name, func(t *testing.T) {
+			t.Parallel()
+			argv := a.argv(t)
+			start := time.Now()
+			got, problems := scoreAdapter(driver.NewExec(argv))
+			t.Logf("%s: every default scenario in %v", a.name, time.Since(start).Round(100*time.Millisecond))
+			for _, p := range problems {
+				t.Error(p)
+			}
+			golden := filepath.Join("testdata", "adapters", a.name+".golden")
+			header := fmt.Sprintf("# %s adapter (examples/adapters/%s): scorecard per profile, then every check.\n"+
+				"# Rewrite with: go test ./suite -run 'TestAdapters/%s$' -update\n", a.name, a.name, a.name)
+			got = header + got
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./suite -run TestAdapters -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("%s adapter's scorecard changed:\n%s", a.name, lineDiff(string(want), got))
+			}
+		})
+	}
+}
+
+// scoreAdapter runs every default scenario concurrently against d and
+// renders the scorecard and the sorted "ID RESULT" lines. Problems are
+// things that are not SDK behaviour: harness errors and delegations
+// without an outcome (the adapters always answer).
+func scoreAdapter(d driver.Driver) (string, []string) {
+	var (
+		mu       sync.Mutex
+		checks   []suite.CheckResult
+		problems []string
+		wg       sync.WaitGroup
+	)
+	// The longest scenario (STREAM-002 holds its stream 10 s) starts first;
+	// the rest share a few slots, so that a loaded two-core machine does
+	// not push adapters past their deadlines.
+	all := slices.Clone(scenarios.All())
+	sort.SliceStable(all, func(i, j int) bool { return all[i].ID == "STREAM-002" && all[j].ID != "STREAM-002" })
+	slots := make(chan struct{}, max(4, runtime.NumCPU()))
+	for _, s := range all {
+		if s.HasLabel("slow") {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			run, res, err := suite.Execute(context.Background(), s, d)
+			var local []suite.CheckResult
+			for _, c := range s.WithGlobals() {
+				local = append(local, suite.Judge(run, err, s, c, nil))
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			checks = append(checks, local...)
+			if err != nil {
+				problems = append(problems, fmt.Sprintf("%s: harness error: %v", s.ID, err))
+			}
+			for i, dl := range run.Delegations {
+				if dl.Outcome == nil && !dl.Unimplemented {
+					problems = append(problems, fmt.Sprintf("%s delegation %d: no outcome (%s); stderr:\n%s",
+						s.ID, i+1, dl.NoOutcome, res.Transcript.Stderr))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	sort.Slice(checks, func(i, j int) bool { return checks[i].ID < checks[j].ID })
+	sort.Strings(problems)
+
+	var b strings.Builder
+	scores := suite.Score(checks)
+	for _, p := range scenarios.Profiles {
+		ps := scores[p]
+		conformant := "no"
+		if ps.Conformant {
+			conformant = "yes"
+		}
+		fmt.Fprintf(&b, "%-18s score %5.1f  MUST %d/%d  conformant %s\n", p, ps.Score, ps.MustPassed, ps.MustApplicable, conformant)
+	}
+	b.WriteString("\n")
+	for _, c := range checks {
+		fmt.Fprintf(&b, "%s %s\n", c.ID, c.Result)
+	}
+	return b.String(), problems
+}
+
+// lineDiff lists the lines only in want (-) and only in got (+).
+func lineDiff(want, got string) string {
+	count := map[string]int{}
+	for _, l := range strings.Split(want, "\n") {
+		count[l]++
+	}
+	for _, l := range strings.Split(got, "\n") {
+		count[l]--
+	}
+	var out []string
+	for _, l := range strings.Split(want, "\n") {
+		if count[l] > 0 {
+			out = append(out, "- "+l)
+			count[l]--
+		}
+	}
+	for _, l := range strings.Split(got, "\n") {
+		if count[l] < 0 {
+			out = append(out, "+ "+l)
+			count[l]++
+		}
+	}
+	return strings.Join(out, "\n")
+}
