@@ -15,7 +15,7 @@ $(JSDIR)/node_modules/.package-lock.json: $(JSDIR)/package-lock.json
 	npm ci --prefix $(JSDIR) --no-audit --no-fund
 
 test: deps lint
-	A2A_CONFORM_REQUIRE_NODE=1 A2A_CONFORM_REQUIRE_CHROMIUM=1 $(GO) test -count=1 -timeout 15m ./...
+	A2A_CONFORM_REQUIRE_NODE=1 A2A_CONFORM_REQUIRE_CHROMIUM=1 A2A_CONFORM_REQUIRE_PYTHON=1 $(GO) test -count=1 -timeout 15m ./...
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -31,3 +31,27 @@ fleet: build
 test-mock:
 	A2A_CONFORM_REQUIRE_CHROMIUM=1 $(GO) test -count=1 -race ./mockvendor/admin ./seqdiag ./cmd/a2a-conform
 	$(GO) test -count=1 -race -run 'ConfigFile' ./mockvendor
+
+# The exec adapters around real A2A clients (examples/adapters; scored by
+# suite's TestAdapters). deps also installs the a2a-js adapter's packages.
+ADAPTERJS := examples/adapters/a2a-js
+
+deps: $(ADAPTERJS)/node_modules/.package-lock.json
+
+$(ADAPTERJS)/node_modules/.package-lock.json: $(ADAPTERJS)/package-lock.json
+	npm ci --prefix $(ADAPTERJS) --no-audit --no-fund
+
+.PHONY: adapters
+adapters: $(ADAPTERJS)/node_modules/.package-lock.json
+	$(GO) build -o bin/adapter-a2a-go ./examples/adapters/a2a-go
+
+# make test saves the screenshots of the HTML report's browser test
+# (suite/htmlreport) in reports/artifacts (git-ignored) unless
+# A2A_CONFORM_ARTIFACTS names another directory; CI can upload it.
+test: export A2A_CONFORM_ARTIFACTS ?= $(CURDIR)/reports/artifacts
+
+# reports writes the reference run's JSON, JUnit and HTML reports to reports/.
+.PHONY: reports
+reports: build
+	mkdir -p reports
+	$(BIN) run --json-report reports/report.json --junit-report reports/junit.xml --html-report reports/report.html

@@ -45,6 +45,9 @@ func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scen
 	if err != nil {
 		return fail(fmt.Errorf("opening the orchestrator session: %w", err))
 	}
+	if h, err := sess.Hello(ctx); err == nil {
+		res.Hello = Orchestrator{Name: h.Name, Version: h.Version}
+	}
 	issuers := s.Issuers
 	if issuers == nil {
 		issuers = scenarios.DefaultIssuers()

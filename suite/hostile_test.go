@@ -56,11 +56,12 @@ func TestHostileOrchestrators(t *testing.T) {
 		mode      string
 		noOutcome string // what the driver reports instead of an outcome ("" = an outcome arrives)
 		flood     bool   // the orchestrator sends 2,000 requests before answering
+		note      string // a driver note the transcript must hold
 	}{
 		{mode: "crash", noOutcome: "exited with status 3"},
 		{mode: "hang", noOutcome: "timeout"},
 		{mode: "garbage", noOutcome: "not json"},
-		{mode: "huge-line", noOutcome: "line too long"},
+		{mode: "huge-line", noOutcome: "timeout", note: "line too long"},
 		{mode: "wrong-id", noOutcome: "wrong id"},
 		{mode: "answer-first"},
 		{mode: "grandchild", noOutcome: "exited with status 0"},
@@ -88,6 +89,9 @@ func TestHostileOrchestrators(t *testing.T) {
 			del := run.Delegations[0]
 			if c.noOutcome != "" && !strings.Contains(del.NoOutcome, c.noOutcome) {
 				t.Errorf("no-outcome %q, want it to mention %q (transcript %+v)", del.NoOutcome, c.noOutcome, res.Transcript)
+			}
+			if c.note != "" && !strings.Contains(strings.Join(res.Transcript.Notes, "\n"), c.note) {
+				t.Errorf("the transcript notes %q lack %q", res.Transcript.Notes, c.note)
 			}
 			if c.noOutcome == "" && del.Outcome == nil {
 				t.Errorf("want an outcome, got no-outcome %q", del.NoOutcome)

@@ -31,9 +31,18 @@ type Report struct {
 	Profiles map[scenarios.Profile]ProfileScore `json:"profiles"`
 	// BaselineProblems lists stale baseline entries (a listed check that
 	// passed, an entry that matched nothing); any of them fails the run.
-	BaselineProblems []string         `json:"baselineProblems,omitempty"`
-	Checks           []CheckResult    `json:"checks"`
-	Scenarios        []ScenarioResult `json:"scenarios"`
+	BaselineProblems []string `json:"baselineProblems,omitempty"`
+	// Baseline is the baseline the run was judged with, so that a merge or
+	// a re-score can recompute its problems. Nil means none.
+	Baseline Baseline `json:"baseline,omitempty"`
+	// Shard is the part of the catalog this run covered (--shard K/N). Nil
+	// means the whole selection (or a merge of every shard).
+	Shard *ShardSpec `json:"shard,omitempty"`
+	// MergedFrom names the reports a merged report was made from, in the
+	// order given. Empty for a report written by a run.
+	MergedFrom []string         `json:"mergedFrom,omitempty"`
+	Checks     []CheckResult    `json:"checks"`
+	Scenarios  []ScenarioResult `json:"scenarios"`
 }
 
 // Tool identifies the harness.
@@ -82,6 +91,9 @@ type ScenarioResult struct {
 	Untrusted   []string           `json:"untrustedHosts,omitempty"`
 	Transcript  driver.Transcript  `json:"transcript"`
 	Reproduce   string             `json:"reproduce"`
+	// Hello is what the orchestrator said it is (empty when it did not
+	// answer the hello).
+	Hello Orchestrator `json:"hello"`
 }
 
 // DelegationResult is scenarios.Delegation as reported.
@@ -199,6 +211,13 @@ func (b Baseline) patterns() []string {
 // entry that matches no check, and a listed check that passed. Either
 // fails the run, so the file cannot rot.
 func (b Baseline) Problems(checks []CheckResult) []string {
+	return b.problemsIn(checks, nil)
+}
+
+// problemsIn is Problems for part of a catalog: an entry that matches no
+// check in checks but one of the ids in elsewhere (checks of other shards)
+// is not a problem here.
+func (b Baseline) problemsIn(checks []CheckResult, elsewhere []string) []string {
 	var out []string
 	for _, pat := range b.patterns() {
 		matched := false
@@ -211,17 +230,105 @@ func (b Baseline) Problems(checks []CheckResult) []string {
 				out = append(out, fmt.Sprintf("baseline entry %q lists %s, which now passes: remove it", pat, c.ID))
 			}
 		}
-		if !matched {
+		if !matched && !matchesAny(pat, elsewhere) {
 			out = append(out, fmt.Sprintf("baseline entry %q matches no check that ran", pat))
 		}
 	}
 	return out
 }
 
-// Finish scores the report and records baseline problems.
+// Finish scores the report and records baseline problems. In a shard's
+// report (Shard set), an entry matching no check that ran is a problem only
+// when it matches no check of the whole catalog either: it may be another
+// shard's, and the merge judges it.
 func (r *Report) Finish(b Baseline) {
 	r.Profiles = Score(r.Checks)
+	if len(b) > 0 {
+		r.Baseline = b
+	}
 	r.BaselineProblems = b.Problems(r.Checks)
+	if r.Shard != nil {
+		r.BaselineProblems = b.problemsIn(r.Checks, CatalogCheckIDs(scenarios.All()))
+	}
+}
+
+func matchesAny(pat string, ids []string) bool {
+	for _, id := range ids {
+		if ok, _ := path.Match(pat, id); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// CatalogCheckIDs lists the ids every check of the scenarios is reported
+// under, in catalog order.
+func CatalogCheckIDs(all []*scenarios.Scenario) []string {
+	var ids []string
+	for _, s := range all {
+		for _, c := range s.WithGlobals() {
+			ids = append(ids, s.CheckID(c))
+		}
+	}
+	return ids
+}
+
+// NewReport assembles a report from check and scenario results gathered
+// without Ginkgo (suite.Execute and suite.Judge, or a run's collector): the
+// checks and scenarios are put in the catalog order of cfg.Scenarios (nil:
+// scenarios.All()), then the report is scored with cfg.Baseline.
+func NewReport(cfg Config, start time.Time, complete bool, checks []CheckResult, scens []ScenarioResult) *Report {
+	r := &Report{
+		Schema:       Schema,
+		Tool:         Tool{Name: "a2a-conform", Version: cfg.Version},
+		Orchestrator: Orchestrator{Spec: cfg.Orchestrator},
+		StartedAt:    start.UTC(),
+		DurationMs:   time.Since(start).Milliseconds(),
+		Complete:     complete,
+		Shard:        cfg.Shard,
+		Checks:       append([]CheckResult{}, checks...),
+		Scenarios:    append([]ScenarioResult{}, scens...),
+	}
+	all := cfg.Scenarios
+	if all == nil {
+		all = scenarios.All()
+	}
+	SortCatalog(r, all)
+	for _, sc := range r.Scenarios {
+		if sc.Hello.Name != "" {
+			r.Orchestrator.Name, r.Orchestrator.Version = sc.Hello.Name, sc.Hello.Version
+			break
+		}
+	}
+	r.Finish(cfg.Baseline)
+	return r
+}
+
+// SortCatalog puts a report's checks and scenarios in the catalog order of
+// all; ids the catalog does not know go last, in their present order.
+func SortCatalog(r *Report, all []*scenarios.Scenario) {
+	order := map[string]int{}
+	for i, id := range CatalogCheckIDs(all) {
+		order[id] = i + 1
+	}
+	scen := map[string]int{}
+	for i, s := range all {
+		scen[s.ID] = i + 1
+	}
+	rank := func(m map[string]int, id string) int {
+		if n, ok := m[id]; ok {
+			return n
+		}
+		return len(m) + 1
+	}
+	sort.SliceStable(r.Checks, func(i, j int) bool { return rank(order, r.Checks[i].ID) < rank(order, r.Checks[j].ID) })
+	sort.SliceStable(r.Scenarios, func(i, j int) bool { return rank(scen, r.Scenarios[i].ID) < rank(scen, r.Scenarios[j].ID) })
+}
+
+// TraceLines renders trace events one line each, as the failure messages
+// show them, marking the event mark (0: none) with "=> ".
+func TraceLines(events []mockvendor.Event, mark int64) []string {
+	return traceLines(&scenarios.Run{Events: events}, mark)
 }
 
 // Conformant reports whether the run passes for the given profiles (nil:

@@ -11,14 +11,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/formatter"
-	"github.com/onsi/ginkgo/v2/reporters"
 
 	"github.com/a2a-conform/a2a-conform/scenarios"
 	"github.com/a2a-conform/a2a-conform/suite/driver"
@@ -54,6 +52,15 @@ type Config struct {
 	GinkgoOutput io.Writer
 	// NoColor turns off Ginkgo's colours.
 	NoColor bool
+	// Context, once done, stops the run as an interrupt does: the scenario
+	// under way is abandoned, the remaining ones are skipped, and the report
+	// covers what finished, with Complete false. Nil means
+	// context.Background(). (Ginkgo handles SIGINT and SIGTERM itself during
+	// RunSpecs the same way; this is for callers that stop a run otherwise.)
+	Context context.Context
+	// Shard runs only part of the catalog (see ShardSpec). Nil means all of
+	// Scenarios.
+	Shard *ShardSpec
 }
 
 // entry names of the report entries the specs add.
@@ -83,24 +90,29 @@ func Run(t ginkgo.GinkgoTestingT, cfg Config) (*Report, error) {
 	if cfg.Orchestrator == "" {
 		cfg.Orchestrator = cfg.Driver.Name()
 	}
+	if cfg.Context == nil {
+		cfg.Context = context.Background()
+	}
+	if cfg.Shard != nil {
+		all = cfg.Shard.Select(all)
+		if len(all) == 0 {
+			return nil, fmt.Errorf("suite: shard %s selects no scenario", cfg.Shard)
+		}
+	}
+	cfg.Scenarios = all
 	start := time.Now()
 	out := &lineWriter{w: cfg.Out}
+	col := &collector{}
 	for _, s := range all {
-		defineScenario(s, cfg, out)
+		defineScenario(s, cfg, out, col)
 	}
 	var report *Report
+	// On a first (and second) SIGINT or SIGTERM, Ginkgo skips the remaining
+	// specs but still runs ReportAfterSuite nodes (interrupt levels
+	// CleanupAndReport and ReportOnly in ginkgo's internal/suite.go); only
+	// a third signal bails out without them. The collector covers that case.
 	ginkgo.ReportAfterSuite("a2a-conform report", func(gr ginkgo.Report) {
 		report = BuildReport(gr, cfg, start)
-		if cfg.JSONReport != "" {
-			if err := report.WriteJSON(cfg.JSONReport); err != nil {
-				fmt.Fprintf(cfg.Out, "a2a-conform: writing %s: %v\n", cfg.JSONReport, err)
-			}
-		}
-		if cfg.JUnitReport != "" {
-			if err := reporters.GenerateJUnitReportWithConfig(gr, cfg.JUnitReport, reporters.JunitReportConfig{OmitLeafNodeType: true}); err != nil {
-				fmt.Fprintf(cfg.Out, "a2a-conform: writing %s: %v\n", cfg.JUnitReport, err)
-			}
-		}
 	})
 	suiteCfg, repCfg := ginkgo.GinkgoConfiguration()
 	suiteCfg.LabelFilter = labelFilter(suiteCfg.LabelFilter, cfg)
@@ -110,7 +122,57 @@ func Run(t ginkgo.GinkgoTestingT, cfg Config) (*Report, error) {
 		formatter.ColorableStdOut = cfg.GinkgoOutput
 	}
 	ginkgo.RunSpecs(t, "a2a-conform", suiteCfg, repCfg)
+	if report == nil && suiteCfg.ParallelTotal <= 1 {
+		// ReportAfterSuite did not run (Ginkgo bailed out): report what the
+		// specs collected as they finished.
+		report = NewReport(cfg, start, false, col.checks(), col.scenarios())
+	}
+	if report == nil {
+		return nil, nil
+	}
+	if cfg.JSONReport != "" {
+		if err := report.WriteJSON(cfg.JSONReport); err != nil {
+			fmt.Fprintf(cfg.Out, "a2a-conform: writing %s: %v\n", cfg.JSONReport, err)
+		}
+	}
+	if cfg.JUnitReport != "" {
+		if err := report.WriteJUnit(cfg.JUnitReport); err != nil {
+			fmt.Fprintf(cfg.Out, "a2a-conform: writing %s: %v\n", cfg.JUnitReport, err)
+		}
+	}
 	return report, nil
+}
+
+// collector keeps the results as each spec finishes, for a run that ends
+// before Ginkgo reports.
+type collector struct {
+	mu    sync.Mutex
+	cs    []CheckResult
+	scens []ScenarioResult
+}
+
+func (c *collector) addCheck(cr CheckResult) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.cs = append(c.cs, cr)
+}
+
+func (c *collector) addScenario(res ScenarioResult) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.scens = append(c.scens, res)
+}
+
+func (c *collector) checks() []CheckResult {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]CheckResult(nil), c.cs...)
+}
+
+func (c *collector) scenarios() []ScenarioResult {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]ScenarioResult(nil), c.scens...)
 }
 
 // labelFilter joins the filters and keeps slow scenarios out unless asked.
@@ -130,7 +192,7 @@ func labelFilter(fromFlags string, cfg Config) string {
 
 // defineScenario declares one ordered container: the scenario runs once
 // (BeforeAll), then each check judges the run.
-func defineScenario(s *scenarios.Scenario, cfg Config, out *lineWriter) {
+func defineScenario(s *scenarios.Scenario, cfg Config, out *lineWriter, col *collector) {
 	labels := append([]string{s.ID, s.Area}, s.Labels...)
 	ginkgo.Describe(s.ID+" "+s.Title, ginkgo.Ordered, ginkgo.ContinueOnFailure, ginkgo.Label(labels...), func() {
 		var (
@@ -139,9 +201,20 @@ func defineScenario(s *scenarios.Scenario, cfg Config, out *lineWriter) {
 			harnessErr error
 			once       sync.Once
 			marks      []scenarios.Outcome
+			stopped    bool
 		)
 		ginkgo.BeforeAll(func(ctx ginkgo.SpecContext) {
-			run, res, harnessErr = Execute(context.Background(), s, cfg.Driver)
+			if cfg.Context.Err() != nil {
+				stopped = true
+				return
+			}
+			// The scenario stops when Ginkgo is interrupted or times the node
+			// out (ctx), or when the caller stops the run (cfg.Context).
+			rctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			defer context.AfterFunc(cfg.Context, cancel)()
+			run, res, harnessErr = Execute(rctx, s, cfg.Driver)
+			stopped = cfg.Context.Err() != nil
 		}, ginkgo.NodeTimeout(time.Duration(len(s.Requests))*(25*time.Second)+scenarioWaits(s)+30*time.Second))
 		ginkgo.AfterAll(func() {
 			out.scenarioLine(s, marks, res.DurationMs)
@@ -150,10 +223,17 @@ func defineScenario(s *scenarios.Scenario, cfg Config, out *lineWriter) {
 			c := c
 			id := s.CheckID(c)
 			ginkgo.It(id+" "+c.Title, ginkgo.Label(checkLabels(id, c)...), func() {
-				once.Do(func() { addEntry(scenarioEntry, res) })
+				if stopped {
+					ginkgo.Skip("the run was stopped before " + s.ID + " finished")
+				}
+				once.Do(func() {
+					addEntry(scenarioEntry, res)
+					col.addScenario(res)
+				})
 				cr := Judge(run, harnessErr, s, c, cfg.Baseline)
 				marks = append(marks, cr.Result)
 				addEntry(checkEntry, cr)
+				col.addCheck(cr)
 				switch cr.Result {
 				case scenarios.Fail:
 					ginkgo.Fail(FailureMessage(cr))
@@ -197,26 +277,10 @@ func addEntry(name string, v any) {
 // BuildReport reads the check and scenario entries out of a Ginkgo report
 // and scores them. The checks keep catalog order.
 func BuildReport(gr ginkgo.Report, cfg Config, start time.Time) *Report {
-	r := &Report{
-		Schema:       Schema,
-		Tool:         Tool{Name: "a2a-conform", Version: cfg.Version},
-		Orchestrator: Orchestrator{Spec: cfg.Orchestrator},
-		StartedAt:    start.UTC(),
-		DurationMs:   time.Since(start).Milliseconds(),
-		Complete:     !interrupted(gr),
-	}
-	order := map[string]int{}
-	n := 0
-	all := cfg.Scenarios
-	if all == nil {
-		all = scenarios.All()
-	}
-	for _, s := range all {
-		for _, c := range s.WithGlobals() {
-			order[s.CheckID(c)] = n
-			n++
-		}
-	}
+	var (
+		checks []CheckResult
+		scens  []ScenarioResult
+	)
 	for _, sr := range gr.SpecReports {
 		for _, e := range sr.ReportEntries {
 			raw, _ := e.Value.GetRawValue().(string)
@@ -224,22 +288,18 @@ func BuildReport(gr ginkgo.Report, cfg Config, start time.Time) *Report {
 			case checkEntry:
 				var cr CheckResult
 				if json.Unmarshal([]byte(raw), &cr) == nil {
-					r.Checks = append(r.Checks, cr)
+					checks = append(checks, cr)
 				}
 			case scenarioEntry:
 				var res ScenarioResult
 				if json.Unmarshal([]byte(raw), &res) == nil {
-					r.Scenarios = append(r.Scenarios, res)
+					scens = append(scens, res)
 				}
 			}
 		}
 	}
-	sort.SliceStable(r.Checks, func(i, j int) bool { return order[r.Checks[i].ID] < order[r.Checks[j].ID] })
-	sort.SliceStable(r.Scenarios, func(i, j int) bool {
-		return order[r.Scenarios[i].ID+".G-JSONRPC"] < order[r.Scenarios[j].ID+".G-JSONRPC"]
-	})
-	r.Finish(cfg.Baseline)
-	return r
+	stopped := cfg.Context != nil && cfg.Context.Err() != nil
+	return NewReport(cfg, start, !interrupted(gr) && !stopped, checks, scens)
 }
 
 func interrupted(gr ginkgo.Report) bool {

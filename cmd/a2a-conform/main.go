@@ -40,12 +40,18 @@ const usage = `a2a-conform: conformance harness for A2A orchestrators
 
 usage:
   a2a-conform [run] [--orchestrator X] [--profile P] [--label-filter F]
-              [--json-report F] [--junit-report F] [--baseline F] [--slow]
+              [--json-report F] [--junit-report F] [--html-report F]
+              [--baseline F] [--shard K/N] [--slow]
                                                     score an orchestrator (default: builtin:reference)
   a2a-conform list                                  list scenarios and checks
   a2a-conform explain ID                            the clause, the fleet's behaviour and the fix for an id
   a2a-conform score REPORT.json                     re-score a saved JSON report
-  a2a-conform fleet up [--addr-file F] [--ca DIR]   run the mock vendor fleet until interrupted
+  a2a-conform report merge A.json B.json... [--json-report F] [--junit-report F] [--html-report F] [--baseline F]
+                                                    merge shard reports into one, scored as one run
+  a2a-conform soak [--delegations 200] [--orchestrator X]...
+                                                    many delegations while gateways roll skills out; plot errors over time
+  a2a-conform fleet up [--config F | --scenario ID] [--addr-file F] [--ca DIR] [--admin-token T]
+                                                    run the mock vendor fleet (with admin API and live page) until interrupted
   a2a-conform certs --out DIR                       write a long-lived test CA and host certificates
   a2a-conform version                               print the version
 
@@ -99,8 +105,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return explainCmd(args[1:], stdout)
 	case "score":
 		return scoreCmd(args[1:], stdout)
+	case "soak":
+		return soakCmd(ctx, args[1:], stdout, stderr)
+	case "report":
+		return reportCmd(args[1:], stdout, stderr)
 	case "version":
-		fmt.Fprintln(stdout, "a2a-conform", version)
+		fmt.Fprintln(stdout, "a2a-conform", toolVersion())
 		return nil
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)

@@ -48,8 +48,9 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	var profiles profileFlag
 	fs.Var(&profiles, "profile", "profile to judge conformance by (repeatable; default: all)")
 	labels := fs.String("label-filter", "", "Ginkgo label filter over check ids, scenarios, areas, profiles and levels")
-	jsonReport := fs.String("json-report", "", "write the JSON report to this file")
-	junitReport := fs.String("junit-report", "", "write a JUnit XML report to this file")
+	var out reportFiles
+	out.flags(fs)
+	shardFlag := fs.String("shard", "", "run only shard `K/N` of the scenarios (catalog index mod N == K-1); merge the reports with 'a2a-conform report merge'")
 	baselineFile := fs.String("baseline", "", "baseline file of expected failures {\"ID-or-glob\": \"reason\"}")
 	slow := fs.Bool("slow", false, "also run scenarios labelled slow (CARD-007 waits 301 s)")
 	verbose := fs.Bool("verbose", false, "show Ginkgo's own progress report on stderr")
@@ -62,6 +63,12 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	d, err := driver.Parse(*orch, builtins())
 	if err != nil {
 		return &exitError{code: 2, err: err}
+	}
+	var shard *suite.ShardSpec
+	if *shardFlag != "" {
+		if shard, err = suite.ParseShard(*shardFlag); err != nil {
+			return &exitError{code: 2, err: err}
+		}
 	}
 	var bl suite.Baseline
 	if *baselineFile != "" {
@@ -87,7 +94,14 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *verbose {
 		ginkgoOut = stderr
 	}
+	// The reports are written here rather than by suite.Run, so that run and
+	// report merge write them the same way. An interrupt (SIGINT, SIGTERM)
+	// makes Run return early with the report of what finished, Complete
+	// false: ctx stops the scenario under way; Ginkgo, which handles the same
+	// signals during RunSpecs, skips the rest and still reports.
 	report, err := suite.Run(t, suite.Config{
+		Context:      ctx,
+		Shard:        shard,
 		GinkgoOutput: ginkgoOut,
 		NoColor:      !isTerminal(stderr),
 		Driver:       d,
@@ -96,9 +110,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		IncludeSlow:  *slow,
 		Baseline:     bl,
 		Out:          stdout,
-		JSONReport:   *jsonReport,
-		JUnitReport:  *junitReport,
-		Version:      version,
+		Version:      toolVersion(),
 	})
 	if err != nil {
 		return &exitError{code: 2, err: err}
@@ -106,8 +118,12 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if report == nil {
 		return &exitError{code: 2, err: fmt.Errorf("the suite produced no report")}
 	}
+	werr := out.write(report)
 	suite.WriteScorecard(stdout, report)
 	writeFailures(stdout, report)
+	if werr != nil {
+		return &exitError{code: 2, err: werr}
+	}
 	return verdictExit(report, profiles)
 }
 

@@ -36,7 +36,7 @@ const (
 	DefaultGrace = time.Second
 	// DefaultHelloTimeout is how long a driver waits for a hello answer when
 	// none is configured. An OUT that stays silent is treated as unnamed.
-	DefaultHelloTimeout = 2 * time.Second
+	DefaultHelloTimeout = time.Second
 	// DefaultStderrLimit is how much of an OUT's stderr (the last bytes) a
 	// transcript keeps when no limit is configured.
 	DefaultStderrLimit = 64 << 10
@@ -120,14 +120,14 @@ type Transcript struct {
 	// Stderr is the end of what the OUT wrote to stderr (every process of the
 	// session), at most the driver's limit, marked when earlier bytes were
 	// dropped. Empty for drivers without a stderr.
-	Stderr string
+	Stderr string `json:"stderr"`
 	// Exits has one line per OUT process that ended, in order, for example
 	// "pid 4242: exited with status 0" or
 	// "pid 4243: killed after timeout: exited on signal: killed".
-	Exits []string
+	Exits []string `json:"exits"`
 	// Notes are the driver's observations in order: skipped lines, restarts,
 	// unknown reason words, late or ignored hellos. At most maxNotes are kept.
-	Notes []string
+	Notes []string `json:"notes"`
 }
 
 // Parse builds a driver from an --orchestrator spec:

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"runtime/debug"
+
+	"github.com/a2a-conform/a2a-conform/suite"
+	"github.com/a2a-conform/a2a-conform/suite/htmlreport"
+)
+
+// reportFiles are the report outputs a command writes.
+type reportFiles struct {
+	json, junit, html string
+}
+
+func (o *reportFiles) flags(fs *flag.FlagSet) {
+	fs.StringVar(&o.json, "json-report", "", "write the JSON report to this `file`")
+	fs.StringVar(&o.junit, "junit-report", "", "write a JUnit XML report (one test case per check) to this `file`")
+	fs.StringVar(&o.html, "html-report", "", "write a self-contained HTML report (scorecard, checks, sequence diagrams) to this `file`")
+}
+
+// write writes every requested report; it tries all of them and returns the
+// errors joined.
+func (o *reportFiles) write(r *suite.Report) error {
+	var errs []error
+	if o.json != "" {
+		if err := r.WriteJSON(o.json); err != nil {
+			errs = append(errs, fmt.Errorf("writing the JSON report: %w", err))
+		}
+	}
+	if o.junit != "" {
+		if err := r.WriteJUnit(o.junit); err != nil {
+			errs = append(errs, fmt.Errorf("writing the JUnit report: %w", err))
+		}
+	}
+	if o.html != "" {
+		if err := htmlreport.Write(r, o.html); err != nil {
+			errs = append(errs, fmt.Errorf("writing the HTML report: %w", err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+const reportUsage = `usage:
+  a2a-conform report merge A.json B.json ... [--json-report F] [--junit-report F] [--html-report F]
+                                             [--baseline F] [--profile P]
+      merge the JSON reports of the shards of one run (run --shard K/N) into one,
+      scored as one run; with a single report, convert it to JUnit or HTML
+`
+
+// reportCmd dispatches the report subcommands.
+func reportCmd(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return &usageError{"report takes a subcommand: merge\n" + reportUsage}
+	}
+	switch args[0] {
+	case "merge":
+		return mergeCmd(args[1:], stdout, stderr)
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, reportUsage)
+		return nil
+	}
+	return &usageError{fmt.Sprintf("unknown report subcommand %q", args[0])}
+}
+
+// mergeCmd merges shard reports, writes the merged reports, prints the
+// scorecard and exits as run would have for one run over every shard.
+func mergeCmd(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("report merge", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var out reportFiles
+	out.flags(fs)
+	baselineFile := fs.String("baseline", "", "judge the merged checks with this baseline instead of the shards' own")
+	var profiles profileFlag
+	fs.Var(&profiles, "profile", "profile to judge conformance by (repeatable; default: all)")
+	files, err := parseInterleaved(fs, args)
+	if err != nil {
+		return &exitError{code: 2}
+	}
+	if len(files) == 0 {
+		return &usageError{"report merge takes one or more JSON reports"}
+	}
+	var opt suite.MergeOptions
+	if *baselineFile != "" {
+		if opt.Baseline, err = suite.LoadBaseline(*baselineFile); err != nil {
+			return &exitError{code: 2, err: err}
+		}
+	}
+	var reports []*suite.Report
+	for _, f := range files {
+		r, err := suite.ReadReport(f)
+		if err != nil {
+			return &exitError{code: 2, err: err}
+		}
+		reports = append(reports, r)
+		opt.Names = append(opt.Names, f)
+	}
+	merged, err := suite.Merge(reports, opt)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	werr := out.write(merged)
+	suite.WriteScorecard(stdout, merged)
+	writeFailures(stdout, merged)
+	if werr != nil {
+		return &exitError{code: 2, err: werr}
+	}
+	return verdictExit(merged, profiles)
+}
+
+// parseInterleaved parses flags that may come before, between or after the
+// positional arguments ("merge a.json --json-report m.json b.json").
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// toolVersion is the harness version for reports and `a2a-conform version`:
+// the -ldflags "-X main.version=..." value, else the module version the
+// binary was built from (go install ...@v1.2.3, go run ...@v1.2.3), else
+// "dev".
+func toolVersion() string {
+	if version != "dev" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return version
+}
