@@ -30,8 +30,12 @@ func PlotSVG(results ...*Result) []byte {
 		y0 := top + float64(i)*(panelH+gap) + 16
 		base := y0 + panelH - 20
 		scale := (panelH - 30) / float64(maxY)
-		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-weight="bold">%s: %d/%d completed, %d escalated, -32004 on %.1f%% of sends, %d lost after the first re-route</text>`,
-			left, y0, html.EscapeString(r.Orchestrator), r.Completed, r.Delegations, r.Escalated, 100*r.SkillErrorRate, r.LostAfterReroute)
+		reroute := "never re-routed"
+		if r.FirstReroute > 0 {
+			reroute = fmt.Sprintf("%d lost after the first re-route", r.LostAfterReroute)
+		}
+		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-weight="bold">%s: %d/%d completed, %d escalated, -32004 on %.1f%% of sends, %s</text>`,
+			left, y0, html.EscapeString(r.Orchestrator), r.Completed, r.Delegations, r.Escalated, 100*r.SkillErrorRate, reroute)
 		fmt.Fprintf(&b, `<line x1="%.0f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#444"/>`, left, base, left+plotW, base)
 		fmt.Fprintf(&b, `<line x1="%.0f" y1="%.1f" x2="%.0f" y2="%.1f" stroke="#444"/>`, left, base, left, base-(panelH-30))
 		fmt.Fprintf(&b, `<text x="%.0f" y="%.1f" text-anchor="end">%d</text><text x="%.0f" y="%.1f" text-anchor="end">0</text>`, left-4, base-(panelH-30)+4, maxY, left-4, base+4)

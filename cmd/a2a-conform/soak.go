@@ -27,7 +27,7 @@ func soakCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var orchs multiFlag
 	fs.Var(&orchs, "orchestrator", "orchestrator to soak (repeatable; default builtin:reference)")
 	n := fs.Int("delegations", 200, "delegations per orchestrator")
-	window := fs.Duration("window", 2*time.Second, "rollout window of B's gateway (D's is 1.5x); the CDN max-age stays 86400 s")
+	window := fs.Duration("window", 3*time.Second, "rollout window of B's gateway (D's is 3x); the CDN max-age stays 86400 s")
 	spacing := fs.Duration("spacing", 40*time.Millisecond, "pause between delegations")
 	plot := fs.String("plot", "soak.svg", "write the errors-over-time plot (SVG) to this file; empty for none")
 	jsonOut := fs.String("json", "", "write the results as JSON to this file")
