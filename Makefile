@@ -55,3 +55,32 @@ test: export A2A_CONFORM_ARTIFACTS ?= $(CURDIR)/reports/artifacts
 reports: build
 	mkdir -p reports
 	$(BIN) run --json-report reports/report.json --junit-report reports/junit.xml --html-report reports/report.html
+
+# fuzz runs every fuzz target for FUZZTIME, one after another. Crashers are
+# written to the package's testdata/fuzz/FuzzX/ and replay in `make test`.
+FUZZTIME ?= 60s
+# FUZZFLAGS adds go test flags, e.g. -fuzzminimizetime=5s for short runs.
+FUZZFLAGS ?=
+FUZZ_TARGETS := \
+	./mockvendor:FuzzRPC \
+	./mockvendor:FuzzProxy \
+	./mockvendor:FuzzMarshalAnswer \
+	./mockvendor:FuzzScanEnvelope \
+	./mockvendor:FuzzAppendTask10 \
+	./mockvendor:FuzzDecodeSendFast \
+	./mockvendor:FuzzTraceRing \
+	./cardsig:FuzzCardSignature \
+	./contract:FuzzLineReader
+
+.PHONY: fuzz bench
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  pkg=$${t%%:*}; fn=$${t##*:}; \
+	  echo "== $$fn ($$pkg, $(FUZZTIME))"; \
+	  $(GO) test -run='^$$' -fuzz="^$$fn\$$" -fuzztime=$(FUZZTIME) $(FUZZFLAGS) $$pkg; \
+	done
+
+# bench prints the fleet's figures against a bare TLS server and the suite's
+# wall time as name=value lines (see bench/run.sh).
+bench:
+	@GO=$(GO) ./bench/run.sh

@@ -68,9 +68,17 @@ func (lr *LineReader) ReadLine() ([]byte, error) {
 		if complete {
 			body = frag[:len(frag)-1]
 		}
-		if len(line)+len(body) > lr.max {
-			// Allow a "\r\n" ending exactly at the limit.
-			if !(complete && len(line)+len(body) == lr.max+1 && body[len(body)-1] == '\r') {
+		if n := len(line) + len(body); n > lr.max {
+			// Allow a "\r\n" ending exactly at the limit, also when the
+			// buffer filled between the '\r' and the '\n' (the next
+			// fragment then decides).
+			last := byte(0)
+			if len(body) > 0 {
+				last = body[len(body)-1]
+			} else if len(line) > 0 {
+				last = line[len(line)-1]
+			}
+			if !(n == lr.max+1 && last == '\r' && (complete || err == bufio.ErrBufferFull)) {
 				lr.skipping = !complete
 				if err != nil && err != bufio.ErrBufferFull {
 					lr.err = err

@@ -120,6 +120,12 @@ func decodeMessage(raw json.RawMessage, d Dialect) (*Message, error) {
 	if err := json.Unmarshal(raw, &wm); err != nil {
 		return nil, fmt.Errorf("params.message: %v", err)
 	}
+	return buildMessage(&wm, d)
+}
+
+// buildMessage turns a decoded wire message into a Message (decodeMessage's
+// checks after decoding).
+func buildMessage(wm *wireMessage, d Dialect) (*Message, error) {
 	if len(wm.Parts) == 0 {
 		return nil, fmt.Errorf("params.message.parts must hold at least one part")
 	}
@@ -257,6 +263,16 @@ func encodePart(p Part, d Dialect) map[string]any {
 // stateName spells a task state (0.3 spelling) in dialect d.
 func stateName(state string, d Dialect) string {
 	if d == Dialect10 {
+		switch state { // the common states, without building the string
+		case "submitted":
+			return "TASK_STATE_SUBMITTED"
+		case "working":
+			return "TASK_STATE_WORKING"
+		case "completed":
+			return "TASK_STATE_COMPLETED"
+		case "canceled":
+			return "TASK_STATE_CANCELED"
+		}
 		return "TASK_STATE_" + strings.ToUpper(strings.ReplaceAll(state, "-", "_"))
 	}
 	return state

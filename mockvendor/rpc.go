@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -85,7 +84,7 @@ type rpcAnswer struct {
 func (h *host) serveRPC(w http.ResponseWriter, r *http.Request, ev *Event) {
 	f := h.vendor.fleet
 	limit := f.limits.MaxBody
-	ans := &rpcAnswer{dialect: dialectFromHeader(r.Header.Get("A2A-Version")), status: http.StatusOK}
+	ans := &rpcAnswer{dialect: dialectFromHeader(headerGet(r.Header, a2aVersionKey)), status: http.StatusOK}
 	defer func() { h.writeAnswer(w, r, ans, ev) }()
 
 	if r.ContentLength > limit {
@@ -93,7 +92,7 @@ func (h *host) serveRPC(w http.ResponseWriter, r *http.Request, ev *Event) {
 		ans.err = errInvalidRequest(fmt.Sprintf("body of %d bytes is over the %d byte limit", r.ContentLength, limit))
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	body, err := readAllSized(http.MaxBytesReader(w, r.Body, limit), r.ContentLength)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -105,11 +104,14 @@ func (h *host) serveRPC(w http.ResponseWriter, r *http.Request, ev *Event) {
 		ev.Note = "body not read whole"
 		return
 	}
-	if len(body) <= 64<<10 && json.Valid(body) {
+	trimmed := bytes.TrimSpace(body)
+	valid := json.Valid(trimmed)
+	// body is valid JSON exactly when trimmed is and nothing but JSON
+	// whitespace was trimmed; scan body again only when something was.
+	if len(body) <= 64<<10 && (len(trimmed) == len(body) && valid || len(trimmed) != len(body) && json.Valid(body)) {
 		ev.Request = body
 	}
-	trimmed := bytes.TrimSpace(body)
-	if !json.Valid(trimmed) {
+	if !valid {
 		ans.err = errParse("the body is not JSON")
 		return
 	}
@@ -117,10 +119,13 @@ func (h *host) serveRPC(w http.ResponseWriter, r *http.Request, ev *Event) {
 		ans.err = errInvalidRequest("batch requests are not supported by A2A")
 		return
 	}
-	var env rpcEnvelope
-	if err := json.Unmarshal(trimmed, &env); err != nil {
-		ans.err = errInvalidRequest("the body is not a JSON-RPC request object")
-		return
+	env, ok := scanEnvelope(trimmed)
+	if !ok {
+		env = rpcEnvelope{}
+		if err := json.Unmarshal(trimmed, &env); err != nil {
+			ans.err = errInvalidRequest("the body is not a JSON-RPC request object")
+			return
+		}
 	}
 	ans.id = validID(env.ID)
 	ev.RPCID = ans.id
@@ -128,8 +133,13 @@ func (h *host) serveRPC(w http.ResponseWriter, r *http.Request, ev *Event) {
 		ans.err = errInvalidRequest(`jsonrpc must be "2.0"`)
 		return
 	}
-	var method string
-	if err := json.Unmarshal(env.Method, &method); err != nil || method == "" {
+	method, ok := plainString(env.Method)
+	if !ok {
+		if err := json.Unmarshal(env.Method, &method); err != nil {
+			method = ""
+		}
+	}
+	if method == "" {
 		ans.err = errInvalidRequest("method must be a non-empty string")
 		return
 	}
@@ -145,7 +155,7 @@ func (h *host) serveRPC(w http.ResponseWriter, r *http.Request, ev *Event) {
 		if info.op == OpGet || info.op == OpCancel {
 			if t := f.tasks.get(h.vendor.cfg.ID, taskIDOf(env.Params)); t != nil {
 				d = t.dialect
-			} else if !strings.HasPrefix(r.Header.Get("A2A-Version"), "1.") {
+			} else if !strings.HasPrefix(headerGet(r.Header, a2aVersionKey), "1.") {
 				d = Dialect03
 			}
 		}
@@ -161,18 +171,22 @@ func (h *host) serveRPC(w http.ResponseWriter, r *http.Request, ev *Event) {
 		return
 	}
 
-	call := &Call{Vendor: h.vendor, Host: h.name, hostKey: h.sanName(), Region: h.cfg.Region, Method: method, Op: ev.Op, Dialect: d, A2AVersion: r.Header.Get("A2A-Version")}
+	call := &Call{Vendor: h.vendor, Host: h.name, hostKey: h.sanName(), Region: h.cfg.Region, Method: method, Op: ev.Op, Dialect: d, A2AVersion: headerGet(r.Header, a2aVersionKey)}
 	ans.call = call
 	var sp sendParams
 	if info.op == OpSend || info.op == OpStream {
-		if err := json.Unmarshal(nonNull(env.Params), &sp); err != nil {
-			ans.err = errInvalidParams(err.Error())
-			return
-		}
-		msg, err := decodeMessage(sp.Message, d)
-		if err != nil {
-			ans.err = errInvalidParams(err.Error())
-			return
+		msg, ok := decodeSendFast(env.Params, d, &sp)
+		if !ok {
+			sp = sendParams{}
+			if err := json.Unmarshal(nonNull(env.Params), &sp); err != nil {
+				ans.err = errInvalidParams(err.Error())
+				return
+			}
+			var err error
+			if msg, err = decodeMessage(sp.Message, d); err != nil {
+				ans.err = errInvalidParams(err.Error())
+				return
+			}
 		}
 		call.Message = msg
 		call.Skill = skillOf(sp.Metadata, msg.Metadata)
@@ -275,6 +289,20 @@ func (h *host) runTask(c *Call, sp *sendParams, ans *rpcAnswer, now time.Time) *
 		ans.stream = f.streamEvents(t, c.Dialect)
 		return nil
 	}
+	if c.Dialect == Dialect10 && c.Op == OpSend || c.Dialect == Dialect10 && c.StreamAsJSON {
+		// The common answer, encoded without building maps.
+		// {"id":...,"jsonrpc":"2.0","result":{"task":...}}, as marshalAnswer
+		// writes the answer.
+		state := t.state(now, f.limits.WorkTime)
+		b, err := appendJSON(append(make([]byte, 0, 1024), `{"id":`...), idOrNull(ans.id))
+		if err == nil {
+			b, err = appendTask10(append(b, `,"jsonrpc":"2.0","result":{"task":`...), t, state, now)
+		}
+		if err == nil {
+			ans.result = &encodedResult{body: append(b, "}}"...), taskID: t.id, state: normalState(stateName(state, Dialect10))}
+			return nil
+		}
+	}
 	task := f.encodeTask(t, c.Dialect, now)
 	if c.Dialect == Dialect10 && c.Op == OpSend || c.Dialect == Dialect10 && c.StreamAsJSON {
 		ans.result = map[string]any{"task": task}
@@ -287,8 +315,8 @@ func (h *host) runTask(c *Call, sp *sendParams, ans *rpcAnswer, now time.Time) *
 // writeAnswer renders the answer in its dialect and completes the trace event.
 func (h *host) writeAnswer(w http.ResponseWriter, r *http.Request, ans *rpcAnswer, ev *Event) {
 	hdr := w.Header()
-	if rv := h.vendor.responseVersion(r.Header.Get("A2A-Version"), ans.dialect); rv != "" {
-		hdr.Set("A2A-Version", rv)
+	if rv := h.vendor.responseVersion(headerGet(r.Header, a2aVersionKey), ans.dialect); rv != "" {
+		hdr[a2aVersionKey] = []string{rv} // hdr.Set("A2A-Version", rv)
 	}
 	h.vendor.runHeaderHooks(h.sanName(), hdr)
 	if c := ans.call; c != nil {
@@ -303,19 +331,32 @@ func (h *host) writeAnswer(w http.ResponseWriter, r *http.Request, ans *rpcAnswe
 		h.writeStream(w, r, ans, ev)
 		return
 	}
-	if ans.err != nil && ans.status == http.StatusOK && ans.dialect == Dialect03 &&
+	if ans.err != nil && ans.status == http.StatusOK && ans.dialect != Dialect01 &&
 		ans.call != nil && ans.call.Op == OpStream && !ans.call.StreamAsJSON {
-		// A 0.3 stream's answer is an SSE stream of SendStreamingMessageResponse,
-		// which includes the error response; a2a-go v0.3.3 reads only "data: "
+		// A 0.3 or 1.0 stream's answer is an SSE stream of JSON-RPC responses,
+		// which includes the error response: a2a-go v0.3.3 reads only "data: "
 		// lines and sees an application/json error body as an empty stream,
-		// so the error travels as the stream's one event (as a2a-go's own
-		// server sends it).
-		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": idOrNull(ans.id), "error": ans.err.wire(ans.dialect)})
+		// and @a2a-js/sdk refuses any stream answer that is not
+		// text/event-stream before it looks at the error; so the error
+		// travels as the stream's one event (as a2a-go's own server sends it).
+		b := marshalAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(ans.id), "error": ans.err.wire(ans.dialect)})
 		hdr.Set("Content-Type", "text/event-stream")
 		hdr.Set("Cache-Control", "no-cache")
 		w.WriteHeader(http.StatusOK)
 		_, _ = w.Write(append(append([]byte("data: "), b...), "\n\n"...))
 		ev.Status, ev.ContentType = http.StatusOK, "text/event-stream"
+		return
+	}
+	if er, ok := ans.result.(*encodedResult); ok && ans.err == nil {
+		body := er.body
+		if ev.TaskID == "" {
+			ev.TaskID = er.taskID
+		}
+		ev.State = er.state
+		hdr.Set("Content-Type", "application/json")
+		w.WriteHeader(ans.status)
+		_, _ = w.Write(body)
+		ev.Status, ev.ContentType = ans.status, "application/json"
 		return
 	}
 	resp := map[string]any{"jsonrpc": "2.0", "id": idOrNull(ans.id)}
@@ -335,7 +376,7 @@ func (h *host) writeAnswer(w http.ResponseWriter, r *http.Request, ans *rpcAnswe
 			}
 		}
 	}
-	body, _ := json.Marshal(resp)
+	body := marshalAnswer(resp)
 	hdr.Set("Content-Type", "application/json")
 	w.WriteHeader(ans.status)
 	_, _ = w.Write(body)
@@ -366,7 +407,7 @@ func (h *host) writeStream(w http.ResponseWriter, r *http.Request, ans *rpcAnswe
 	var buf bytes.Buffer
 	for _, res := range ans.stream {
 		buf.Reset()
-		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": idOrNull(ans.id), "result": res})
+		b := marshalAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(ans.id), "result": res})
 		buf.WriteString("data: ")
 		buf.Write(b)
 		buf.WriteString("\n\n")
@@ -401,6 +442,10 @@ func (f *Fleet) encodeTask(t *task, d Dialect, now time.Time) map[string]any {
 	}
 	return out
 }
+
+// a2aVersionKey is "A2A-Version" in canonical form, so that reading and
+// setting it does not canonicalize (and allocate) on every request.
+var a2aVersionKey = http.CanonicalHeaderKey("A2A-Version")
 
 func artifact(t *task, d Dialect) map[string]any {
 	text := Part{Kind: "text", Text: t.output}
@@ -586,3 +631,10 @@ func taskIDOf(params json.RawMessage) string {
 	}
 	return strings.TrimPrefix(tp.Name, "tasks/")
 }
+
+var (
+	sendParamsFields  = []string{"id", "sessionId", "message", "configuration", "metadata"}
+	configFields      = []string{"blocking", "returnImmediately"}
+	wireMessageFields = []string{"kind", "role", "messageId", "contextId", "taskId", "parts", "metadata"}
+	wirePartFields    = []string{"type", "kind", "text", "data", "file", "raw", "url", "mediaType", "filename", "metadata"}
+)

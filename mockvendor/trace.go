@@ -94,12 +94,55 @@ type Event struct {
 // Trace records every request to every host in arrival order. It is safe for
 // concurrent use. Past its cap it drops the oldest events.
 type Trace struct {
-	mu      sync.Mutex
-	events  []Event
+	mu sync.Mutex
+	// The kept events are buf[head], buf[head+1], ... (n of them, wrapping
+	// around): dropping the oldest moves head instead of the events. buf
+	// grows like a slice up to max.
+	buf     []Event
+	head, n int
 	seq     int64
 	max     int
 	dropped int64
 	subs    map[chan Event]struct{}
+}
+
+// at returns the i-th kept event (0 the oldest).
+func (t *Trace) at(i int) *Event { return &t.buf[(t.head+i)%len(t.buf)] }
+
+// push appends e after the newest event, growing buf when it is full.
+func (t *Trace) push(e Event) {
+	if t.n == len(t.buf) {
+		size := max(2*len(t.buf), 64)
+		if t.max > 0 && size > t.max {
+			size = max(t.max, t.n+1)
+		}
+		nb := make([]Event, size)
+		t.copyTo(nb, 0)
+		t.buf, t.head = nb, 0
+	}
+	*t.at(t.n) = e
+	t.n++
+}
+
+// dropOldest forgets the k oldest events.
+func (t *Trace) dropOldest(k int) {
+	for i := 0; i < k; i++ {
+		*t.at(i) = Event{} // let the GC have what it held
+	}
+	t.head = (t.head + k) % len(t.buf)
+	t.n -= k
+}
+
+// copyTo copies the kept events from the i-th on into dst, in order, and
+// returns how many it copied.
+func (t *Trace) copyTo(dst []Event, i int) int {
+	if t.n == i {
+		return 0
+	}
+	start := (t.head + i) % len(t.buf)
+	m := copy(dst, t.buf[start:min(len(t.buf), start+t.n-i)])
+	m += copy(dst[m:], t.buf[:t.n-i-m])
+	return m
 }
 
 func newTrace(max int) *Trace {
@@ -117,12 +160,12 @@ func (t *Trace) begin(e Event) int64 {
 	if e.Time.IsZero() {
 		e.Time = time.Now()
 	}
-	if len(t.events) >= t.max {
-		n := max(len(t.events)/10, 1)
-		t.events = append(t.events[:0], t.events[n:]...)
+	if t.n >= t.max {
+		n := max(t.n/10, 1)
+		t.dropOldest(n)
 		t.dropped += int64(n)
 	}
-	t.events = append(t.events, e)
+	t.push(e)
 	return e.Seq
 }
 
@@ -131,11 +174,11 @@ func (t *Trace) begin(e Event) int64 {
 func (t *Trace) finish(seq int64, fill func(*Event)) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	i := sort.Search(len(t.events), func(i int) bool { return t.events[i].Seq >= seq })
-	if i == len(t.events) || t.events[i].Seq != seq {
+	i := t.index(seq)
+	if i == t.n || t.at(i).Seq != seq {
 		return
 	}
-	e := &t.events[i]
+	e := t.at(i)
 	fill(e)
 	e.DurationMs = float64(time.Since(e.Time).Microseconds()) / 1000
 	for ch := range t.subs {
@@ -144,6 +187,23 @@ func (t *Trace) finish(seq int64, fill func(*Event)) {
 		default: // a slow subscriber loses events rather than stalling the fleet
 		}
 	}
+}
+
+// index returns the position of the first kept event with a sequence
+// number >= seq (t.n when none). Kept events have consecutive numbers, so
+// it is a subtraction; the search is a safeguard.
+func (t *Trace) index(seq int64) int {
+	if t.n == 0 {
+		return 0
+	}
+	first := t.at(0).Seq
+	if seq <= first {
+		return 0
+	}
+	if i := seq - first; i < int64(t.n) && t.at(int(i)).Seq == seq {
+		return int(i)
+	}
+	return sort.Search(t.n, func(i int) bool { return t.at(i).Seq >= seq })
 }
 
 // add records an event that is complete on arrival (a proxy refusal).
@@ -155,19 +215,25 @@ func (t *Trace) add(e Event) {
 func (t *Trace) Events() []Event {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return append([]Event(nil), t.events...)
+	if t.n == 0 {
+		return nil
+	}
+	out := make([]Event, t.n)
+	t.copyTo(out, 0)
+	return out
 }
 
 // Since returns the events with a sequence number greater than seq.
 func (t *Trace) Since(seq int64) []Event {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for i, e := range t.events {
-		if e.Seq > seq {
-			return append([]Event(nil), t.events[i:]...)
-		}
+	if t.n == 0 || t.at(t.n-1).Seq <= seq {
+		return nil
 	}
-	return nil
+	i := t.index(seq + 1)
+	out := make([]Event, t.n-i)
+	t.copyTo(out, i)
+	return out
 }
 
 // Seq returns the sequence number of the newest event (0 when empty).
@@ -188,7 +254,7 @@ func (t *Trace) Dropped() int64 {
 func (t *Trace) Reset() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.events = nil
+	t.buf, t.head, t.n = nil, 0, 0
 }
 
 // Subscribe returns a channel that receives each new event (buffered; a

@@ -1,0 +1,158 @@
+package mockvendor
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// FuzzMarshalAnswer checks that the endpoint's answer encoder writes exactly
+// the bytes json.Marshal writes, for any value a decoded request can put
+// into an answer (metadata, ids, texts) and the shapes the endpoint builds
+// around them.
+func FuzzMarshalAnswer(f *testing.F) {
+	f.Add([]byte(`{"a":[1,2.5,-0,1e21,"x<y>&z",true,null,{"\u2028":"\ud800"}],"b":{}}`), "text \x00\x7f\u00e9 \xff", int64(3))
+	f.Add([]byte(`"s"`), "", int64(-1))
+	f.Add([]byte(`[[],{},""]`), "plain", int64(0))
+	f.Fuzz(func(t *testing.T, data []byte, s string, n int64) {
+		var v any
+		if json.Unmarshal(data, &v) != nil {
+			v = string(data)
+		}
+		var raw json.RawMessage
+		if json.Valid(data) {
+			raw = data
+		}
+		doc := map[string]any{
+			"jsonrpc": "2.0",
+			"id":      idOrNull(raw),
+			"result": map[string]any{
+				"task": map[string]any{
+					s:          v,
+					"parts":    []any{map[string]any{"text": s, "n": int(n), "ok": n > 0}, nil},
+					"metadata": map[string]string{s: s},
+					"skills":   []string{s, "x"},
+					"data":     raw,
+				},
+				"empty": []any(nil),
+				"none":  map[string]any(nil),
+			},
+		}
+		for _, x := range []any{v, s, doc} {
+			want, werr := json.Marshal(x)
+			got := marshalAnswer(x)
+			if werr != nil {
+				want = nil
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("marshalAnswer differs from json.Marshal\ngot:  %s\nwant: %s", got, want)
+			}
+		}
+	})
+}
+
+// FuzzScanEnvelope checks the envelope fast path against json.Unmarshal:
+// whenever scanEnvelope accepts a valid JSON body, every member (and its
+// absence) must equal what json.Unmarshal gives; plainString must agree
+// with json.Unmarshal into a string whenever it accepts.
+func FuzzScanEnvelope(f *testing.F) {
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"a":[1,"}",{"b":"\"]"}]}}`))
+	f.Add([]byte(`{"id":null,"id":"x","ID":2}`))
+	f.Add([]byte(` { "jsonrpc" : "2.0" , "params" : null , "x":[[]] } `))
+	f.Add([]byte(`{"m\u0065thod":"x","Method":"y","jſonrpc":"2.0"}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		trimmed := bytes.TrimSpace(body)
+		if !json.Valid(trimmed) {
+			return
+		}
+		var want rpcEnvelope
+		werr := json.Unmarshal(trimmed, &want)
+		got, ok := scanEnvelope(trimmed)
+		if ok {
+			if werr != nil {
+				t.Fatalf("scanEnvelope accepted what json.Unmarshal refuses: %v", werr)
+			}
+			for _, p := range [][2]json.RawMessage{{got.JSONRPC, want.JSONRPC}, {got.Method, want.Method}, {got.ID, want.ID}, {got.Params, want.Params}} {
+				if (p[0] == nil) != (p[1] == nil) || !bytes.Equal(p[0], p[1]) {
+					t.Fatalf("scanEnvelope %+v, json.Unmarshal %+v", got, want)
+				}
+			}
+		}
+		for _, raw := range []json.RawMessage{want.Method, want.ID, want.JSONRPC} {
+			if s, ok := plainString(raw); ok {
+				var ws string
+				if err := json.Unmarshal(raw, &ws); err != nil || ws != s {
+					t.Fatalf("plainString(%s) = %q, json.Unmarshal %q %v", raw, s, ws, err)
+				}
+			}
+		}
+	})
+}
+
+// FuzzAppendTask10 checks the 1.0 task fast path against encodeTask and
+// json.Marshal for any message text, metadata, ids and task state.
+func FuzzAppendTask10(f *testing.F) {
+	f.Add("hello", []byte(`{"skillId":"x","n":1.5}`), "ctx-1", "t-1", uint8(0))
+	f.Add("<&>\u2028\xff", []byte(`null`), "", "t\"2", uint8(3))
+	fl := &Fleet{limits: Limits{}.withDefaults()}
+	f.Fuzz(func(t *testing.T, text string, meta []byte, ctxID, id string, mode uint8) {
+		var md map[string]any
+		_ = json.Unmarshal(meta, &md)
+		now := time.Now()
+		parts := []Part{{Kind: "text", Text: text}, {Kind: "text", Text: text, Metadata: md}, {Kind: "data", Data: json.RawMessage(`{"a":1}`)},
+			{Kind: "text", Text: "x", MediaType: "text/plain", Filename: text}, {Kind: "file", File: json.RawMessage(`{"raw":"aGk=","url":null}`)}}
+		in := &Message{Role: []string{"user", "agent"}[mode>>5&1], MessageID: "m-" + id, Metadata: md, Parts: parts[:1+int(mode>>6)%len(parts)]}
+		if mode&32 != 0 {
+			in.Parts = append(in.Parts, parts...)
+		}
+		tk := &task{id: id, contextID: ctxID, vendor: "d", dialect: Dialect10, created: now.Add(-time.Duration(mode%4) * 40 * time.Millisecond),
+			blocking: mode&4 == 0, hold: mode&8 != 0, input: in, output: text}
+		if mode&16 != 0 {
+			tk.canceled.Store(true)
+		}
+		state := tk.state(now, fl.limits.WorkTime)
+		want, werr := json.Marshal(map[string]any{"task": fl.encodeTask(tk, Dialect10, now)})
+		got, err := appendTask10([]byte(`{"task":`), tk, state, now)
+		if (err != nil) != (werr != nil) {
+			t.Fatalf("errors differ: %v / %v", err, werr)
+		}
+		if err == nil && !bytes.Equal(append(got, '}'), want) {
+			t.Fatalf("appendTask10 differs\ngot:  %s}\nwant: %s", got, want)
+		}
+	})
+}
+
+// FuzzDecodeSendFast checks the one-pass send decoding against the
+// two-step one (json.Unmarshal into sendParams, then decodeMessage): when
+// the fast path accepts, both must give the same params and message.
+func FuzzDecodeSendFast(f *testing.F) {
+	f.Add([]byte(`{"message":{"role":"ROLE_USER","messageId":"m","parts":[{"text":"hi","metadata":{"a":1}}]},"metadata":{"skillId":"x"},"configuration":{"blocking":false}}`), uint8(2))
+	f.Add([]byte(`{"id":"t","sessionId":"s","message":{"role":"user","parts":[{"type":"text","text":"x"},{"type":"data","data":{}}]}}`), uint8(0))
+	f.Add([]byte(`{"message":{"kind":"message","role":"agent","parts":[{"kind":"file","file":{"uri":"u"}}]},"Message":null}`), uint8(1))
+	f.Fuzz(func(t *testing.T, params []byte, dsel uint8) {
+		if !json.Valid(params) {
+			return
+		}
+		params = bytes.TrimSpace(params)
+		d := []Dialect{Dialect01, Dialect03, Dialect10}[int(dsel)%3]
+		var fast sendParams
+		msg, ok := decodeSendFast(params, d, &fast)
+		if !ok {
+			return
+		}
+		var slow sendParams
+		if err := json.Unmarshal(nonNull(params), &slow); err != nil {
+			t.Fatalf("fast path accepted params the slow path refuses: %v", err)
+		}
+		want, err := decodeMessage(slow.Message, d)
+		if err != nil {
+			t.Fatalf("fast path accepted a message the slow path refuses: %v", err)
+		}
+		slow.Message = nil
+		if !reflect.DeepEqual(fast, slow) || !reflect.DeepEqual(msg, want) {
+			t.Fatalf("fast %+v %+v\nslow %+v %+v", fast, msg, slow, want)
+		}
+	})
+}
