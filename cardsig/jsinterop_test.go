@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/a2a-conform/a2a-conform/internal/testenv"
+
 	jose "github.com/go-jose/go-jose/v4"
 )
 
@@ -23,21 +25,9 @@ type jsResult struct {
 // npm dependencies are missing unless A2A_CONFORM_REQUIRE_NODE=1.
 func nodeOrSkip(t *testing.T) string {
 	t.Helper()
-	const fix = "run `npm ci --prefix cardsig/testdata/jsinterop` (from the repository root)"
-	require := os.Getenv("A2A_CONFORM_REQUIRE_NODE") == "1"
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if require {
-			t.Fatalf("node not found on PATH and A2A_CONFORM_REQUIRE_NODE=1: install Node 20+, then %s", fix)
-		}
-		t.Skip("node not found on PATH; set A2A_CONFORM_REQUIRE_NODE=1 to make this a failure")
-	}
-	if _, err := os.Stat(filepath.Join(jsInteropDir, "node_modules", "@a2a-js", "sdk")); err != nil {
-		if require {
-			t.Fatalf("%s/node_modules is missing and A2A_CONFORM_REQUIRE_NODE=1: %s", jsInteropDir, fix)
-		}
-		t.Skipf("%s/node_modules is missing; %s to run the @a2a-js/sdk interop test", jsInteropDir, fix)
-	}
+	const fix = "run npm ci --prefix cardsig/testdata/jsinterop (from the repository root)"
+	node := testenv.Program(t, "A2A_CONFORM_REQUIRE_NODE", "node (Node 20+) is needed: install it, then "+fix, "node")
+	testenv.File(t, "A2A_CONFORM_REQUIRE_NODE", filepath.Join(jsInteropDir, "node_modules", "@a2a-js", "sdk"), fix)
 	return node
 }
 

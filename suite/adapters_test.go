@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/a2a-conform/a2a-conform/internal/testenv"
+
 	"github.com/a2a-conform/a2a-conform/scenarios"
 	"github.com/a2a-conform/a2a-conform/suite"
 	"github.com/a2a-conform/a2a-conform/suite/driver"
@@ -58,35 +60,17 @@ func jsAdapter(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	require := os.Getenv("A2A_CONFORM_REQUIRE_NODE") == "1"
 	fix := "run: npm ci --prefix examples/adapters/a2a-js (or make deps)"
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if require {
-			t.Fatalf("node not found on PATH and A2A_CONFORM_REQUIRE_NODE=1: install Node 20+, then %s", fix)
-		}
-		t.Skip("node not found on PATH; set A2A_CONFORM_REQUIRE_NODE=1 to make this a failure")
-	}
+	node := testenv.Program(t, "A2A_CONFORM_REQUIRE_NODE", "node (Node 20+) is needed: install it, then "+fix, "node")
 	for _, pkg := range []string{"@a2a-js/sdk", "undici"} {
-		if _, err := os.Stat(filepath.Join(dir, "node_modules", pkg, "package.json")); err != nil {
-			if require {
-				t.Fatalf("examples/adapters/a2a-js/node_modules/%s is missing and A2A_CONFORM_REQUIRE_NODE=1: %s", pkg, fix)
-			}
-			t.Skipf("examples/adapters/a2a-js/node_modules/%s is missing (%s); set A2A_CONFORM_REQUIRE_NODE=1 to make this a failure", pkg, fix)
-		}
+		testenv.File(t, "A2A_CONFORM_REQUIRE_NODE", filepath.Join(dir, "node_modules", pkg, "package.json"), fix)
 	}
 	return []string{node, filepath.Join(dir, "adapter.mjs")}
 }
 
 // pythonAdapter locates python3 for the standard-library adapter.
 func pythonAdapter(t *testing.T) []string {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		if os.Getenv("A2A_CONFORM_REQUIRE_PYTHON") == "1" {
-			t.Fatal("python3 not found on PATH and A2A_CONFORM_REQUIRE_PYTHON=1: install python3")
-		}
-		t.Skip("python3 not found on PATH; set A2A_CONFORM_REQUIRE_PYTHON=1 to make this a failure")
-	}
+	py := testenv.Program(t, "A2A_CONFORM_REQUIRE_PYTHON", "python3 is needed: apt-get install -y python3", "python3")
 	script, err := filepath.Abs(filepath.Join(adaptersDir, "python", "adapter.py"))
 	if err != nil {
 		t.Fatal(err)

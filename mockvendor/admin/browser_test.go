@@ -3,54 +3,23 @@ package admin_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/a2a-conform/a2a-conform/internal/testenv"
 
 	"github.com/chromedp/chromedp"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor"
 )
 
-const chromiumPath = "/usr/bin/chromium"
-
-// chromium returns the browser's path, skipping the test when it is absent
-// (failing when A2A_CONFORM_REQUIRE_CHROMIUM=1).
-func chromium(t *testing.T) string {
-	t.Helper()
-	if _, err := os.Stat(chromiumPath); err == nil {
-		return chromiumPath
-	}
-	if p, err := exec.LookPath("chromium"); err == nil {
-		return p
-	}
-	const hint = "headless Chromium is needed: apt-get update && apt-get install -y chromium"
-	if os.Getenv("A2A_CONFORM_REQUIRE_CHROMIUM") == "1" {
-		t.Fatal(hint)
-	}
-	t.Skip(hint)
-	return ""
-}
-
-// artifactDir is where screenshots go: $A2A_CONFORM_ARTIFACTS, or the
-// test's temporary directory.
-func artifactDir(t *testing.T) string {
-	if d := os.Getenv("A2A_CONFORM_ARTIFACTS"); d != "" {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return d
-	}
-	return t.TempDir()
-}
-
 // The live page in a real browser: a request through the proxy shows up in
 // its table, and its stub-endpoint button for vendor D makes the very next
 // JSON-RPC request to rpc.agent-d.example answer -32601.
 func TestLivePageInChromium(t *testing.T) {
-	exe := chromium(t)
+	exe := testenv.Chromium(t)
 	e := start(t)
 
 	opts := []chromedp.ExecAllocatorOption{
@@ -127,7 +96,7 @@ func TestLivePageInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shot := filepath.Join(artifactDir(t), "fleet-live-page.png")
+	shot := filepath.Join(testenv.ArtifactDir(t), "fleet-live-page.png")
 	if err := os.WriteFile(shot, png, 0o644); err != nil {
 		t.Fatal(err)
 	}

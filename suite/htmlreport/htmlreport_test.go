@@ -5,13 +5,14 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/a2a-conform/a2a-conform/internal/testenv"
 
 	"github.com/chromedp/chromedp"
 	"golang.org/x/net/html"
@@ -140,46 +141,12 @@ func TestRenderIsSelfContainedAndEscaped(t *testing.T) {
 	}
 }
 
-// chromium finds the browser, or skips (fails when
-// A2A_CONFORM_REQUIRE_CHROMIUM=1).
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	if p, err := exec.LookPath("chromium"); err == nil {
-		return p
-	}
-	msg := "chromium not found (install it: apt-get update && apt-get install -y chromium)"
-	if os.Getenv("A2A_CONFORM_REQUIRE_CHROMIUM") == "1" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
-	return ""
-}
-
-// artifacts is where screenshots go: $A2A_CONFORM_ARTIFACTS, else a
-// temporary directory of the test.
-func artifacts(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("A2A_CONFORM_ARTIFACTS")
-	if dir == "" {
-		return t.TempDir()
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
 // TestReportInBrowser opens the page in headless Chromium and reads it
 // through the DOM: the scorecard's numbers, a failed check's row and its
 // link to the diagram step that decided it, the diagram's steps, and that
 // nothing ran or loaded. It saves screenshots as test artifacts.
 func TestReportInBrowser(t *testing.T) {
-	bin := chromium(t)
+	bin := testenv.Chromium(t)
 	r := naiveReport(t)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "report.html")
@@ -271,7 +238,7 @@ func TestReportInBrowser(t *testing.T) {
 		t.FailNow()
 	}
 
-	out := artifacts(t)
+	out := testenv.ArtifactDir(t)
 	for name, png := range map[string][]byte{"report-naive.png": page, "report-naive-CARD-001.png": card} {
 		p := filepath.Join(out, name)
 		if err := os.WriteFile(p, png, 0o644); err != nil {
