@@ -65,8 +65,9 @@ type sendParams struct {
 }
 
 type taskParams struct {
-	ID   string `json:"id"`
-	Name string `json:"name"` // "tasks/{id}", an early 1.0 spelling
+	ID       string         `json:"id"`
+	Name     string         `json:"name"` // "tasks/{id}", an early 1.0 spelling
+	Metadata map[string]any `json:"metadata"`
 }
 
 // rpcAnswer is what the endpoint decided; writeAnswer renders it.
@@ -220,6 +221,10 @@ func (h *host) serveRPC(w http.ResponseWriter, r *http.Request, ev *Event) {
 			return
 		}
 		ev.TaskID = id
+		// A get for a synthetic id marked as a probe checks that the endpoint
+		// implements the task lifecycle (-32001 expected) [seed 000,
+		// Condition of Validity]; it is recorded as a probe.
+		ev.Probe = tp.Metadata["a2a_probe"] == true || strings.HasPrefix(id, ProbeText)
 		var t *task
 		if info.op == OpGet {
 			if t = f.tasks.get(h.vendor.cfg.ID, id); t == nil {

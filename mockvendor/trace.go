@@ -68,7 +68,9 @@ type Event struct {
 	// Skill is the skill id the message was for ("" = the default skill).
 	Skill string `json:"skill,omitempty"`
 	// Probe is true for a send whose only text is __probe__ or whose metadata
-	// has a2a_probe: true.
+	// has a2a_probe: true, and for a get or cancel of a synthetic task id
+	// marked the same way (params.metadata.a2a_probe, or an id starting
+	// with __probe__).
 	Probe bool `json:"probe,omitempty"`
 	// TaskID is the task issued (send/stream) or referenced (get/cancel).
 	TaskID string `json:"taskId,omitempty"`

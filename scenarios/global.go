@@ -35,8 +35,9 @@ func GlobalChecks() []Check {
 			ID:          "G-NO-UNKNOWN-TASK",
 			Title:       "no get or cancel for a task id the fleet never issued",
 			Grades:      must(Safety),
-			Requirement: "The orchestrator asks about or cancels only tasks the remote agent gave it; polling a task id it never received shows it lost track of the delegation.",
-			Source:      "seed 000, What Was Observed, step 4",
+			Requirement: "The orchestrator asks about or cancels only tasks the remote agent gave it; polling a task id it never received shows it lost track of the delegation. " +
+				"A lifecycle probe (a get for a synthetic id marked as a probe, expecting -32001) is not such a call.",
+			Source:      "seed 000, What Was Observed, step 4; Condition of Validity",
 			Fix:         "Call get or cancel only with an id taken from a task the agent returned.",
 			Judge:       judgeNoUnknownTask,
 		},
@@ -125,6 +126,9 @@ func judgeNoUnknownTask(r *Run) Verdict {
 				issued[e.TaskID] = true
 			}
 		case mockvendor.OpGet, mockvendor.OpCancel:
+			if e.Probe {
+				continue
+			}
 			asked++
 			if !issued[e.TaskID] {
 				return Failf("%s: task id %q was never issued to this orchestrator", describe(e), e.TaskID).At(e.Seq)

@@ -3,6 +3,8 @@ package scenarios
 import (
 	"strings"
 	"testing"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor"
 )
 
 func TestCatalogIsValid(t *testing.T) {
@@ -60,5 +62,26 @@ func TestCatalogCoversTheDesign(t *testing.T) {
 	}
 	if s, _ := Find("CARD-007"); s == nil || !s.HasLabel("slow") {
 		t.Error("CARD-007 must carry the label slow")
+	}
+}
+
+func TestNoUnknownTaskExemptsLifecycleProbes(t *testing.T) {
+	ev := func(seq int64, op mockvendor.Op, id string, probe bool) mockvendor.Event {
+		return mockvendor.Event{Seq: seq, Op: op, TaskID: id, Probe: probe}
+	}
+	cases := []struct {
+		name   string
+		events []mockvendor.Event
+		want   Outcome
+	}{
+		{"issued task", []mockvendor.Event{ev(1, mockvendor.OpSend, "t-1", false), ev(2, mockvendor.OpGet, "t-1", false)}, Pass},
+		{"made-up id", []mockvendor.Event{ev(1, mockvendor.OpGet, "t-9", false)}, Fail},
+		{"failed send issues nothing", []mockvendor.Event{{Seq: 1, Op: mockvendor.OpSend, TaskID: "t-1", ErrorCode: -32004}, ev(2, mockvendor.OpCancel, "t-1", false)}, Fail},
+		{"marked lifecycle probe", []mockvendor.Event{ev(1, mockvendor.OpGet, "__probe__-1", true)}, Pass},
+	}
+	for _, c := range cases {
+		if v := judgeNoUnknownTask(&Run{Events: c.events}); v.Outcome != c.want {
+			t.Errorf("%s: %s (%s), want %s", c.name, v.Outcome, v.Detail, c.want)
+		}
 	}
 }
