@@ -1,21 +1,36 @@
-# a2a-conform: build, test, lint.
+# a2a-conform: build, test, lint, and the measurements.
+#
+#   make test     lint, then every test. Tests that need Node (SDK interop,
+#                 the a2a-js adapter), python3 (the stdlib adapter) or
+#                 Chromium (browser tests) skip when those are missing,
+#                 unless A2A_CONFORM_REQUIRE_NODE/_PYTHON/_CHROMIUM=1 (CI
+#                 sets all three in .ci/run, so nothing is skipped there).
+#   make reports  the reference run's JSON, JUnit and HTML reports in reports/
+#   make fuzz     every fuzz target for FUZZTIME (default 60s)
+#   make bench    fleet vs a bare TLS server, start-up, suite wall time
 GO      ?= go
 BIN     ?= bin/a2a-conform
-JSDIR   := cardsig/testdata/jsinterop
+NPM_DIRS := cardsig/testdata/jsinterop examples/adapters/a2a-js
 
-.PHONY: build test lint deps fleet
+.PHONY: build test lint deps fleet reports adapters fuzz bench
 
 build:
 	$(GO) build -o $(BIN) ./cmd/a2a-conform
 
-# deps installs the test-only Node packages (the @a2a-js/sdk interop test).
-deps: $(JSDIR)/node_modules/.package-lock.json
+# deps installs the test-only Node packages (lockfiles committed) when npm
+# is there; without it the Node tests skip (or fail, in CI).
+deps:
+	@if command -v npm >/dev/null; then \
+	  for d in $(NPM_DIRS); do \
+	    [ "$$d/node_modules/.package-lock.json" -nt "$$d/package-lock.json" ] || npm ci --prefix $$d --no-audit --no-fund || exit 1; \
+	  done; \
+	else echo "npm not found: the Node interop and adapter tests will skip"; fi
 
-$(JSDIR)/node_modules/.package-lock.json: $(JSDIR)/package-lock.json
-	npm ci --prefix $(JSDIR) --no-audit --no-fund
-
+# Screenshots of the browser tests go to reports/artifacts (git-ignored)
+# unless A2A_CONFORM_ARTIFACTS names another directory.
+test: export A2A_CONFORM_ARTIFACTS ?= $(CURDIR)/reports/artifacts
 test: deps lint
-	A2A_CONFORM_REQUIRE_NODE=1 A2A_CONFORM_REQUIRE_CHROMIUM=1 A2A_CONFORM_REQUIRE_PYTHON=1 $(GO) test -count=1 -timeout 15m ./...
+	$(GO) test -count=1 -timeout 15m ./...
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -25,36 +40,13 @@ lint:
 fleet: build
 	$(BIN) fleet up
 
-# test-mock runs the tests of the local mock mode (fleet files, admin API,
-# live page in headless Chromium, sequence diagrams), with the race detector.
-.PHONY: test-mock
-test-mock:
-	A2A_CONFORM_REQUIRE_CHROMIUM=1 $(GO) test -count=1 -race ./mockvendor/admin ./seqdiag ./cmd/a2a-conform
-	$(GO) test -count=1 -race -run 'ConfigFile' ./mockvendor
-
-# The exec adapters around real A2A clients (examples/adapters; scored by
-# suite's TestAdapters). deps also installs the a2a-js adapter's packages.
-ADAPTERJS := examples/adapters/a2a-js
-
-deps: $(ADAPTERJS)/node_modules/.package-lock.json
-
-$(ADAPTERJS)/node_modules/.package-lock.json: $(ADAPTERJS)/package-lock.json
-	npm ci --prefix $(ADAPTERJS) --no-audit --no-fund
-
-.PHONY: adapters
-adapters: $(ADAPTERJS)/node_modules/.package-lock.json
-	$(GO) build -o bin/adapter-a2a-go ./examples/adapters/a2a-go
-
-# make test saves the screenshots of the HTML report's browser test
-# (suite/htmlreport) in reports/artifacts (git-ignored) unless
-# A2A_CONFORM_ARTIFACTS names another directory; CI can upload it.
-test: export A2A_CONFORM_ARTIFACTS ?= $(CURDIR)/reports/artifacts
-
-# reports writes the reference run's JSON, JUnit and HTML reports to reports/.
-.PHONY: reports
 reports: build
 	mkdir -p reports
 	$(BIN) run --json-report reports/report.json --junit-report reports/junit.xml --html-report reports/report.html
+
+# adapters builds the a2a-go adapter and installs the a2a-js one's packages.
+adapters: deps
+	$(GO) build -o bin/adapter-a2a-go ./examples/adapters/a2a-go
 
 # fuzz runs every fuzz target for FUZZTIME, one after another. Crashers are
 # written to the package's testdata/fuzz/FuzzX/ and replay in `make test`.
@@ -72,7 +64,6 @@ FUZZ_TARGETS := \
 	./cardsig:FuzzCardSignature \
 	./contract:FuzzLineReader
 
-.PHONY: fuzz bench
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  pkg=$${t%%:*}; fn=$${t##*:}; \
