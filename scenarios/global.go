@@ -32,14 +32,14 @@ func GlobalChecks() []Check {
 			Judge:       judgeVersionHeader,
 		},
 		{
-			ID:          "G-NO-UNKNOWN-TASK",
-			Title:       "no get or cancel for a task id the fleet never issued",
-			Grades:      must(Safety),
+			ID:     "G-NO-UNKNOWN-TASK",
+			Title:  "no get or cancel for a task id the fleet never issued",
+			Grades: must(Safety),
 			Requirement: "The orchestrator asks about or cancels only tasks the remote agent gave it; polling a task id it never received shows it lost track of the delegation. " +
 				"A lifecycle probe (a get for a synthetic id marked as a probe, expecting -32001) is not such a call.",
-			Source:      "seed 000, What Was Observed, step 4; Condition of Validity",
-			Fix:         "Call get or cancel only with an id taken from a task the agent returned.",
-			Judge:       judgeNoUnknownTask,
+			Source: "seed 000, What Was Observed, step 4; Condition of Validity",
+			Fix:    "Call get or cancel only with an id taken from a task the agent returned.",
+			Judge:  judgeNoUnknownTask,
 		},
 		{
 			ID:          "G-NO-ESCAPE",
