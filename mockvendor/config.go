@@ -23,7 +23,10 @@ type Limits struct {
 	// without being read.
 	MaxBody int64 `json:"maxBody,omitempty"`
 	// MaxTraceEvents caps the trace. Zero means 100,000. Past the cap the
-	// oldest events are dropped and Trace.Dropped counts them.
+	// oldest tenth of the events is dropped and Trace.Dropped counts them.
+	// Each event keeps at most MaxTracedBody bytes of request body, so the
+	// trace's memory is bounded by about MaxTraceEvents x 65 KiB in the
+	// worst case (a few hundred bytes per event for ordinary requests).
 	MaxTraceEvents int `json:"maxTraceEvents,omitempty"`
 	// MaxTasks caps the task store. Zero means 10,000. Past the cap the oldest
 	// task is forgotten; a later get or cancel for it answers -32001.

@@ -109,7 +109,7 @@ func (h *host) serveRPC(w http.ResponseWriter, r *http.Request, ev *Event) {
 	valid := json.Valid(trimmed)
 	// body is valid JSON exactly when trimmed is and nothing but JSON
 	// whitespace was trimmed; scan body again only when something was.
-	if len(body) <= 64<<10 && (len(trimmed) == len(body) && valid || len(trimmed) != len(body) && json.Valid(body)) {
+	if len(body) <= MaxTracedBody && (len(trimmed) == len(body) && valid || len(trimmed) != len(body) && json.Valid(body)) {
 		ev.Request = body
 	}
 	if !valid {

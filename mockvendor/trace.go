@@ -24,6 +24,10 @@ const (
 	OpRefused Op = "proxy-refused"
 )
 
+// MaxTracedBody is the largest request body an event keeps (64 KiB), so
+// a full trace holds at most Limits.MaxTraceEvents times that in bodies.
+const MaxTracedBody = 64 << 10
+
 // Coercion records a part the vendor silently changed.
 type Coercion struct {
 	// Part is the index of the part in the message.
@@ -63,7 +67,8 @@ type Event struct {
 	IfNoneMatch   string `json:"ifNoneMatch,omitempty"`
 	Authorization bool   `json:"authorization,omitempty"`
 	// Request is the JSON-RPC request as received, when it parsed as JSON
-	// (capped at 64 KiB).
+	// and is at most MaxTracedBody bytes; larger requests are judged from the
+	// other fields (the fleet parsed them in full).
 	Request json.RawMessage `json:"request,omitempty"`
 	// Skill is the skill id the message was for ("" = the default skill).
 	Skill string `json:"skill,omitempty"`

@@ -85,3 +85,21 @@ func TestNoUnknownTaskExemptsLifecycleProbes(t *testing.T) {
 		}
 	}
 }
+
+func TestJSONRPCJudgesLargeRequestsWithoutTheirBody(t *testing.T) {
+	cases := []struct {
+		name string
+		ev   mockvendor.Event
+		want Outcome
+	}{
+		{"large valid call", mockvendor.Event{Seq: 1, Op: mockvendor.OpSend, Method: "SendMessage", RPCID: []byte(`1`)}, Pass},
+		{"large call without id", mockvendor.Event{Seq: 1, Op: mockvendor.OpSend, Method: "SendMessage"}, Fail},
+		{"large call with array params", mockvendor.Event{Seq: 1, Op: mockvendor.OpSend, Method: "SendMessage", RPCID: []byte(`1`), ErrorCode: -32602, ErrorMessage: "Invalid parameters: params must be an object"}, Fail},
+		{"kept body, jsonrpc 1.0", mockvendor.Event{Seq: 1, Op: mockvendor.OpSend, Method: "SendMessage", RPCID: []byte(`1`), Request: []byte(`{"jsonrpc":"1.0","id":1,"method":"SendMessage"}`)}, Fail},
+	}
+	for _, c := range cases {
+		if v := judgeJSONRPC(&Run{Events: []mockvendor.Event{c.ev}}); v.Outcome != c.want {
+			t.Errorf("%s: %s (%s), want %s", c.name, v.Outcome, v.Detail, c.want)
+		}
+	}
+}
