@@ -146,7 +146,7 @@ func TestJSInterop(t *testing.T) {
 
 	t.Run("js-signed without jku verifies in go", func(t *testing.T) {
 		signed, keys := jsSign(t, card, vendorAKID, "")
-		v, err := Verify(ctx, signed, StaticKeys{"": keys}, WithCardURL(vendorAOrigin+"/.well-known/agent-card.json"))
+		v, err := Verify(ctx, signed, StaticKeys{vendorAOrigin + WellKnownJWKS: keys}, WithCardURL(vendorAOrigin+"/.well-known/agent-card.json"))
 		if err != nil {
 			t.Fatalf("go rejected a js-signed card without jku: %v", err)
 		}

@@ -123,8 +123,9 @@ func ParseJWKS(data []byte) ([]jose.JSONWebKey, error) {
 }
 
 // StaticKeys is a fixed, trusted key store keyed by jku. A signature is
-// checked only against the keys listed under its own jku ("" for signatures
-// without one), so a card cannot claim one issuer's jku while being signed
+// checked only against the keys listed under its own jku (for a signature
+// without one: under the card origin's WellKnownJWKS URL when Verify was
+// given WithCardURL, else under ""), so a card cannot claim one issuer's jku while being signed
 // by another issuer's key. refresh has no effect.
 type StaticKeys map[string][]jose.JSONWebKey
 

@@ -62,7 +62,8 @@ var acceptedAlgs = map[jose.SignatureAlgorithm]bool{
 //   - a missing alg, "none", any HS* or any other non-asymmetric alg is
 //     refused before a key is touched (ClassAlgRejected);
 //   - a header without kid or typ is malformed (ClassSignatureInvalid);
-//   - the key is looked up by kid in src.Keys(jku, false); if absent, the
+//   - the key is looked up by kid in src.Keys(jku, false) (without a jku:
+//     at the card origin's WellKnownJWKS, given WithCardURL); if absent, the
 //     set is fetched once more with refresh true (key rotation); still
 //     absent gives ClassKeyUnknown, several keys with the kid give
 //     ClassKeyAmbiguous;
@@ -196,7 +197,7 @@ func (v *verifier) one(e signatureEntry) (*Verified, error) {
 	if h.typ == "" {
 		return nil, fail(ClassSignatureInvalid, h.kid, errors.New("protected header has no typ"))
 	}
-	key, err := v.lookup(h.jku, h.kid)
+	key, err := v.lookup(v.keyLocation(h.jku), h.kid)
 	if err != nil {
 		return nil, err
 	}
@@ -244,6 +245,23 @@ func (v *verifier) form(f Form) ([]byte, error) {
 	}
 	v.forms[f] = b
 	return b, nil
+}
+
+// WellKnownJWKS is where a signer without a jku publishes its keys: the
+// JWKS at this path on the origin the card came from.
+const WellKnownJWKS = "/.well-known/jwks.json"
+
+// keyLocation is where the keys of a signature live: its jku, or, without
+// one, the well-known JWKS on the origin of the card (when WithCardURL gave
+// it); "" leaves the choice to the key source (a trusted store).
+func (v *verifier) keyLocation(jku string) string {
+	if jku != "" {
+		return jku
+	}
+	if o := origin(v.opts.cardURL); o != "" {
+		return o + WellKnownJWKS
+	}
+	return ""
 }
 
 // lookup finds the single key with kid at jku, re-fetching the set once per

@@ -244,7 +244,8 @@ func TestHS256ConfusionIsRealForgery(t *testing.T) {
 func TestVerifyIssuerWithoutJKU(t *testing.T) {
 	s := mustSigner(t, "", vendorAKID, "")
 	signed := mustSign(t, s, fleetCard(t, vendorAOrigin+"/a2a"))
-	v, err := Verify(context.Background(), signed, StaticKeys{"": {s.PublicJWK()}},
+	// Without a jku the keys are looked up at the card origin's well-known JWKS.
+	v, err := Verify(context.Background(), signed, StaticKeys{vendorAOrigin + WellKnownJWKS: {s.PublicJWK()}},
 		WithCardURL("HTTPS://Agent.Vendor-A.example:443/.well-known/agent-card.json"))
 	if err != nil {
 		t.Fatal(err)
