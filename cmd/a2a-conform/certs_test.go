@@ -81,6 +81,29 @@ func TestCertsCommittedFixtures(t *testing.T) {
 	if left := time.Until(ca.Cert.NotAfter); left < 90*24*time.Hour {
 		t.Errorf("fixtures/certs CA expires %s; regenerate: go run ./cmd/a2a-conform certs --out fixtures/certs", ca.Cert.NotAfter)
 	}
+	leaves, _ := filepath.Glob(filepath.Join(committedCerts, "*.pem"))
+	for _, f := range leaves {
+		if strings.HasSuffix(f, "-key.pem") || filepath.Base(f) == "ca.pem" {
+			continue
+		}
+		b, _ := os.ReadFile(f)
+		blk, _ := pem.Decode(b)
+		if blk == nil {
+			t.Errorf("%s holds no PEM block", f)
+			continue
+		}
+		c, err := x509.ParseCertificate(blk.Bytes)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if life := c.NotAfter.Sub(c.NotBefore); life > 825*24*time.Hour {
+			t.Errorf("%s is valid for %v, over the 825 days Apple's TLS accepts", f, life)
+		}
+		if left := time.Until(c.NotAfter); left < 90*24*time.Hour {
+			t.Errorf("%s expires %s; regenerate: go run ./cmd/a2a-conform certs --out fixtures/certs", f, c.NotAfter)
+		}
+	}
 }
 
 // checkCertDir checks what the certs command writes: a CA LoadCA reads, a
