@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	jose "github.com/go-jose/go-jose/v4"
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
@@ -576,37 +575,11 @@ func parentPath(p string) string {
 // checkSigning is what Start would refuse about a vendor's signing
 // configuration, found without generating keys or listening.
 func checkSigning(vc VendorConfig) error {
-	sc := vc.Signing
-	if sc == nil {
+	if vc.Signing == nil {
 		return nil
 	}
-	issuer := sc.Issuer
-	for _, h := range vc.Hosts {
-		if issuer == "" && h.Card {
-			issuer = h.Name
-		}
-	}
-	if issuer == "" {
-		return &ConfigError{Field: "signing.issuer", Msg: "a signing vendor needs a named card host or an issuer"}
-	}
-	alg := jose.ES256
-	switch sc.Alg {
-	case "", "ES256":
-	case "RS256":
-		alg = jose.RS256
-	default:
-		return &ConfigError{Field: "signing.alg", Msg: fmt.Sprintf("unsupported algorithm %q (ES256 or RS256)", sc.Alg)}
-	}
-	if sc.KeyPEM != "" {
-		key, err := parseKeyPEM([]byte(sc.KeyPEM))
-		if err != nil {
-			return &ConfigError{Field: "signing.keyPEM", Msg: err.Error()}
-		}
-		if !keyFitsAlg(key, alg) {
-			return &ConfigError{Field: "signing.keyPEM", Msg: fmt.Sprintf("a %T does not fit %s", key, alg)}
-		}
-	}
-	return nil
+	_, _, _, err := resolveSigning(vc.Signing, vc.Hosts)
+	return err
 }
 
 // MarshalYAML renders the configuration as a fleet file that LoadConfig

@@ -24,37 +24,47 @@ type vendorSigner struct {
 	jku    string
 }
 
-func newVendorSigner(v *Vendor) (*vendorSigner, error) {
-	sc := v.cfg.Signing
-	issuer := sc.Issuer
-	if issuer == "" {
-		for _, h := range v.hosts {
-			if h.cfg.Card {
-				issuer = h.cfg.Name
-				break
-			}
+// resolveSigning checks a signing configuration against the vendor's hosts
+// without generating anything: the issuer host (the configured one, else the
+// first named card host), the algorithm, and the configured key (nil means
+// a fresh one). Start and LoadConfig both refuse what it refuses.
+func resolveSigning(sc *SigningConfig, hosts []HostConfig) (issuer string, alg jose.SignatureAlgorithm, key crypto.Signer, err error) {
+	issuer = sc.Issuer
+	for _, h := range hosts {
+		if issuer == "" && h.Card {
+			issuer = h.Name
 		}
 	}
 	if issuer == "" {
-		return nil, &ConfigError{Field: "signing.issuer", Msg: "a signing vendor needs a card host or an issuer"}
+		return "", "", nil, &ConfigError{Field: "signing.issuer", Msg: "a signing vendor needs a named card host or an issuer"}
 	}
-	alg := jose.ES256
+	alg = jose.ES256
 	switch sc.Alg {
 	case "", "ES256":
 	case "RS256":
 		alg = jose.RS256
 	default:
-		return nil, &ConfigError{Field: "signing.alg", Msg: fmt.Sprintf("unsupported algorithm %q (ES256 or RS256)", sc.Alg)}
+		return "", "", nil, &ConfigError{Field: "signing.alg", Msg: fmt.Sprintf("unsupported algorithm %q (ES256 or RS256)", sc.Alg)}
 	}
-	jku := "https://" + issuer + JWKSPath
 	if sc.KeyPEM != "" {
-		key, err := parseKeyPEM([]byte(sc.KeyPEM))
-		if err != nil {
-			return nil, &ConfigError{Field: "signing.keyPEM", Msg: err.Error()}
+		if key, err = parseKeyPEM([]byte(sc.KeyPEM)); err != nil {
+			return "", "", nil, &ConfigError{Field: "signing.keyPEM", Msg: err.Error()}
 		}
 		if !keyFitsAlg(key, alg) {
-			return nil, &ConfigError{Field: "signing.keyPEM", Msg: fmt.Sprintf("a %T does not fit %s", key, alg)}
+			return "", "", nil, &ConfigError{Field: "signing.keyPEM", Msg: fmt.Sprintf("a %T does not fit %s", key, alg)}
 		}
+	}
+	return issuer, alg, key, nil
+}
+
+func newVendorSigner(v *Vendor) (*vendorSigner, error) {
+	sc := v.cfg.Signing
+	issuer, alg, key, err := resolveSigning(sc, v.cfg.Hosts)
+	if err != nil {
+		return nil, err
+	}
+	jku := "https://" + issuer + JWKSPath
+	if key != nil {
 		return &vendorSigner{Signer: &cardsig.Signer{Key: key, Alg: alg, KID: sc.KID, JKU: jku}, issuer: issuer, jku: jku}, nil
 	}
 	s, err := cardsig.NewSigner(alg, sc.KID, jku)
