@@ -16,7 +16,10 @@ type lineWriter struct {
 	w  io.Writer
 }
 
-// marks for the console line of a scenario.
+// Mark is the one-character sign of a result in the console lines and the
+// HTML report's matrix.
+func Mark(o scenarios.Outcome) string { return marks[o] }
+
 var marks = map[scenarios.Outcome]string{
 	scenarios.Pass:          "✓",
 	scenarios.Fail:          "✗",

@@ -203,32 +203,30 @@ func (a *api) lookup(r *http.Request) (*mockvendor.Vendor, error) {
 	return nil, &mockvendor.NotFoundError{What: "vendor", Name: id}
 }
 
+// vendor and faults answer GET /admin/vendors/{vendor} and its /faults.
 func (a *api) vendor(w http.ResponseWriter, r *http.Request) {
-	v, err := a.lookup(r)
-	if err != nil {
-		writeError(w, err)
-		return
+	if vi, ok := a.vendorInfoOf(w, r); ok {
+		writeJSON(w, http.StatusOK, vi)
 	}
-	vi, err := a.vendorInfo(v)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, vi)
 }
 
 func (a *api) faults(w http.ResponseWriter, r *http.Request) {
+	if vi, ok := a.vendorInfoOf(w, r); ok {
+		writeJSON(w, http.StatusOK, vi.Faults)
+	}
+}
+
+// vendorInfoOf describes the request's vendor, or writes the error.
+func (a *api) vendorInfoOf(w http.ResponseWriter, r *http.Request) (VendorInfo, bool) {
 	v, err := a.lookup(r)
-	if err != nil {
-		writeError(w, err)
-		return
+	if err == nil {
+		var vi VendorInfo
+		if vi, err = a.vendorInfo(v); err == nil {
+			return vi, true
+		}
 	}
-	vi, err := a.vendorInfo(v)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, vi.Faults)
+	writeError(w, err)
+	return VendorInfo{}, false
 }
 
 func (a *api) addFault(w http.ResponseWriter, r *http.Request) {

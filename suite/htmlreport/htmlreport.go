@@ -107,15 +107,6 @@ type scenarioView struct {
 	Bad      int
 }
 
-var marks = map[scenarios.Outcome]string{
-	scenarios.Pass:          "✓",
-	scenarios.Fail:          "✗",
-	scenarios.NotApplicable: "-",
-	scenarios.Waived:        "w",
-	scenarios.Error:         "E",
-	scenarios.Unimplemented: "u",
-}
-
 var resultOrder = []scenarios.Outcome{scenarios.Pass, scenarios.Fail, scenarios.Error, scenarios.Waived, scenarios.NotApplicable, scenarios.Unimplemented}
 
 func build(r *suite.Report) page {
@@ -138,7 +129,7 @@ func build(r *suite.Report) page {
 	byScenario := map[string][]checkRow{}
 	for _, c := range r.Checks {
 		totals[c.Result]++
-		row := checkRow{CheckResult: c, Anchor: CheckAnchor(c.ID), Grades: grades(c.Grades), Mark: marks[c.Result], Bad: c.Result == scenarios.Fail || c.Result == scenarios.Error}
+		row := checkRow{CheckResult: c, Anchor: CheckAnchor(c.ID), Grades: grades(c.Grades), Mark: suite.Mark(c.Result), Bad: c.Result == scenarios.Fail || c.Result == scenarios.Error}
 		switch {
 		case c.Seq != 0 && haveScenario[c.Scenario]:
 			row.StepHref, row.StepText = "#"+StepAnchor(c.Scenario, c.Seq), fmt.Sprintf("step #%d", c.Seq)
