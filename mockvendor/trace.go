@@ -62,10 +62,13 @@ type Event struct {
 	// Headers that matter to the checks.
 	A2AVersion    string `json:"a2aVersion,omitempty"`
 	HasA2AVersion bool   `json:"hasA2aVersion,omitempty"`
-	CacheControl  string `json:"cacheControl,omitempty"`
-	Pragma        string `json:"pragma,omitempty"`
-	IfNoneMatch   string `json:"ifNoneMatch,omitempty"`
-	Authorization bool   `json:"authorization,omitempty"`
+	// A2AVersionQuery is the A2A-Version query parameter, which a client
+	// may send instead of the header [A2A 1.0 §3.6.1] ("" when absent).
+	A2AVersionQuery string `json:"a2aVersionQuery,omitempty"`
+	CacheControl    string `json:"cacheControl,omitempty"`
+	Pragma          string `json:"pragma,omitempty"`
+	IfNoneMatch     string `json:"ifNoneMatch,omitempty"`
+	Authorization   bool   `json:"authorization,omitempty"`
 	// Request is the JSON-RPC request as received, when it parsed as JSON
 	// and is at most MaxTracedBody bytes; larger requests are judged from the
 	// other fields (the fleet parsed them in full).

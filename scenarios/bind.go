@@ -9,11 +9,19 @@ import (
 
 // BIND: the signer must be bound to the endpoint [seed 003].
 func bindScenarios() []*Scenario {
+	// notFull passes a refusal that sent nothing (seed 003 allows "reject
+	// the delegation"; no trustMode is needed for it) and any delegation
+	// that did not claim full trust.
 	notFull := func(i int) func(r *Run) Verdict {
 		return func(r *Run) Verdict {
 			o, bad := r.outcome(i)
 			if bad != nil {
 				return *bad
+			}
+			sent := slices.ContainsFunc(r.During(i), func(e mockvendor.Event) bool { return isTaskSend(e) && inVendor(e, "a") })
+			refused := o.Outcome == contract.OutcomeRejected || o.Outcome == contract.OutcomeFailed
+			if !sent && refused && o.TrustMode != contract.TrustModeFull {
+				return Passf("refused (%s, reason %q) with no task sent", o.Outcome, o.Reason)
 			}
 			if o.TrustMode == contract.TrustModeFull {
 				return Failf("trustMode full (outcome %s, reason %q)", o.Outcome, o.Reason)
@@ -48,6 +56,7 @@ func bindScenarios() []*Scenario {
 					Source:       "seed 003, Decision Boundary",
 					Fix:          "After verifying, compare the signer's operators with the endpoint's host and certificate; reject or report trustMode reduced on mismatch.",
 					ReadsOutcome: true,
+					Reached:      cardFetched("a"),
 					Judge: func(r *Run) Verdict {
 						o, bad := r.outcome(0)
 						if bad != nil {
@@ -86,6 +95,7 @@ func bindScenarios() []*Scenario {
 					Source:       "seed 003, Decision Boundary",
 					Fix:          "Report trustMode full when the signature verifies and the endpoint host is one of the signer's operators with a matching certificate.",
 					ReadsOutcome: true,
+					Reached:      cardFetched("a"),
 					Judge: func(r *Run) Verdict {
 						o, bad := r.outcome(0)
 						if bad != nil {
@@ -119,6 +129,7 @@ func bindScenarios() []*Scenario {
 					Source:       "seed 003, Condition of Validity",
 					Fix:          "Report trustMode unpinned for cards without signatures.",
 					ReadsOutcome: true,
+					Reached:      cardFetched("a"),
 					Judge: func(r *Run) Verdict {
 						o, bad := r.outcome(0)
 						if bad != nil {
@@ -154,6 +165,7 @@ func bindScenarios() []*Scenario {
 					Source:       "seed 003, Condition of Validity",
 					Fix:          "Verify the endpoint's certificate; when it fails (or the host is an IP), do not report full trust - refuse or run unpinned.",
 					ReadsOutcome: true,
+					Reached:      cardFetched("a"),
 					Judge:        notFull(0),
 				},
 			},
@@ -173,8 +185,9 @@ func bindScenarios() []*Scenario {
 					Grades:       must(Safety),
 					Requirement:  "Pinning a kid means anything only when the kid is unique in the issuer's JWKS at the moment of use; with two keys under one kid there is no full trust.",
 					Source:       "seed 003, Condition of Validity (1)",
-					Fix:          "Treat a kid that matches several keys as key-ambiguous: no full trust.",
+					Fix:          "Treat a kid that matches several keys as key-ambiguous: refuse, or run without full trust.",
 					ReadsOutcome: true,
+					Reached:      cardFetched("a"),
 					Judge:        notFull(0),
 				},
 			},

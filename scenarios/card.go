@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/contract"
@@ -19,8 +20,9 @@ func cardScenarios() []*Scenario {
 			Setup: "B's CDN serves a day-old card (max-age 86400, stable ETag) listing invoice-reconciliation; " +
 				"the eu-west-1 gateway serves only invoice-reconciliation-v2 and answers -32004 with the available skills; " +
 				"a cache-bypassing fetch reaches the origin, which lists -v2.",
-			Fleet:    fleetOf(mockvendor.VendorB()),
-			Requests: []Request{req(skillS, mockvendor.HostCardB)},
+			Fleet:      fleetOf(mockvendor.VendorB()),
+			Requests:   []Request{req(skillS, mockvendor.HostCardB)},
+			Successors: map[string][]string{skillS: {skillV2}},
 			Checks: []Check{
 				{
 					ID:     "CARD-001.REFETCH",
@@ -29,9 +31,10 @@ func cardScenarios() []*Scenario {
 					// seed 000, Decision Boundary
 					Requirement: "When the endpoint answers in the server-error range (-32004 here), the card is stale for that region: " +
 						"fetch it again with Cache-Control: no-cache and no If-None-Match before the next send to that vendor.",
-					Source: "seed 000, Decision Boundary",
-					Fix:    "On -32004, drop the cached card and GET it with Cache-Control: no-cache (no If-None-Match), then re-route.",
-					Judge:  func(r *Run) Verdict { return refetchAfter(r, "b", -32004) },
+					Source:  "seed 000, Decision Boundary",
+					Fix:     "On -32004, drop the cached card and GET it with Cache-Control: no-cache (no If-None-Match), then re-route.",
+					Reached: answered("b", -32004),
+					Judge:   func(r *Run) Verdict { return refetchAfter(r, "b", -32004) },
 				},
 				{
 					ID:           "CARD-001.ROUTE",
@@ -41,6 +44,7 @@ func cardScenarios() []*Scenario {
 					Source:       "seed 000, Operational Effect",
 					Fix:          "Treat -32004 as a routing signal: re-fetch the card, pick the successor skill, send again.",
 					ReadsOutcome: true,
+					Reached:      cardFetched("b"),
 					Judge:        func(r *Run) Verdict { return completedVia(r, 0, "b", skillV2) },
 				},
 				{
@@ -50,6 +54,7 @@ func cardScenarios() []*Scenario {
 					Requirement: "Recovering from a stale card costs a bounded number of requests: at most 6 JSON-RPC calls and 3 card fetches for the whole delegation.",
 					Source:      "seed 000, Operational Effect",
 					Fix:         "Re-fetch once per -32004 and do not retry the same failing send.",
+					Reached:     answered("b", -32004),
 					Judge:       func(r *Run) Verdict { return bounded(r, 0, 6, 3) },
 				},
 			},
@@ -70,10 +75,11 @@ func cardScenarios() []*Scenario {
 					Requirement: "The client sends its calls to the URL of the interface it selected from the card, not to the host that served the card.",
 					Source:      "A2A 1.0 §8.3.2",
 					Fix:         "Take the endpoint from supportedInterfaces[].url (or url in 0.3 cards), not from the card's own location.",
+					Reached:     allOf(cardFetched("d"), taskSent),
 					Judge: func(r *Run) Verdict {
 						sends := filter(r.Events, isTaskSend)
 						if len(sends) == 0 {
-							return Failf("no task was sent")
+							return NotExercisedf("no task was sent")
 						}
 						for _, e := range sends {
 							if e.Host != mockvendor.HostRPCD || e.Path != mockvendor.DefaultRPCPath {
@@ -91,6 +97,7 @@ func cardScenarios() []*Scenario {
 					Source:       "seed 000, Core Distinction",
 					Fix:          "Do not treat a card host that differs from the endpoint host as an error.",
 					ReadsOutcome: true,
+					Reached:      cardFetched("d"),
 					Judge:        func(r *Run) Verdict { return completedAt(r, 0, "d") },
 				},
 			},
@@ -109,25 +116,14 @@ func cardScenarios() []*Scenario {
 			Checks: []Check{
 				{
 					ID:           "CARD-003.NOT-FATAL",
-					Title:        "a server-range error is not fatal: C is tried",
+					Title:        "a server-range error is not fatal: the task completes",
 					Grades:       must(Safety),
-					Requirement:  "An error in -32000..-32099 is not the -32603 the caller may be coded for, and it is no reason to escalate: the next candidate gets the task.",
+					Requirement:  "An error in -32000..-32099 is not the -32603 the caller may be coded for, and it is no reason to escalate: the task completes at the next candidate, or at the same vendor after a cache-bypassing re-fetch of its card.",
 					Source:       "seed 000, Core Distinction; Operational Effect",
-					Fix:          "Handle the whole server-error range; move on to the next candidate instead of escalating.",
+					Fix:          "Handle the whole server-error range; move on to the next candidate (or re-fetch the card and retry once) instead of escalating.",
 					ReadsOutcome: true,
-					Judge: func(r *Run) Verdict {
-						o, bad := r.outcome(0)
-						if bad != nil {
-							return *bad
-						}
-						if o.Outcome == contract.OutcomeEscalated {
-							return Failf("delegation 1 escalated after %s", firstError(r.During(0)))
-						}
-						if count(r.During(0), func(e mockvendor.Event) bool { return isRealSend(e) && inVendor(e, "c") }) == 0 {
-							return Failf("delegation 1 (%s) never sent the task to C", o.Outcome)
-						}
-						return Passf("delegation 1 %s; C was tried", o.Outcome)
-					},
+					Reached:      answered("b", -32005),
+					Judge:        judgeNotFatal,
 				},
 				{
 					ID:          "CARD-003.NOT-DEGRADED",
@@ -136,13 +132,14 @@ func cardScenarios() []*Scenario {
 					Requirement: "A server-range error from one call does not mark the vendor degraded for a card's lifetime: the next delegation tries B first again.",
 					Source:      "seed 000, Operational Effect",
 					Fix:         "Do not keep a 'degraded' mark keyed on a single server-range error.",
+					Reached:     allOf(answered("b", -32005), delegationsRan(2)),
 					Judge: func(r *Run) Verdict {
 						if len(r.Delegations) < 2 {
-							return Failf("the second delegation was not run")
+							return NotExercisedf("the second delegation was not run")
 						}
 						sends := filter(r.During(1), isRealSend)
 						if len(sends) == 0 {
-							return Failf("the second delegation sent no task")
+							return NotExercisedf("the second delegation sent no task")
 						}
 						if sends[0].Vendor != "b" {
 							return Failf("the second delegation's first task went to %s, not B", sends[0].Host).At(sends[0].Seq)
@@ -173,6 +170,7 @@ func cardScenarios() []*Scenario {
 					Source:       "seed 000, Condition of Validity",
 					Fix:          "Submit the task and let the endpoint answer; do not reject a skill because the card lacks it.",
 					ReadsOutcome: true,
+					Reached:      cardFetched("d"),
 					Judge: func(r *Run) Verdict {
 						o, bad := r.outcome(0)
 						if bad != nil {
@@ -206,6 +204,7 @@ func cardScenarios() []*Scenario {
 					Source:       "seed 000, Condition of Validity",
 					Fix:          "Compare the response A2A-Version with the card's protocolVersion; report cardTrust hint when they differ.",
 					ReadsOutcome: true,
+					Reached:      allOf(cardFetched("d"), rpcAt("d")),
 					Judge:        func(r *Run) Verdict { return cardTrustIs(r, 0, contract.CardTrustHint) },
 				},
 			},
@@ -226,15 +225,17 @@ func cardScenarios() []*Scenario {
 				}
 				return mockvendor.Config{Vendors: []mockvendor.VendorConfig{b}}
 			},
-			Requests: []Request{req(skillS, mockvendor.HostCardB), req(skillS, mockvendor.HostCardB), req(skillS, mockvendor.HostCardB)},
+			Requests:   []Request{req(skillS, mockvendor.HostCardB), req(skillS, mockvendor.HostCardB), req(skillS, mockvendor.HostCardB)},
+			Successors: map[string][]string{skillS: {skillNext}},
 			Checks: []Check{
 				{
 					ID:          "CARD-006.INVALIDATE",
 					Title:       "after -32004 the skill is not sent to that host until the card is re-fetched",
 					Grades:      must(Safety),
-					Requirement: "A -32004 invalidates the availability cache entry for (host, skill, region): the skill is not sent to that host again until the card has been fetched anew.",
-					Source:      "seed 000, Operational Effect",
-					Fix:         "Key the availability cache on (host, skill, region) and drop the entry on -32004; re-fetch the card before using that host for that skill.",
+					Requirement: "A -32004 invalidates the availability cache entry for (host, skill, region): the skill is not sent to that host again until the card has been fetched anew, past the caches (a plain GET the CDN answers with the same stale card is no re-fetch).",
+					Source:      "seed 000, Operational Effect; Decision Boundary",
+					Fix:         "Key the availability cache on (host, skill, region) and drop the entry on -32004; re-fetch the card with Cache-Control: no-cache before using that host for that skill.",
+					Reached:     answered("b", -32004),
 					Judge:       judgeInvalidate,
 				},
 				{
@@ -245,6 +246,7 @@ func cardScenarios() []*Scenario {
 					Source:       "seed 000, Operational Effect",
 					Fix:          "Re-route to the available skill named by -32004 or the fresh card.",
 					ReadsOutcome: true,
+					Reached:      answered("b", -32004),
 					Judge: func(r *Run) Verdict {
 						for _, i := range []int{1, 2} {
 							if v := completedVia(r, i, "b", skillNext); v.Outcome != Pass {
@@ -276,9 +278,10 @@ func cardScenarios() []*Scenario {
 					Requirement: "A successful probe makes the card authoritative for 300 seconds only; after that, probe again (or re-fetch the card) before the real task.",
 					Source:      "seed 000, Decision Boundary",
 					Fix:         "Record when the card was verified; after 300 s re-probe before committing.",
+					Reached:     delegationsRan(2),
 					Judge: func(r *Run) Verdict {
 						if len(r.Delegations) < 2 {
-							return Failf("the second delegation was not run")
+							return NotExercisedf("the second delegation was not run")
 						}
 						for _, e := range r.During(1) {
 							if e.Op == mockvendor.OpCardFetch || (isTaskSend(e) && e.Probe) {
@@ -288,7 +291,7 @@ func cardScenarios() []*Scenario {
 								return Failf("%s: the real task went first, 301 s after the last probe", describe(e)).At(e.Seq)
 							}
 						}
-						return Failf("the second delegation sent nothing")
+						return NotExercisedf("the second delegation sent nothing")
 					},
 				},
 			},
@@ -307,7 +310,7 @@ func refetchAfter(r *Run, vendor string, code int) Verdict {
 		}
 	}
 	if i < 0 {
-		return NotApplicablef("vendor %s never answered %d (the orchestrator did not send the stale skill)", vendor, code)
+		return NotExercisedf("vendor %s never answered %d (the orchestrator did not send it the stale skill)", vendorName(vendor), code)
 	}
 	errEv := r.Events[i]
 	plain := ""
@@ -395,10 +398,8 @@ func judgeInvalidate(r *Run) Verdict {
 	seen := false
 	for _, e := range r.Events {
 		if e.Op == mockvendor.OpCardFetch {
-			for k := range blocked {
-				if inVendor(e, "b") {
-					delete(blocked, k)
-				}
+			if inVendor(e, "b") && (bypassesCache(e) || e.Served == "origin") {
+				clear(blocked)
 			}
 			continue
 		}
@@ -415,7 +416,39 @@ func judgeInvalidate(r *Run) Verdict {
 		}
 	}
 	if !seen {
-		return NotApplicablef("no -32004 was received")
+		return NotExercisedf("no -32004 was received")
 	}
-	return Passf("after each -32004 the skill was not sent to that host before a card fetch")
+	return Passf("after each -32004 the skill was not sent to that host before a cache-bypassing card fetch")
+}
+
+// judgeNotFatal: delegation 1 meets -32005 at B; it must not escalate, and
+// the task completes at C, or at B after a cache-bypassing re-fetch of B's
+// card that followed the error.
+func judgeNotFatal(r *Run) Verdict {
+	o, bad := r.outcome(0)
+	if bad != nil {
+		return *bad
+	}
+	if o.Outcome == contract.OutcomeEscalated {
+		return Failf("delegation 1 escalated after %s", firstError(r.During(0)))
+	}
+	if v := completedAt(r, 0, "c"); v.Outcome == Pass {
+		return Passf("delegation 1 completed at C after B's -32005").At(v.Seq)
+	}
+	evs := r.During(0)
+	errAt := slices.IndexFunc(evs, func(e mockvendor.Event) bool { return inVendor(e, "b") && e.ErrorCode == -32005 })
+	if errAt < 0 {
+		return NotExercisedf("B never answered -32005 in delegation 1")
+	}
+	refetched := false
+	for _, e := range evs[errAt+1:] {
+		if e.Op == mockvendor.OpCardFetch && inVendor(e, "b") && bypassesCache(e) {
+			refetched = true
+		}
+		if refetched && isRealSend(e) && inVendor(e, "b") && e.State == "completed" && o.Outcome == contract.OutcomeCompleted {
+			return Passf("delegation 1 completed at B after re-fetching its card past the caches").At(e.Seq)
+		}
+	}
+	return Failf("delegation 1 ended %s (reason %q) after B's -32005: want completed at C, or at B after a cache-bypassing re-fetch", o.Outcome, o.Reason).
+		Want("completed at C, or at B after a cache-bypassing re-fetch", fmt.Sprintf("%s (reason %q)", o.Outcome, o.Reason))
 }

@@ -2,16 +2,17 @@ package scenarios
 
 import (
 	"encoding/json"
-	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/a2a-conform/a2a-conform/contract"
 	"github.com/a2a-conform/a2a-conform/mockvendor"
 )
 
-// GlobalChecks are judged on every scenario's trace and reported as
-// "<scenario>.<id>".
+// GlobalChecks are the requirements that hold on every scenario. Each is
+// judged on every scenario's trace (reported there as "<scenario>.<id>")
+// and scored once per run across the scenarios that exercised it.
 func GlobalChecks() []Check {
 	return []Check{
 		{
@@ -21,15 +22,27 @@ func GlobalChecks() []Check {
 			Requirement: `Each call is a JSON-RPC 2.0 request object: "jsonrpc" is exactly "2.0", "method" is a string, an "id" is present, and "params", when sent, is an object.`,
 			Source:      "A2A 1.0 §9 (JSON-RPC binding); JSON-RPC 2.0 §4",
 			Fix:         `Build requests as {"jsonrpc":"2.0","id":<string or number>,"method":...,"params":{...}}.`,
+			Reached:     rpcMade,
 			Judge:       judgeJSONRPC,
 		},
 		{
-			ID:          "G-VERSION-HEADER",
-			Title:       "a 1.0 client sends A2A-Version on every request",
+			ID:          "G-MESSAGE-SHAPE",
+			Title:       "each message has the shape of the dialect its method belongs to",
 			Grades:      must(Core),
-			Requirement: "A client speaking A2A 1.0 sends the A2A-Version header with the Major.Minor it speaks on every request; a request without it is taken as a 0.3 request.",
+			Requirement: `A message follows the schema of the protocol version its method belongs to: in 1.0 (SendMessage) a part is one member ("text", "data", "raw" or "url") with no "kind", and the role is ROLE_USER; in 0.2-0.3 (message/send) each part has "kind" and the role is "user"; in 0.1 (tasks/send) each part has "type". Mixing them is a request the agent may misread.`,
+			Source:      "A2A 1.0 §4.1.4-4.1.6 and Appendix A (Message, Part); A2A 0.3 §6.4-6.5",
+			Fix:         "Build the message for the dialect you call: 1.0 parts {\"text\": ...} with role ROLE_USER; 0.3 parts {\"kind\":\"text\", ...} with role user.",
+			Reached:     Precondition{Needs: "send a message", Met: func(r *Run) bool { return slices.ContainsFunc(r.Events, isTaskSend) }},
+			Judge:       judgeMessageShape,
+		},
+		{
+			ID:          "G-VERSION-HEADER",
+			Title:       "a 1.0 request carries A2A-Version",
+			Grades:      must(Core),
+			Requirement: "Every request in the 1.0 dialect carries A2A-Version with the Major.Minor it speaks, as a header or as the A2A-Version query parameter; a request without it is taken as a 0.3 request, so a 0.3 request needs none. Each request is judged by its own dialect.",
 			Source:      "A2A 1.0 §3.6.1",
-			Fix:         "Set A2A-Version: 1.0 (no patch number) on every JSON-RPC request.",
+			Fix:         "Set A2A-Version: 1.0 (no patch number) on every 1.0 JSON-RPC request.",
+			Reached:     rpcMade,
 			Judge:       judgeVersionHeader,
 		},
 		{
@@ -38,17 +51,19 @@ func GlobalChecks() []Check {
 			Grades: must(Safety),
 			Requirement: "The orchestrator asks about or cancels only tasks the remote agent gave it; polling a task id it never received shows it lost track of the delegation. " +
 				"A lifecycle probe (a get for a synthetic id marked as a probe, expecting -32001) is not such a call.",
-			Source: "seed 000, What Was Observed, step 4; Condition of Validity",
-			Fix:    "Call get or cancel only with an id taken from a task the agent returned.",
-			Judge:  judgeNoUnknownTask,
+			Source:  "seed 000, What Was Observed, step 4; Condition of Validity",
+			Fix:     "Call get or cancel only with an id taken from a task the agent returned.",
+			Reached: rpcMade,
+			Judge:   judgeNoUnknownTask,
 		},
 		{
 			ID:          "G-NO-ESCAPE",
 			Title:       "no connection to a host outside the fleet",
-			Grades:      should(Safety),
-			Requirement: "The orchestrator only contacts hosts it was given or that a card it fetched named; any other connection attempt leaks traffic off the delegation.",
-			Source:      "driver contract, Network",
+			Grades:      must(Safety),
+			Requirement: "The orchestrator only contacts hosts it was given or that a card it fetched named; a connection anywhere else leaks the delegation (its task, its credentials) off the agents it was meant for.",
+			Source:      "driver contract, Network; seed 003, Operational Effect",
 			Fix:         "Derive every host you contact from the candidates and the cards they serve.",
+			Reached:     connected,
 			Judge:       judgeNoEscape,
 		},
 		{
@@ -58,7 +73,40 @@ func GlobalChecks() []Check {
 			Requirement: "A task goes only to an endpoint whose TLS certificate verifies for the endpoint's host name; sending to one that does not means verification was skipped.",
 			Source:      "seed 003, Condition of Validity; seed 000, Condition of Validity",
 			Fix:         "Keep certificate and host name verification on for every connection, and refuse endpoints that fail it.",
+			Reached:     untrustedReached,
 			Judge:       judgeTLSVerified,
+		},
+		{
+			ID:     "G-ONE-TASK",
+			Title:  "at most one real task per delegation",
+			Grades: must(Safety),
+			Requirement: "A delegation creates at most one real task: a second one may follow only when the first was refused, failed or was cancelled before it. " +
+				"Sending the task to every candidate at once, or twice to one vendor, runs the caller's work more than once. A retry after an error answer is no duplicate (no task was created).",
+			Source:  "seed 000, Decision Boundary (commitment begins at the first real send); A2A 1.0 §3.1.1 (each send creates a task)",
+			Fix:     "Commit to one candidate at a time; cancel (or wait for the failure of) a task before sending the work elsewhere.",
+			Reached: realTaskSent,
+			Judge:   judgeOneTask,
+		},
+		{
+			ID:     "G-SKILL-SUCCESSOR",
+			Title:  "a re-route goes to a successor of the requested skill, never an unrelated one",
+			Grades: must(Safety),
+			Requirement: "Skill ids are not globally unique and not stable across card versions, so an error's availableSkills or a fresh card can only redirect the work to the successor of the skill asked for; " +
+				"sending it under an unrelated skill because it is the only one offered runs the wrong capability.",
+			Source:  "seed 000, What Was Observed (the invariant that broke)",
+			Fix:     "Re-route only to a skill that the vendor names as the successor of the one requested (same capability, new id); otherwise try the next candidate or report skill-unavailable.",
+			Reached: realTaskSent,
+			Judge:   judgeSkillSuccessor,
+		},
+		{
+			ID:          "G-CANCEL-ABANDONED",
+			Title:       "cancel only tasks being abandoned",
+			Grades:      should(Safety),
+			Requirement: "A cancel is for a task the orchestrator is walking away from (an accepted probe, a task past its deadline); cancelling a task that already finished shows the orchestrator lost track of it.",
+			Source:      "seed 000, Decision Boundary; A2A 1.0 §3.1.5 (CancelTask on a terminal task fails)",
+			Fix:         "Cancel only tasks you saw in submitted, working or another non-terminal state and are abandoning.",
+			Reached:     taskCompleted,
+			Judge:       judgeCancelAbandoned,
 		},
 	}
 }
@@ -100,7 +148,7 @@ func judgeJSONRPC(r *Run) Verdict {
 		}
 	}
 	if n == 0 {
-		return NotApplicablef("no JSON-RPC request was made")
+		return NotExercisedf("no JSON-RPC request was made")
 	}
 	return Passf("%d JSON-RPC requests, all valid 2.0", n)
 }
@@ -110,23 +158,29 @@ var majorMinor = regexp.MustCompile(`^[0-9]+\.[0-9]+$`)
 func judgeVersionHeader(r *Run) Verdict {
 	rpc := filter(r.Events, isRPC)
 	if len(rpc) == 0 {
-		return NotApplicablef("no JSON-RPC request was made")
+		return NotExercisedf("no JSON-RPC request was made")
 	}
-	speaks10 := slices.ContainsFunc(rpc, func(e mockvendor.Event) bool {
-		return e.Dialect == string(mockvendor.Dialect10) || (e.HasA2AVersion && e.A2AVersion != "0.3")
-	})
-	if !speaks10 {
-		return NotApplicablef("a 0.3 client: no request used a 1.0 method or an A2A-Version header, so every request is judged a 0.3 request")
-	}
+	judged := 0
 	for _, e := range rpc {
-		if !e.HasA2AVersion {
-			return Failf("%s: no A2A-Version header from a client that speaks 1.0", describe(e)).At(e.Seq)
+		v, sent := e.A2AVersion, e.HasA2AVersion
+		if !sent && e.A2AVersionQuery != "" {
+			v, sent = e.A2AVersionQuery, true
 		}
-		if !majorMinor.MatchString(e.A2AVersion) {
-			return Failf("%s: A2A-Version %q is not Major.Minor", describe(e), e.A2AVersion).At(e.Seq)
+		if sent && !majorMinor.MatchString(v) {
+			return Failf("%s: A2A-Version %q is not Major.Minor", describe(e), v).At(e.Seq).Want("Major.Minor, e.g. 1.0", v)
+		}
+		if e.Dialect != string(mockvendor.Dialect10) {
+			continue
+		}
+		judged++
+		if !sent {
+			return Failf("%s: a 1.0 request without A2A-Version (header or query parameter)", describe(e)).At(e.Seq).Want("A2A-Version: 1.0", "absent")
 		}
 	}
-	return Passf("%d JSON-RPC requests, each with A2A-Version", len(rpc))
+	if judged == 0 {
+		return NotApplicablef("no request used a 1.0 method, and a 0.1 or 0.3 request needs no A2A-Version")
+	}
+	return Passf("%d requests in the 1.0 dialect, each with A2A-Version", judged)
 }
 
 func judgeNoUnknownTask(r *Run) Verdict {
@@ -149,7 +203,7 @@ func judgeNoUnknownTask(r *Run) Verdict {
 		}
 	}
 	if asked == 0 {
-		return Passf("no get or cancel was made")
+		return Passf("no get or cancel for a real task was made")
 	}
 	return Passf("%d gets or cancels, all for issued tasks", asked)
 }
@@ -161,6 +215,39 @@ func judgeNoEscape(r *Run) Verdict {
 		}
 	}
 	return Passf("every connection went to a fleet host")
+}
+
+// untrustedReached needs the orchestrator to have come to an endpoint whose
+// certificate does not verify: a request that reached it, or a card of its
+// vendor fetched and a delegation that did not complete (a refusal after
+// reading the card). A scenario without such an endpoint meets it
+// trivially: the judge says NOT_APPLICABLE there.
+var untrustedReached = Precondition{
+	Needs: "reach the endpoint whose certificate does not verify (or refuse it after fetching its card)",
+	Met: func(r *Run) bool {
+		if len(r.UntrustedHosts) == 0 {
+			return true
+		}
+		owners := map[string]bool{}
+		for v, hosts := range r.VendorHosts {
+			for _, h := range hosts {
+				if slices.Contains(r.UntrustedHosts, h) {
+					owners[v] = true
+				}
+			}
+		}
+		for _, e := range r.Events {
+			if slices.Contains(r.UntrustedHosts, e.Host) {
+				return true
+			}
+		}
+		if !slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool { return e.Op == mockvendor.OpCardFetch && owners[e.Vendor] }) {
+			return false
+		}
+		return slices.ContainsFunc(r.Delegations, func(d Delegation) bool {
+			return d.Outcome != nil && d.Outcome.Outcome != contract.OutcomeCompleted
+		})
+	},
 }
 
 func judgeTLSVerified(r *Run) Verdict {
@@ -188,5 +275,3 @@ func clip(s string) string {
 	}
 	return s
 }
-
-var _ = fmt.Sprint

@@ -30,8 +30,9 @@ func modeScenarios() []*Scenario {
 					Grades: must(Safety),
 					Requirement: "Declared input modes are not enforced by the vendor, so the orchestrator enforces them: every part it sends matches the target skill's inputModes " +
 						"(or the card's defaultInputModes), or it does not route there. A coercion the vendor had to apply shows a mismatch.",
-					Source: "seed 000, What Was Observed, step 5; Condition of Validity",
-					Fix:    "Read the skill's inputModes from the card and build parts that match (a data part for application/json), or pick another agent.",
+					Source:  "seed 000, What Was Observed, step 5; Condition of Validity",
+					Fix:     "Read the skill's inputModes from the card and build parts that match (a data part for application/json), or pick another agent (or refuse with input-mode-mismatch).",
+					Reached: cardFetched("c"),
 					Judge: func(r *Run) Verdict {
 						for _, e := range r.Events {
 							if isRealSend(e) && len(e.Coercions) > 0 {

@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"slices"
+
 	"github.com/a2a-conform/a2a-conform/contract"
 	"github.com/a2a-conform/a2a-conform/mockvendor"
 )
@@ -27,6 +29,7 @@ func probeScenarios() []*Scenario {
 					Source:       "seed 000, Condition of Validity",
 					Fix:          "Probe first; on -32601/-32602 from the probe, skip the endpoint and try the next candidate.",
 					ReadsOutcome: true,
+					Reached:      cardFetched("e"),
 					Judge: func(r *Run) Verdict {
 						for _, e := range r.Events {
 							if isRealSend(e) && inVendor(e, "e") {
@@ -37,10 +40,19 @@ func probeScenarios() []*Scenario {
 						if bad != nil {
 							return *bad
 						}
+						notA2A := slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool {
+							return inVendor(e, "e") && (e.ErrorCode == -32601 || e.ErrorCode == -32602)
+						})
 						switch {
-						case o.Outcome == contract.OutcomeCompleted && count(r.Events, func(e mockvendor.Event) bool { return isRealSend(e) && inVendor(e, "d") && e.State == "completed" }) > 0:
+						case o.Outcome == contract.OutcomeCompleted:
+							if v := completedAt(r, 0, "d"); v.Outcome != Pass {
+								return v
+							}
 							return Passf("the stub got no real task; D completed it")
 						case (o.Outcome == contract.OutcomeRejected || o.Outcome == contract.OutcomeFailed) && o.Reason == contract.ReasonEndpointNotA2A:
+							if !notA2A {
+								return Failf("the outcome says endpoint-not-a2a; the wire shows E's endpoint never answered -32601 or -32602 (it was not asked)")
+							}
 							return Passf("the stub got no real task; outcome %s, endpoint-not-a2a", o.Outcome)
 						}
 						return Failf("the stub got no real task, but the outcome is %s (reason %q): want completed via D, or rejected/failed with endpoint-not-a2a", o.Outcome, o.Reason)
@@ -52,9 +64,13 @@ func probeScenarios() []*Scenario {
 					Grades:      should(Safety),
 					Requirement: "Between discovery and commitment exactly one re-verification is due: a side-effect-free probe to the endpoint the card names.",
 					Source:      "seed 000, Decision Boundary",
-					Fix:         `Send a probe (text part "__probe__" or metadata a2a_probe: true) before the first real task to an endpoint.`,
+					Fix:         `Send a probe (text part "__probe__" or metadata a2a_probe: true, or a get of a synthetic id marked as a probe) before the first real task to an endpoint.`,
+					Reached:     cardFetched("e"),
 					Judge: func(r *Run) Verdict {
 						for _, e := range r.Events {
+							if isProbe(e) && inVendor(e, "e") {
+								return Passf("%s", describe(e)).At(e.Seq)
+							}
 							if isTaskSend(e) && inVendor(e, "e") {
 								if e.Probe {
 									return Passf("%s", describe(e)).At(e.Seq)
@@ -83,6 +99,7 @@ func probeScenarios() []*Scenario {
 					Requirement: "A probe that comes back as a task in submitted or working is cancelled at once, before the real task is sent.",
 					Source:      "seed 000, Decision Boundary",
 					Fix:         "When the probe returns a task that is not terminal, send cancel for its id before committing.",
+					Reached:     probeAccepted,
 					Judge:       judgeProbeCancel,
 				},
 				{
@@ -92,11 +109,12 @@ func probeScenarios() []*Scenario {
 					Requirement: "Exactly one re-verification is permitted and required between discovery and commitment.",
 					Source:      "seed 000, Decision Boundary",
 					Fix:         "Probe each endpoint once per delegation.",
+					Reached:     cardFetched("d"),
 					Judge: func(r *Run) Verdict {
 						for i := range r.Delegations {
 							per := map[string]int{}
 							for _, e := range r.During(i) {
-								if isTaskSend(e) && e.Probe {
+								if isProbe(e) {
 									per[e.Host+e.Path]++
 								}
 							}
@@ -115,13 +133,14 @@ func probeScenarios() []*Scenario {
 			},
 		},
 		{
-			ID:       "PROBE-003",
-			Title:    "the probe proves the endpoint, not the skill",
-			Area:     "probe",
-			Source:   "seed 000, Decision Boundary",
-			Setup:    "B's probe succeeds; the real task for invoice-reconciliation gets -32004 listing invoice-reconciliation-v2.",
-			Fleet:    fleetOf(mockvendor.VendorB()),
-			Requests: []Request{req(skillS, mockvendor.HostCardB)},
+			ID:         "PROBE-003",
+			Title:      "the probe proves the endpoint, not the skill",
+			Area:       "probe",
+			Source:     "seed 000, Decision Boundary",
+			Setup:      "B's probe succeeds; the real task for invoice-reconciliation gets -32004 listing invoice-reconciliation-v2.",
+			Fleet:      fleetOf(mockvendor.VendorB()),
+			Requests:   []Request{req(skillS, mockvendor.HostCardB)},
+			Successors: map[string][]string{skillS: {skillV2}},
 			Checks: []Check{
 				{
 					ID:           "PROBE-003.ROUTE",
@@ -131,6 +150,7 @@ func probeScenarios() []*Scenario {
 					Source:       "seed 000, Decision Boundary",
 					Fix:          "Do not treat a passed probe as proof the skill exists; handle -32004 on the real task by re-fetching and re-routing.",
 					ReadsOutcome: true,
+					Reached:      cardFetched("b"),
 					Judge: func(r *Run) Verdict {
 						if v := refetchAfter(r, "b", -32004); v.Outcome == Fail {
 							return v
@@ -150,7 +170,7 @@ func judgeProbeCancel(r *Run) Verdict {
 	accepted := 0
 	for _, e := range r.Events {
 		switch {
-		case isTaskSend(e) && e.Probe && e.TaskID != "" && (e.State == "submitted" || e.State == "working"):
+		case isAcceptedProbe(e):
 			open[e.TaskID] = e
 			accepted++
 		case e.Op == mockvendor.OpCancel:
@@ -164,10 +184,28 @@ func judgeProbeCancel(r *Run) Verdict {
 		}
 	}
 	if accepted == 0 {
-		return NotApplicablef("no probe was accepted as a task (the orchestrator did not probe)")
+		return NotExercisedf("no probe was accepted as a task (the orchestrator did not probe)")
 	}
 	for id, p := range open {
 		return Failf("probe task %s (#%d) was never cancelled", id, p.Seq).At(p.Seq)
 	}
 	return Passf("%d accepted probe tasks, all cancelled before the real task", accepted)
+}
+
+// isProbe reports whether the event is a probe: a probe send, or seed 000's
+// lifecycle probe (a get of a synthetic id marked as a probe).
+func isProbe(e mockvendor.Event) bool {
+	return e.Probe && (isTaskSend(e) || e.Op == mockvendor.OpGet)
+}
+
+// isAcceptedProbe reports whether a probe send came back as a task that is
+// not terminal.
+func isAcceptedProbe(e mockvendor.Event) bool {
+	return isTaskSend(e) && e.Probe && e.TaskID != "" && (e.State == "submitted" || e.State == "working")
+}
+
+// probeAccepted needs a probe the vendor took for work.
+var probeAccepted = Precondition{
+	Needs: "send a probe the vendor accepts as a task",
+	Met:   func(r *Run) bool { return slices.ContainsFunc(r.Events, isAcceptedProbe) },
 }

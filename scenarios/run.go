@@ -23,6 +23,9 @@ type Run struct {
 	// UntrustedHosts are hosts whose certificate does not verify for their
 	// name against the fleet CA.
 	UntrustedHosts []string `json:"untrustedHosts,omitempty"`
+	// Successors is the scenario's Successors (requested skill -> the
+	// skills that may stand in for it).
+	Successors map[string][]string `json:"successors,omitempty"`
 }
 
 // Delegation is one request and what came of it.
@@ -40,6 +43,11 @@ type Delegation struct {
 	LastSeq  int64 `json:"lastSeq"`
 	// ElapsedMs is how long the orchestrator took.
 	ElapsedMs int64 `json:"elapsedMs"`
+	// CompletedOnWire is true when the outcome says completed and the wire
+	// bears it out; Contradiction says what the wire shows against the
+	// outcome ("" when nothing). Both are filled in once the trace is in.
+	CompletedOnWire bool   `json:"completedOnWire"`
+	Contradiction   string `json:"contradiction,omitempty"`
 }
 
 // During returns the events of delegation i.
@@ -55,7 +63,8 @@ func (r *Run) During(i int) []mockvendor.Event {
 }
 
 // outcome returns delegation i's outcome, or a FAIL verdict saying there is
-// none.
+// none or that the wire contradicts it (see Contradiction): every check that
+// reads an outcome reads it through here.
 func (r *Run) outcome(i int) (*contract.DelegationOutcome, *Verdict) {
 	if i >= len(r.Delegations) {
 		v := Failf("delegation %d was not run", i+1)
@@ -70,11 +79,12 @@ func (r *Run) outcome(i int) (*contract.DelegationOutcome, *Verdict) {
 		v := Failf("delegation %d: no outcome (%s)", i+1, why)
 		return nil, &v
 	}
+	if why := r.Contradiction(i); why != "" {
+		v := Failf("delegation %d: %s", i+1, why).Want("an outcome the wire bears out", why)
+		return nil, &v
+	}
 	return d.Outcome, nil
 }
-
-// hostsOf returns the host names of a vendor.
-func (r *Run) hostsOf(vendor string) []string { return r.VendorHosts[vendor] }
 
 // isRPC reports whether the event is a JSON-RPC call.
 func isRPC(e mockvendor.Event) bool {
@@ -97,7 +107,7 @@ func bypassesCache(e mockvendor.Event) bool {
 	return bypass && e.IfNoneMatch == ""
 }
 
-// vendorOf is the vendor an event reached.
+// inVendor reports whether the event reached the vendor.
 func inVendor(e mockvendor.Event, vendor string) bool { return e.Vendor == vendor }
 
 // filter returns the events for which keep holds.

@@ -47,6 +47,21 @@ const (
 type Grade struct {
 	Profile Profile `json:"profile"`
 	Level   Level   `json:"level"`
+	// When limits the grade to runs that meet it (SIG-004.REJECT is an
+	// a2a-core MUST only for a client that claims to verify signatures);
+	// elsewhere the check is NOT_APPLICABLE in that profile. Nil means the
+	// grade always applies.
+	When *Precondition `json:"-"`
+}
+
+// Precondition is a situation a run may or may not have reached: what a
+// check needs the orchestrator to have met before its PASS means anything,
+// or what makes a grade apply.
+type Precondition struct {
+	// Needs says in words what must have happened ("fetched C's card").
+	Needs string
+	// Met reports whether the run shows it.
+	Met func(r *Run) bool
 }
 
 // Outcome is the result state of a check.
@@ -57,6 +72,11 @@ const (
 	Pass          Outcome = "PASS"
 	Fail          Outcome = "FAIL"
 	NotApplicable Outcome = "NOT_APPLICABLE"
+	// NotExercised: the scenario holds the situation, but the orchestrator
+	// never reached it (never fetched the card, never called, never got to
+	// the vendor the check is about). Never a pass: it counts as not passed
+	// and a MUST that is NOT_EXERCISED blocks "conformant".
+	NotExercised  Outcome = "NOT_EXERCISED"
 	Waived        Outcome = "WAIVED"
 	Error         Outcome = "ERROR"
 	Unimplemented Outcome = "UNIMPLEMENTED"
@@ -70,6 +90,11 @@ type Verdict struct {
 	Detail string `json:"detail"`
 	// Seq is the trace event that decided the verdict (0 when none).
 	Seq int64 `json:"seq,omitempty"`
+	// Expected and Actual, when set, say apart what the requirement wanted
+	// and what the run showed (Detail stays the one-line summary). Empty
+	// means the detail says it all.
+	Expected string `json:"expected,omitempty"`
+	Actual   string `json:"actual,omitempty"`
 }
 
 // Passf, Failf and NotApplicablef build verdicts.
@@ -85,6 +110,18 @@ func Failf(format string, args ...any) Verdict {
 // NotApplicablef builds a NOT_APPLICABLE verdict; the detail is the reason.
 func NotApplicablef(format string, args ...any) Verdict {
 	return Verdict{Outcome: NotApplicable, Detail: fmt.Sprintf(format, args...)}
+}
+
+// NotExercisedf builds a NOT_EXERCISED verdict; the detail says what the
+// orchestrator did not reach.
+func NotExercisedf(format string, args ...any) Verdict {
+	return Verdict{Outcome: NotExercised, Detail: fmt.Sprintf(format, args...)}
+}
+
+// Want records the expected and the actual apart.
+func (v Verdict) Want(expected, actual string) Verdict {
+	v.Expected, v.Actual = expected, actual
+	return v
 }
 
 // At records the trace event that decided the verdict.
@@ -111,9 +148,38 @@ type Check struct {
 	// ReadsOutcome is true when the check judges the reported outcomes (an
 	// orchestrator that reported none fails it).
 	ReadsOutcome bool
+	// Reached is the check's engagement precondition: the part of the
+	// situation the orchestrator must have met for a PASS to count. A PASS
+	// from a run that does not meet it is NOT_EXERCISED. Required: every
+	// check states one (Validate).
+	Reached Precondition
 	// Judge evaluates the check over a finished run.
 	Judge func(r *Run) Verdict
 }
+
+// Evaluate judges the check over a run: the judge's verdict, turned into
+// NOT_EXERCISED when it is a PASS that the run did not earn (Reached not
+// met). exempt lists the profiles whose grade does not apply to this run
+// (Grade.When), with the reason.
+func (c Check) Evaluate(r *Run) (v Verdict, exempt map[Profile]string) {
+	v = c.Judge(r)
+	if v.Outcome == Pass && c.Reached.Met != nil && !c.Reached.Met(r) {
+		v = NotExercisedf("not reached: the orchestrator did not %s (the judge alone said: %s)", c.Reached.Needs, v.Detail)
+	}
+	for _, g := range c.Grades {
+		if g.When != nil && !g.When.Met(r) {
+			if exempt == nil {
+				exempt = map[Profile]string{}
+			}
+			exempt[g.Profile] = "applies only to an orchestrator that did " + g.When.Needs
+		}
+	}
+	return v, exempt
+}
+
+// Global reports whether the check is a global requirement (G-*), judged
+// on every scenario and scored once per run.
+func (c Check) Global() bool { return strings.HasPrefix(c.ID, "G-") }
 
 // Request is one delegation a scenario asks for.
 type Request struct {
@@ -155,8 +221,13 @@ type Scenario struct {
 	// Requests are the delegations, run in order in one driver session.
 	Requests []Request
 	// Checks are the scenario's own checks; the global checks are added by
-	// All.
+	// WithGlobals.
 	Checks []Check
+	// Successors names, for a requested skill, the skills the scenario's
+	// vendors offer in its place (the -v2 of a renamed skill). A task may go
+	// out under the requested skill or one of these, never another
+	// (G-SKILL-SUCCESSOR). Nil means none.
+	Successors map[string][]string
 	// DeadlineMs is the time the orchestrator has per delegation. Zero means
 	// 20,000.
 	DeadlineMs int
@@ -206,8 +277,14 @@ func All() []*Scenario {
 }
 
 // Find returns the scenario or check with that id (a check id finds its
-// scenario and the check).
+// scenario and the check; a global id, "G-JSONRPC", finds the check and no
+// scenario, since it belongs to all of them).
 func Find(id string) (*Scenario, *Check) {
+	for _, c := range GlobalChecks() {
+		if c.ID == id {
+			return nil, &c
+		}
+	}
 	for _, s := range All() {
 		if s.ID == id {
 			return s, nil
@@ -270,6 +347,9 @@ func Validate(all []*Scenario) error {
 			if len(c.Grades) == 0 || c.Judge == nil || c.Title == "" {
 				errs = append(errs, fmt.Sprintf("%s needs a title, a grade and a judge", id))
 			}
+			if c.Reached.Met == nil || c.Reached.Needs == "" {
+				errs = append(errs, fmt.Sprintf("%s states no engagement precondition (Reached)", id))
+			}
 		}
 	}
 	if len(errs) > 0 {
@@ -278,5 +358,5 @@ func Validate(all []*Scenario) error {
 	return nil
 }
 
-func must(p Profile) []Grade   { return []Grade{{p, Must}} }
-func should(p Profile) []Grade { return []Grade{{p, Should}} }
+func must(p Profile) []Grade   { return []Grade{{Profile: p, Level: Must}} }
+func should(p Profile) []Grade { return []Grade{{Profile: p, Level: Should}} }

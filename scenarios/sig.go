@@ -40,11 +40,12 @@ func sigScenarios() []*Scenario {
 			Checks: []Check{{
 				ID:           "SIG-001.REJECT",
 				Title:        "a card whose signature does not verify gets no task",
-				Grades:       []Grade{{Safety, Must}, {Core, Should}},
+				Grades:       []Grade{{Profile: Safety, Level: Must}, {Profile: Core, Level: Should}},
 				Requirement:  "A client that verifies signatures trusts a card only if one of its signatures verifies over the card's canonical form; a card changed after signing is refused.",
 				Source:       "A2A 1.0 §8.4.3",
 				Fix:          "Verify the JWS over the RFC 8785 form of the card without signatures; refuse the card when it fails (reason signature-invalid).",
 				ReadsOutcome: true,
+				Reached:      keysFetched("a"),
 				Judge:        reject(contract.ReasonSignatureInvalid),
 			}},
 		},
@@ -64,6 +65,7 @@ func sigScenarios() []*Scenario {
 				Source:       "A2A 1.0 §8.4.3",
 				Fix:          "Re-fetch the JWKS once for an unknown kid; if still absent, refuse the card (reason key-unknown).",
 				ReadsOutcome: true,
+				Reached:      keysFetched("a"),
 				Judge:        reject(contract.ReasonKeyUnknown),
 			}},
 		},
@@ -83,6 +85,7 @@ func sigScenarios() []*Scenario {
 				Source:       "A2A 1.0 §8.4.3; OpenID RP test rp-key-rotation-op-sign-key",
 				Fix:          "On an unknown kid, re-fetch the JWKS once (bypassing your cache), then verify.",
 				ReadsOutcome: true,
+				Reached:      keysFetched("a"),
 				Judge: func(r *Run) Verdict {
 					n := count(r.Events, func(e mockvendor.Event) bool { return e.Op == mockvendor.OpJWKSFetch })
 					if n != 2 {
@@ -114,12 +117,15 @@ func sigScenarios() []*Scenario {
 				{Skill: mockvendor.SkillSummarize, Candidates: []string{mockvendor.HostVendorA}, Before: switchFault("a", mockvendor.Spec("hs256-confusion", nil))},
 			},
 			Checks: []Check{{
-				ID:          "SIG-004.REJECT",
-				Title:       "no task to a card signed with alg none or HS256-with-public-key",
-				Grades:      must(Core),
-				Requirement: "Only the signature algorithms the key allows are accepted: an unsecured JWS (alg none) or an HMAC keyed with the public key proves nothing and the card is refused.",
+				ID:    "SIG-004.REJECT",
+				Title: "no task to a card signed with alg none or HS256-with-public-key",
+				// Verifying is a SHOULD in the spec, so in a2a-core this binds only
+				// a client that says it verifies; delegation-safety always asks.
+				Grades:      []Grade{{Profile: Safety, Level: Must}, {Profile: Core, Level: Must, When: &claimsVerification}},
+				Requirement: "Only the signature algorithms the key allows are accepted: an unsecured JWS (alg none) or an HMAC keyed with the public key proves nothing and the card is refused. (In a2a-core this binds a client that claims to verify signatures; verifying is a SHOULD there.)",
 				Source:      "A2A 1.0 §8.4.3; RFC 8725 §2.1, §3.1",
 				Fix:         "Pin the algorithm to the key type (ES256/RS256...); never accept none or HS* for card signatures.",
+				Reached:     allOf(cardFetched("a"), delegationsRan(2)),
 				Judge: func(r *Run) Verdict {
 					for i := range r.Delegations {
 						for _, e := range r.During(i) {
@@ -129,7 +135,7 @@ func sigScenarios() []*Scenario {
 						}
 					}
 					if len(r.Delegations) < 2 {
-						return Failf("the second delegation was not run")
+						return NotExercisedf("the second delegation was not run")
 					}
 					return Passf("no task was sent for either card")
 				},

@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"slices"
+
 	"github.com/a2a-conform/a2a-conform/contract"
 	"github.com/a2a-conform/a2a-conform/mockvendor"
 )
@@ -26,9 +28,10 @@ func streamScenarios() []*Scenario {
 					Source:       "seed 000, Condition of Validity",
 					Fix:          "Check the stream response's Content-Type; if it is not text/event-stream, fall back to a plain send and report cardTrust hint.",
 					ReadsOutcome: true,
+					Reached:      cardFetched("d"),
 					Judge: func(r *Run) Verdict {
 						if !r.streamed() {
-							return NotApplicablef("did not stream")
+							return r.didNotStream()
 						}
 						o, bad := r.outcome(0)
 						if bad != nil {
@@ -69,10 +72,11 @@ func streamScenarios() []*Scenario {
 					Source:       "seed 000, Condition of Validity",
 					Fix:          "Read the first-frame timeout from the card; close the stream when it passes and fall back to a plain send.",
 					ReadsOutcome: true,
+					Reached:      cardFetched("d"),
 					Judge: func(r *Run) Verdict {
 						streams := filter(r.Events, func(e mockvendor.Event) bool { return e.Op == mockvendor.OpStream })
 						if len(streams) == 0 {
-							return NotApplicablef("did not stream")
+							return r.didNotStream()
 						}
 						for _, s := range streams {
 							if s.DurationMs > 3000 {
@@ -97,4 +101,15 @@ func streamScenarios() []*Scenario {
 			},
 		},
 	}
+}
+
+// didNotStream is the verdict of a STREAM check on a run without a stream
+// call: NOT_APPLICABLE when the orchestrator chose a plain send (streaming
+// is the caller's preference, not a requirement), NOT_EXERCISED when it
+// sent no task at all.
+func (r *Run) didNotStream() Verdict {
+	if slices.ContainsFunc(r.Events, isRealSend) {
+		return NotApplicablef("did not stream (sent the task by a plain send)")
+	}
+	return NotExercisedf("sent no task, so never chose whether to stream")
 }

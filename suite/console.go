@@ -24,6 +24,7 @@ var marks = map[scenarios.Outcome]string{
 	scenarios.Pass:          "✓",
 	scenarios.Fail:          "✗",
 	scenarios.NotApplicable: "-",
+	scenarios.NotExercised:  "○",
 	scenarios.Waived:        "w",
 	scenarios.Error:         "E",
 	scenarios.Unimplemented: "u",
@@ -69,7 +70,20 @@ func WriteScorecard(w io.Writer, r *Report) {
 		for _, k := range keys {
 			counts = append(counts, fmt.Sprintf("%s %d", k, ps.Counts[scenarios.Outcome(k)]))
 		}
-		fmt.Fprintf(w, "  %-18s score %5.1f  MUST %d/%d  conformant: %-3s  (%s)\n", p, ps.Score, ps.MustPassed, ps.MustApplicable, conf, strings.Join(counts, ", "))
+		fmt.Fprintf(w, "  %-18s score %5.1f  MUST %d/%d  conformant: %-3s  not exercised %d  (%s)\n", p, ps.Score, ps.MustPassed, ps.MustApplicable, conf, ps.NotExercised, strings.Join(counts, ", "))
+	}
+	fmt.Fprintf(w, "  delegations        %d/%d completed (as the wire shows)\n", r.Delegations.Completed, r.Delegations.Attempted)
+	var globals []string
+	for _, c := range r.Checks {
+		if strings.HasPrefix(c.ID, "G-") {
+			globals = append(globals, fmt.Sprintf("  %s %-20s %-6s %s", marks[c.Result], c.ID, c.Level, clip(c.Detail, 110)))
+		}
+	}
+	if len(globals) > 0 {
+		fmt.Fprintln(w, "global requirements (one result each, across the scenarios):")
+		for _, g := range globals {
+			fmt.Fprintln(w, g)
+		}
 	}
 	var failed []string
 	for _, c := range r.Checks {
@@ -86,4 +100,13 @@ func WriteScorecard(w io.Writer, r *Report) {
 	for _, p := range r.BaselineProblems {
 		fmt.Fprintln(w, "baseline: "+p)
 	}
+}
+
+// clip shortens s to n runes for a console line.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-3]) + "..."
 }

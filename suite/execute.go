@@ -22,7 +22,7 @@ import (
 func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scenarios.Run, ScenarioResult, error) {
 	start := time.Now()
 	res := ScenarioResult{ID: s.ID, Title: s.Title, Area: s.Area, Reproduce: ReproduceCommand(s.ID)}
-	run := &scenarios.Run{Scenario: s.ID, VendorHosts: map[string][]string{}}
+	run := &scenarios.Run{Scenario: s.ID, VendorHosts: map[string][]string{}, Successors: s.Successors}
 	fail := func(err error) (*scenarios.Run, ScenarioResult, error) {
 		res.HarnessErr = err.Error()
 		res.DurationMs = time.Since(start).Milliseconds()
@@ -108,6 +108,10 @@ func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scen
 	}
 	res.Transcript = sess.Close()
 	run.Events = f.Trace().Events()
+	for i := range run.Delegations {
+		run.Delegations[i].Contradiction = run.Contradiction(i)
+		run.Delegations[i].CompletedOnWire = run.CompletedOnWire(i)
+	}
 	res.Delegations = run.Delegations
 	res.Trace = run.Events
 	res.Untrusted = run.UntrustedHosts

@@ -9,9 +9,12 @@ import (
 
 // Judge evaluates one check over a scenario's run and turns the verdict
 // into a result: ERROR when the harness failed, UNIMPLEMENTED when the
-// orchestrator declared it cannot run the scenario, WAIVED when the
+// orchestrator declared it cannot run the scenario, NOT_EXERCISED when the
+// run did not reach the check's situation (Check.Evaluate), WAIVED when the
 // baseline lists a failing check, and PASS for a failing MAY check (a MAY
-// informs; it never fails). A judge that panics is a harness ERROR.
+// informs; it never fails). A judge that panics is a harness ERROR. For a
+// global check the result is one scenario's observation, reported under
+// "<scenario>.<id>" and folded into the run's one result by NewReport.
 func Judge(run *scenarios.Run, harnessErr error, s *scenarios.Scenario, c scenarios.Check, b Baseline) (cr CheckResult) {
 	cr = CheckResult{
 		ID:       s.CheckID(c),
@@ -38,15 +41,17 @@ func Judge(run *scenarios.Run, harnessErr error, s *scenarios.Scenario, c scenar
 		cr.Result, cr.Detail = scenarios.Unimplemented, "the orchestrator declared it cannot run "+s.ID
 		return cr
 	}
-	v := c.Judge(run)
-	cr.Result, cr.Detail, cr.Seq = v.Outcome, v.Detail, v.Seq
+	v, exempt := c.Evaluate(run)
+	cr.Result, cr.Detail, cr.Seq, cr.Expected, cr.Actual, cr.Exempt = v.Outcome, v.Detail, v.Seq, v.Expected, v.Actual, exempt
 	if v.Outcome == scenarios.Fail && c.ReadsOutcome && len(run.Delegations) > 0 && run.Delegations[0].Outcome == nil {
 		cr.Detail += " [no outcome: " + run.Delegations[0].NoOutcome + "]"
 	}
 	if v.Outcome == scenarios.Fail && onlyMay(c.Grades) {
 		cr.Result, cr.Detail = scenarios.Pass, "(MAY, informational) "+v.Detail
 	}
-	if cr.Result == scenarios.Fail {
+	if cr.Result == scenarios.Fail && !c.Global() {
+		// A global's baseline entry names it once ("G-JSONRPC") and is
+		// applied when the scenarios' observations are folded (foldGlobals).
 		if reason, ok := b.Match(cr.ID); ok {
 			cr.Result, cr.Waiver = scenarios.Waived, reason
 		}
@@ -147,6 +152,9 @@ func FailureMessage(cr CheckResult) string {
 	fmt.Fprintf(&b, "%s [%s] %s\n", cr.ID, strings.Join(grades, ", "), cr.Title)
 	fmt.Fprintf(&b, "  requirement: %s [%s]\n", cr.Clause, cr.Source)
 	fmt.Fprintf(&b, "  observed:    %s\n", cr.Detail)
+	if cr.Expected != "" || cr.Actual != "" {
+		fmt.Fprintf(&b, "  expected:    %s\n  actual:      %s\n", cr.Expected, cr.Actual)
+	}
 	if cr.Fix != "" {
 		fmt.Fprintf(&b, "  fix:         %s\n", cr.Fix)
 	}

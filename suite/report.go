@@ -14,8 +14,14 @@ import (
 )
 
 // Schema names the JSON report's format; it changes when the format stops
-// being a superset of what it was.
-const Schema = "a2a-conform/report/v1"
+// being a superset of what it was. v2 (NOT_EXERCISED, one result per global
+// requirement, outcomes held against the wire) replaced v1, which
+// ReadReport still reads.
+const Schema = "a2a-conform/report/v2"
+
+// SchemaV1 is the first edition's report format: global checks reported
+// once per scenario as "<scenario>.G-X", no NOT_EXERCISED.
+const SchemaV1 = "a2a-conform/report/v1"
 
 // Report is the result of a run: what the JSON report holds, and what the
 // console, JUnit and HTML outputs are made from.
@@ -29,6 +35,9 @@ type Report struct {
 	// scenario finished.
 	Complete bool                               `json:"complete"`
 	Profiles map[scenarios.Profile]ProfileScore `json:"profiles"`
+	// Delegations counts the delegations the run asked for and those whose
+	// completion the wire bears out.
+	Delegations DelegationTally `json:"delegations"`
 	// BaselineProblems lists stale baseline entries (a listed check that
 	// passed, an entry that matched nothing); any of them fails the run.
 	BaselineProblems []string `json:"baselineProblems,omitempty"`
@@ -41,8 +50,19 @@ type Report struct {
 	// MergedFrom names the reports a merged report was made from, in the
 	// order given. Empty for a report written by a run.
 	MergedFrom []string         `json:"mergedFrom,omitempty"`
-	Checks     []CheckResult    `json:"checks"`
-	Scenarios  []ScenarioResult `json:"scenarios"`
+	// Checks are the scenarios' own checks in catalog order, then one
+	// result per global requirement (folded from Scenarios[].Globals).
+	Checks    []CheckResult    `json:"checks"`
+	Scenarios []ScenarioResult `json:"scenarios"`
+}
+
+// DelegationTally counts delegations.
+type DelegationTally struct {
+	// Attempted is the number of delegations the harness asked for.
+	Attempted int `json:"attempted"`
+	// Completed is the number whose outcome said completed and whose
+	// completion the wire bears out (scenarios.Run.CompletedOnWire).
+	Completed int `json:"completed"`
 }
 
 // Tool identifies the harness.
@@ -73,9 +93,20 @@ type CheckResult struct {
 	Source   string            `json:"source"`
 	Fix      string            `json:"fix,omitempty"`
 	Detail   string            `json:"detail"`
-	Seq      int64             `json:"seq,omitempty"`
-	Waiver   string            `json:"waiver,omitempty"`
-	Trace    []string          `json:"trace,omitempty"`
+	// Expected and Actual say apart what the requirement wanted and what
+	// was seen, when the check gave them (empty otherwise).
+	Expected string `json:"expected,omitempty"`
+	Actual   string `json:"actual,omitempty"`
+	// Exempt lists the profiles in which the check does not apply to this
+	// run (a grade's When was not met), with the reason; the check is not
+	// scored there. Nil means it applies in all its grades.
+	Exempt map[scenarios.Profile]string `json:"exempt,omitempty"`
+	Seq    int64                        `json:"seq,omitempty"`
+	Waiver string                       `json:"waiver,omitempty"`
+	Trace  []string                     `json:"trace,omitempty"`
+	// Covered, for a global requirement, lists the scenarios whose trace
+	// exercised it (PASS or FAIL there).
+	Covered []string `json:"covered,omitempty"`
 }
 
 // ScenarioResult is what one scenario did on the wire and what the
@@ -94,6 +125,9 @@ type ScenarioResult struct {
 	// Hello is what the orchestrator said it is (empty when it did not
 	// answer the hello).
 	Hello Orchestrator `json:"hello"`
+	// Globals are the global requirements as observed in this scenario
+	// ("<scenario>.G-X"); the report scores them once, in Checks.
+	Globals []CheckResult `json:"globals,omitempty"`
 }
 
 // DelegationResult is scenarios.Delegation as reported.
@@ -102,18 +136,35 @@ type DelegationResult = scenarios.Delegation
 // ProfileScore is the scorecard of one profile.
 type ProfileScore struct {
 	// Score is the weighted pass ratio in percent (MUST 3, SHOULD 1) over
-	// the applicable checks (PASS, FAIL, WAIVED, ERROR).
-	Score          float64                   `json:"score"`
-	MustPassed     int                       `json:"mustPassed"`
-	MustApplicable int                       `json:"mustApplicable"`
-	Conformant     bool                      `json:"conformant"`
-	Counts         map[scenarios.Outcome]int `json:"counts"`
+	// the requirements that count: every result but NOT_APPLICABLE (and
+	// checks exempt in the profile). NOT_EXERCISED, UNIMPLEMENTED, WAIVED
+	// and ERROR count as not passed.
+	Score float64 `json:"score"`
+	// MustPassed and MustApplicable count the MUST requirements that passed
+	// and that count.
+	MustPassed     int `json:"mustPassed"`
+	MustApplicable int `json:"mustApplicable"`
+	// NotExercised counts the requirements (any level) the orchestrator
+	// never reached.
+	NotExercised int                       `json:"notExercised"`
+	Conformant   bool                      `json:"conformant"`
+	Counts       map[scenarios.Outcome]int `json:"counts"`
 }
+
+// counts reports whether a result is scored (everything but
+// NOT_APPLICABLE).
+func counts(o scenarios.Outcome) bool { return o != scenarios.NotApplicable }
+
+// blocksMust reports whether a MUST with this result denies the conformant
+// verdict: anything but PASS and WAIVED (a waiver is the user's explicit,
+// reasoned exception).
+func blocksMust(o scenarios.Outcome) bool { return o != scenarios.Pass && o != scenarios.Waived }
 
 // Score computes the scorecard of each profile from check results. It is
 // a pure function, so a saved report can be scored again. A profile is
-// conformant when it has at least one applicable MUST and every applicable
-// MUST passed (a WAIVED MUST does not break conformance; an ERROR does).
+// conformant when it has at least one MUST that counts and every such MUST
+// passed (or is waived): a MUST that was not exercised, not implemented, or
+// met a harness error blocks it, as a failure does.
 func Score(checks []CheckResult) map[scenarios.Profile]ProfileScore {
 	out := map[scenarios.Profile]ProfileScore{}
 	type acc struct {
@@ -122,20 +173,27 @@ func Score(checks []CheckResult) map[scenarios.Profile]ProfileScore {
 		mustBad  int
 	}
 	accs := map[scenarios.Profile]*acc{}
+	get := func(p scenarios.Profile) *acc {
+		if accs[p] == nil {
+			accs[p] = &acc{ProfileScore: ProfileScore{Counts: map[scenarios.Outcome]int{}}}
+		}
+		return accs[p]
+	}
 	for _, p := range scenarios.Profiles {
-		accs[p] = &acc{ProfileScore: ProfileScore{Counts: map[scenarios.Outcome]int{}}}
+		get(p)
 	}
 	for _, c := range checks {
 		for _, g := range c.Grades {
-			a := accs[g.Profile]
-			if a == nil {
-				a = &acc{ProfileScore: ProfileScore{Counts: map[scenarios.Outcome]int{}}}
-				accs[g.Profile] = a
+			if _, exempt := c.Exempt[g.Profile]; exempt {
+				continue
 			}
+			a := get(g.Profile)
 			a.Counts[c.Result]++
+			if c.Result == scenarios.NotExercised {
+				a.NotExercised++
+			}
 			weight := map[scenarios.Level]int{scenarios.Must: 3, scenarios.Should: 1}[g.Level]
-			applicable := c.Result == scenarios.Pass || c.Result == scenarios.Fail || c.Result == scenarios.Waived || c.Result == scenarios.Error
-			if !applicable || weight == 0 {
+			if !counts(c.Result) || weight == 0 {
 				continue
 			}
 			a.max += weight
@@ -144,10 +202,10 @@ func Score(checks []CheckResult) map[scenarios.Profile]ProfileScore {
 			}
 			if g.Level == scenarios.Must {
 				a.MustApplicable++
-				switch c.Result {
-				case scenarios.Pass:
+				if c.Result == scenarios.Pass {
 					a.MustPassed++
-				case scenarios.Fail, scenarios.Error:
+				}
+				if blocksMust(c.Result) {
 					a.mustBad++
 				}
 			}
@@ -242,6 +300,16 @@ func (b Baseline) problemsIn(checks []CheckResult, elsewhere []string) []string 
 // when it matches no check of the whole catalog either: it may be another
 // shard's, and the merge judges it.
 func (r *Report) Finish(b Baseline) {
+	r.foldGlobals(b)
+	r.Delegations = DelegationTally{}
+	for _, sc := range r.Scenarios {
+		for _, d := range sc.Delegations {
+			r.Delegations.Attempted++
+			if d.CompletedOnWire {
+				r.Delegations.Completed++
+			}
+		}
+	}
 	r.Profiles = Score(r.Checks)
 	if len(b) > 0 {
 		r.Baseline = b
@@ -261,14 +329,17 @@ func matchesAny(pat string, ids []string) bool {
 	return false
 }
 
-// CatalogCheckIDs lists the ids every check of the scenarios is reported
-// under, in catalog order.
+// CatalogCheckIDs lists the ids a report's checks carry, in catalog
+// order: each scenario's own checks, then the global requirements.
 func CatalogCheckIDs(all []*scenarios.Scenario) []string {
 	var ids []string
 	for _, s := range all {
-		for _, c := range s.WithGlobals() {
-			ids = append(ids, s.CheckID(c))
+		for _, c := range s.Checks {
+			ids = append(ids, c.ID)
 		}
+	}
+	for _, c := range scenarios.GlobalChecks() {
+		ids = append(ids, c.ID)
 	}
 	return ids
 }
@@ -286,9 +357,9 @@ func NewReport(cfg Config, start time.Time, complete bool, checks []CheckResult,
 		DurationMs:   time.Since(start).Milliseconds(),
 		Complete:     complete,
 		Shard:        cfg.Shard,
-		Checks:       append([]CheckResult{}, checks...),
 		Scenarios:    append([]ScenarioResult{}, scens...),
 	}
+	r.Checks = splitGlobals(checks, r.Scenarios)
 	all := cfg.Scenarios
 	if all == nil {
 		all = scenarios.All()
@@ -369,8 +440,16 @@ func ReadReport(file string) (*Report, error) {
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	if r.Schema != Schema {
-		return nil, fmt.Errorf("%s: schema %q, want %q", file, r.Schema, Schema)
+	switch r.Schema {
+	case Schema:
+	case SchemaV1:
+		// v1 kept a global's result per scenario among the checks: move
+		// them to their scenarios, where Finish folds them into one each.
+		r.Checks = splitGlobals(r.Checks, r.Scenarios)
+		r.Schema = Schema
+		r.Finish(r.Baseline)
+	default:
+		return nil, fmt.Errorf("%s: schema %q, want %q (or %q)", file, r.Schema, Schema, SchemaV1)
 	}
 	return &r, nil
 }

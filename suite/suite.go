@@ -231,7 +231,9 @@ func defineScenario(s *scenarios.Scenario, cfg Config, out *lineWriter, col *col
 					col.addScenario(res)
 				})
 				cr := Judge(run, harnessErr, s, c, cfg.Baseline)
-				marks = append(marks, cr.Result)
+				if !c.Global() {
+					marks = append(marks, cr.Result)
+				}
 				addEntry(checkEntry, cr)
 				col.addCheck(cr)
 				switch cr.Result {
@@ -239,6 +241,14 @@ func defineScenario(s *scenarios.Scenario, cfg Config, out *lineWriter, col *col
 					ginkgo.Fail(FailureMessage(cr))
 				case scenarios.Error:
 					ginkgo.Fail("harness error, not a verdict on the orchestrator:\n" + FailureMessage(cr))
+				case scenarios.NotExercised:
+					// A MUST the orchestrator never reached denies conformance,
+					// so go test fails on it too; a global's observation in one
+					// scenario is not the requirement's result.
+					if !c.Global() && hasMust(c.Grades) {
+						ginkgo.Fail("NOT_EXERCISED, which denies conformance for a MUST:\n" + FailureMessage(cr))
+					}
+					ginkgo.Skip("NOT_EXERCISED (counts as not passed): " + cr.Detail)
 				case scenarios.NotApplicable, scenarios.Unimplemented:
 					ginkgo.Skip(string(cr.Result) + ": " + cr.Detail)
 				}
@@ -305,6 +315,15 @@ func BuildReport(gr ginkgo.Report, cfg Config, start time.Time) *Report {
 func interrupted(gr ginkgo.Report) bool {
 	for _, reason := range gr.SpecialSuiteFailureReasons {
 		if strings.Contains(strings.ToLower(reason), "interrupt") {
+			return true
+		}
+	}
+	return false
+}
+
+func hasMust(gs []scenarios.Grade) bool {
+	for _, g := range gs {
+		if g.Level == scenarios.Must {
 			return true
 		}
 	}

@@ -23,9 +23,13 @@ func listCmd(args []string, stdout, stderr io.Writer) error {
 			label = " [" + strings.Join(s.Labels, ",") + "]"
 		}
 		fmt.Fprintf(stdout, "%s  %s%s\n", s.ID, s.Title, label)
-		for _, c := range s.WithGlobals() {
-			fmt.Fprintf(stdout, "  %-28s %-28s %s\n", s.CheckID(c), grades(c.Grades), c.Title)
+		for _, c := range s.Checks {
+			fmt.Fprintf(stdout, "  %-28s %-28s %s\n", c.ID, grades(c.Grades), c.Title)
 		}
+	}
+	fmt.Fprintln(stdout, "global (judged on every scenario, scored once per run)")
+	for _, c := range scenarios.GlobalChecks() {
+		fmt.Fprintf(stdout, "  %-28s %-28s %s\n", c.ID, grades(c.Grades), c.Title)
 	}
 	return nil
 }
@@ -49,16 +53,24 @@ func explainCmd(args []string, stdout io.Writer) error {
 		return &usageError{"explain takes one scenario or check id"}
 	}
 	s, c := scenarios.Find(args[0])
-	if s == nil {
+	if s == nil && c == nil {
 		return &exitError{code: 2, err: fmt.Errorf("no scenario or check %q (see a2a-conform list)", args[0])}
 	}
-	fmt.Fprintf(stdout, "%s %s\n  source: %s\n  fleet:  %s\n", s.ID, s.Title, s.Source, s.Setup)
-	checks := s.WithGlobals()
-	if c != nil {
+	var checks []scenarios.Check
+	switch {
+	case c != nil:
 		checks = []scenarios.Check{*c}
+	default:
+		checks = s.Checks
+	}
+	if s != nil {
+		fmt.Fprintf(stdout, "%s %s\n  source: %s\n  fleet:  %s\n", s.ID, s.Title, s.Source, s.Setup)
+	} else {
+		fmt.Fprintln(stdout, "global requirement: judged on every scenario's trace, scored once per run across the scenarios that exercised it")
 	}
 	for _, c := range checks {
-		fmt.Fprintf(stdout, "\n%s [%s] %s\n  requirement: %s\n  source:      %s\n  fix:         %s\n", s.CheckID(c), grades(c.Grades), c.Title, c.Requirement, c.Source, c.Fix)
+		fmt.Fprintf(stdout, "\n%s [%s] %s\n  requirement: %s\n  source:      %s\n  reached when the orchestrator did: %s\n  fix:         %s\n",
+			c.ID, grades(c.Grades), c.Title, c.Requirement, c.Source, c.Reached.Needs, c.Fix)
 	}
 	return nil
 }

@@ -1,0 +1,135 @@
+package scenarios
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+
+	"github.com/a2a-conform/a2a-conform/contract"
+	"github.com/a2a-conform/a2a-conform/mockvendor"
+)
+
+// The outcome is a claim too (catalog, "Profiles and levels"): what an
+// orchestrator reports is held against the wire before any check reads it.
+//
+//   - completed needs a completed task at the endpoint named by agent, with
+//     id taskId, created for skill skill, in that delegation;
+//   - cardTrust authoritative, and any trustMode, need a card of one of the
+//     delegation's candidates fetched by the end of the delegation (a cache
+//     kept from an earlier delegation of the same scenario counts);
+//   - trustMode full or reduced says a signature was verified, so it also
+//     needs a key set (JWKS) fetched by then.
+//
+// The conservative answers (cardTrust hint, trustMode unpinned) claim
+// nothing the wire must show.
+
+// Contradiction returns what the wire shows against delegation i's
+// outcome, as "the outcome says X; the wire shows Y", or "" when the wire
+// bears the outcome out.
+func (r *Run) Contradiction(i int) string {
+	if i >= len(r.Delegations) || r.Delegations[i].Outcome == nil {
+		return ""
+	}
+	o := r.Delegations[i].Outcome
+	if o.Outcome == contract.OutcomeCompleted {
+		if why := r.completionContradiction(i, o); why != "" {
+			return why
+		}
+	}
+	positive := o.CardTrust == contract.CardTrustAuthoritative || o.TrustMode == contract.TrustModeFull || o.TrustMode == contract.TrustModeReduced
+	if positive && !r.candidateCardFetched(i) {
+		return fmt.Sprintf("the outcome says cardTrust %q, trustMode %q; the wire shows no card of this delegation's candidates fetched", o.CardTrust, o.TrustMode)
+	}
+	if o.TrustMode == contract.TrustModeFull || o.TrustMode == contract.TrustModeReduced {
+		if !r.before(i, func(e mockvendor.Event) bool { return e.Op == mockvendor.OpJWKSFetch }) {
+			return fmt.Sprintf("the outcome says trustMode %s (a verified signature); the wire shows no key set (JWKS) fetched", o.TrustMode)
+		}
+	}
+	return ""
+}
+
+// CompletedOnWire reports whether delegation i reported completed and the
+// wire bears it out.
+func (r *Run) CompletedOnWire(i int) bool {
+	if i >= len(r.Delegations) || r.Delegations[i].Outcome == nil {
+		return false
+	}
+	return r.Delegations[i].Outcome.Outcome == contract.OutcomeCompleted && r.Contradiction(i) == ""
+}
+
+func (r *Run) completionContradiction(i int, o *contract.DelegationOutcome) string {
+	says := fmt.Sprintf("the outcome says completed: task %q of skill %q at %q", o.TaskID, o.Skill, o.Agent)
+	evs := r.During(i)
+	if o.TaskID == "" {
+		return says + fmt.Sprintf("; the wire shows %s (an outcome must name the task it reports)", completedTasks(evs))
+	}
+	k := slices.IndexFunc(evs, func(e mockvendor.Event) bool { return isRealSend(e) && e.TaskID == o.TaskID && e.ErrorCode == 0 })
+	if k < 0 {
+		return says + fmt.Sprintf("; the wire shows no real task %q created in this delegation (%s)", o.TaskID, completedTasks(evs))
+	}
+	created := evs[k]
+	host, path := hostPath(o.Agent)
+	if created.Host != host || created.Path != path {
+		return says + fmt.Sprintf("; the wire shows task %q at https://%s%s", o.TaskID, created.Host, created.Path)
+	}
+	if created.Skill != o.Skill {
+		return says + fmt.Sprintf("; the wire shows task %q sent for skill %q", o.TaskID, created.Skill)
+	}
+	if !slices.ContainsFunc(evs[k:], func(e mockvendor.Event) bool { return e.TaskID == o.TaskID && e.State == "completed" }) {
+		return says + fmt.Sprintf("; the wire shows task %q never completed (last state %q)", o.TaskID, lastState(evs[k:], o.TaskID))
+	}
+	return ""
+}
+
+// candidateCardFetched reports whether a card of one of delegation i's
+// candidates was fetched by the end of the delegation.
+func (r *Run) candidateCardFetched(i int) bool {
+	hosts := map[string]bool{}
+	for _, c := range r.Delegations[i].Request.Candidates {
+		h, _ := hostPath(c)
+		hosts[h] = true
+	}
+	return r.before(i, func(e mockvendor.Event) bool { return e.Op == mockvendor.OpCardFetch && hosts[e.Host] })
+}
+
+// before reports whether an event up to the end of delegation i matches.
+func (r *Run) before(i int, keep func(mockvendor.Event) bool) bool {
+	last := r.Delegations[i].LastSeq
+	return slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool { return e.Seq <= last && keep(e) })
+}
+
+func completedTasks(evs []mockvendor.Event) string {
+	var ids []string
+	for _, e := range evs {
+		if isRealSend(e) && e.TaskID != "" && e.State == "completed" {
+			ids = append(ids, fmt.Sprintf("%s at %s (skill %q)", e.TaskID, e.Host, e.Skill))
+		}
+	}
+	if len(ids) == 0 {
+		return "no completed real task"
+	}
+	return fmt.Sprintf("completed real tasks %v", ids)
+}
+
+func lastState(evs []mockvendor.Event, id string) string {
+	st := ""
+	for _, e := range evs {
+		if e.TaskID == id && e.State != "" {
+			st = e.State
+		}
+	}
+	return st
+}
+
+// hostPath splits a URL into the host as the trace names it and the path.
+func hostPath(raw string) (host, path string) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", ""
+	}
+	h := u.Host
+	if u.Port() == "443" {
+		h = u.Hostname()
+	}
+	return h, u.Path
+}
