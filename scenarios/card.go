@@ -75,18 +75,18 @@ func cardScenarios() []*Scenario {
 					Requirement: "The client sends its calls to the URL of the interface it selected from the card, not to the host that served the card.",
 					Source:      "A2A 1.0 §8.3.2",
 					Fix:         "Take the endpoint from supportedInterfaces[].url (or url in 0.3 cards), not from the card's own location.",
-					Reached:     allOf(cardFetched("d"), taskSent),
+					Reached:     allOf(cardFetched("d"), rpcMade),
 					Judge: func(r *Run) Verdict {
-						sends := filter(r.Events, isTaskSend)
+						sends := filter(r.Events, isRPC)
 						if len(sends) == 0 {
-							return NotExercisedf("no task was sent")
+							return NotExercisedf("no JSON-RPC call was made")
 						}
 						for _, e := range sends {
 							if e.Host != mockvendor.HostRPCD || e.Path != mockvendor.DefaultRPCPath {
 								return Failf("%s: want https://%s%s", describe(e), mockvendor.HostRPCD, mockvendor.DefaultRPCPath).At(e.Seq)
 							}
 						}
-						return Passf("%d sends, all to https://%s%s", len(sends), mockvendor.HostRPCD, mockvendor.DefaultRPCPath)
+						return Passf("%d JSON-RPC calls, all to https://%s%s", len(sends), mockvendor.HostRPCD, mockvendor.DefaultRPCPath)
 					},
 				},
 				{

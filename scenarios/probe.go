@@ -184,6 +184,9 @@ func judgeProbeCancel(r *Run) Verdict {
 		}
 	}
 	if accepted == 0 {
+		if slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool { return isProbe(e) && e.Op == mockvendor.OpGet }) {
+			return NotApplicablef("the orchestrator probed with a get of a synthetic id, which creates no task to cancel")
+		}
 		return NotExercisedf("no probe was accepted as a task (the orchestrator did not probe)")
 	}
 	for id, p := range open {

@@ -49,7 +49,7 @@ type Report struct {
 	Shard *ShardSpec `json:"shard,omitempty"`
 	// MergedFrom names the reports a merged report was made from, in the
 	// order given. Empty for a report written by a run.
-	MergedFrom []string         `json:"mergedFrom,omitempty"`
+	MergedFrom []string `json:"mergedFrom,omitempty"`
 	// Checks are the scenarios' own checks in catalog order, then one
 	// result per global requirement (folded from Scenarios[].Globals).
 	Checks    []CheckResult    `json:"checks"`

@@ -20,48 +20,19 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata")
 
-// variants maps each catalog check to reference variants that break exactly
-// the behaviour it judges. Global checks are shown failing in one scenario.
-var variants = []struct {
-	check  string
-	breaks string
-}{
-	{"CARD-001.REFETCH", "no-refetch"},
-	{"CARD-001.REFETCH", "refetch-with-etag"},
-	{"CARD-001.ROUTE", "escalate-on-skill-error"},
-	{"CARD-001.BOUNDED", "extra-calls"},
-	{"CARD-002.URL", "send-to-card-host"},
-	{"CARD-002.DONE", "reject-cross-host-url"},
-	{"CARD-003.NOT-FATAL", "escalate-on-server-error"},
-	{"CARD-003.NOT-DEGRADED", "mark-degraded"},
-	{"CARD-004.NO-PREVALIDATE", "prevalidate-skill"},
-	{"CARD-005.HINT", "always-authoritative"},
-	{"CARD-006.INVALIDATE", "no-availability-cache-invalidation"},
-	{"CARD-006.RECOVER", "escalate-on-skill-error"},
-	{"CARD-007.REPROBE", "reprobe-never"},
-	{"PROBE-001.NO-COMMIT", "no-probe"},
-	{"PROBE-001.NO-COMMIT", "commit-on-stub"},
-	{"PROBE-001.PROBED", "no-probe"},
-	{"PROBE-002.CANCEL", "no-probe-cancel"},
-	{"PROBE-002.ONE", "probe-every-call"},
-	{"PROBE-003.ROUTE", "no-refetch"},
-	{"STREAM-001.FALLBACK", "no-stream-fallback"},
-	{"STREAM-002.TIMEOUT", "no-stream-timeout"},
-	{"MODE-001.NO-COERCION", "ignore-input-modes"},
-	{"BIND-001.NO-FULL", "trust-any-signature"},
-	{"BIND-002.FULL", "never-full"},
-	{"BIND-003.UNPINNED", "unsigned-as-full"},
-	{"BIND-004.NO-FULL", "skip-tls-verify"},
-	{"BIND-005.NO-FULL", "accept-ambiguous-kid"},
-	{"SIG-001.REJECT", "ignore-signature-errors"},
-	{"SIG-002.REJECT", "ignore-signature-errors"},
-	{"SIG-003.REFETCH-JWKS", "no-jwks-refetch"},
-	{"SIG-004.REJECT", "ignore-signature-errors"},
-	{"CARD-002.G-JSONRPC", "bad-jsonrpc"},
-	{"CARD-002.G-VERSION-HEADER", "no-version-header"},
-	{"CARD-002.G-NO-UNKNOWN-TASK", "get-unknown-task"},
-	{"CARD-002.G-NO-ESCAPE", "escape"},
-	{"BIND-004.G-TLS-VERIFIED", "skip-tls-verify"},
+// variant is one reference variant and a check it must fail.
+type variant struct{ check, breaks string }
+
+// variants are generated from the check tags of reference.Breaks, the only
+// map from breaks to checks: each break fails every check its tag names.
+func variants() []variant {
+	var out []variant
+	for _, b := range reference.BreakList() {
+		for _, id := range b.Checks {
+			out = append(out, variant{check: id, breaks: b.Name})
+		}
+	}
+	return out
 }
 
 // shortWindow makes CARD-007 testable: the same check, with the authority
@@ -104,7 +75,7 @@ func judge(t *testing.T, id string, d driver.Driver) suite.CheckResult {
 // variant that breaks the behaviour it judges.
 func TestVariantsFailTheirChecks(t *testing.T) {
 	t.Parallel()
-	for _, v := range variants {
+	for _, v := range variants() {
 		t.Run(v.check+"/"+v.breaks, func(t *testing.T) {
 			t.Parallel()
 			b, err := reference.ParseBreaks(v.breaks)
@@ -128,11 +99,15 @@ func TestSlowScenarioPassesWithShortWindow(t *testing.T) {
 	}
 }
 
-// TestEveryCheckHasAVariant keeps the table complete: a new check without
-// a failing variant fails this test.
+// TestEveryCheckHasAVariant keeps the break tags complete: a check (or a
+// global requirement) that no break fails, or a tag that names no check,
+// fails this test.
 func TestEveryCheckHasAVariant(t *testing.T) {
 	covered := map[string]bool{}
-	for _, v := range variants {
+	for _, v := range variants() {
+		if s, c := scenarios.Find(v.check); s == nil || c == nil {
+			t.Errorf("break %s names %q, which is no scenario check or scenario-qualified global", v.breaks, v.check)
+		}
 		id := v.check
 		if i := strings.Index(id, ".G-"); i >= 0 {
 			id = id[i+1:]
@@ -140,12 +115,92 @@ func TestEveryCheckHasAVariant(t *testing.T) {
 		covered[id] = true
 	}
 	for _, s := range scenarios.All() {
-		for _, c := range s.WithGlobals() {
+		for _, c := range s.Checks {
 			if !covered[c.ID] {
-				t.Errorf("%s has no reference variant that makes it fail", s.CheckID(c))
+				t.Errorf("%s has no reference break that makes it fail (add one with a check tag)", c.ID)
 			}
 		}
 	}
+	for _, c := range scenarios.GlobalChecks() {
+		if !covered[c.ID] {
+			t.Errorf("%s has no reference break that makes it fail (add one with a check tag)", c.ID)
+		}
+	}
+}
+
+// TestAlternativesPass shows each legitimate alternative to the
+// reference's own choices passing: the checks it keeps pass, and the whole
+// default catalog stays conformant in both profiles.
+func TestAlternativesPass(t *testing.T) {
+	t.Parallel()
+	for _, a := range reference.AltList() {
+		t.Run(a.Name, func(t *testing.T) {
+			t.Parallel()
+			alt, err := reference.ParseAlternatives(a.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := driver.NewGo("reference+"+a.Name, func() driver.GoOrchestrator {
+				return reference.New(reference.Options{Alt: alt, AuthorityWindow: shortWindow})
+			})
+			rep := runCatalog(t, d)
+			got := map[string]suite.CheckResult{}
+			for _, c := range rep.Checks {
+				got[c.ID] = c
+			}
+			for _, sc := range rep.Scenarios {
+				for _, o := range sc.Globals {
+					got[o.ID] = o
+				}
+			}
+			for _, id := range a.Keeps {
+				if c, ok := got[id]; !ok || c.Result != scenarios.Pass {
+					t.Errorf("with --alt %s, %s is %s (%s); want PASS", a.Name, id, c.Result, c.Detail)
+				}
+			}
+			if !rep.Conformant(nil) {
+				for _, c := range rep.Checks {
+					if c.Result != scenarios.Pass && c.Result != scenarios.NotApplicable {
+						t.Errorf("with --alt %s, %s is %s: %s", a.Name, c.ID, c.Result, c.Detail)
+					}
+				}
+				t.Errorf("with --alt %s the reference is not conformant", a.Name)
+			}
+		})
+	}
+}
+
+// runCatalog executes every default scenario against d, judges each check
+// and returns the scored report, as a run would.
+func runCatalog(t *testing.T, d driver.Driver) *suite.Report {
+	t.Helper()
+	var (
+		mu     sync.Mutex
+		checks []suite.CheckResult
+		scens  []suite.ScenarioResult
+		wg     sync.WaitGroup
+	)
+	var all []*scenarios.Scenario
+	for _, s := range scenarios.All() {
+		if !s.HasLabel("slow") {
+			all = append(all, s)
+		}
+	}
+	for _, s := range all {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			run, res, err := suite.Execute(context.Background(), s, d)
+			mu.Lock()
+			defer mu.Unlock()
+			scens = append(scens, res)
+			for _, c := range s.WithGlobals() {
+				checks = append(checks, suite.Judge(run, err, s, c, nil))
+			}
+		}()
+	}
+	wg.Wait()
+	return suite.NewReport(suite.Config{Scenarios: all}, time.Now(), true, checks, scens)
 }
 
 // TestNaiveGolden runs every default scenario against the naive

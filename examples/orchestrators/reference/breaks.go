@@ -8,25 +8,28 @@ import (
 )
 
 // Breaks switch off one correct behaviour each, so that a test (or an exec
-// run with --break) can show the one catalog check that notices. The zero
+// run with --break) can show the catalog checks that notice. The zero
 // value is the compliant orchestrator. Each field's tags give its flag name
-// ("break") and the check it is meant to fail ("check").
+// ("break") and the checks it is meant to fail ("check": a comma-separated
+// list of check ids; a global requirement is named with the scenario that
+// shows it, "CARD-002.G-JSONRPC"). The tags are the only map from breaks to
+// checks: the suite's variant tests are generated from them.
 type Breaks struct {
 	// NoProbe sends the real task without probing the endpoint first: a
 	// stub endpoint gets the task.
-	NoProbe bool `break:"no-probe" check:"PROBE-001.NO-COMMIT"`
+	NoProbe bool `break:"no-probe" check:"PROBE-001.NO-COMMIT,PROBE-001.PROBED"`
 	// NoProbeCancel leaves an accepted (submitted/working) probe task
 	// running instead of cancelling it.
 	NoProbeCancel bool `break:"no-probe-cancel" check:"PROBE-002.CANCEL"`
 	// NoRefetch does not re-fetch the card after a -32004 (re-routes on
 	// the error data alone).
-	NoRefetch bool `break:"no-refetch" check:"CARD-001.REFETCH"`
+	NoRefetch bool `break:"no-refetch" check:"CARD-001.REFETCH,PROBE-003.ROUTE"`
 	// RefetchWithETag re-fetches after a -32004 as an ordinary
 	// revalidation: If-None-Match, no cache bypass (the CDN answers 304).
 	RefetchWithETag bool `break:"refetch-with-etag" check:"CARD-001.REFETCH"`
 	// EscalateOnSkillError reports -32004 as "escalated" instead of
 	// re-routing.
-	EscalateOnSkillError bool `break:"escalate-on-skill-error" check:"CARD-001.ROUTE"`
+	EscalateOnSkillError bool `break:"escalate-on-skill-error" check:"CARD-001.ROUTE,CARD-006.RECOVER"`
 	// ExtraCalls repeats a failing real send five more times (retry storm).
 	ExtraCalls bool `break:"extra-calls" check:"CARD-001.BOUNDED"`
 	// MarkDegraded marks a vendor that answered a server-range error as
@@ -55,23 +58,23 @@ type Breaks struct {
 	// (two probes per endpoint per delegation).
 	ProbeEveryCall bool `break:"probe-every-call" check:"PROBE-002.ONE"`
 	// NoVersionHeader leaves A2A-Version off every request.
-	NoVersionHeader bool `break:"no-version-header" check:"G-VERSION-HEADER"`
+	NoVersionHeader bool `break:"no-version-header" check:"CARD-002.G-VERSION-HEADER"`
 	// BadJSONRPC sends jsonrpc "1.0" in every request.
-	BadJSONRPC bool `break:"bad-jsonrpc" check:"G-JSONRPC"`
+	BadJSONRPC bool `break:"bad-jsonrpc" check:"CARD-002.G-JSONRPC"`
 	// GetUnknownTask calls GetTask for a made-up task id after completing.
-	GetUnknownTask bool `break:"get-unknown-task" check:"G-NO-UNKNOWN-TASK"`
+	GetUnknownTask bool `break:"get-unknown-task" check:"CARD-002.G-NO-UNKNOWN-TASK"`
 	// Escape also fetches https://example.com/.well-known/agent-card.json
 	// (through the proxy, which refuses it).
-	Escape bool `break:"escape" check:"G-NO-ESCAPE"`
+	Escape bool `break:"escape" check:"CARD-002.G-NO-ESCAPE"`
 	// SkipTLSVerify turns certificate verification off and treats an
 	// endpoint whose certificate could not be checked as fully trusted.
-	SkipTLSVerify bool `break:"skip-tls-verify" check:"G-TLS-VERIFIED"`
+	SkipTLSVerify bool `break:"skip-tls-verify" check:"BIND-004.NO-FULL,BIND-004.G-TLS-VERIFIED"`
 	// TrustAnySignature runs in full trust as soon as the signature
 	// verifies, without binding the signer to the endpoint.
 	TrustAnySignature bool `break:"trust-any-signature" check:"BIND-001.NO-FULL"`
 	// IgnoreSignatureErrors delegates (unpinned) although the card's
 	// signature is invalid, its key unknown or its alg refused.
-	IgnoreSignatureErrors bool `break:"ignore-signature-errors" check:"SIG-001.REJECT"`
+	IgnoreSignatureErrors bool `break:"ignore-signature-errors" check:"SIG-001.REJECT,SIG-002.REJECT,SIG-004.REJECT"`
 	// NoJWKSRefetch does not fetch the JWKS again for an unknown kid.
 	NoJWKSRefetch bool `break:"no-jwks-refetch" check:"SIG-003.REFETCH-JWKS"`
 	// ReprobeNever keeps cards for their whole max-age and probes an
@@ -99,6 +102,86 @@ type Breaks struct {
 	// takes the first that verifies, then binds as usual (full for the
 	// signer's own endpoint).
 	AcceptAmbiguousKID bool `break:"accept-ambiguous-kid" check:"BIND-005.NO-FULL"`
+	// LegacyParts sends SendMessage (1.0) with the 0.3 message shape:
+	// parts with "kind" and role "user".
+	LegacyParts bool `break:"legacy-parts" check:"CARD-002.G-MESSAGE-SHAPE"`
+	// SendTwice sends the real task a second time after it completed.
+	SendTwice bool `break:"send-twice" check:"CARD-002.G-ONE-TASK"`
+	// AnyAvailableSkill re-routes a -32004 to the first skill the error
+	// lists, successor or not.
+	AnyAvailableSkill bool `break:"any-available-skill" check:"MODE-001.G-SKILL-SUCCESSOR"`
+	// CancelAfterComplete cancels the real task after it completed.
+	CancelAfterComplete bool `break:"cancel-after-complete" check:"CARD-002.G-CANCEL-ABANDONED"`
+}
+
+// Alternatives switch on a different behaviour that the seeds and the
+// spec allow just as well, so that a test can show the catalog passing it
+// ("every legitimate strategy passes"). Each field's tags give its flag
+// name ("alt") and the checks that must still pass with it ("keeps"). The
+// zero value is the reference's own choice everywhere.
+type Alternatives struct {
+	// RefuseUnbound rejects a signed card whose endpoint the signer does
+	// not operate before contacting it, and reports no trustMode (seed
+	// 003's "reject the delegation" instead of reduced trust).
+	RefuseUnbound bool `alt:"refuse-unbound" keeps:"BIND-001.NO-FULL,BIND-004.NO-FULL,BIND-004.G-TLS-VERIFIED"`
+	// LifecycleProbe probes with a get of a synthetic task id marked as a
+	// probe (seed 000, Condition of Validity: expect -32001) instead of a
+	// probe send.
+	LifecycleProbe bool `alt:"lifecycle-probe" keeps:"PROBE-001.NO-COMMIT,PROBE-001.PROBED,PROBE-002.ONE"`
+	// VersionQuery sends A2A-Version as a query parameter instead of a
+	// header [A2A 1.0 §3.6.1].
+	VersionQuery bool `alt:"version-query" keeps:"CARD-002.G-VERSION-HEADER"`
+	// RetrySameVendor answers a server-range error (other than -32004) by
+	// re-fetching the card past the caches and retrying the same vendor
+	// once, before moving on.
+	RetrySameVendor bool `alt:"retry-same-vendor" keeps:"CARD-003.NOT-FATAL"`
+}
+
+// AltInfo describes one Alternatives field.
+type AltInfo struct {
+	// Field is the Go field name; Name the flag name.
+	Field, Name string
+	// Keeps are the checks that must pass with the alternative on.
+	Keeps []string
+}
+
+// AltList lists the Alternatives fields in declaration order.
+func AltList() []AltInfo {
+	t := reflect.TypeOf(Alternatives{})
+	out := make([]AltInfo, 0, t.NumField())
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		out = append(out, AltInfo{Field: f.Name, Name: f.Tag.Get("alt"), Keeps: strings.Split(f.Tag.Get("keeps"), ",")})
+	}
+	return out
+}
+
+// ParseAlternatives turns flag names into Alternatives; an unknown name is
+// an error listing the known ones.
+func ParseAlternatives(names ...string) (Alternatives, error) {
+	var a Alternatives
+	v := reflect.ValueOf(&a).Elem()
+	byName := map[string]int{}
+	var known []string
+	for i, ai := range AltList() {
+		byName[ai.Name] = i
+		known = append(known, ai.Name)
+	}
+	for _, arg := range names {
+		for _, n := range strings.Split(arg, ",") {
+			n = strings.TrimSpace(n)
+			if n == "" {
+				continue
+			}
+			i, ok := byName[n]
+			if !ok {
+				sort.Strings(known)
+				return Alternatives{}, fmt.Errorf("unknown alternative %q (known: %s)", n, strings.Join(known, ", "))
+			}
+			v.Field(i).SetBool(true)
+		}
+	}
+	return a, nil
 }
 
 // BreakInfo describes one Breaks field.
@@ -107,8 +190,8 @@ type BreakInfo struct {
 	Field string
 	// Name is the flag name ("no-probe").
 	Name string
-	// Check is the catalog check the break is meant to fail.
-	Check string
+	// Checks are the catalog checks the break is meant to fail.
+	Checks []string
 }
 
 // BreakList lists the Breaks fields in declaration order.
@@ -117,7 +200,7 @@ func BreakList() []BreakInfo {
 	out := make([]BreakInfo, 0, t.NumField())
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		out = append(out, BreakInfo{Field: f.Name, Name: f.Tag.Get("break"), Check: f.Tag.Get("check")})
+		out = append(out, BreakInfo{Field: f.Name, Name: f.Tag.Get("break"), Checks: strings.Split(f.Tag.Get("check"), ",")})
 	}
 	return out
 }

@@ -84,6 +84,9 @@ const (
 type Options struct {
 	// Break switches single behaviours off (see Breaks).
 	Break Breaks
+	// Alt switches on legitimate alternatives to the reference's own
+	// choices (see Alternatives). The zero value is the reference.
+	Alt Alternatives
 	// Now is the clock. Nil means time.Now. Tests move it to cross the
 	// authority window without waiting.
 	Now func() time.Time
@@ -215,6 +218,7 @@ type run struct {
 	ctx    context.Context
 	req    contract.DelegationRequest
 	br     Breaks
+	alt    Alternatives
 	client *http.Client
 	fence  *wire.Fence
 	idle   *http.Transport // an insecure clone to close after the run
@@ -229,7 +233,7 @@ type run struct {
 }
 
 func newRun(o *Orchestrator, ctx context.Context, req contract.DelegationRequest, base *http.Client) *run {
-	r := &run{o: o, ctx: ctx, req: req, br: o.opts.Break}
+	r := &run{o: o, ctx: ctx, req: req, br: o.opts.Break, alt: o.opts.Alt}
 	rt := base.Transport
 	if rt == nil {
 		rt = http.DefaultTransport
@@ -240,7 +244,7 @@ func newRun(o *Orchestrator, ctx context.Context, req contract.DelegationRequest
 		}
 	}
 	r.fence = &wire.Fence{Base: rt}
-	if !r.br.NoVersionHeader {
+	if !r.br.NoVersionHeader && !r.alt.VersionQuery {
 		r.fence.Headers = map[string]string{"A2A-Version": ProtocolVersion}
 	}
 	r.client = &http.Client{Transport: r.fence, Timeout: base.Timeout, Jar: base.Jar}
@@ -284,12 +288,14 @@ type attempt struct {
 	streamOK      bool
 	streamTrouble bool
 
-	final     bool
-	outcome   string
-	reason    string
-	taskID    string
-	taskState string
-	committed bool
+	final          bool
+	refusedUnbound bool // RefuseUnbound: no trustMode is reported
+	retried        bool // RetrySameVendor: the same vendor was retried once
+	outcome        string
+	reason         string
+	taskID         string
+	taskState      string
+	committed      bool
 }
 
 // delegate tries the candidates in order until one completes the task.
@@ -360,6 +366,12 @@ func (r *run) try(cardURL string) *attempt {
 		return a
 	}
 	if !r.useCard(a, card) {
+		return a
+	}
+	if r.alt.RefuseUnbound && a.verified != nil && !r.signerOperates(a) {
+		r.notef("%s: signer %s does not operate %s: refused before contacting it", cardURL, a.verified.Issuer, a.ep.URL)
+		a.outcome, a.reason, a.refusedUnbound = contract.OutcomeRejected, contract.ReasonSignerEndpointMismatch, true
+		a.final = true
 		return a
 	}
 	if r.br.PrevalidateSkill && a.wanted != "" && !card.hasSkill(a.wanted) {
@@ -538,6 +550,9 @@ func (r *run) finish(a *attempt, outcome, reason, detail string) contract.Delega
 			out.Agent, out.Skill, out.TaskID, out.TaskState = a.ep.URL, a.skill, a.taskID, a.taskState
 		}
 	}
+	if a != nil && a.refusedUnbound {
+		out.TrustMode = ""
+	}
 	out.Reason = reason
 	if detail != "" {
 		r.notes = append(r.notes, detail)
@@ -556,4 +571,21 @@ func (r *run) escape() {
 	if resp, err := c.Do(req); err == nil {
 		resp.Body.Close()
 	}
+}
+
+// signerOperates reports whether the verified signer's operators (in the
+// request's trust policy) include the endpoint's host; the host alone
+// decides, before any connection (RefuseUnbound).
+func (r *run) signerOperates(a *attempt) bool {
+	iss, ok := r.req.Trust.Issuers[a.verified.Issuer]
+	if !ok {
+		return false
+	}
+	h := hostOf(a.ep.URL)
+	for _, op := range iss.Operators {
+		if strings.EqualFold(op, h) {
+			return true
+		}
+	}
+	return false
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -58,7 +59,11 @@ func (r *run) newRequest(ctx context.Context, a *attempt, method string, params 
 	if err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.ep.URL, bytes.NewReader(body))
+	target := a.ep.URL
+	if r.alt.VersionQuery {
+		target = withQuery(target, "A2A-Version", ProtocolVersion)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +156,13 @@ func (r *run) probeParams(a *attempt) map[string]any {
 // probe sends one probe and cancels the task it created if that task is
 // still live.
 func (r *run) probe(a *attempt) callResult {
-	res := r.call(a, "SendMessage", r.probeParams(a))
+	var res callResult
+	if r.alt.LifecycleProbe {
+		// Seed 000's lifecycle probe: -32001 proves the task lifecycle.
+		res = r.call(a, "GetTask", map[string]any{"id": ProbeText + wire.NewID("-"), "metadata": map[string]any{"a2a_probe": true}})
+	} else {
+		res = r.call(a, "SendMessage", r.probeParams(a))
+	}
 	a.probed = true
 	r.o.mu.Lock()
 	r.o.probed[a.ep.URL] = r.o.now()
@@ -269,6 +280,16 @@ func (r *run) reroute(a *attempt, e *wire.RPCError) bool {
 		o.avail.markUnavailable(host, a.skill, hint.Region, now, o.availTTL(), r.br.NoAvailabilityCacheInvalidation)
 	}
 	names := append([]string(nil), hint.AvailableSkills...)
+	if r.br.AnyAvailableSkill && skillErr {
+		for _, n := range names {
+			if !a.tried[n] && n != a.skill {
+				r.notef("re-routing %q to %q, the first skill offered", a.skill, n)
+				a.tried[a.skill] = true
+				a.skill = n
+				return r.probeStep(a)
+			}
+		}
+	}
 	if !r.br.NoRefetch && !a.refetched {
 		a.refetched = true
 		card, err := r.card(a.cardURL, fetchBypass)
@@ -344,6 +365,9 @@ func (r *run) commit(a *attempt) {
 		}
 		if res.rpcErr == nil {
 			r.completeTask(a, res.info)
+			if r.br.SendTwice && a.outcome == contract.OutcomeCompleted {
+				r.call(a, "SendMessage", r.sendParams(a, msg))
+			}
 			return
 		}
 		e := res.rpcErr
@@ -362,6 +386,16 @@ func (r *run) commit(a *attempt) {
 			if !r.reroute(a, e) {
 				return
 			}
+		case e.ServerRange() && r.alt.RetrySameVendor && !a.retried:
+			// The alternative: the card may be stale; re-fetch it past the
+			// caches and try this vendor once more.
+			a.retried = true
+			card, err := r.card(a.cardURL, fetchBypass)
+			if err != nil || !r.useCard(a, card) {
+				a.reason = contract.ReasonOther
+				return
+			}
+			continue
 		case e.ServerRange():
 			// Not fatal and not a verdict on the vendor: next candidate.
 			a.reason = contract.ReasonOther
@@ -407,6 +441,9 @@ func (r *run) sendParams(a *attempt, msg *wire.Message) map[string]any {
 		md["skillId"] = a.skill
 	}
 	p := map[string]any{"message": m.V10()}
+	if r.br.LegacyParts {
+		p["message"] = m.V03()
+	}
 	if len(md) > 0 {
 		p["metadata"] = md
 	}
@@ -456,6 +493,9 @@ func (r *run) completeTask(a *attempt, info wire.TaskInfo) {
 			a.taskState = ""
 		}
 		r.o.avail.markAvailable(hostOf(a.ep.URL), a.skill, r.o.now(), r.o.availTTL())
+		if r.br.CancelAfterComplete && info.ID != "" {
+			r.call(a, "CancelTask", map[string]any{"id": info.ID})
+		}
 		if r.br.GetUnknownTask {
 			r.call(a, "GetTask", map[string]any{"id": wire.NewID("t-made-up-")})
 		}
@@ -683,4 +723,16 @@ func (r *run) stream(a *attempt, params map[string]any) (res callResult, fallbac
 func isSSE(ct string) bool {
 	mt, _, err := mime.ParseMediaType(ct)
 	return err == nil && mt == "text/event-stream"
+}
+
+// withQuery returns raw with the query parameter added.
+func withQuery(raw, key, value string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	q := u.Query()
+	q.Set(key, value)
+	u.RawQuery = q.Encode()
+	return u.String()
 }

@@ -35,23 +35,33 @@ func run(args []string, in io.Reader, out, errw io.Writer) int {
 	fs.SetOutput(errw)
 	var breaks multi
 	fs.Var(&breaks, "break", "switch off a behaviour: `NAME[,NAME]` (repeatable; -list-breaks shows them)")
-	list := fs.Bool("list-breaks", false, "list the break names with the check each fails, and exit")
+	var alts multi
+	fs.Var(&alts, "alt", "switch on a legitimate alternative behaviour: `NAME[,NAME]` (repeatable; -list-breaks shows them)")
+	list := fs.Bool("list-breaks", false, "list the break names with the checks each fails, the alternatives with the checks each keeps, and exit")
 	verbose := fs.Bool("v", false, "log each step to stderr")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if *list {
 		for _, b := range reference.BreakList() {
-			fmt.Fprintf(out, "%-36s %s\n", b.Name, b.Check)
+			fmt.Fprintf(out, "break %-36s fails %s\n", b.Name, strings.Join(b.Checks, ", "))
+		}
+		for _, a := range reference.AltList() {
+			fmt.Fprintf(out, "alt   %-36s keeps %s\n", a.Name, strings.Join(a.Keeps, ", "))
 		}
 		return 0
+	}
+	alt, err := reference.ParseAlternatives(alts...)
+	if err != nil {
+		fmt.Fprintln(errw, "reference:", err)
+		return 2
 	}
 	br, err := reference.ParseBreaks(breaks...)
 	if err != nil {
 		fmt.Fprintln(errw, "reference:", err)
 		return 2
 	}
-	opts := reference.Options{Break: br}
+	opts := reference.Options{Break: br, Alt: alt}
 	if *verbose {
 		opts.Logf = func(format string, a ...any) { fmt.Fprintf(errw, format+"\n", a...) }
 	}
