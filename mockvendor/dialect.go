@@ -22,35 +22,36 @@ const (
 type methodInfo struct {
 	op      Op
 	dialect Dialect // "" for names both 0.1 and 0.3 use
+	push    bool    // a push-notification config method (answered -32003)
 }
 
 // methods maps every JSON-RPC method name the fleet knows to its operation.
 var methods = map[string]methodInfo{
-	"tasks/send":                          {OpSend, Dialect01},
-	"tasks/sendSubscribe":                 {OpStream, Dialect01},
-	"message/send":                        {OpSend, Dialect03},
-	"message/stream":                      {OpStream, Dialect03},
-	"tasks/get":                           {OpGet, ""},
-	"tasks/cancel":                        {OpCancel, ""},
-	"SendMessage":                         {OpSend, Dialect10},
-	"SendStreamingMessage":                {OpStream, Dialect10},
-	"GetTask":                             {OpGet, Dialect10},
-	"CancelTask":                          {OpCancel, Dialect10},
-	"ListTasks":                           {OpOther, Dialect10},
-	"SubscribeToTask":                     {OpOther, Dialect10},
-	"GetExtendedAgentCard":                {OpOther, Dialect10},
-	"tasks/resubscribe":                   {OpOther, ""},
-	"agent/getAuthenticatedExtendedCard":  {OpOther, Dialect03},
-	"tasks/pushNotification/set":          {OpOther, Dialect01},
-	"tasks/pushNotification/get":          {OpOther, Dialect01},
-	"tasks/pushNotificationConfig/set":    {OpOther, Dialect03},
-	"tasks/pushNotificationConfig/get":    {OpOther, Dialect03},
-	"tasks/pushNotificationConfig/list":   {OpOther, Dialect03},
-	"tasks/pushNotificationConfig/delete": {OpOther, Dialect03},
-	"CreateTaskPushNotificationConfig":    {OpOther, Dialect10},
-	"GetTaskPushNotificationConfig":       {OpOther, Dialect10},
-	"ListTaskPushNotificationConfigs":     {OpOther, Dialect10},
-	"DeleteTaskPushNotificationConfig":    {OpOther, Dialect10},
+	"tasks/send":                          {OpSend, Dialect01, false},
+	"tasks/sendSubscribe":                 {OpStream, Dialect01, false},
+	"message/send":                        {OpSend, Dialect03, false},
+	"message/stream":                      {OpStream, Dialect03, false},
+	"tasks/get":                           {OpGet, "", false},
+	"tasks/cancel":                        {OpCancel, "", false},
+	"SendMessage":                         {OpSend, Dialect10, false},
+	"SendStreamingMessage":                {OpStream, Dialect10, false},
+	"GetTask":                             {OpGet, Dialect10, false},
+	"CancelTask":                          {OpCancel, Dialect10, false},
+	"ListTasks":                           {OpOther, Dialect10, false},
+	"SubscribeToTask":                     {OpOther, Dialect10, false},
+	"GetExtendedAgentCard":                {OpOther, Dialect10, false},
+	"tasks/resubscribe":                   {OpOther, "", false},
+	"agent/getAuthenticatedExtendedCard":  {OpOther, Dialect03, false},
+	"tasks/pushNotification/set":          {OpOther, Dialect01, true},
+	"tasks/pushNotification/get":          {OpOther, Dialect01, true},
+	"tasks/pushNotificationConfig/set":    {OpOther, Dialect03, true},
+	"tasks/pushNotificationConfig/get":    {OpOther, Dialect03, true},
+	"tasks/pushNotificationConfig/list":   {OpOther, Dialect03, true},
+	"tasks/pushNotificationConfig/delete": {OpOther, Dialect03, true},
+	"CreateTaskPushNotificationConfig":    {OpOther, Dialect10, true},
+	"GetTaskPushNotificationConfig":       {OpOther, Dialect10, true},
+	"ListTaskPushNotificationConfigs":     {OpOther, Dialect10, true},
+	"DeleteTaskPushNotificationConfig":    {OpOther, Dialect10, true},
 }
 
 // dialectFromHeader guesses the dialect of a request whose method does not

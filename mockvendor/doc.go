@@ -68,6 +68,9 @@
 // is for is params.metadata.skillId, then params.message.metadata.skillId;
 // absent means the vendor's default skill. A probe is a send whose only text
 // part is "__probe__" or whose metadata (params, message or a part) has
-// a2a_probe: true. JSON-RPC errors go with HTTP 200; a body over
+// a2a_probe: true; a get or cancel of a synthetic task id marked the same
+// way (an id starting "__probe__", or params.metadata.a2a_probe) is the
+// lifecycle probe and is recorded as a probe with the id as sent, whatever
+// a fault answers. JSON-RPC errors go with HTTP 200; a body over
 // Limits.MaxBody gets 413 without being read.
 package mockvendor

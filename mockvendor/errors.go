@@ -35,6 +35,9 @@ func errMethodNotFound(method string) *RPCError {
 func errInvalidParams(detail string) *RPCError {
 	return &RPCError{Code: -32602, Message: "Invalid parameters: " + detail, Reason: "INVALID_PARAMS"}
 }
+func errInternal(detail string) *RPCError {
+	return &RPCError{Code: -32603, Message: "Internal error: " + detail, Reason: "INTERNAL"}
+}
 func errTaskNotFound(id string) *RPCError {
 	return &RPCError{Code: -32001, Message: "Task not found", Data: map[string]any{"taskId": id}, Reason: "TASK_NOT_FOUND"}
 }

@@ -10,6 +10,15 @@ import (
 	"time"
 )
 
+// The JSON-RPC request path, in stages: serveRPC runs answer, which reads
+// the body (readBody), the envelope (readEnvelope), the method and its
+// dialect (resolveMethod) and the params (decodeParams), runs the faults'
+// call hooks, then the operation's handler (rpc_ops.go: serveSend,
+// serveStream, serveGet, serveCancel, servePushConfig, serveUnsupported).
+// A stage or handler that fails returns an error value; rpcFailure maps it
+// to the JSON-RPC error and HTTP status, and writeAnswer (rpc_write.go)
+// renders either outcome and completes the trace event.
+
 // Call is one JSON-RPC call as the faults see it. Faults may change the
 // fields below "fault outputs".
 type Call struct {
@@ -70,41 +79,156 @@ type taskParams struct {
 	Metadata map[string]any `json:"metadata"`
 }
 
-// rpcAnswer is what the endpoint decided; writeAnswer renders it.
-type rpcAnswer struct {
+// rpcRequest is one JSON-RPC request as the stages of serveRPC read it:
+// readBody, readEnvelope, resolveMethod (the dialect), decodeParams, the
+// fault hooks and the operation's handler.
+type rpcRequest struct {
+	host    *host
+	version string // the A2A-Version header
+	// id is the id the answer carries (nil: null).
+	id     json.RawMessage
+	method string
+	info   methodInfo
+	known  bool
+	// dialect is the dialect the answer speaks: the method's, else guessed
+	// from the header (dialectFromHeader) until the method is known.
 	dialect Dialect
-	id      json.RawMessage
-	err     *RPCError
-	result  any
-	stream  []any // SSE results, for a stream answered as a stream
+	params  json.RawMessage
+	// send holds the params of a send or stream; task those of a get or
+	// cancel, with taskErr the error decoding them gave (reported by the
+	// handler, after the fault hooks).
+	send    sendParams
+	task    taskParams
+	taskErr error
 	call    *Call
-	status  int
+	now     time.Time
+}
+
+// rpcResult is an operation's successful answer, with what the trace
+// records of it. Exactly one of value, body and stream is set.
+type rpcResult struct {
+	// value is the JSON-RPC result, encoded by marshalAnswer.
+	value any
+	// body is the whole response object, already encoded (the fast path).
+	body []byte
+	// stream are the results of a stream answered as server-sent events.
+	stream []any
+	// taskID and state (0.3 spelling) are the task the answer carries.
+	taskID, state string
+}
+
+// rpcHandler answers one operation; an error is answered by rpcFailure.
+type rpcHandler func(h *host, q *rpcRequest) (rpcResult, error)
+
+// opHandlers answer the operations the fleet implements; handlerOf picks
+// the answer for the rest.
+var opHandlers = map[Op]rpcHandler{
+	OpSend:   (*host).serveSend,
+	OpStream: (*host).serveStream,
+	OpGet:    (*host).serveGet,
+	OpCancel: (*host).serveCancel,
+}
+
+// handlerOf returns the handler of a known method.
+func handlerOf(info methodInfo) rpcHandler {
+	if hd, ok := opHandlers[info.op]; ok {
+		return hd
+	}
+	if info.push {
+		return (*host).servePushConfig
+	}
+	return (*host).serveUnsupported
 }
 
 // serveRPC answers one JSON-RPC request on host h.
 func (h *host) serveRPC(w http.ResponseWriter, r *http.Request, ev *Event) {
-	f := h.vendor.fleet
-	limit := f.limits.MaxBody
-	ans := &rpcAnswer{dialect: dialectFromHeader(headerGet(r.Header, a2aVersionKey)), status: http.StatusOK}
-	defer func() { h.writeAnswer(w, r, ans, ev) }()
+	version := headerGet(r.Header, a2aVersionKey)
+	q := &rpcRequest{host: h, version: version, dialect: dialectFromHeader(version)}
+	res, err := h.answer(w, r, q, ev)
+	h.writeAnswer(w, r, q, res, err, ev)
+}
 
+// answer runs the stages of a request in order; the first error answers it.
+func (h *host) answer(w http.ResponseWriter, r *http.Request, q *rpcRequest, ev *Event) (rpcResult, error) {
+	body, err := h.readBody(w, r, ev)
+	if err != nil {
+		return rpcResult{}, err
+	}
+	env, err := readEnvelope(body, ev)
+	if err != nil {
+		return rpcResult{}, err
+	}
+	if err := q.resolveMethod(env, ev); err != nil {
+		return rpcResult{}, err
+	}
+	if err := q.decodeParams(ev); err != nil {
+		return rpcResult{}, err
+	}
+	if e := h.vendor.runCallHooks(q.call); e != nil {
+		return rpcResult{}, e
+	}
+	if !q.known {
+		return rpcResult{}, errMethodNotFound(q.method)
+	}
+	q.now = time.Now()
+	return handlerOf(q.info)(h, q)
+}
+
+// bodyTooLargeError is a request body over Limits.MaxBody; size is the
+// announced Content-Length (0: the limit was hit while reading).
+type bodyTooLargeError struct{ size, limit int64 }
+
+func (e *bodyTooLargeError) Error() string {
+	if e.size > 0 {
+		return fmt.Sprintf("body of %d bytes is over the %d byte limit", e.size, e.limit)
+	}
+	return fmt.Sprintf("body is over the %d byte limit", e.limit)
+}
+
+// bodyReadError is a body that could not be read whole.
+type bodyReadError struct{ err error }
+
+func (e *bodyReadError) Error() string { return "reading body: " + e.err.Error() }
+
+// rpcFailure maps the error of a stage or handler to the JSON-RPC error
+// and HTTP status that answer it. It is the one place where errors become
+// wire errors.
+func rpcFailure(err error) (*RPCError, int) {
+	var tooBig *bodyTooLargeError
+	var unread *bodyReadError
+	var rpcErr *RPCError
+	switch {
+	case errors.As(err, &tooBig):
+		return errInvalidRequest(tooBig.Error()), http.StatusRequestEntityTooLarge
+	case errors.As(err, &unread):
+		return errParse(unread.Error()), http.StatusOK
+	case errors.As(err, &rpcErr):
+		return rpcErr, http.StatusOK
+	}
+	return errInternal(err.Error()), http.StatusOK
+}
+
+// readBody reads the request body within the fleet's body limit.
+func (h *host) readBody(w http.ResponseWriter, r *http.Request, ev *Event) ([]byte, error) {
+	limit := h.vendor.fleet.limits.MaxBody
 	if r.ContentLength > limit {
-		ans.status = http.StatusRequestEntityTooLarge
-		ans.err = errInvalidRequest(fmt.Sprintf("body of %d bytes is over the %d byte limit", r.ContentLength, limit))
-		return
+		return nil, &bodyTooLargeError{size: r.ContentLength, limit: limit}
 	}
 	body, err := readAllSized(http.MaxBytesReader(w, r.Body, limit), r.ContentLength)
 	if err != nil {
+		ev.Note = "body not read whole"
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			ans.status = http.StatusRequestEntityTooLarge
-			ans.err = errInvalidRequest(fmt.Sprintf("body is over the %d byte limit", limit))
-		} else {
-			ans.err = errParse("reading body: " + err.Error())
+			return nil, &bodyTooLargeError{limit: limit}
 		}
-		ev.Note = "body not read whole"
-		return
+		return nil, &bodyReadError{err}
 	}
+	return body, nil
+}
+
+// readEnvelope checks that body is one JSON-RPC request object and reads
+// its members; the trace keeps the body when it is JSON and small enough.
+func readEnvelope(body []byte, ev *Event) (rpcEnvelope, error) {
 	trimmed := bytes.TrimSpace(body)
 	valid := json.Valid(trimmed)
 	// body is valid JSON exactly when trimmed is and nothing but JSON
@@ -113,26 +237,30 @@ func (h *host) serveRPC(w http.ResponseWriter, r *http.Request, ev *Event) {
 		ev.Request = body
 	}
 	if !valid {
-		ans.err = errParse("the body is not JSON")
-		return
+		return rpcEnvelope{}, errParse("the body is not JSON")
 	}
 	if len(trimmed) > 0 && trimmed[0] == '[' {
-		ans.err = errInvalidRequest("batch requests are not supported by A2A")
-		return
+		return rpcEnvelope{}, errInvalidRequest("batch requests are not supported by A2A")
 	}
 	env, ok := scanEnvelope(trimmed)
 	if !ok {
 		env = rpcEnvelope{}
 		if err := json.Unmarshal(trimmed, &env); err != nil {
-			ans.err = errInvalidRequest("the body is not a JSON-RPC request object")
-			return
+			return rpcEnvelope{}, errInvalidRequest("the body is not a JSON-RPC request object")
 		}
 	}
-	ans.id = validID(env.ID)
-	ev.RPCID = ans.id
+	return env, nil
+}
+
+// resolveMethod checks the envelope's jsonrpc, method and id, and settles
+// the operation and the dialect: the method's own, else (tasks/get,
+// tasks/cancel, unknown names) the dialect of the task the params name,
+// then the A2A-Version header's.
+func (q *rpcRequest) resolveMethod(env rpcEnvelope, ev *Event) error {
+	q.id = validID(env.ID)
+	ev.RPCID = q.id
 	if string(env.JSONRPC) != `"2.0"` {
-		ans.err = errInvalidRequest(`jsonrpc must be "2.0"`)
-		return
+		return errInvalidRequest(`jsonrpc must be "2.0"`)
 	}
 	method, ok := plainString(env.Method)
 	if !ok {
@@ -141,393 +269,104 @@ func (h *host) serveRPC(w http.ResponseWriter, r *http.Request, ev *Event) {
 		}
 	}
 	if method == "" {
-		ans.err = errInvalidRequest("method must be a non-empty string")
-		return
+		return errInvalidRequest("method must be a non-empty string")
 	}
-	if env.ID != nil && ans.id == nil {
-		ans.err = errInvalidRequest("id must be a string, a number or null")
-		return
+	if env.ID != nil && q.id == nil {
+		return errInvalidRequest("id must be a string, a number or null")
 	}
-	ev.Method = method
-	info, known := methods[method]
-	d := info.dialect
-	if d == "" {
-		d = ans.dialect
-		if info.op == OpGet || info.op == OpCancel {
-			if t := f.tasks.get(h.vendor.cfg.ID, taskIDOf(env.Params)); t != nil {
-				d = t.dialect
-			} else if !strings.HasPrefix(headerGet(r.Header, a2aVersionKey), "1.") {
-				d = Dialect03
-			}
-		}
+	q.method, q.params = method, env.Params
+	q.info, q.known = methods[method]
+	if q.info.op == OpGet || q.info.op == OpCancel {
+		q.task, q.taskErr = decodeTaskParams(env.Params)
 	}
-	ans.dialect = d
-	ev.Dialect = string(d)
-	ev.Op = info.op
-	if !known {
+	if d := q.methodDialect(); d != "" {
+		q.dialect = d
+	}
+	ev.Method, ev.Dialect, ev.Op = method, string(q.dialect), q.info.op
+	if !q.known {
 		ev.Op = OpOther
-	}
-	if len(env.Params) > 0 && (bytes.TrimSpace(env.Params)[0] != '{') {
-		ans.err = errInvalidParams("params must be an object")
-		return
-	}
-
-	call := &Call{Vendor: h.vendor, Host: h.name, hostKey: h.sanName(), Region: h.cfg.Region, Method: method, Op: ev.Op, Dialect: d, A2AVersion: headerGet(r.Header, a2aVersionKey)}
-	ans.call = call
-	var sp sendParams
-	if info.op == OpSend || info.op == OpStream {
-		msg, ok := decodeSendFast(env.Params, d, &sp)
-		if !ok {
-			sp = sendParams{}
-			if err := json.Unmarshal(nonNull(env.Params), &sp); err != nil {
-				ans.err = errInvalidParams(err.Error())
-				return
-			}
-			var err error
-			if msg, err = decodeMessage(sp.Message, d); err != nil {
-				ans.err = errInvalidParams(err.Error())
-				return
-			}
-		}
-		call.Message = msg
-		call.Skill = skillOf(sp.Metadata, msg.Metadata)
-		call.Probe = isProbe(sp.Metadata, msg)
-		ev.Skill, ev.Probe = call.Skill, call.Probe
-	}
-	if e := h.vendor.runCallHooks(call); e != nil {
-		ans.err = e
-		return
-	}
-	if !known {
-		ans.err = errMethodNotFound(method)
-		return
-	}
-	now := time.Now()
-	switch info.op {
-	case OpSend, OpStream:
-		ans.err = h.runTask(call, &sp, ans, now)
-	case OpGet, OpCancel:
-		var tp taskParams
-		if err := json.Unmarshal(nonNull(env.Params), &tp); err != nil {
-			ans.err = errInvalidParams(err.Error())
-			return
-		}
-		id := tp.ID
-		if id == "" {
-			id = strings.TrimPrefix(tp.Name, "tasks/")
-		}
-		if id == "" {
-			ans.err = errInvalidParams("params.id is required")
-			return
-		}
-		ev.TaskID = id
-		// A get for a synthetic id marked as a probe checks that the endpoint
-		// implements the task lifecycle (-32001 expected) [seed 000,
-		// Condition of Validity]; it is recorded as a probe.
-		ev.Probe = tp.Metadata["a2a_probe"] == true || strings.HasPrefix(id, ProbeText)
-		var t *task
-		if info.op == OpGet {
-			if t = f.tasks.get(h.vendor.cfg.ID, id); t == nil {
-				ans.err = errTaskNotFound(id)
-				return
-			}
-		} else {
-			var ok bool
-			t, ok = f.tasks.cancel(h.vendor.cfg.ID, id, now, f.limits.WorkTime)
-			if t == nil {
-				ans.err = errTaskNotFound(id)
-				return
-			}
-			if !ok {
-				ans.err = errTaskNotCancelable(id, t.state(now, f.limits.WorkTime))
-				return
-			}
-		}
-		ans.result = f.encodeTask(t, d, time.Now())
-		ev.State = t.state(time.Now(), f.limits.WorkTime)
-	default:
-		if strings.Contains(strings.ToLower(method), "push") {
-			ans.err = errPushNotSupported()
-		} else {
-			ans.err = errUnsupported(method + " is not offered by this agent")
-		}
-	}
-}
-
-// runTask creates the task of a send or stream and prepares the answer.
-func (h *host) runTask(c *Call, sp *sendParams, ans *rpcAnswer, now time.Time) *RPCError {
-	v := h.vendor
-	f := v.fleet
-	skill := c.Skill
-	if skill == "" {
-		skill = v.defaultSkill()
-	}
-	if !c.AnySkill {
-		if !v.servesSkill(skill, h.cfg.Region) {
-			return errSkillUnavailable(h.cfg.Region, v.skillsIn(h.cfg.Region))
-		}
-	}
-	t := &task{
-		id:        newID("t-"),
-		contextID: c.Message.ContextID,
-		vendor:    v.cfg.ID,
-		dialect:   c.Dialect,
-		skill:     skill,
-		created:   now,
-		blocking:  true,
-		hold:      c.Hold,
-		input:     c.Message,
-	}
-	if c.Dialect == Dialect01 && sp.ID != "" {
-		t.id = sp.ID
-		t.contextID = sp.SessionID
-	}
-	if t.contextID == "" {
-		t.contextID = newID("ctx-")
-	}
-	if (sp.Configuration.Blocking != nil && !*sp.Configuration.Blocking) || sp.Configuration.ReturnImmediately {
-		t.blocking = false
-	}
-	t.output = fmt.Sprintf("%s ran %s on %s", v.cfg.Organization, skill, summarize(c.Message))
-	f.tasks.put(t)
-	if c.Op == OpStream && !c.StreamAsJSON {
-		ans.stream = f.streamEvents(t, c.Dialect)
-		return nil
-	}
-	if c.Dialect == Dialect10 && c.Op == OpSend || c.Dialect == Dialect10 && c.StreamAsJSON {
-		// The common answer, encoded without building maps.
-		// {"id":...,"jsonrpc":"2.0","result":{"task":...}}, as marshalAnswer
-		// writes the answer.
-		state := t.state(now, f.limits.WorkTime)
-		b, err := appendJSON(append(make([]byte, 0, 1024), `{"id":`...), idOrNull(ans.id))
-		if err == nil {
-			b, err = appendTask10(append(b, `,"jsonrpc":"2.0","result":{"task":`...), t, state, now)
-		}
-		if err == nil {
-			ans.result = &encodedResult{body: append(b, "}}"...), taskID: t.id, state: normalState(stateName(state, Dialect10))}
-			return nil
-		}
-	}
-	task := f.encodeTask(t, c.Dialect, now)
-	if c.Dialect == Dialect10 && c.Op == OpSend || c.Dialect == Dialect10 && c.StreamAsJSON {
-		ans.result = map[string]any{"task": task}
-	} else {
-		ans.result = task
 	}
 	return nil
 }
 
-// writeAnswer renders the answer in its dialect and completes the trace event.
-func (h *host) writeAnswer(w http.ResponseWriter, r *http.Request, ans *rpcAnswer, ev *Event) {
-	hdr := w.Header()
-	if rv := h.vendor.responseVersion(headerGet(r.Header, a2aVersionKey), ans.dialect); rv != "" {
-		hdr[a2aVersionKey] = []string{rv} // hdr.Set("A2A-Version", rv)
+// methodDialect is the dialect the method settles: its own, else for
+// tasks/get and tasks/cancel the named task's (0.3 when there is none and
+// the header does not ask for 1.x); "" leaves the header's guess.
+func (q *rpcRequest) methodDialect() Dialect {
+	if d := q.info.dialect; d != "" || q.info.op != OpGet && q.info.op != OpCancel {
+		return d
 	}
-	h.vendor.runHeaderHooks(h.sanName(), hdr)
-	if c := ans.call; c != nil {
-		ev.Coercions = c.Coercions
-		ev.Faults = c.Faults
+	if t := q.host.vendor.fleet.tasks.get(q.host.vendor.cfg.ID, q.task.taskID()); t != nil {
+		return t.dialect
 	}
-	if ans.err != nil {
-		ev.ErrorCode, ev.ErrorMessage = ans.err.Code, ans.err.Message
+	if !strings.HasPrefix(q.version, "1.") {
+		return Dialect03
 	}
-	if ans.stream != nil {
-		ev.TaskID, ev.State = streamTask(ans.stream)
-		h.writeStream(w, r, ans, ev)
-		return
-	}
-	if ans.err != nil && ans.status == http.StatusOK && ans.dialect != Dialect01 &&
-		ans.call != nil && ans.call.Op == OpStream && !ans.call.StreamAsJSON {
-		// A 0.3 or 1.0 stream's answer is an SSE stream of JSON-RPC responses,
-		// which includes the error response: a2a-go v0.3.3 reads only "data: "
-		// lines and sees an application/json error body as an empty stream,
-		// and @a2a-js/sdk refuses any stream answer that is not
-		// text/event-stream before it looks at the error; so the error
-		// travels as the stream's one event (as a2a-go's own server sends it).
-		b := marshalAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(ans.id), "error": ans.err.wire(ans.dialect)})
-		hdr.Set("Content-Type", "text/event-stream")
-		hdr.Set("Cache-Control", "no-cache")
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(append(append([]byte("data: "), b...), "\n\n"...))
-		ev.Status, ev.ContentType = http.StatusOK, "text/event-stream"
-		return
-	}
-	if er, ok := ans.result.(*encodedResult); ok && ans.err == nil {
-		body := er.body
-		if ev.TaskID == "" {
-			ev.TaskID = er.taskID
-		}
-		ev.State = er.state
-		hdr.Set("Content-Type", "application/json")
-		w.WriteHeader(ans.status)
-		_, _ = w.Write(body)
-		ev.Status, ev.ContentType = ans.status, "application/json"
-		return
-	}
-	resp := map[string]any{"jsonrpc": "2.0", "id": idOrNull(ans.id)}
-	if ans.err != nil {
-		resp["error"] = ans.err.wire(ans.dialect)
-	} else {
-		resp["result"] = ans.result
-		if tm, ok := ans.result.(map[string]any); ok {
-			if inner, ok := tm["task"].(map[string]any); ok {
-				tm = inner
-			}
-			if ev.TaskID == "" {
-				ev.TaskID, _ = tm["id"].(string)
-			}
-			if st, ok := tm["status"].(map[string]any); ok {
-				ev.State = normalState(fmt.Sprint(st["state"]))
-			}
-		}
-	}
-	body := marshalAnswer(resp)
-	hdr.Set("Content-Type", "application/json")
-	w.WriteHeader(ans.status)
-	_, _ = w.Write(body)
-	ev.Status, ev.ContentType = ans.status, "application/json"
+	return ""
 }
 
-// writeStream sends the events as server-sent events and closes the stream.
-func (h *host) writeStream(w http.ResponseWriter, r *http.Request, ans *rpcAnswer, ev *Event) {
-	hdr := w.Header()
-	hdr.Set("Content-Type", "text/event-stream")
-	hdr.Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	ev.Status, ev.ContentType = http.StatusOK, "text/event-stream"
-	rc := http.NewResponseController(w)
-	_ = rc.Flush()
-	if d := ans.call.FirstFrameDelay; d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-r.Context().Done():
-			ev.Note = "client left before the first frame"
-			return
-		case <-h.vendor.fleet.closing:
-			return
+// decodeParams checks that the params are an object, makes the Call the
+// faults see, and decodes the params of a send or stream (the message) or
+// of a get or cancel (the task id, which the trace records, probes marked).
+func (q *rpcRequest) decodeParams(ev *Event) error {
+	if len(q.params) > 0 && (bytes.TrimSpace(q.params)[0] != '{') {
+		return errInvalidParams("params must be an object")
+	}
+	h := q.host
+	c := &Call{Vendor: h.vendor, Host: h.name, hostKey: h.sanName(), Region: h.cfg.Region, Method: q.method, Op: ev.Op, Dialect: q.dialect, A2AVersion: q.version}
+	q.call = c
+	switch q.info.op {
+	case OpSend, OpStream:
+		msg, err := decodeSend(q.params, q.dialect, &q.send)
+		if err != nil {
+			return err
+		}
+		c.Message = msg
+		c.Skill = skillOf(q.send.Metadata, msg.Metadata)
+		c.Probe = isProbe(q.send.Metadata, msg)
+		ev.Skill, ev.Probe = c.Skill, c.Probe
+	case OpGet, OpCancel:
+		// A get for a synthetic id marked as a probe checks that the
+		// endpoint implements the task lifecycle (-32001 expected) [seed
+		// 000, Condition of Validity]; it is recorded as a probe, whatever
+		// a fault answers.
+		if id := q.task.taskID(); q.taskErr == nil && id != "" {
+			ev.TaskID = id
+			ev.Probe = q.task.Metadata["a2a_probe"] == true || strings.HasPrefix(id, ProbeText)
 		}
 	}
-	var buf bytes.Buffer
-	for _, res := range ans.stream {
-		buf.Reset()
-		b := marshalAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(ans.id), "result": res})
-		buf.WriteString("data: ")
-		buf.Write(b)
-		buf.WriteString("\n\n")
-		if _, err := w.Write(buf.Bytes()); err != nil {
-			ev.Note = "client left mid-stream"
-			return
-		}
-		_ = rc.Flush()
-	}
+	return nil
 }
 
-func (f *Fleet) encodeTask(t *task, d Dialect, now time.Time) map[string]any {
-	state := t.state(now, f.limits.WorkTime)
-	status := map[string]any{"state": stateName(state, d), "timestamp": now.UTC().Format(time.RFC3339Nano)}
-	out := map[string]any{"id": t.id, "status": status}
-	switch d {
-	case Dialect01:
-		out["sessionId"] = t.contextID
-	case Dialect03:
-		out["kind"] = "task"
-		out["contextId"] = t.contextID
-	case Dialect10:
-		out["contextId"] = t.contextID
+// decodeSend decodes the params of a send or stream and their message.
+func decodeSend(params json.RawMessage, d Dialect, sp *sendParams) (*Message, error) {
+	if msg, ok := decodeSendFast(params, d, sp); ok {
+		return msg, nil
 	}
-	if d != Dialect01 {
-		in := *t.input
-		in.TaskID, in.ContextID = t.id, t.contextID
-		out["history"] = []any{encodeMessage(&in, d)}
+	*sp = sendParams{}
+	if err := json.Unmarshal(nonNull(params), sp); err != nil {
+		return nil, errInvalidParams(err.Error())
 	}
-	if state == "completed" {
-		out["artifacts"] = []any{artifact(t, d)}
+	msg, err := decodeMessage(sp.Message, d)
+	if err != nil {
+		return nil, errInvalidParams(err.Error())
 	}
-	return out
+	return msg, nil
 }
 
-// a2aVersionKey is "A2A-Version" in canonical form, so that reading and
-// setting it does not canonicalize (and allocate) on every request.
-var a2aVersionKey = http.CanonicalHeaderKey("A2A-Version")
-
-func artifact(t *task, d Dialect) map[string]any {
-	text := Part{Kind: "text", Text: t.output}
-	a := map[string]any{"name": "result", "parts": []any{encodePart(text, d)}}
-	if d == Dialect01 {
-		a["index"] = 0
-	} else {
-		a["artifactId"] = "a-" + t.id
-	}
-	return a
+// decodeTaskParams decodes the params of a get or cancel.
+func decodeTaskParams(params json.RawMessage) (taskParams, error) {
+	var tp taskParams
+	err := json.Unmarshal(nonNull(params), &tp)
+	return tp, err
 }
 
-// streamEvents lists the results of a stream in dialect d: the task first,
-// then working, the artifact and the final status (0.x marks it final).
-func (f *Fleet) streamEvents(t *task, d Dialect) []any {
-	now := time.Now()
-	ts := now.UTC().Format(time.RFC3339Nano)
-	status := func(state string) map[string]any {
-		return map[string]any{"state": stateName(state, d), "timestamp": ts}
+// taskID is the task the params name: id, else the early 1.0 name.
+func (tp *taskParams) taskID() string {
+	if tp.ID != "" {
+		return tp.ID
 	}
-	final := "completed"
-	if t.hold {
-		final = "working"
-	}
-	switch d {
-	case Dialect01:
-		evs := []any{map[string]any{"id": t.id, "status": status("working"), "final": t.hold}}
-		if !t.hold {
-			evs = append(evs,
-				map[string]any{"id": t.id, "artifact": artifact(t, d)},
-				map[string]any{"id": t.id, "status": status(final), "final": true})
-		}
-		return evs
-	case Dialect03:
-		first := f.encodeTask(t, d, now)
-		first["status"] = status("submitted")
-		delete(first, "artifacts")
-		evs := []any{first, map[string]any{"kind": "status-update", "taskId": t.id, "contextId": t.contextID, "status": status("working"), "final": t.hold}}
-		if !t.hold {
-			evs = append(evs,
-				map[string]any{"kind": "artifact-update", "taskId": t.id, "contextId": t.contextID, "artifact": artifact(t, d), "lastChunk": true},
-				map[string]any{"kind": "status-update", "taskId": t.id, "contextId": t.contextID, "status": status(final), "final": true})
-		}
-		return evs
-	}
-	first := f.encodeTask(t, d, now)
-	first["status"] = status("submitted")
-	delete(first, "artifacts")
-	evs := []any{map[string]any{"task": first}, map[string]any{"statusUpdate": map[string]any{"taskId": t.id, "contextId": t.contextID, "status": status("working")}}}
-	if !t.hold {
-		evs = append(evs,
-			map[string]any{"artifactUpdate": map[string]any{"taskId": t.id, "contextId": t.contextID, "artifact": artifact(t, d), "lastChunk": true}},
-			map[string]any{"statusUpdate": map[string]any{"taskId": t.id, "contextId": t.contextID, "status": status(final)}})
-	}
-	return evs
-}
-
-// streamTask reads the task id and last state out of stream results.
-func streamTask(evs []any) (id, state string) {
-	for _, e := range evs {
-		m, _ := e.(map[string]any)
-		for _, k := range []string{"task", "statusUpdate"} {
-			if inner, ok := m[k].(map[string]any); ok {
-				m = inner
-			}
-		}
-		if v, ok := m["id"].(string); ok {
-			id = v
-		}
-		if v, ok := m["taskId"].(string); ok && id == "" {
-			id = v
-		}
-		if st, ok := m["status"].(map[string]any); ok {
-			state = normalState(fmt.Sprint(st["state"]))
-		}
-	}
-	return id, state
+	return strings.TrimPrefix(tp.Name, "tasks/")
 }
 
 // normalState turns any dialect's state spelling into the 0.3 spelling.
@@ -626,15 +465,6 @@ func nonNull(raw json.RawMessage) json.RawMessage {
 		return json.RawMessage("{}")
 	}
 	return raw
-}
-
-func taskIDOf(params json.RawMessage) string {
-	var tp taskParams
-	_ = json.Unmarshal(nonNull(params), &tp)
-	if tp.ID != "" {
-		return tp.ID
-	}
-	return strings.TrimPrefix(tp.Name, "tasks/")
 }
 
 var (

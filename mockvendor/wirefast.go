@@ -16,11 +16,19 @@ import (
 	"time"
 )
 
-// encodedResult is an answer already encoded as JSON (the whole response
-// object), with the task id and state (0.3 spelling) the trace records.
-type encodedResult struct {
-	body          []byte
-	taskID, state string
+// encodeSendAnswer10 encodes the common answer, a 1.0 send's task, as the
+// whole response object without building maps:
+// {"id":...,"jsonrpc":"2.0","result":{"task":...}}, byte for byte what
+// marshalAnswer writes for it. ok is false when it cannot.
+func encodeSendAnswer10(id json.RawMessage, t *task, state string, now time.Time) ([]byte, bool) {
+	b, err := appendJSON(append(make([]byte, 0, 1024), `{"id":`...), idOrNull(id))
+	if err == nil {
+		b, err = appendTask10(append(b, `,"jsonrpc":"2.0","result":{"task":`...), t, state, now)
+	}
+	if err != nil {
+		return nil, false
+	}
+	return append(b, "}}"...), true
 }
 
 // headerGet is h.Get(key) for a key already in canonical form.

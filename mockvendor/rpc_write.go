@@ -1,0 +1,105 @@
+package mockvendor
+
+import (
+	"bytes"
+	"net/http"
+	"time"
+)
+
+// writeAnswer renders the answer (or the error) in the request's dialect
+// and completes the trace event.
+func (h *host) writeAnswer(w http.ResponseWriter, r *http.Request, q *rpcRequest, res rpcResult, err error, ev *Event) {
+	hdr := w.Header()
+	if rv := h.vendor.responseVersion(q.version, q.dialect); rv != "" {
+		hdr[a2aVersionKey] = []string{rv} // hdr.Set("A2A-Version", rv)
+	}
+	h.vendor.runHeaderHooks(h.sanName(), hdr)
+	if c := q.call; c != nil {
+		ev.Coercions = c.Coercions
+		ev.Faults = c.Faults
+	}
+	if err != nil {
+		rpcErr, status := rpcFailure(err)
+		ev.ErrorCode, ev.ErrorMessage = rpcErr.Code, rpcErr.Message
+		h.writeError(w, q, rpcErr, status, ev)
+		return
+	}
+	if ev.TaskID == "" {
+		ev.TaskID = res.taskID
+	}
+	ev.State = res.state
+	if res.stream != nil {
+		h.writeStream(w, r, q, res.stream, ev)
+		return
+	}
+	body := res.body
+	if body == nil {
+		body = marshalAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "result": res.value})
+	}
+	writeJSON(w, http.StatusOK, body, ev)
+}
+
+// writeError writes a JSON-RPC error response.
+func (h *host) writeError(w http.ResponseWriter, q *rpcRequest, rpcErr *RPCError, status int, ev *Event) {
+	b := marshalAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "error": rpcErr.wire(q.dialect)})
+	if c := q.call; status == http.StatusOK && q.dialect != Dialect01 && c != nil && c.Op == OpStream && !c.StreamAsJSON {
+		// A 0.3 or 1.0 stream's answer is an SSE stream of JSON-RPC responses,
+		// which includes the error response: a2a-go v0.3.3 reads only "data: "
+		// lines and sees an application/json error body as an empty stream,
+		// and @a2a-js/sdk refuses any stream answer that is not
+		// text/event-stream before it looks at the error; so the error
+		// travels as the stream's one event (as a2a-go's own server sends it).
+		hdr := w.Header()
+		hdr.Set("Content-Type", "text/event-stream")
+		hdr.Set("Cache-Control", "no-cache")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(append(append([]byte("data: "), b...), "\n\n"...))
+		ev.Status, ev.ContentType = http.StatusOK, "text/event-stream"
+		return
+	}
+	writeJSON(w, status, b, ev)
+}
+
+// writeJSON writes a JSON response body.
+func writeJSON(w http.ResponseWriter, status int, body []byte, ev *Event) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+	ev.Status, ev.ContentType = status, "application/json"
+}
+
+// writeStream sends the events as server-sent events and closes the stream.
+func (h *host) writeStream(w http.ResponseWriter, r *http.Request, q *rpcRequest, stream []any, ev *Event) {
+	hdr := w.Header()
+	hdr.Set("Content-Type", "text/event-stream")
+	hdr.Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	ev.Status, ev.ContentType = http.StatusOK, "text/event-stream"
+	rc := http.NewResponseController(w)
+	_ = rc.Flush()
+	if d := q.call.FirstFrameDelay; d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			ev.Note = "client left before the first frame"
+			return
+		case <-h.vendor.fleet.closing:
+			return
+		}
+	}
+	var buf bytes.Buffer
+	for _, res := range stream {
+		buf.Reset()
+		b := marshalAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "result": res})
+		buf.WriteString("data: ")
+		buf.Write(b)
+		buf.WriteString("\n\n")
+		if _, err := w.Write(buf.Bytes()); err != nil {
+			ev.Note = "client left mid-stream"
+			return
+		}
+		_ = rc.Flush()
+	}
+}
