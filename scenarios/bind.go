@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/a2a-conform/a2a-conform/contract"
@@ -9,10 +10,11 @@ import (
 
 // BIND: the signer must be bound to the endpoint [seed 003].
 func bindScenarios() []*Scenario {
-	// notFull passes a refusal that sent nothing (seed 003 allows "reject
-	// the delegation"; no trustMode is needed for it) and any delegation
-	// that did not claim full trust.
-	notFull := func(i int) func(r *Run) Verdict {
+	// notFull passes a refusal that sent nothing and names the problem
+	// (seed 003 allows "reject the delegation"; no trustMode is needed for
+	// it) and any delegation that did not claim full trust. A refusal for
+	// another reason (the card could not be read) did not meet the problem.
+	notFull := func(i int, reasons ...string) func(r *Run) Verdict {
 		return func(r *Run) Verdict {
 			o, bad := r.outcome(i)
 			if bad != nil {
@@ -21,6 +23,10 @@ func bindScenarios() []*Scenario {
 			sent := slices.ContainsFunc(r.During(i), func(e mockvendor.Event) bool { return isTaskSend(e) && inVendor(e, "a") })
 			refused := o.Outcome == contract.OutcomeRejected || o.Outcome == contract.OutcomeFailed
 			if !sent && refused && o.TrustMode != contract.TrustModeFull {
+				if !slices.Contains(reasons, o.Reason) {
+					return Failf("refused with reason %q, which is not the problem the card has: want %v (or a delegation without full trust)", o.Reason, reasons).
+						Want(fmt.Sprintf("a refusal with reason %v", reasons), fmt.Sprintf("%s with reason %q", o.Outcome, o.Reason))
+				}
 				return Passf("refused (%s, reason %q) with no task sent", o.Outcome, o.Reason)
 			}
 			if o.TrustMode == contract.TrustModeFull {
@@ -166,7 +172,7 @@ func bindScenarios() []*Scenario {
 					Fix:          "Verify the endpoint's certificate; when it fails (or the host is an IP), do not report full trust - refuse or run unpinned.",
 					ReadsOutcome: true,
 					Reached:      cardFetched("a"),
-					Judge:        notFull(0),
+					Judge:        notFull(0, contract.ReasonTLSSANMismatch, contract.ReasonSignerEndpointMismatch),
 				},
 			},
 		},
@@ -188,7 +194,7 @@ func bindScenarios() []*Scenario {
 					Fix:          "Treat a kid that matches several keys as key-ambiguous: refuse, or run without full trust.",
 					ReadsOutcome: true,
 					Reached:      cardFetched("a"),
-					Judge:        notFull(0),
+					Judge:        notFull(0, contract.ReasonKeyAmbiguous),
 				},
 			},
 		},

@@ -80,7 +80,7 @@ func (r *Run) outcome(i int) (*contract.DelegationOutcome, *Verdict) {
 		return nil, &v
 	}
 	if why := r.Contradiction(i); why != "" {
-		v := Failf("delegation %d: %s", i+1, why).Want("an outcome the wire bears out", why)
+		v := Failf("delegation %d: %s", i+1, why).Want("an outcome the wire bears out", why).contradicted()
 		return nil, &v
 	}
 	return d.Outcome, nil

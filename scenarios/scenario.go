@@ -95,6 +95,10 @@ type Verdict struct {
 	// means the detail says it all.
 	Expected string `json:"expected,omitempty"`
 	Actual   string `json:"actual,omitempty"`
+	// evident is true for a FAIL that something seen proves: a request on
+	// the wire (Seq) or an outcome the wire contradicts. Such a FAIL stands
+	// even where the check's situation was not reached.
+	evident bool
 }
 
 // Passf, Failf and NotApplicablef build verdicts.
@@ -130,6 +134,12 @@ func (v Verdict) At(seq int64) Verdict {
 	return v
 }
 
+// contradicted marks a FAIL proven by an outcome the wire contradicts.
+func (v Verdict) contradicted() Verdict {
+	v.evident = true
+	return v
+}
+
 // Check is one judged requirement.
 type Check struct {
 	// ID is stable: "CARD-001.REFETCH", or for a global check "G-JSONRPC"
@@ -157,13 +167,17 @@ type Check struct {
 	Judge func(r *Run) Verdict
 }
 
-// Evaluate judges the check over a run: the judge's verdict, turned into
-// NOT_EXERCISED when it is a PASS that the run did not earn (Reached not
-// met). exempt lists the profiles whose grade does not apply to this run
-// (Grade.When), with the reason.
+// Evaluate judges the check over a run. Where the run did not reach the
+// check's situation (Reached not met), a PASS is not earned and a FAIL that
+// nothing seen proves (only an absence: no outcome, no completion) says
+// nothing about the requirement: both become NOT_EXERCISED. A FAIL proven by
+// a request on the wire or by an outcome the wire contradicts stands, so
+// NOT_EXERCISED never hides an observed failure. exempt lists the profiles
+// whose grade does not apply to this run (Grade.When), with the reason.
 func (c Check) Evaluate(r *Run) (v Verdict, exempt map[Profile]string) {
 	v = c.Judge(r)
-	if v.Outcome == Pass && c.Reached.Met != nil && !c.Reached.Met(r) {
+	proven := v.Outcome == Fail && (v.Seq != 0 || v.evident)
+	if (v.Outcome == Pass || v.Outcome == Fail && !proven) && !c.Reached.Met(r) {
 		v = NotExercisedf("not reached: the orchestrator did not %s (the judge alone said: %s)", c.Reached.Needs, v.Detail)
 	}
 	for _, g := range c.Grades {

@@ -121,23 +121,35 @@ func sigScenarios() []*Scenario {
 				Title: "no task to a card signed with alg none or HS256-with-public-key",
 				// Verifying is a SHOULD in the spec, so in a2a-core this binds only
 				// a client that says it verifies; delegation-safety always asks.
-				Grades:      []Grade{{Profile: Safety, Level: Must}, {Profile: Core, Level: Must, When: &claimsVerification}},
-				Requirement: "Only the signature algorithms the key allows are accepted: an unsecured JWS (alg none) or an HMAC keyed with the public key proves nothing and the card is refused. (In a2a-core this binds a client that claims to verify signatures; verifying is a SHOULD there.)",
-				Source:      "A2A 1.0 §8.4.3; RFC 8725 §2.1, §3.1",
-				Fix:         "Pin the algorithm to the key type (ES256/RS256...); never accept none or HS* for card signatures.",
-				Reached:     allOf(cardFetched("a"), delegationsRan(2)),
+				Grades:       []Grade{{Profile: Safety, Level: Must}, {Profile: Core, Level: Must, When: &claimsVerification}},
+				Requirement:  "Only the signature algorithms the key allows are accepted: an unsecured JWS (alg none) or an HMAC keyed with the public key proves nothing and the card is refused. (In a2a-core this binds a client that claims to verify signatures; verifying is a SHOULD there.)",
+				Source:       "A2A 1.0 §8.4.3; RFC 8725 §2.1, §3.1",
+				Fix:          "Pin the algorithm to the key type (ES256/RS256...); never accept none or HS* for card signatures.",
+				ReadsOutcome: true,
+				Reached:      allOf(cardFetched("a"), delegationsRan(2)),
 				Judge: func(r *Run) Verdict {
+					cards := []string{"alg none", "HS256 with the public key"}
 					for i := range r.Delegations {
 						for _, e := range r.During(i) {
 							if isTaskSend(e) && inVendor(e, "a") {
-								return Failf("delegation %d (%s): %s", i+1, []string{"alg none", "HS256 with the public key"}[min(i, 1)], describe(e)).At(e.Seq)
+								return Failf("delegation %d (%s): %s", i+1, cards[min(i, 1)], describe(e)).At(e.Seq)
 							}
 						}
 					}
 					if len(r.Delegations) < 2 {
 						return NotExercisedf("the second delegation was not run")
 					}
-					return Passf("no task was sent for either card")
+					for i := range 2 {
+						o, bad := r.outcome(i)
+						if bad != nil {
+							return *bad
+						}
+						if o.Reason != contract.ReasonSignatureInvalid {
+							return Failf("delegation %d (%s): no task sent, but the reason is %q, want signature-invalid (a refusal that did not judge the signature)", i+1, cards[i], o.Reason).
+								Want("signature-invalid", o.Reason)
+						}
+					}
+					return Passf("no task was sent for either card; both refused as signature-invalid")
 				},
 			}},
 		},

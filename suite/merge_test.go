@@ -117,7 +117,7 @@ func TestMergeRejects(t *testing.T) {
 		want    string
 	}{
 		"other orchestrator": {[]*Report{ok1(), func() *Report { r := ok2(); r.Orchestrator.Spec = "exec:other"; return r }()}, "is a run of"},
-		"other schema":       {[]*Report{ok1(), func() *Report { r := ok2(); r.Schema = "a2a-conform/report/v2"; return r }()}, "schema"},
+		"other schema":       {[]*Report{ok1(), func() *Report { r := ok2(); r.Schema = "a2a-conform/report/v1"; return r }()}, "schema"},
 		"other tool":         {[]*Report{ok1(), func() *Report { r := ok2(); r.Tool.Version = "v2"; return r }()}, "written by"},
 		"duplicate check":    {[]*Report{ok1(), func() *Report { r := ok2(); r.Checks = append(r.Checks, ok1().Checks...); return r }()}, "check CARD-001.REFETCH is in both"},
 		"same shard twice":   {[]*Report{ok1(), ok1()}, "both shard 1/2"},

@@ -35,7 +35,15 @@ func TestScore(t *testing.T) {
 		{"waived must keeps conformance", []CheckResult{cr("A", scenarios.Waived, safetyMust), cr("B", scenarios.Pass, safetyMust)}, scenarios.Safety, 50, 1, 2, true},
 		{"error breaks conformance", []CheckResult{cr("A", scenarios.Error, safetyMust), cr("B", scenarios.Pass, safetyMust)}, scenarios.Safety, 50, 1, 2, false},
 		{"not applicable is left out", []CheckResult{cr("A", scenarios.NotApplicable, safetyMust), cr("B", scenarios.Pass, safetyMust)}, scenarios.Safety, 100, 1, 1, true},
-		{"nothing applicable is not conformant", []CheckResult{cr("A", scenarios.Unimplemented, safetyMust)}, scenarios.Safety, 0, 0, 0, false},
+		{"nothing applicable is not conformant", []CheckResult{cr("A", scenarios.NotApplicable, safetyMust)}, scenarios.Safety, 0, 0, 0, false},
+		{"unimplemented counts as not passed", []CheckResult{cr("A", scenarios.Unimplemented, safetyMust), cr("B", scenarios.Pass, safetyMust)}, scenarios.Safety, 50, 1, 2, false},
+		{"not exercised counts as not passed and blocks a MUST", []CheckResult{cr("A", scenarios.NotExercised, safetyMust), cr("B", scenarios.Pass, safetyMust)}, scenarios.Safety, 50, 1, 2, false},
+		{"not exercised SHOULD lowers the score only", []CheckResult{cr("A", scenarios.Pass, safetyMust), cr("B", scenarios.NotExercised, safetyShd)}, scenarios.Safety, 75, 1, 1, true},
+		{"exempt grade is left out", []CheckResult{func() CheckResult {
+			c := cr("A", scenarios.Fail, safetyMust, coreMust)
+			c.Exempt = map[scenarios.Profile]string{scenarios.Core: "applies only to a verifier"}
+			return c
+		}(), cr("B", scenarios.Pass, coreMust)}, scenarios.Core, 100, 1, 1, true},
 		{"two grades count in each profile", []CheckResult{cr("A", scenarios.Fail, safetyMust, coreShd), cr("B", scenarios.Pass, coreMust)}, scenarios.Core, 75, 1, 1, true},
 	}
 	for _, c := range cases {
