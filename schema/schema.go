@@ -1,7 +1,7 @@
 // Package schema holds the JSON Schemas (draft 2020-12) of what a2a-conform
 // exchanges and writes: the driver contract's messages (contract/*.json:
 // DelegationRequest, DelegationOutcome, hello, reset) and the JSON report
-// (report-v1.json). The files are the published form; this package embeds
+// (report-v2.json). The files are the published form; this package embeds
 // them so that tools and tests can load them without a path.
 //
 // Each schema's $id is under https://a2a-conform.dev/schema/; the report
@@ -18,16 +18,16 @@ import (
 	"path"
 )
 
-//go:embed report-v1.json contract/*.json
+//go:embed report-v2.json contract/*.json
 var files embed.FS
 
 // Files are the schema files, by path relative to this directory
-// ("report-v1.json", "contract/delegation-request.json", ...).
+// ("report-v2.json", "contract/delegation-request.json", ...).
 func Files() fs.FS { return files }
 
 // The schema files.
 const (
-	Report            = "report-v1.json"
+	Report            = "report-v2.json"
 	DelegationRequest = "contract/delegation-request.json"
 	DelegationOutcome = "contract/delegation-outcome.json"
 	Hello             = "contract/hello.json"
