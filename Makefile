@@ -15,7 +15,7 @@ BIN     ?= bin/a2a-conform
 MODULES := . examples/adapters/a2a-go
 NPM_DIRS := cardsig/testdata/jsinterop examples/adapters/a2a-js
 
-.PHONY: build test lint deps fleet reports adapters fuzz bench
+.PHONY: build test lint cross deps fleet reports adapters fuzz bench
 
 build:
 	$(GO) build -o $(BIN) ./cmd/a2a-conform
@@ -32,7 +32,7 @@ deps:
 # Screenshots of the browser tests go to reports/artifacts (git-ignored)
 # unless A2A_CONFORM_ARTIFACTS names another directory.
 test: export A2A_CONFORM_ARTIFACTS ?= $(CURDIR)/reports/artifacts
-test: deps lint
+test: deps lint cross
 	$(GO) test -count=1 -timeout 15m ./...
 	$(GO) -C examples/adapters/a2a-go test -count=1 ./...
 
@@ -45,6 +45,13 @@ lint:
 	  GOWORK=off $(GO) -C $$m mod tidy -diff || { echo "go.mod/go.sum in $$m are not tidy: run (cd $$m && go mod tidy)"; exit 1; }; \
 	done
 	@for m in $(MODULES); do echo "$(GO) -C $$m vet ./..."; GOWORK=off $(GO) -C $$m vet ./... || exit 1; done
+
+# cross builds the CLI for Windows and macOS (process-group code is behind
+# build tags: group_unix.go, group_windows.go in suite/driver).
+cross:
+	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/a2a-conform
+	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./cmd/a2a-conform
+	GOOS=windows GOARCH=amd64 $(GO) vet ./suite/driver/
 
 fleet: build
 	$(BIN) fleet up
