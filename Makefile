@@ -10,9 +10,12 @@
 #   make bench    fleet vs a bare TLS server, start-up, suite wall time
 GO      ?= go
 BIN     ?= bin/a2a-conform
+# MODULES are this repository's Go modules: the harness (.) and the example
+# programs that pull SDKs (gRPC and all) a library user must not inherit.
+MODULES := . examples/adapters/a2a-go
 NPM_DIRS := cardsig/testdata/jsinterop examples/adapters/a2a-js
 
-.PHONY: build test lint deps fleet reports adapters fuzz bench
+.PHONY: build test lint cross deps fleet reports adapters fuzz bench
 
 build:
 	$(GO) build -o $(BIN) ./cmd/a2a-conform
@@ -29,13 +32,26 @@ deps:
 # Screenshots of the browser tests go to reports/artifacts (git-ignored)
 # unless A2A_CONFORM_ARTIFACTS names another directory.
 test: export A2A_CONFORM_ARTIFACTS ?= $(CURDIR)/reports/artifacts
-test: deps lint
+test: deps lint cross
 	$(GO) test -count=1 -timeout 15m ./...
+	$(GO) -C examples/adapters/a2a-go test -count=1 ./...
 
+# lint also fails when go.mod or go.sum of any module is not what
+# 'go mod tidy' makes of it (the diff is printed).
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
-	$(GO) vet ./...
+	@for m in $(MODULES); do \
+	  GOWORK=off $(GO) -C $$m mod tidy -diff || { echo "go.mod/go.sum in $$m are not tidy: run (cd $$m && go mod tidy)"; exit 1; }; \
+	done
+	@for m in $(MODULES); do echo "$(GO) -C $$m vet ./..."; GOWORK=off $(GO) -C $$m vet ./... || exit 1; done
+
+# cross builds the CLI for Windows and macOS (process-group code is behind
+# build tags: group_unix.go, group_windows.go in suite/driver).
+cross:
+	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/a2a-conform
+	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./cmd/a2a-conform
+	GOOS=windows GOARCH=amd64 $(GO) vet ./suite/driver/
 
 fleet: build
 	$(BIN) fleet up
@@ -44,9 +60,10 @@ reports: build
 	mkdir -p reports
 	$(BIN) run --json-report reports/report.json --junit-report reports/junit.xml --html-report reports/report.html
 
-# adapters builds the a2a-go adapter and installs the a2a-js one's packages.
+# adapters builds the a2a-go adapter (its own module) and installs the a2a-js
+# one's packages.
 adapters: deps
-	$(GO) build -o bin/adapter-a2a-go ./examples/adapters/a2a-go
+	$(GO) -C examples/adapters/a2a-go build -o $(CURDIR)/bin/adapter-a2a-go .
 
 # fuzz runs every fuzz target for FUZZTIME, one after another. Crashers are
 # written to the package's testdata/fuzz/FuzzX/ and replay in `make test`.

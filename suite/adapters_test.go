@@ -38,15 +38,16 @@ var adapters = []adapter{
 	{name: "python", argv: pythonAdapter},
 }
 
-// goAdapter builds examples/adapters/a2a-go (github.com/a2aproject/a2a-go).
+// goAdapter builds examples/adapters/a2a-go (github.com/a2aproject/a2a-go),
+// a module of its own, from its directory.
 func goAdapter(t *testing.T) []string {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatalf("go not on PATH: %v", err)
 	}
 	bin := filepath.Join(t.TempDir(), "adapter-a2a-go")
-	cmd := exec.Command(goBin, "build", "-o", bin, "./examples/adapters/a2a-go")
-	cmd.Dir = ".."
+	cmd := exec.Command(goBin, "build", "-o", bin, ".")
+	cmd.Dir = filepath.Join(adaptersDir, "a2a-go")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("building the a2a-go adapter: %v\n%s", err, out)
 	}

@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/contract"
@@ -135,6 +134,7 @@ type event struct {
 type proc struct {
 	cmd    *exec.Cmd
 	pid    int
+	group  *procGroup // the OUT's process group (Unix) or job object (Windows)
 	stdin  *os.File
 	events chan event
 	quit   chan struct{} // closed: the reader discards instead of sending
@@ -163,8 +163,8 @@ func (p *proc) exitText() string {
 	if p.state == nil {
 		return "exit status unknown"
 	}
-	if ws, ok := p.state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return "exited on signal: " + ws.Signal().String()
+	if !p.state.Exited() {
+		return "exited on " + p.state.String() // "signal: killed" on Unix
 	}
 	return fmt.Sprintf("exited with status %d", p.state.ExitCode())
 }
@@ -199,7 +199,7 @@ func (s *execSession) start() (*proc, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = s.env.Dir
 	cmd.Env = childEnv(os.Environ(), s.env)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	prepareGroup(cmd)
 	// Bound Wait when descendants keep stdout or stderr open.
 	cmd.WaitDelay = s.grace
 	inR, inW, err := os.Pipe()
@@ -221,6 +221,7 @@ func (s *execSession) start() (*proc, error) {
 	p := &proc{
 		cmd:    cmd,
 		pid:    cmd.Process.Pid,
+		group:  newGroup(cmd),
 		stdin:  inW,
 		events: make(chan event, 8),
 		quit:   make(chan struct{}),
@@ -232,7 +233,8 @@ func (s *execSession) start() (*proc, error) {
 		_ = cmd.Wait() // the exit is in ProcessState; ErrWaitDelay only says descendants held a pipe
 		p.state = cmd.ProcessState
 		// Descendants left in the group are strays once the leader is gone.
-		_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+		p.group.kill()
+		p.group.release()
 		close(p.done)
 		pw.Close() // after done: an EOF event means the process is reaped
 	}()
@@ -306,13 +308,13 @@ func (s *execSession) retire(p *proc, why string) {
 func (s *execSession) stop(p *proc, why string) {
 	p.discard()
 	if !p.exited() {
-		_ = syscall.Kill(-p.pid, syscall.SIGTERM)
+		p.group.terminate()
 		select {
 		case <-p.done:
 		case <-time.After(s.grace):
 		}
 	}
-	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+	p.group.kill()
 	s.retire(p, why)
 }
 
@@ -487,7 +489,7 @@ func (s *execSession) Close() Transcript {
 		case <-p.done:
 			s.retire(p, "")
 		case <-time.After(s.grace):
-			_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+			p.group.kill()
 			s.retire(p, "killed at close")
 		}
 	}

@@ -1,3 +1,5 @@
+//go:build unix
+
 package driver_test
 
 import (
@@ -12,53 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/a2a-conform/a2a-conform/contract"
 	"github.com/a2a-conform/a2a-conform/suite/driver"
 )
 
-func request(id string, deadlineMs int) contract.DelegationRequest {
-	return contract.DelegationRequest{
-		Contract: 1, Type: contract.TypeDelegate, ID: id, Scenario: "unit",
-		Task:       contract.Task{Skill: "echo", Message: json.RawMessage(`{"role":"user","parts":[{"kind":"text","text":"hi"}]}`)},
-		Candidates: []string{"https://agent-b.example/.well-known/agent-card.json"},
-		DeadlineMs: deadlineMs,
-	}
-}
-
-func open(t *testing.T, d driver.Driver, env driver.Env) driver.Session {
-	t.Helper()
-	s, err := d.Open(context.Background(), env)
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	return s
-}
-
-func readPid(t *testing.T, path string) int {
-	t.Helper()
-	for i := 0; i < 100; i++ {
-		if b, err := os.ReadFile(path); err == nil && len(b) > 0 {
-			pid, err := strconv.Atoi(string(b))
-			if err == nil {
-				return pid
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("no pid in %s", path)
-	return 0
-}
-
-func hasNote(tr driver.Transcript, sub string) bool {
-	for _, n := range tr.Notes {
-		if strings.Contains(n, sub) {
-			return true
-		}
-	}
-	return false
-}
-
-// TestExecSingleRequest runs one request against each misbehaviour.
 func TestExecSingleRequest(t *testing.T) {
 	tests := []struct {
 		behaviour  string

@@ -17,9 +17,11 @@
 //     cardTrust is always "authoritative" (the SDK takes the card as a
 //     contract) and trustMode "unpinned" (the SDK verifies no signature).
 //
-// Run it through the harness:
+// It is a module of its own (go.mod here, with a replace back to the
+// repository root for package contract), so that a2a-go and gRPC stay out
+// of the harness module. Build and run it from the repository root:
 //
-//	go build -o bin/adapter-a2a-go ./examples/adapters/a2a-go
+//	go -C examples/adapters/a2a-go build -o "$PWD/bin/adapter-a2a-go" .
 //	a2a-conform run --orchestrator exec:./bin/adapter-a2a-go
 package main
 

@@ -1,0 +1,22 @@
+module github.com/a2a-conform/a2a-conform/examples/adapters/a2a-go
+
+go 1.26
+
+require (
+	github.com/a2a-conform/a2a-conform v0.0.0
+	github.com/a2aproject/a2a-go v0.3.3
+)
+
+require (
+	github.com/google/uuid v1.6.0 // indirect
+	golang.org/x/net v0.56.0 // indirect
+	golang.org/x/sys v0.46.0 // indirect
+	golang.org/x/text v0.38.0 // indirect
+	google.golang.org/genproto/googleapis/api v0.0.0-20250715232539-7130f93afb79 // indirect
+	google.golang.org/genproto/googleapis/rpc v0.0.0-20250715232539-7130f93afb79 // indirect
+	google.golang.org/grpc v1.73.0 // indirect
+	google.golang.org/protobuf v1.36.7 // indirect
+)
+
+// The adapter uses the harness's contract package from this checkout.
+replace github.com/a2a-conform/a2a-conform => ../../..
