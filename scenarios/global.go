@@ -220,13 +220,13 @@ func judgeNoEscape(r *Run) Verdict {
 // untrustedReached needs the orchestrator to have come to an endpoint whose
 // certificate does not verify: a request that reached it, or a card of its
 // vendor fetched and a delegation that did not complete (a refusal after
-// reading the card). A scenario without such an endpoint meets it
-// trivially: the judge says NOT_APPLICABLE there.
+// reading the card). A scenario without such an endpoint does not hold the
+// situation: the judge says NOT_APPLICABLE there.
 var untrustedReached = Precondition{
 	Needs: "reach the endpoint whose certificate does not verify (or refuse it after fetching its card)",
 	Met: func(r *Run) bool {
 		if len(r.UntrustedHosts) == 0 {
-			return true
+			return false // the scenario does not hold the situation
 		}
 		owners := map[string]bool{}
 		for v, hosts := range r.VendorHosts {

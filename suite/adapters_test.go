@@ -120,26 +120,31 @@ func TestAdapters(t *testing.T) {
 }
 
 // scoreAdapter runs every default scenario concurrently against d and
-// renders the scorecard and the sorted "ID RESULT" lines. Problems are
-// things that are not SDK behaviour: harness errors and delegations
-// without an outcome (the adapters always answer).
+// renders the scorecard (with delegations completed and NOT_EXERCISED per
+// profile) and the report's "ID RESULT" lines, one per requirement.
+// Problems are things that are not SDK behaviour: harness errors and
+// delegations without an outcome (the adapters always answer).
 func scoreAdapter(d driver.Driver) (string, []string) {
 	var (
 		mu       sync.Mutex
 		checks   []suite.CheckResult
+		scens    []suite.ScenarioResult
 		problems []string
 		wg       sync.WaitGroup
 	)
 	// The longest scenario (STREAM-002 holds its stream 10 s) starts first;
 	// the rest share a few slots, so that a loaded two-core machine does
 	// not push adapters past their deadlines.
-	all := slices.Clone(scenarios.All())
-	sort.SliceStable(all, func(i, j int) bool { return all[i].ID == "STREAM-002" && all[j].ID != "STREAM-002" })
-	slots := make(chan struct{}, max(4, runtime.NumCPU()))
-	for _, s := range all {
-		if s.HasLabel("slow") {
-			continue
+	var all []*scenarios.Scenario
+	for _, s := range scenarios.All() {
+		if !s.HasLabel("slow") {
+			all = append(all, s)
 		}
+	}
+	order := slices.Clone(all)
+	sort.SliceStable(order, func(i, j int) bool { return order[i].ID == "STREAM-002" && order[j].ID != "STREAM-002" })
+	slots := make(chan struct{}, max(4, runtime.NumCPU()))
+	for _, s := range order {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -153,6 +158,7 @@ func scoreAdapter(d driver.Driver) (string, []string) {
 			mu.Lock()
 			defer mu.Unlock()
 			checks = append(checks, local...)
+			scens = append(scens, res)
 			if err != nil {
 				problems = append(problems, fmt.Sprintf("%s: harness error: %v", s.ID, err))
 			}
@@ -165,24 +171,28 @@ func scoreAdapter(d driver.Driver) (string, []string) {
 		}()
 	}
 	wg.Wait()
-	sort.Slice(checks, func(i, j int) bool { return checks[i].ID < checks[j].ID })
 	sort.Strings(problems)
+	rep := suite.NewReport(suite.Config{Scenarios: all}, time.Now(), true, checks, scens)
+	return renderScorecard(rep), problems
+}
 
+// renderScorecard is the golden form of a report: a line per profile,
+// the delegation tally, then "ID RESULT" per requirement in catalog order.
+func renderScorecard(rep *suite.Report) string {
 	var b strings.Builder
-	scores := suite.Score(checks)
 	for _, p := range scenarios.Profiles {
-		ps := scores[p]
+		ps := rep.Profiles[p]
 		conformant := "no"
 		if ps.Conformant {
 			conformant = "yes"
 		}
-		fmt.Fprintf(&b, "%-18s score %5.1f  MUST %d/%d  conformant %s\n", p, ps.Score, ps.MustPassed, ps.MustApplicable, conformant)
+		fmt.Fprintf(&b, "%-18s score %5.1f  MUST %d/%d  conformant %-3s  not exercised %d\n", p, ps.Score, ps.MustPassed, ps.MustApplicable, conformant, ps.NotExercised)
 	}
-	b.WriteString("\n")
-	for _, c := range checks {
+	fmt.Fprintf(&b, "delegations completed %d/%d\n\n", rep.Delegations.Completed, rep.Delegations.Attempted)
+	for _, c := range rep.Checks {
 		fmt.Fprintf(&b, "%s %s\n", c.ID, c.Result)
 	}
-	return b.String(), problems
+	return b.String()
 }
 
 // lineDiff lists the lines only in want (-) and only in got (+).

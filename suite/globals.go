@@ -2,6 +2,7 @@ package suite
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/a2a-conform/a2a-conform/scenarios"
@@ -71,8 +72,10 @@ func (r *Report) foldGlobals(b Baseline) {
 
 // foldGlobal makes one result of a requirement's observations: FAIL when a
 // scenario failed it (naming each, with its detail), else PASS when one
-// exercised it, else ERROR, NOT_EXERCISED, UNIMPLEMENTED or NOT_APPLICABLE,
-// in that order.
+// exercised it, else ERROR, else NOT_APPLICABLE where a scenario reached
+// the situation and found it does not apply to this orchestrator, else
+// NOT_EXERCISED, UNIMPLEMENTED or NOT_APPLICABLE (no scenario holds the
+// situation), in that order.
 func foldGlobal(g scenarios.Check, obs []CheckResult) CheckResult {
 	first := obs[0]
 	cr := CheckResult{
@@ -112,6 +115,9 @@ func foldGlobal(g scenarios.Check, obs []CheckResult) CheckResult {
 		return cr
 	case len(by[scenarios.Error]) > 0:
 		return pick(scenarios.Error, by[scenarios.Error], fmt.Sprintf("harness error in %d scenarios: %s", len(by[scenarios.Error]), by[scenarios.Error][0].Detail))
+	case slices.ContainsFunc(by[scenarios.NotApplicable], func(o CheckResult) bool { return o.Engaged }):
+		i := slices.IndexFunc(by[scenarios.NotApplicable], func(o CheckResult) bool { return o.Engaged })
+		return pick(scenarios.NotApplicable, by[scenarios.NotApplicable][i:], by[scenarios.NotApplicable][i].Detail)
 	case len(by[scenarios.NotExercised]) > 0:
 		return pick(scenarios.NotExercised, by[scenarios.NotExercised], "no scenario exercised it: "+by[scenarios.NotExercised][0].Detail)
 	case len(by[scenarios.Unimplemented]) > 0:

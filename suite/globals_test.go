@@ -29,6 +29,12 @@ func TestFoldGlobals(t *testing.T) {
 		{"passes where exercised", []CheckResult{obs("A-001", scenarios.Pass, ""), obs("B-001", scenarios.NotExercised, "no call")}, nil, scenarios.Pass, "held in all 1 scenarios"},
 		{"never exercised", []CheckResult{obs("A-001", scenarios.NotExercised, "no call"), obs("B-001", scenarios.NotApplicable, "n/a")}, nil, scenarios.NotExercised, "no scenario exercised it"},
 		{"all not applicable", []CheckResult{obs("A-001", scenarios.NotApplicable, "n/a")}, nil, scenarios.NotApplicable, "n/a"},
+		{"not applicable where reached beats not exercised", []CheckResult{obs("A-001", scenarios.NotExercised, "no call"), func() CheckResult {
+			o := obs("B-001", scenarios.NotApplicable, "a 0.3 client")
+			o.Engaged = true
+			return o
+		}()}, nil, scenarios.NotApplicable, "a 0.3 client"},
+		{"not exercised beats a scenario without the situation", []CheckResult{obs("A-001", scenarios.NotApplicable, "no such endpoint"), obs("B-001", scenarios.NotExercised, "not reached")}, nil, scenarios.NotExercised, "not reached"},
 		{"harness error without a verdict", []CheckResult{obs("A-001", scenarios.Error, "boom"), obs("B-001", scenarios.NotExercised, "")}, nil, scenarios.Error, "boom"},
 		{"baseline waives it by its own id", []CheckResult{obs("A-001", scenarios.Fail, "bad")}, Baseline{"G-JSONRPC": "known"}, scenarios.Waived, "A-001: bad"},
 		{"a per-scenario baseline entry does not", []CheckResult{obs("A-001", scenarios.Fail, "bad")}, Baseline{"A-001.G-JSONRPC": "old"}, scenarios.Fail, "A-001: bad"},

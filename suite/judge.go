@@ -42,6 +42,7 @@ func Judge(run *scenarios.Run, harnessErr error, s *scenarios.Scenario, c scenar
 		return cr
 	}
 	v, exempt := c.Evaluate(run)
+	cr.Engaged = c.Global() && c.Reached.Met(run)
 	cr.Result, cr.Detail, cr.Seq, cr.Expected, cr.Actual, cr.Exempt = v.Outcome, v.Detail, v.Seq, v.Expected, v.Actual, exempt
 	if v.Outcome == scenarios.Fail && c.ReadsOutcome && len(run.Delegations) > 0 && run.Delegations[0].Outcome == nil {
 		cr.Detail += " [no outcome: " + run.Delegations[0].NoOutcome + "]"

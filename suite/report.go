@@ -107,6 +107,11 @@ type CheckResult struct {
 	// Covered, for a global requirement, lists the scenarios whose trace
 	// exercised it (PASS or FAIL there).
 	Covered []string `json:"covered,omitempty"`
+	// Engaged, for a global's observation in one scenario, says the run
+	// reached the requirement's situation there (its Reached was met), so
+	// a NOT_APPLICABLE there is the orchestrator's own (a 0.3 client needs
+	// no A2A-Version) rather than the scenario's lack of the situation.
+	Engaged bool `json:"engaged,omitempty"`
 }
 
 // ScenarioResult is what one scenario did on the wire and what the

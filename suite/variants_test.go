@@ -5,7 +5,6 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -204,37 +203,13 @@ func runCatalog(t *testing.T, d driver.Driver) *suite.Report {
 }
 
 // TestNaiveGolden runs every default scenario against the naive
-// orchestrator and compares its failing checks with a golden list.
+// orchestrator and compares its scorecard and every requirement's result
+// with a golden file.
 func TestNaiveGolden(t *testing.T) {
 	t.Parallel()
 	d := driver.NewGo("naive", func() driver.GoOrchestrator { return naive.New() })
-	var (
-		mu     sync.Mutex
-		failed []string
-		wg     sync.WaitGroup
-	)
-	for _, s := range scenarios.All() {
-		if s.HasLabel("slow") {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			run, _, err := suite.Execute(context.Background(), s, d)
-			for _, c := range s.WithGlobals() {
-				cr := suite.Judge(run, err, s, c, nil)
-				if cr.Result == scenarios.Fail || cr.Result == scenarios.Error {
-					mu.Lock()
-					failed = append(failed, cr.ID)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	sort.Strings(failed)
-	got := strings.Join(failed, "\n") + "\n"
-	golden := filepath.Join("testdata", "naive-failures.golden")
+	got := renderScorecard(runCatalog(t, d))
+	golden := filepath.Join("testdata", "naive.golden")
 	if *update {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
@@ -245,6 +220,6 @@ func TestNaiveGolden(t *testing.T) {
 		t.Fatalf("%v (run go test ./suite -run TestNaiveGolden -update)", err)
 	}
 	if got != string(want) {
-		t.Errorf("naive failures changed; got:\n%s\nwant:\n%s", got, want)
+		t.Errorf("the naive orchestrator's scorecard changed:\n%s", lineDiff(string(want), got))
 	}
 }
