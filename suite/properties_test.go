@@ -29,7 +29,9 @@ func (f orchestratorFunc) Delegate(ctx context.Context, req contract.DelegationR
 	return f(ctx, req, c)
 }
 
-func goDriver(name string, f func() driver.GoOrchestrator) driver.Driver { return driver.NewGo(name, f) }
+func goDriver(name string, f func() driver.GoOrchestrator) driver.Driver {
+	return driver.NewGo(name, f)
+}
 
 // doNothing touches no network and refuses every delegation.
 func doNothing() driver.GoOrchestrator {
