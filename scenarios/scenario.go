@@ -178,7 +178,8 @@ func (c Check) Evaluate(r *Run) (v Verdict, exempt map[Profile]string) {
 	v = c.Judge(r)
 	proven := v.Outcome == Fail && (v.Seq != 0 || v.evident)
 	if (v.Outcome == Pass || v.Outcome == Fail && !proven) && !c.Reached.Met(r) {
-		v = NotExercisedf("not reached: the orchestrator did not %s (the judge alone said: %s)", c.Reached.Needs, v.Detail)
+		judged := v.Detail
+		v = NotExercisedf("not reached: the orchestrator did not %s", c.Reached.Needs).Want("the orchestrator to "+c.Reached.Needs, "it did not; the check alone would have said: "+judged)
 	}
 	for _, g := range c.Grades {
 		if g.When != nil && !g.When.Met(r) {

@@ -77,7 +77,9 @@ func (r *Report) WriteJUnit(file string) error {
 // WriteJUnit writes the report as JUnit XML: one testsuite for the run,
 // one testcase per check (name: the check id; classname: its scenario).
 // FAIL is a <failure>, ERROR an <error> (a harness problem, not a verdict),
-// NOT_APPLICABLE and UNIMPLEMENTED are <skipped> with the reason, WAIVED
+// NOT_EXERCISED is a <failure> for a MUST (it denies conformance) and
+// <skipped> otherwise, NOT_APPLICABLE and UNIMPLEMENTED are <skipped> with
+// the reason, WAIVED
 // passes with a "waived" property and the waiver in <system-out>. The
 // failure text holds the clause and its source, what was observed, the fix,
 // the outcomes, the scenario's wire transcript and the driver transcript.
@@ -111,7 +113,11 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		ts.Timestamp = r.StartedAt.UTC().Format("2006-01-02T15:04:05")
 	}
 	for _, c := range r.Checks {
-		tc := junitCase{Name: c.ID, Classname: c.Scenario, Time: seconds(perCheck[c.Scenario])}
+		class := c.Scenario
+		if strings.HasPrefix(c.ID, "G-") {
+			class = "global" // one requirement across the scenarios
+		}
+		tc := junitCase{Name: c.ID, Classname: class, Time: seconds(perCheck[c.Scenario])}
 		tc.Properties = append(tc.Properties, junitProperty{"grades", gradesText(c.Grades)}, junitProperty{"result", string(c.Result)})
 		switch c.Result {
 		case scenarios.Fail:
@@ -120,6 +126,14 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		case scenarios.Error:
 			tc.Error = &junitResult{Message: c.Detail, Type: string(c.Result), Text: junitText(c, scen[c.Scenario])}
 			ts.Errors++
+		case scenarios.NotExercised:
+			if c.Level == scenarios.Must {
+				tc.Failure = &junitResult{Message: c.Detail, Type: string(c.Result) + " " + string(c.Level), Text: junitText(c, scen[c.Scenario])}
+				ts.Failures++
+			} else {
+				tc.Skipped = &junitResult{Message: string(c.Result) + ": " + c.Detail}
+				ts.Skipped++
+			}
 		case scenarios.NotApplicable, scenarios.Unimplemented:
 			tc.Skipped = &junitResult{Message: string(c.Result) + ": " + c.Detail}
 			ts.Skipped++

@@ -114,6 +114,19 @@ type CheckResult struct {
 	Engaged bool `json:"engaged,omitempty"`
 }
 
+// NeedsAttention reports whether the result is one a person must see: a
+// FAIL, a harness ERROR, or a MUST that was not exercised or not
+// implemented (both deny conformance).
+func (c CheckResult) NeedsAttention() bool {
+	switch c.Result {
+	case scenarios.Fail, scenarios.Error:
+		return true
+	case scenarios.NotExercised, scenarios.Unimplemented:
+		return c.Level == scenarios.Must
+	}
+	return false
+}
+
 // ScenarioResult is what one scenario did on the wire and what the
 // orchestrator reported.
 type ScenarioResult struct {

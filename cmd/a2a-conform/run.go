@@ -129,13 +129,27 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 
 // writeFailures prints each failed check's requirement, observation and
 // fix, as h2spec does under its summary.
+// MUSTs that were never reached follow as one line each: there is nothing
+// on the wire to show for them, only what the orchestrator did not do.
 func writeFailures(w io.Writer, r *suite.Report) {
+	var unreached []string
 	for _, c := range r.Checks {
-		if c.Result == scenarios.Fail || c.Result == scenarios.Error {
-			c.Trace = nil
-			fmt.Fprintln(w)
-			fmt.Fprint(w, suite.FailureMessage(c))
-			fmt.Fprintf(w, "  explain:     a2a-conform explain %s\n", c.ID)
+		if !c.NeedsAttention() {
+			continue
+		}
+		if c.Result == scenarios.NotExercised || c.Result == scenarios.Unimplemented {
+			unreached = append(unreached, fmt.Sprintf("  %s %s: %s", suite.Mark(c.Result), c.ID, c.Detail))
+			continue
+		}
+		c.Trace = nil
+		fmt.Fprintln(w)
+		fmt.Fprint(w, suite.FailureMessage(c))
+		fmt.Fprintf(w, "  explain:     a2a-conform explain %s\n", c.ID)
+	}
+	if len(unreached) > 0 {
+		fmt.Fprintf(w, "\n%d MUST requirements were not exercised (each denies conformance; a2a-conform explain ID says what reaches it):\n", len(unreached))
+		for _, l := range unreached {
+			fmt.Fprintln(w, l)
 		}
 	}
 }

@@ -78,6 +78,7 @@ type profileRow struct {
 	Name                       string
 	Score                      string
 	MustPassed, MustApplicable int
+	NotExercised               int
 	Conformant                 bool
 	Counts                     []count
 }
@@ -92,7 +93,7 @@ type checkRow struct {
 	Anchor   string
 	Grades   string
 	Mark     string
-	Bad      bool   // FAIL or ERROR
+	Bad      bool   // CheckResult.NeedsAttention
 	StepHref string // the diagram step that decided the verdict, or the scenario
 	StepText string
 }
@@ -107,13 +108,13 @@ type scenarioView struct {
 	Bad      int
 }
 
-var resultOrder = []scenarios.Outcome{scenarios.Pass, scenarios.Fail, scenarios.Error, scenarios.Waived, scenarios.NotApplicable, scenarios.Unimplemented}
+var resultOrder = []scenarios.Outcome{scenarios.Pass, scenarios.Fail, scenarios.NotExercised, scenarios.Error, scenarios.Waived, scenarios.NotApplicable, scenarios.Unimplemented}
 
 func build(r *suite.Report) page {
 	p := page{R: r, Title: "a2a-conform: " + r.Orchestrator.Spec, Incomplete: !r.Complete}
 	for _, name := range profileNames(r) {
 		ps := r.Profiles[scenarios.Profile(name)]
-		row := profileRow{Name: name, Score: fmt.Sprintf("%.1f", ps.Score), MustPassed: ps.MustPassed, MustApplicable: ps.MustApplicable, Conformant: ps.Conformant}
+		row := profileRow{Name: name, Score: fmt.Sprintf("%.1f", ps.Score), MustPassed: ps.MustPassed, MustApplicable: ps.MustApplicable, NotExercised: ps.NotExercised, Conformant: ps.Conformant}
 		for _, o := range resultOrder {
 			if n := ps.Counts[o]; n > 0 {
 				row.Counts = append(row.Counts, count{o, n})
@@ -129,7 +130,7 @@ func build(r *suite.Report) page {
 	byScenario := map[string][]checkRow{}
 	for _, c := range r.Checks {
 		totals[c.Result]++
-		row := checkRow{CheckResult: c, Anchor: CheckAnchor(c.ID), Grades: grades(c.Grades), Mark: suite.Mark(c.Result), Bad: c.Result == scenarios.Fail || c.Result == scenarios.Error}
+		row := checkRow{CheckResult: c, Anchor: CheckAnchor(c.ID), Grades: grades(c.Grades), Mark: suite.Mark(c.Result), Bad: c.NeedsAttention()}
 		switch {
 		case c.Seq != 0 && haveScenario[c.Scenario]:
 			row.StepHref, row.StepText = "#"+StepAnchor(c.Scenario, c.Seq), fmt.Sprintf("step #%d", c.Seq)
