@@ -110,6 +110,10 @@ type Breaks struct {
 	// AnyAvailableSkill re-routes a -32004 to the first skill the error
 	// lists, successor or not.
 	AnyAvailableSkill bool `break:"any-available-skill" check:"MODE-001.G-SKILL-SUCCESSOR"`
+	// RefetchPlain answers a -32004 with a plain GET of the card (no cache
+	// headers: the CDN serves its stale copy) and, the card still listing
+	// the skill, sends the same skill to the same host again once.
+	RefetchPlain bool `break:"refetch-plain" check:"CARD-006.INVALIDATE"`
 	// CancelAfterComplete cancels the real task after it completed.
 	CancelAfterComplete bool `break:"cancel-after-complete" check:"CARD-002.G-CANCEL-ABANDONED"`
 }

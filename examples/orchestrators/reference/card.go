@@ -147,6 +147,9 @@ const (
 	// fetchBypass goes to the origin: Cache-Control and Pragma no-cache,
 	// no If-None-Match [seed 000, Decision Boundary].
 	fetchBypass
+	// fetchPlain is a GET with no cache headers at all, which a CDN answers
+	// from its copy (the RefetchPlain break).
+	fetchPlain
 )
 
 // card returns the card at cardURL, fetched as mode says.

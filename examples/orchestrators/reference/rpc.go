@@ -378,6 +378,12 @@ func (r *run) commit(a *attempt) {
 			}
 		}
 		switch {
+		case e.Code == -32004 && r.br.RefetchPlain && !a.resentStale:
+			a.resentStale = true
+			if _, err := r.card(a.cardURL, fetchPlain); err == nil {
+				o.avail.cardRefetched(host)
+			}
+			continue
 		case e.Code == -32004:
 			if r.br.NoAvailabilityCacheInvalidation && !a.resentStale && o.avail.isAvailable(host, a.skill, o.now()) {
 				a.resentStale = true
