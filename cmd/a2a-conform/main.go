@@ -42,6 +42,7 @@ usage:
   a2a-conform [run] [--orchestrator X] [--profile P] [--label-filter F]
               [--json-report F] [--junit-report F] [--html-report F]
               [--baseline F] [--shard K/N] [--slow]
+              [--hello-timeout 2s] [--startup-grace D] [--deadline D]
                                                     score an orchestrator (default: builtin:reference)
   a2a-conform list                                  list scenarios and checks
   a2a-conform explain ID                            the clause, the fleet's behaviour and the fix for an id

@@ -46,6 +46,9 @@ func soakCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil {
 			return &exitError{code: 2, err: err}
 		}
+		if err := driver.Preflight(ctx, d); err != nil {
+			return &exitError{code: 2, err: err}
+		}
 		r, err := soak.Run(ctx, d, spec, soak.Options{Delegations: *n, Window: *window, Spacing: *spacing})
 		if err != nil {
 			return &exitError{code: 2, err: fmt.Errorf("soak %s: %w", spec, err)}
