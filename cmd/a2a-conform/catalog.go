@@ -15,7 +15,7 @@ func listCmd(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("list", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	if err := fs.Parse(args); err != nil {
-		return &exitError{code: 2}
+		return flagError(err)
 	}
 	for _, s := range scenarios.All() {
 		label := ""

@@ -46,6 +46,9 @@ func TestRunFailsFast(t *testing.T) {
 		{"label filter paren", []string{"--label-filter", "(CARD-001 || STREAM-001"},
 			"syntax error: Mismatched '('", 0},
 		{"negative deadline", []string{"--deadline", "-5s"}, "--deadline -5s: must not be negative", 0},
+		{"report in a missing directory", []string{"--json-report", filepath.Join(dir, "no-such-dir", "r.json")},
+			"--json-report " + filepath.Join(dir, "no-such-dir", "r.json") + ": cannot write in " + filepath.Join(dir, "no-such-dir") + ": no such file or directory", 0},
+		{"report path is a directory", []string{"--html-report", dir}, "--html-report " + dir + ": is a directory", 0},
 		{"bad duration", []string{"--hello-timeout", "soon"}, `invalid value "soon" for flag -hello-timeout`, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -75,17 +78,37 @@ func TestRunFailsFast(t *testing.T) {
 	}
 }
 
-// TestRunHelp checks that run -h exits 0 and shows the timing flags.
-func TestRunHelp(t *testing.T) {
+// TestHelp checks that -h on each subcommand with flags exits 0 and shows
+// its flags (run: the timing flags too), and that a bad flag is exit 2.
+func TestHelp(t *testing.T) {
 	t.Parallel()
-	r := runCLI(t, "run", "-h")
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"run", "-h"}, []string{"-hello-timeout duration", "(default 2s)", "-startup-grace duration", "-deadline duration", "-label-filter"}},
+		{[]string{"-h"}, []string{"--startup-grace"}}, // the top-level usage, on stdout
+		{[]string{"list", "-h"}, nil},
+		{[]string{"certs", "-h"}, []string{"-out"}},
+		{[]string{"fleet", "up", "-h"}, []string{"-addr-file"}},
+		{[]string{"soak", "-h"}, []string{"-delegations"}},
+		{[]string{"report", "merge", "-h"}, []string{"-json-report"}},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			t.Parallel()
+			r := runCLI(t, tc.args...)
+			if r.code != 0 {
+				t.Fatalf("exit %d\n%s", r.code, r.stderr)
+			}
+			for _, f := range tc.want {
+				if !strings.Contains(r.stderr+r.stdout, f) {
+					t.Errorf("%v does not show %q:\n%s%s", tc.args, f, r.stdout, r.stderr)
+				}
+			}
+		})
 	}
-	for _, f := range []string{"-hello-timeout duration", `(default 2s)`, "-startup-grace duration", "-deadline duration"} {
-		if !strings.Contains(r.stderr, f) {
-			t.Errorf("run -h does not show %q:\n%s", f, r.stderr)
-		}
+	if r := runCLI(t, "list", "--no-such-flag"); r.code != 2 || !strings.Contains(r.stderr, "flag provided but not defined") {
+		t.Errorf("bad flag: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
 

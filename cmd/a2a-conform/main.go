@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -64,6 +65,16 @@ func main() {
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(exitCode(err, os.Stderr))
+}
+
+// flagError is the error of a subcommand whose flags did not parse: -h
+// (the flag package has printed the flags) is exit 0, anything else exit 2
+// (the flag package has printed the problem and the flags).
+func flagError(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	return &exitError{code: 2}
 }
 
 func exitCode(err error, stderr io.Writer) int {

@@ -67,10 +67,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.DurationVar(&opts.Deadline, "deadline", 0,
 		"replace every delegation's deadlineMs with this (0: the scenario's, 20s by default)")
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return &exitError{code: 2}
+		return flagError(err)
 	}
 	if fs.NArg() > 0 {
 		return &usageError{fmt.Sprintf("run takes no arguments, got %q", fs.Args())}
@@ -88,6 +85,9 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return &exitError{code: 2, err: err}
 	}
 	if err := checkLabelFilter(*labels); err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if err := out.check(); err != nil {
 		return &exitError{code: 2, err: err}
 	}
 	var shard *suite.ShardSpec

@@ -32,7 +32,7 @@ func soakCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	plot := fs.String("plot", "soak.svg", "write the errors-over-time plot (SVG) to this file; empty for none")
 	jsonOut := fs.String("json", "", "write the results as JSON to this file")
 	if err := fs.Parse(args); err != nil {
-		return &exitError{code: 2}
+		return flagError(err)
 	}
 	if len(orchs) == 0 {
 		orchs = multiFlag{"builtin:reference"}

@@ -114,11 +114,11 @@ func (d *Exec) Open(ctx context.Context, env Env) (Session, error) {
 var (
 	proxyVars = []string{"HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy"}
 	caVars    = []string{
-		"SSL_CERT_FILE",                    // OpenSSL, Go, Python's ssl, Ruby, curl built on OpenSSL
+		"SSL_CERT_FILE",                    // OpenSSL users (Python ssl, Ruby, curl), Go on Linux
 		"NODE_EXTRA_CA_CERTS",              // Node: added to its bundled roots
-		"REQUESTS_CA_BUNDLE",               // Python requests (and httpx via certifi users)
+		"REQUESTS_CA_BUNDLE",               // Python requests
 		"CURL_CA_BUNDLE",                   // curl, and requests when REQUESTS_CA_BUNDLE is unset
-		"GRPC_DEFAULT_SSL_ROOTS_FILE_PATH", // gRPC C core (Python, Node grpc, ...)
+		"GRPC_DEFAULT_SSL_ROOTS_FILE_PATH", // gRPC C core (grpcio, ...) and grpc-js
 	}
 )
 
