@@ -48,7 +48,8 @@ func explainCmd(args []string, stdout io.Writer) error {
 	if len(args) != 1 {
 		return &usageError{"explain takes one scenario or check id"}
 	}
-	s, c := scenarios.Find(args[0])
+	// Ids are upper case; accept any case, as the label filter does.
+	s, c := scenarios.Find(strings.ToUpper(strings.TrimSpace(args[0])))
 	if s == nil {
 		return &exitError{code: 2, err: fmt.Errorf("no scenario or check %q (see a2a-conform list)", args[0])}
 	}

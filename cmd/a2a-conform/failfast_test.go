@@ -136,3 +136,24 @@ func TestRunTimingFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainAnyCase checks that explain finds ids in any case, as the
+// label filter does, and that an unknown id is exit 2.
+func TestExplainAnyCase(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		id   string
+		code int
+		want string
+	}{
+		{"CARD-001.REFETCH", 0, "CARD-001.REFETCH ["},
+		{"card-001.refetch", 0, "CARD-001.REFETCH ["},
+		{"Card-001", 0, "CARD-001 "},
+		{"card-999", 2, `no scenario or check "card-999"`},
+	} {
+		r := runCLI(t, "explain", tc.id)
+		if r.code != tc.code || !strings.Contains(r.stdout+r.stderr, tc.want) {
+			t.Errorf("explain %s: exit %d, want %d with %q:\n%s%s", tc.id, r.code, tc.code, tc.want, r.stdout, r.stderr)
+		}
+	}
+}
