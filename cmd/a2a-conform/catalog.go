@@ -15,7 +15,7 @@ func listCmd(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("list", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	if err := fs.Parse(args); err != nil {
-		return &exitError{code: 2}
+		return flagError(err)
 	}
 	for _, s := range scenarios.All() {
 		label := ""
@@ -52,7 +52,8 @@ func explainCmd(args []string, stdout io.Writer) error {
 	if len(args) != 1 {
 		return &usageError{"explain takes one scenario or check id"}
 	}
-	s, c := scenarios.Find(args[0])
+	// Ids are upper case; accept any case, as the label filter does.
+	s, c := scenarios.Find(strings.ToUpper(strings.TrimSpace(args[0])))
 	if s == nil && c == nil {
 		return &exitError{code: 2, err: fmt.Errorf("no scenario or check %q (see a2a-conform list)", args[0])}
 	}

@@ -45,7 +45,7 @@ func certs(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	out := fs.String("out", "", "directory to write the CA, host certificates and README.md to (created if missing)")
 	if err := fs.Parse(args); err != nil {
-		return &exitError{code: 2}
+		return flagError(err)
 	}
 	if *out == "" || fs.NArg() > 0 {
 		return &usageError{"certs takes --out DIR and no arguments"}

@@ -36,7 +36,7 @@ func fleetUp(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	adminAddr := fs.String("admin-addr", "127.0.0.1:0", "loopback address of the admin API")
 	printConfig := fs.Bool("print-config", false, "print the fleet's configuration as a fleet file and exit without starting it")
 	if err := fs.Parse(args); err != nil {
-		return &exitError{code: 2}
+		return flagError(err)
 	}
 	if fs.NArg() > 0 {
 		return &usageError{fmt.Sprintf("fleet up takes no arguments, got %q", fs.Args())}

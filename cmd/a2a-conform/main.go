@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -42,6 +43,7 @@ usage:
   a2a-conform [run] [--orchestrator X] [--profile P] [--label-filter F]
               [--json-report F] [--junit-report F] [--html-report F]
               [--baseline F] [--shard K/N] [--slow]
+              [--hello-timeout 2s] [--startup-grace D] [--deadline D]
                                                     score an orchestrator (default: builtin:reference)
   a2a-conform list                                  list scenarios and checks
   a2a-conform explain ID                            the clause, the fleet's behaviour and the fix for an id
@@ -63,6 +65,16 @@ func main() {
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(exitCode(err, os.Stderr))
+}
+
+// flagError is the error of a subcommand whose flags did not parse: -h
+// (the flag package has printed the flags) is exit 0, anything else exit 2
+// (the flag package has printed the problem and the flags).
+func flagError(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	return &exitError{code: 2}
 }
 
 func exitCode(err error, stderr io.Writer) int {

@@ -5,6 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 
 	"github.com/a2a-conform/a2a-conform/suite"
@@ -20,6 +23,32 @@ func (o *reportFiles) flags(fs *flag.FlagSet) {
 	fs.StringVar(&o.json, "json-report", "", "write the JSON report to this `file`")
 	fs.StringVar(&o.junit, "junit-report", "", "write a JUnit XML report (one test case per check) to this `file`")
 	fs.StringVar(&o.html, "html-report", "", "write a self-contained HTML report (scorecard, checks, sequence diagrams) to this `file`")
+}
+
+// check fails when a requested report cannot be written: its directory is
+// missing or not writable, or the path is a directory. It writes and
+// removes a temporary file next to each report, and leaves existing
+// reports alone, so that a run does not end with nowhere to write.
+func (o *reportFiles) check() error {
+	for _, f := range []struct{ flag, path string }{{"--json-report", o.json}, {"--junit-report", o.junit}, {"--html-report", o.html}} {
+		if f.path == "" {
+			continue
+		}
+		if st, err := os.Stat(f.path); err == nil && st.IsDir() {
+			return fmt.Errorf("%s %s: is a directory", f.flag, f.path)
+		}
+		tmp, err := os.CreateTemp(filepath.Dir(f.path), ".a2a-conform-check-*")
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return fmt.Errorf("%s %s: cannot write in %s: %v", f.flag, f.path, filepath.Dir(f.path), err)
+		}
+		tmp.Close()
+		os.Remove(tmp.Name())
+	}
+	return nil
 }
 
 // write writes every requested report; it tries all of them and returns the
@@ -78,10 +107,13 @@ func mergeCmd(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&profiles, "profile", "profile to judge conformance by (repeatable; default: all)")
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
-		return &exitError{code: 2}
+		return flagError(err)
 	}
 	if len(files) == 0 {
 		return &usageError{"report merge takes one or more JSON reports"}
+	}
+	if err := out.check(); err != nil {
+		return &exitError{code: 2, err: err}
 	}
 	var opt suite.MergeOptions
 	if *baselineFile != "" {

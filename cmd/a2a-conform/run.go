@@ -2,11 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
+	"time"
+
+	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/a2a-conform/a2a-conform/examples/orchestrators/naive"
 	"github.com/a2a-conform/a2a-conform/examples/orchestrators/reference"
@@ -54,14 +59,35 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	baselineFile := fs.String("baseline", "", "baseline file of expected failures {\"ID-or-glob\": \"reason\"}")
 	slow := fs.Bool("slow", false, "also run scenarios labelled slow (CARD-007 waits 301 s)")
 	verbose := fs.Bool("verbose", false, "show Ginkgo's own progress report on stderr")
+	var opts driver.Options
+	fs.DurationVar(&opts.HelloTimeout, "hello-timeout", driver.DefaultHelloTimeout,
+		"how long to wait for the orchestrator's hello answer (exec), or for its reset and hello answers (http); a silent one is unnamed")
+	fs.DurationVar(&opts.StartupGrace, "startup-grace", 0,
+		"time the orchestrator may take to start: the first delegation's deadline starts when it has answered hello or this has run out (0: no grace; exec and http)")
+	fs.DurationVar(&opts.Deadline, "deadline", 0,
+		"replace every delegation's deadlineMs with this (0: the scenario's, 20s by default)")
 	if err := fs.Parse(args); err != nil {
-		return &exitError{code: 2}
+		return flagError(err)
 	}
 	if fs.NArg() > 0 {
 		return &usageError{fmt.Sprintf("run takes no arguments, got %q", fs.Args())}
 	}
-	d, err := driver.Parse(*orch, builtins())
+	for name, v := range map[string]time.Duration{"--hello-timeout": opts.HelloTimeout, "--startup-grace": opts.StartupGrace, "--deadline": opts.Deadline} {
+		if v < 0 {
+			return &exitError{code: 2, err: fmt.Errorf("%s %v: must not be negative", name, v)}
+		}
+	}
+	if opts.Deadline > 0 && opts.Deadline < time.Millisecond {
+		return &exitError{code: 2, err: fmt.Errorf("--deadline %v: less than a millisecond", opts.Deadline)}
+	}
+	d, err := driver.ParseWith(*orch, builtins(), opts)
 	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if err := checkLabelFilter(*labels); err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if err := out.check(); err != nil {
 		return &exitError{code: 2, err: err}
 	}
 	var shard *suite.ShardSpec
@@ -75,6 +101,11 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if bl, err = suite.LoadBaseline(*baselineFile); err != nil {
 			return &exitError{code: 2, err: err}
 		}
+	}
+	// Last of the checks, as it may wait (--startup-grace): is the
+	// orchestrator there at all? If not, a run would only score that.
+	if err := driver.Preflight(ctx, d); err != nil {
+		return &exitError{code: 2, err: err}
 	}
 	filter := *labels
 	if len(profiles) > 0 {
@@ -125,6 +156,33 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return &exitError{code: 2, err: werr}
 	}
 	return verdictExit(report, profiles)
+}
+
+// ginkgoMarkup matches the {{red}}-style markup of Ginkgo's messages.
+var ginkgoMarkup = regexp.MustCompile(`\{\{[a-z/-]*\}\}`)
+
+// checkLabelFilter parses f as Ginkgo does and turns a syntax error into
+// one plain line (Ginkgo's own message is coloured and several lines).
+func checkLabelFilter(f string) error {
+	if strings.TrimSpace(f) == "" {
+		return nil
+	}
+	_, err := types.ParseLabelFilter(f)
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	var ge types.GinkgoError
+	if errors.As(err, &ge) {
+		// Message is the filter (with markup around the bad spot), a
+		// newline, and the parser's complaint.
+		msg = ge.Message
+		if i := strings.LastIndex(msg, "\n"); i >= 0 {
+			msg = msg[i+1:]
+		}
+		msg = ginkgoMarkup.ReplaceAllString(msg, "")
+	}
+	return fmt.Errorf("--label-filter %q: syntax error: %s", f, strings.TrimSpace(msg))
 }
 
 // writeFailures prints each failed check's requirement, observation and

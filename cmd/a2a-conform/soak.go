@@ -32,7 +32,7 @@ func soakCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	plot := fs.String("plot", "soak.svg", "write the errors-over-time plot (SVG) to this file; empty for none")
 	jsonOut := fs.String("json", "", "write the results as JSON to this file")
 	if err := fs.Parse(args); err != nil {
-		return &exitError{code: 2}
+		return flagError(err)
 	}
 	if len(orchs) == 0 {
 		orchs = multiFlag{"builtin:reference"}
@@ -44,6 +44,9 @@ func soakCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	for _, spec := range orchs {
 		d, err := driver.Parse(spec, builtins())
 		if err != nil {
+			return &exitError{code: 2, err: err}
+		}
+		if err := driver.Preflight(ctx, d); err != nil {
 			return &exitError{code: 2, err: err}
 		}
 		r, err := soak.Run(ctx, d, spec, soak.Options{Delegations: *n, Window: *window, Spacing: *spacing})

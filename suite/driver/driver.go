@@ -35,8 +35,9 @@ const (
 	// when none is configured.
 	DefaultGrace = time.Second
 	// DefaultHelloTimeout is how long a driver waits for a hello answer when
-	// none is configured. An OUT that stays silent is treated as unnamed.
-	DefaultHelloTimeout = time.Second
+	// none is configured (the driver contract's 2 s). An OUT that stays
+	// silent is treated as unnamed.
+	DefaultHelloTimeout = 2 * time.Second
 	// DefaultStderrLimit is how much of an OUT's stderr (the last bytes) a
 	// transcript keeps when no limit is configured.
 	DefaultStderrLimit = 64 << 10
@@ -130,7 +131,39 @@ type Transcript struct {
 	Notes []string `json:"notes"`
 }
 
-// Parse builds a driver from an --orchestrator spec:
+// Options are the timing settings of [ParseWith], the same for every driver
+// (the run command's --hello-timeout, --startup-grace and --deadline). The
+// zero value of each field keeps the driver's default.
+type Options struct {
+	// HelloTimeout bounds the wait for the hello answer (exec), or for the
+	// reset and hello exchanges (http). Zero means [DefaultHelloTimeout].
+	// The go driver does not ask.
+	HelloTimeout time.Duration
+	// StartupGrace is the time an OUT may take to start before the first
+	// delegation's deadline starts to run: the first delegation is sent once
+	// the OUT has answered hello or StartupGrace (counted from the start of
+	// the process, exec, or of the session, http) has run out, whichever
+	// comes first. An exec process started for a request without a hello
+	// (a one-shot program's next request, a restart) has StartupGrace added
+	// to that request's wait instead. The http pre-flight check waits as
+	// long for the service to accept connections. Zero means no grace: the
+	// wait for hello is HelloTimeout and the deadline starts when the
+	// request is sent. The go driver ignores it.
+	StartupGrace time.Duration
+	// Deadline replaces every request's deadlineMs: the OUT is told this
+	// deadline and the driver waits for it (plus its grace). Zero means the
+	// request's own deadlineMs (zero there: [DefaultDeadline]). It is
+	// rounded down to a millisecond.
+	Deadline time.Duration
+}
+
+// Parse builds a driver from an --orchestrator spec with default
+// [Options]; see [ParseWith].
+func Parse(spec string, builtins map[string]GoOrchestrator) (Driver, error) {
+	return ParseWith(spec, builtins, Options{})
+}
+
+// ParseWith builds a driver from an --orchestrator spec:
 //
 //   - "exec:CMD ARGS...": the exec driver; CMD ARGS are split like a simple
 //     shell command line (see [SplitCommand]), without running a shell;
@@ -139,8 +172,8 @@ type Transcript struct {
 //
 // Anything else is an error. A builtin is one instance shared by every
 // session; it should implement Reset() so that each session starts clean
-// (see [NewGo]).
-func Parse(spec string, builtins map[string]GoOrchestrator) (Driver, error) {
+// (see [NewGo]). opts set the timing fields of the driver.
+func ParseWith(spec string, builtins map[string]GoOrchestrator, opts Options) (Driver, error) {
 	spec = strings.TrimSpace(spec)
 	switch {
 	case strings.HasPrefix(spec, "exec:"):
@@ -151,7 +184,9 @@ func Parse(spec string, builtins map[string]GoOrchestrator) (Driver, error) {
 		if len(argv) == 0 {
 			return nil, fmt.Errorf("orchestrator %q: empty command", spec)
 		}
-		return NewExec(argv), nil
+		d := NewExec(argv)
+		d.HelloTimeout, d.StartupGrace, d.Deadline = opts.HelloTimeout, opts.StartupGrace, opts.Deadline
+		return d, nil
 	case strings.HasPrefix(spec, "http://"), strings.HasPrefix(spec, "https://"):
 		u, err := url.Parse(spec)
 		if err != nil {
@@ -160,7 +195,9 @@ func Parse(spec string, builtins map[string]GoOrchestrator) (Driver, error) {
 		if u.Host == "" {
 			return nil, fmt.Errorf("orchestrator %q: url has no host", spec)
 		}
-		return NewHTTP(spec), nil
+		d := NewHTTP(spec)
+		d.HelloTimeout, d.StartupGrace, d.Deadline = opts.HelloTimeout, opts.StartupGrace, opts.Deadline
+		return d, nil
 	case strings.HasPrefix(spec, "builtin:"):
 		name := strings.TrimPrefix(spec, "builtin:")
 		o, ok := builtins[name]
@@ -172,7 +209,9 @@ func Parse(spec string, builtins map[string]GoOrchestrator) (Driver, error) {
 			sort.Strings(names)
 			return nil, fmt.Errorf("orchestrator %q: unknown builtin %q (known: %s)", spec, name, strings.Join(names, ", "))
 		}
-		return NewGo(name, func() GoOrchestrator { return o }), nil
+		d := NewGo(name, func() GoOrchestrator { return o }).(*Go)
+		d.Deadline = opts.Deadline
+		return d, nil
 	}
 	return nil, fmt.Errorf("orchestrator %q: want exec:COMMAND, http(s)://URL or builtin:NAME", spec)
 }
@@ -255,6 +294,42 @@ func absCommand(argv []string) []string {
 		}
 	}
 	return out
+}
+
+// Checker is a driver that can tell, before any scenario runs, whether its
+// OUT can be reached at all.
+type Checker interface {
+	// Preflight returns an error, one line naming the cause, when the OUT
+	// cannot be started or reached; a run would then only score that.
+	Preflight(ctx context.Context) error
+}
+
+// Preflight runs d's pre-flight check when d has one ([Checker]): the exec
+// driver checks that the program exists and is executable, the http driver
+// that the URL accepts a connection and answers a hello POST with any HTTP
+// response. A nil error means the run can start, not that the OUT works.
+func Preflight(ctx context.Context, d Driver) error {
+	if c, ok := d.(Checker); ok {
+		return c.Preflight(ctx)
+	}
+	return nil
+}
+
+// overrideDeadline applies a Deadline option to req, noting the change once
+// per session in rec.
+func overrideDeadline(req *contract.DelegationRequest, d time.Duration, rec *recorder, noted *bool) {
+	if d <= 0 {
+		return
+	}
+	ms := int(d / time.Millisecond)
+	if ms <= 0 || ms == req.DeadlineMs {
+		return
+	}
+	if !*noted {
+		*noted = true
+		rec.notef("deadlineMs %d of the requests replaced by %d (deadline override)", req.DeadlineMs, ms)
+	}
+	req.DeadlineMs = ms
 }
 
 // requestDeadline is how long the OUT has for req.

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -22,10 +24,13 @@ const ExitUnimplemented = 89
 // Exec drives an OUT that is a command: one process per session, requests as
 // NDJSON on its stdin, outcomes as NDJSON on its stdout.
 //
-// Each process runs in its own process group, with the harness's environment
-// except that HTTPS_PROXY, HTTP_PROXY, https_proxy and http_proxy are
-// Env.Proxy, SSL_CERT_FILE is Env.CAFile, NO_PROXY, no_proxy, ALL_PROXY and
-// all_proxy are removed, and A2A_CONFORM_CONTRACT=1.
+// Each process runs in its own process group (a job object on Windows),
+// with the harness's environment except that HTTPS_PROXY, HTTP_PROXY,
+// https_proxy and http_proxy are Env.Proxy and NODE_USE_ENV_PROXY=1 (Node
+// 24+ then proxies fetch through them); SSL_CERT_FILE, NODE_EXTRA_CA_CERTS,
+// REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE and GRPC_DEFAULT_SSL_ROOTS_FILE_PATH are
+// Env.CAFile; NO_PROXY, no_proxy, ALL_PROXY and all_proxy are removed; and
+// A2A_CONFORM_CONTRACT=1 (see [ChildEnv]).
 //
 // A process that exits is started again for the next request, so one-shot
 // programs work: if a process that had already been sent an earlier message
@@ -49,6 +54,15 @@ type Exec struct {
 	// HelloTimeout bounds the wait for a hello answer. Zero means
 	// [DefaultHelloTimeout].
 	HelloTimeout time.Duration
+	// StartupGrace lets a slow-starting process be ready before its first
+	// deadline runs: Hello waits for the answer until HelloTimeout or
+	// StartupGrace from the process's start, whichever is later, and a
+	// process started for a request without a hello gets StartupGrace added
+	// to that request's wait. Zero means no grace (see [Options]).
+	StartupGrace time.Duration
+	// Deadline replaces every request's deadlineMs (see [Options]). Zero
+	// means the request's own.
+	Deadline time.Duration
 	// StderrLimit is how many bytes of stderr (the last ones) a transcript
 	// keeps. Zero means [DefaultStderrLimit].
 	StderrLimit int
@@ -96,17 +110,40 @@ func (d *Exec) Open(ctx context.Context, env Env) (Session, error) {
 	return s, nil
 }
 
-// childEnv is base with the contract's variables applied.
-func childEnv(base []string, env Env) []string {
+// proxyVars are set to Env.Proxy; caVars to Env.CAFile.
+var (
+	proxyVars = []string{"HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy"}
+	caVars    = []string{
+		"SSL_CERT_FILE",                    // OpenSSL users (Python ssl, Ruby, curl), Go on Linux
+		"NODE_EXTRA_CA_CERTS",              // Node: added to its bundled roots
+		"REQUESTS_CA_BUNDLE",               // Python requests
+		"CURL_CA_BUNDLE",                   // curl, and requests when REQUESTS_CA_BUNDLE is unset
+		"GRPC_DEFAULT_SSL_ROOTS_FILE_PATH", // gRPC C core (grpcio, ...) and grpc-js
+	}
+)
+
+// ChildEnv is base (KEY=VALUE entries, as os.Environ returns) with the
+// variables the exec driver sets for env: the proxy variables and
+// NODE_USE_ENV_PROXY=1 when env.Proxy is set (removed otherwise, as are
+// NO_PROXY, no_proxy, ALL_PROXY and all_proxy), the CA variables when
+// env.CAFile is set (left as in base otherwise), and A2A_CONFORM_CONTRACT=1.
+func ChildEnv(base []string, env Env) []string {
 	drop := map[string]bool{
-		"HTTPS_PROXY": true, "HTTP_PROXY": true, "https_proxy": true, "http_proxy": true,
 		"NO_PROXY": true, "no_proxy": true, "ALL_PROXY": true, "all_proxy": true,
 		"A2A_CONFORM_CONTRACT": true,
 	}
-	if env.CAFile != "" {
-		drop["SSL_CERT_FILE"] = true
+	for _, k := range proxyVars {
+		drop[k] = true
 	}
-	out := make([]string, 0, len(base)+6)
+	if env.Proxy != "" {
+		drop["NODE_USE_ENV_PROXY"] = true
+	}
+	if env.CAFile != "" {
+		for _, k := range caVars {
+			drop[k] = true
+		}
+	}
+	out := make([]string, 0, len(base)+len(proxyVars)+len(caVars)+2)
 	for _, kv := range base {
 		k, _, _ := strings.Cut(kv, "=")
 		if !drop[k] {
@@ -114,14 +151,47 @@ func childEnv(base []string, env Env) []string {
 		}
 	}
 	if env.Proxy != "" {
-		for _, k := range []string{"HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy"} {
+		for _, k := range proxyVars {
 			out = append(out, k+"="+env.Proxy)
 		}
+		out = append(out, "NODE_USE_ENV_PROXY=1")
 	}
 	if env.CAFile != "" {
-		out = append(out, "SSL_CERT_FILE="+env.CAFile)
+		for _, k := range caVars {
+			out = append(out, k+"="+env.CAFile)
+		}
 	}
 	return append(out, "A2A_CONFORM_CONTRACT=1")
+}
+
+// Preflight checks that the program exists and can be executed: a path is
+// checked as it is, a bare name is looked up in PATH. It starts nothing.
+func (d *Exec) Preflight(ctx context.Context) error {
+	if len(d.Argv) == 0 {
+		return errors.New("orchestrator exec: empty command")
+	}
+	prog := d.Argv[0]
+	_, err := exec.LookPath(prog)
+	if err == nil {
+		return nil
+	}
+	cause := err
+	var ee *exec.Error
+	if errors.As(err, &ee) {
+		cause = ee.Err
+	}
+	var pe *fs.PathError
+	switch {
+	case errors.Is(cause, exec.ErrNotFound) && !strings.ContainsRune(prog, filepath.Separator) && !strings.ContainsRune(prog, '/'):
+		return fmt.Errorf("orchestrator %s: program %q not found in PATH", d.Name(), prog)
+	case errors.Is(cause, fs.ErrNotExist):
+		return fmt.Errorf("orchestrator %s: program %s does not exist", d.Name(), prog)
+	case errors.Is(cause, fs.ErrPermission):
+		return fmt.Errorf("orchestrator %s: program %s is not executable (permission denied)", d.Name(), prog)
+	case errors.As(cause, &pe):
+		return fmt.Errorf("orchestrator %s: program %s: %v", d.Name(), prog, pe.Err)
+	}
+	return fmt.Errorf("orchestrator %s: program %s: %v", d.Name(), prog, cause)
 }
 
 // event is one thing read from a process's stdout.
@@ -141,7 +211,11 @@ type proc struct {
 	done   chan struct{} // closed once the process is reaped
 	state  *os.ProcessState
 	sent   int // messages written to stdin
-	quitMu sync.Once
+	// started is when the process was started; ready is set once it has
+	// answered a hello or had its startup grace (see Exec.StartupGrace).
+	started time.Time
+	ready   bool
+	quitMu  sync.Once
 }
 
 // exited reports whether the process has been reaped, without waiting.
@@ -191,6 +265,8 @@ type execSession struct {
 	cur    *proc
 	closed bool
 	final  Transcript
+	// deadlineNoted is set once the Deadline override has been noted.
+	deadlineNoted bool
 }
 
 // start launches a new process.
@@ -198,7 +274,7 @@ func (s *execSession) start() (*proc, error) {
 	argv := s.d.Argv
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = s.env.Dir
-	cmd.Env = childEnv(os.Environ(), s.env)
+	cmd.Env = ChildEnv(os.Environ(), s.env)
 	prepareGroup(cmd)
 	// Bound Wait when descendants keep stdout or stderr open.
 	cmd.WaitDelay = s.grace
@@ -219,13 +295,14 @@ func (s *execSession) start() (*proc, error) {
 	}
 	inR.Close()
 	p := &proc{
-		cmd:    cmd,
-		pid:    cmd.Process.Pid,
-		group:  newGroup(cmd),
-		stdin:  inW,
-		events: make(chan event, 8),
-		quit:   make(chan struct{}),
-		done:   make(chan struct{}),
+		started: time.Now(),
+		cmd:     cmd,
+		pid:     cmd.Process.Pid,
+		group:   newGroup(cmd),
+		stdin:   inW,
+		events:  make(chan event, 8),
+		quit:    make(chan struct{}),
+		done:    make(chan struct{}),
 	}
 	s.rec.notef("started pid %d", p.pid)
 	go p.read(contract.NewLineReader(pr, s.d.MaxLine))
@@ -330,7 +407,13 @@ func (s *execSession) Hello(ctx context.Context) (contract.Hello, error) {
 	if err != nil {
 		return contract.Hello{}, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.hello)
+	wait := s.hello
+	if rest := s.d.StartupGrace - time.Since(p.started); rest > wait {
+		wait = rest
+	}
+	// Whatever happens now, the process has had its startup time.
+	p.ready = true
+	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	line, _ := contract.MarshalLine(contract.NewHello())
 	deadline, _ := ctx.Deadline()
@@ -358,7 +441,7 @@ func (s *execSession) Hello(ctx context.Context) (contract.Hello, error) {
 				s.rec.notef("hello: skipped line %s", snippet(ev.line))
 			}
 		case <-ctx.Done():
-			s.rec.notef("hello: no answer within %v; treated as unnamed", s.hello)
+			s.rec.notef("hello: no answer within %v; treated as unnamed", wait.Round(time.Millisecond))
 			return contract.Hello{}, nil
 		}
 	}
@@ -378,11 +461,19 @@ func (s *execSession) delegate(ctx context.Context, req contract.DelegationReque
 	if s.closed {
 		return Result{NoOutcome: "session closed"}
 	}
+	overrideDeadline(&req, s.d.Deadline, &s.rec, &s.deadlineNoted)
 	line, err := contract.MarshalLine(req)
 	if err != nil {
 		return Result{NoOutcome: "cannot encode request: " + err.Error()}
 	}
-	ctx, cancel := context.WithTimeout(ctx, requestDeadline(req)+s.grace)
+	wait := requestDeadline(req) + s.grace
+	if p := s.cur; s.d.StartupGrace > 0 && (p == nil || p.exited() || !p.ready) {
+		// The request goes to a process that has had no hello: it may
+		// still be starting, and its start-up is not its delegation's time.
+		wait += s.d.StartupGrace
+		s.rec.notef("request %s: to a process without hello: %v startup grace added to its wait", req.ID, s.d.StartupGrace)
+	}
+	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	deadline, _ := ctx.Deadline()
 
@@ -393,6 +484,7 @@ func (s *execSession) delegate(ctx context.Context, req contract.DelegationReque
 		if err != nil {
 			return Result{NoOutcome: "cannot start: " + err.Error()}
 		}
+		p.ready = true
 		if err := p.write(line, deadline); err != nil {
 			if ctx.Err() != nil {
 				return s.timedOut(ctx, p, problem)

@@ -246,41 +246,74 @@ func TestExecGrandchildHoldsStdout(t *testing.T) {
 	}
 }
 
+// TestExecEnvironment starts the helper with each fleet environment and
+// checks the variables it saw: the proxy and CA variables for Go, Node,
+// Python requests, curl and gRPC, the ones removed, and the ones left as
+// the harness had them.
 func TestExecEnvironment(t *testing.T) {
 	// Not parallel: t.Setenv.
 	t.Setenv("NO_PROXY", "corp.example")
 	t.Setenv("no_proxy", "corp.example")
+	t.Setenv("ALL_PROXY", "socks5://corp.example")
 	t.Setenv("HTTPS_PROXY", "http://corp-proxy.example:3128")
 	t.Setenv("A2A_CONFORM_CONTRACT", "7")
-	dir := t.TempDir()
-	env := driver.Env{Proxy: "http://127.0.0.1:41233", CAFile: "/abs/ca.pem", Dir: dir}
-	s := open(t, helperDriver(t, "env"), env)
-	r := s.Delegate(context.Background(), request("a", 2000))
-	s.Close()
-	if r.Outcome == nil {
-		t.Fatalf("result %+v", r)
-	}
-	var got map[string]string
-	if err := json.Unmarshal([]byte(r.Outcome.Detail), &got); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("OUT saw: %v", got)
-	want := map[string]string{
-		"HTTPS_PROXY": env.Proxy, "HTTP_PROXY": env.Proxy, "https_proxy": env.Proxy, "http_proxy": env.Proxy,
-		"SSL_CERT_FILE": env.CAFile, "A2A_CONFORM_CONTRACT": "1",
-	}
-	for k, v := range want {
-		if got[k] != v {
-			t.Errorf("%s = %q, want %q", k, got[k], v)
-		}
-	}
-	for _, k := range []string{"NO_PROXY", "no_proxy"} {
-		if _, ok := got[k]; ok {
-			t.Errorf("%s is set", k)
-		}
-	}
-	if real, _ := filepath.EvalSymlinks(dir); got["cwd"] != dir && got["cwd"] != real {
-		t.Errorf("cwd %q, want %q", got["cwd"], dir)
+	t.Setenv("NODE_EXTRA_CA_CERTS", "/corp/ca.pem")
+	t.Setenv("REQUESTS_CA_BUNDLE", "/corp/ca.pem")
+	t.Setenv("NODE_USE_ENV_PROXY", "0")
+	t.Setenv("CURL_CA_BUNDLE", "/corp/curl.pem")
+	const proxy, ca = "http://127.0.0.1:41233", "/abs/ca.pem"
+	caVars := []string{"SSL_CERT_FILE", "NODE_EXTRA_CA_CERTS", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "GRPC_DEFAULT_SSL_ROOTS_FILE_PATH"}
+	proxyVars := []string{"HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy"}
+	for _, tc := range []struct {
+		name   string
+		env    driver.Env
+		want   map[string]string // exact values
+		absent []string
+	}{
+		{"proxy and CA", driver.Env{Proxy: proxy, CAFile: ca}, func() map[string]string {
+			m := map[string]string{"A2A_CONFORM_CONTRACT": "1", "NODE_USE_ENV_PROXY": "1"}
+			for _, k := range proxyVars {
+				m[k] = proxy
+			}
+			for _, k := range caVars {
+				m[k] = ca
+			}
+			return m
+		}(), []string{"NO_PROXY", "no_proxy", "ALL_PROXY"}},
+		{"no proxy, no CA", driver.Env{},
+			// The CA variables stay as the harness has them; the proxy ones go.
+			map[string]string{"A2A_CONFORM_CONTRACT": "1", "NODE_EXTRA_CA_CERTS": "/corp/ca.pem",
+				"REQUESTS_CA_BUNDLE": "/corp/ca.pem", "CURL_CA_BUNDLE": "/corp/curl.pem", "NODE_USE_ENV_PROXY": "0"},
+			append([]string{"NO_PROXY", "no_proxy", "ALL_PROXY"}, proxyVars...)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			tc.env.Dir = dir
+			s := open(t, helperDriver(t, "env"), tc.env)
+			r := s.Delegate(context.Background(), request("a", 2000))
+			s.Close()
+			if r.Outcome == nil {
+				t.Fatalf("result %+v", r)
+			}
+			var got map[string]string
+			if err := json.Unmarshal([]byte(r.Outcome.Detail), &got); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("OUT saw: %v", got)
+			for k, v := range tc.want {
+				if got[k] != v {
+					t.Errorf("%s = %q, want %q", k, got[k], v)
+				}
+			}
+			for _, k := range tc.absent {
+				if v, ok := got[k]; ok {
+					t.Errorf("%s is set (%q)", k, v)
+				}
+			}
+			if real, _ := filepath.EvalSymlinks(dir); got["cwd"] != dir && got["cwd"] != real {
+				t.Errorf("cwd %q, want %q", got["cwd"], dir)
+			}
+		})
 	}
 }
 

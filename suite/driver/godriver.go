@@ -42,6 +42,9 @@ type Go struct {
 	// Grace is added to each request's deadline before a Delegate that has
 	// not returned is abandoned. Zero means [DefaultGrace].
 	Grace time.Duration
+	// Deadline replaces every request's deadlineMs (see [Options]). Zero
+	// means the request's own.
+	Deadline time.Duration
 }
 
 // NewGo returns a driver that gets a fresh orchestrator from factory for
@@ -76,6 +79,8 @@ type goSession struct {
 	o         GoOrchestrator
 	lingering int // abandoned Delegate calls
 	closed    bool
+	// deadlineNoted is set once the Deadline override has been noted.
+	deadlineNoted bool
 }
 
 // fresh replaces the session's orchestrator with a new one from the factory.
@@ -131,6 +136,7 @@ func (s *goSession) delegate(ctx context.Context, req contract.DelegationRequest
 			return Result{NoOutcome: err.Error()}
 		}
 	}
+	overrideDeadline(&req, s.d.Deadline, &s.rec, &s.deadlineNoted)
 	dctx, cancel := context.WithTimeout(ctx, requestDeadline(req))
 	ch := make(chan goReturn, 1) // buffered: an abandoned call can still send and exit
 	o, client := s.o, s.client

@@ -64,9 +64,10 @@ func TestHelperProcess(t *testing.T) {
 
 // msg is the part of any incoming message the helpers look at.
 type msg struct {
-	Type     string `json:"type"`
-	ID       string `json:"id"`
-	Scenario string `json:"scenario"`
+	Type       string `json:"type"`
+	ID         string `json:"id"`
+	Scenario   string `json:"scenario"`
+	DeadlineMs int    `json:"deadlineMs"`
 }
 
 func emit(v any) {
@@ -111,6 +112,37 @@ func runHelper(behaviour string, args []string) int {
 				}
 			case "delegate":
 				answer(m, m.Scenario)
+			}
+		}
+	case "slow-start", "slow-oneshot":
+		// A program that takes args[0] ms to start (a heavy import), then
+		// answers hello and requests (slow-start) or one request and exits.
+		ms, _ := strconv.Atoi(dir)
+		time.Sleep(time.Duration(ms) * time.Millisecond)
+		for {
+			m, ok := next()
+			if !ok {
+				return 0
+			}
+			switch m.Type {
+			case "hello":
+				emit(contract.Hello{Contract: 1, Type: "hello", Name: "slow-out", Version: "0.1"})
+			case "delegate":
+				answer(m, "after a slow start")
+				if behaviour == "slow-oneshot" {
+					return 0
+				}
+			}
+		}
+	case "deadline":
+		// Reports the deadlineMs each request carried.
+		for {
+			m, ok := next()
+			if !ok {
+				return 0
+			}
+			if m.Type == "delegate" {
+				answer(m, strconv.Itoa(m.DeadlineMs))
 			}
 		}
 	case "oneshot":
@@ -184,7 +216,9 @@ func runHelper(behaviour string, args []string) int {
 		m, _ := next()
 		report := map[string]string{}
 		for _, k := range []string{"HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy",
-			"SSL_CERT_FILE", "A2A_CONFORM_CONTRACT", "NO_PROXY", "no_proxy"} {
+			"SSL_CERT_FILE", "A2A_CONFORM_CONTRACT", "NO_PROXY", "no_proxy", "ALL_PROXY",
+			"NODE_EXTRA_CA_CERTS", "NODE_USE_ENV_PROXY", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE",
+			"GRPC_DEFAULT_SSL_ROOTS_FILE_PATH"} {
 			if v, ok := os.LookupEnv(k); ok {
 				report[k] = v
 			}

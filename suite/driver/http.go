@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 
@@ -35,6 +36,16 @@ type HTTP struct {
 	// HelloTimeout bounds the hello and reset exchanges. Zero means
 	// [DefaultHelloTimeout].
 	HelloTimeout time.Duration
+	// StartupGrace is how long a service that is still starting (its
+	// connections refused or failing) is given: the session's reset and
+	// Hello retry until they get an HTTP answer or StartupGrace from the
+	// session's start has run out, so the first delegation goes out once
+	// the service answers; [HTTP.Preflight] waits as long for the first
+	// answer. Zero means no retry (see [Options]).
+	StartupGrace time.Duration
+	// Deadline replaces every request's deadlineMs (see [Options]). Zero
+	// means the request's own.
+	Deadline time.Duration
 }
 
 // NewHTTP returns an http driver posting to url with default settings.
@@ -56,7 +67,7 @@ func (d *HTTP) Open(ctx context.Context, env Env) (Session, error) {
 		return nil, errors.New("http driver: empty url")
 	}
 	s := &httpSession{d: d, client: d.Client, grace: orDefault(d.Grace, DefaultGrace),
-		hello: orDefault(d.HelloTimeout, DefaultHelloTimeout)}
+		hello: orDefault(d.HelloTimeout, DefaultHelloTimeout), opened: time.Now()}
 	if s.client == nil {
 		s.client = directClient()
 	}
@@ -69,10 +80,70 @@ type httpSession struct {
 	client *http.Client
 	grace  time.Duration
 	hello  time.Duration
+	opened time.Time
 	rec    recorder
 
-	mu     sync.Mutex
-	closed bool
+	mu            sync.Mutex
+	closed        bool
+	deadlineNoted bool
+}
+
+// Preflight posts a hello and returns an error when no HTTP answer comes
+// (any status will do): connection refused, no such host, a TLS failure,
+// or no answer within HelloTimeout. Failed connections are retried until
+// StartupGrace has run out.
+func (d *HTTP) Preflight(ctx context.Context) error {
+	if d.URL == "" {
+		return errors.New("orchestrator http: empty url")
+	}
+	client := d.Client
+	if client == nil {
+		client = directClient()
+	}
+	s := &httpSession{d: d, client: client, hello: orDefault(d.HelloTimeout, DefaultHelloTimeout), opened: time.Now()}
+	_, err := s.postRetrying(ctx, contract.NewHello())
+	var se *statusError
+	if err == nil || errors.As(err, &se) || errors.Is(err, errBodyTooLong) {
+		return nil
+	}
+	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+		return fmt.Errorf("orchestrator %s: not reachable: no HTTP answer to a hello within %v", d.URL, s.hello)
+	}
+	return fmt.Errorf("orchestrator %s: not reachable: %v", d.URL, unwrapURLError(err))
+}
+
+// unwrapURLError drops the `Post "URL": ` prefix that net/http adds.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// postRetrying posts v with the hello timeout per attempt, retrying a
+// failed connection (not an HTTP answer of any status) every 100 ms until
+// StartupGrace from the session's start has run out.
+func (s *httpSession) postRetrying(ctx context.Context, v any) ([]byte, error) {
+	until := s.opened.Add(s.d.StartupGrace)
+	for {
+		actx, cancel := context.WithTimeout(ctx, s.hello)
+		body, err := s.post(actx, v)
+		cancel()
+		var se *statusError
+		if err == nil || errors.As(err, &se) || errors.Is(err, errBodyTooLong) || ctx.Err() != nil {
+			return body, err
+		}
+		rest := time.Until(until)
+		if rest <= 0 {
+			return nil, err
+		}
+		select {
+		case <-time.After(min(rest, 100*time.Millisecond)):
+		case <-ctx.Done():
+			return nil, err
+		}
+	}
 }
 
 var errBodyTooLong = errors.New("body too long")
@@ -115,9 +186,7 @@ type statusError struct {
 func (e *statusError) Error() string { return fmt.Sprintf("http status %d", e.code) }
 
 func (s *httpSession) reset(ctx context.Context) {
-	ctx, cancel := context.WithTimeout(ctx, s.hello)
-	defer cancel()
-	body, err := s.post(ctx, contract.NewReset())
+	body, err := s.postRetrying(ctx, contract.NewReset())
 	if err != nil {
 		s.rec.notef("reset: %v", err)
 		return
@@ -135,9 +204,7 @@ func (s *httpSession) Hello(ctx context.Context) (contract.Hello, error) {
 	if s.closed {
 		return contract.Hello{}, errors.New("session closed")
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.hello)
-	defer cancel()
-	body, err := s.post(ctx, contract.NewHello())
+	body, err := s.postRetrying(ctx, contract.NewHello())
 	if err != nil {
 		s.rec.notef("hello: %v; treated as unnamed", err)
 		return contract.Hello{}, nil
@@ -164,6 +231,7 @@ func (s *httpSession) delegate(ctx context.Context, req contract.DelegationReque
 	if s.closed {
 		return Result{NoOutcome: "session closed"}
 	}
+	overrideDeadline(&req, s.d.Deadline, &s.rec, &s.deadlineNoted)
 	ctx, cancel := context.WithTimeout(ctx, requestDeadline(req)+s.grace)
 	defer cancel()
 	body, err := s.post(ctx, req)
