@@ -25,7 +25,9 @@ type Fleet struct {
 	limits Limits
 	ca     *CA
 	trace  *Trace
-	tasks  *taskStore
+	// handshaking counts connections to fleet hosts not yet past StateNew.
+	handshaking atomic.Int64
+	tasks       *taskStore
 
 	vendors  []*Vendor
 	byVendor map[string]*Vendor
@@ -141,6 +143,7 @@ func (f *Fleet) Start() error {
 		ReadTimeout:       f.limits.ReadTimeout,
 		IdleTimeout:       90 * time.Second,
 		ErrorLog:          quietLog(),
+		ConnState:         f.recordFailedHandshake,
 		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
 			if tc, ok := c.(*tls.Conn); ok {
 				if h, ok := tc.NetConn().(*hostConn); ok {
@@ -299,7 +302,60 @@ type hostListener struct {
 
 type hostConn struct {
 	net.Conn
-	host *host
+	host    *host
+	read    atomic.Bool // the client sent something (a ClientHello, at least)
+	counted atomic.Bool // counted in Fleet.handshaking
+}
+
+// connOf returns the host connection under a TLS connection, or nil.
+func connOf(c net.Conn) *hostConn {
+	if tc, ok := c.(*tls.Conn); ok {
+		hc, _ := tc.NetConn().(*hostConn)
+		return hc
+	}
+	return nil
+}
+
+// Settle waits, at most max, until no connection to a fleet host is still
+// in its TLS handshake, so that a handshake a client has just broken off is
+// in the trace before the trace is read. It returns at once when none is.
+func (f *Fleet) Settle(max time.Duration) {
+	deadline := time.Now().Add(max)
+	for f.handshaking.Load() > 0 && time.Now().Before(deadline) {
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func (c *hostConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	if n > 0 {
+		c.read.Store(true)
+	}
+	return n, err
+}
+
+// recordFailedHandshake traces a connection that closed after the client
+// spoke but before the TLS handshake completed: a client that did not
+// accept the certificate (G-TLS-VERIFIED sees the refusal it made).
+func (f *Fleet) recordFailedHandshake(c net.Conn, state http.ConnState) {
+	hc := connOf(c)
+	if hc != nil && state == http.StateNew {
+		f.handshaking.Add(1)
+		hc.counted.Store(true)
+	} else if hc != nil && hc.counted.CompareAndSwap(true, false) {
+		defer f.handshaking.Add(-1) // after the event, so Settle sees it
+	}
+	if state != http.StateClosed {
+		return
+	}
+	tc, ok := c.(*tls.Conn)
+	if !ok || tc.ConnectionState().HandshakeComplete {
+		return
+	}
+	if hc == nil || !hc.read.Load() {
+		return
+	}
+	f.trace.add(Event{Vendor: hc.host.vendor.cfg.ID, Host: hc.host.name, Op: OpTLSFailed, Note: "the client broke off the TLS handshake"})
 }
 
 func (l *hostListener) Accept() (net.Conn, error) {

@@ -22,6 +22,10 @@ const (
 	// OpRefused is a proxy refusal: a connection attempt to a host outside
 	// the fleet.
 	OpRefused Op = "proxy-refused"
+	// OpTLSFailed is a connection whose TLS handshake the client broke off
+	// after its ClientHello (it did not accept the host's certificate): the
+	// only trace of a client that verified and refused.
+	OpTLSFailed Op = "tls-handshake-failed"
 )
 
 // MaxTracedBody is the largest request body an event keeps (64 KiB), so

@@ -93,6 +93,7 @@ func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scen
 		}
 		first := f.Trace().Seq() + 1
 		r := sess.Delegate(ctx, req)
+		f.Settle(settleTime)
 		run.Delegations = append(run.Delegations, scenarios.Delegation{
 			Request:       req,
 			Outcome:       r.Outcome,
@@ -118,6 +119,10 @@ func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scen
 	res.DurationMs = time.Since(start).Milliseconds()
 	return run, res, nil
 }
+
+// settleTime bounds the wait for connections still in their TLS handshake
+// when a delegation ends (mockvendor.Fleet.Settle).
+const settleTime = 250 * time.Millisecond
 
 // userMessage is the task's message in the contract example's shape (0.3
 // style, as the orchestrator's own caller would hand it over).
