@@ -1,11 +1,9 @@
 package suite
 
 import (
-	"bytes"
 	"encoding/xml"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
@@ -66,13 +64,7 @@ type junitResult struct {
 }
 
 // WriteJUnit writes the report as JUnit XML to file.
-func (r *Report) WriteJUnit(file string) error {
-	var b bytes.Buffer
-	if err := WriteJUnit(&b, r); err != nil {
-		return err
-	}
-	return os.WriteFile(file, b.Bytes(), 0o644)
-}
+func (r *Report) WriteJUnit(file string) error { return WriteFile(file, r, WriteJUnit) }
 
 // WriteJUnit writes the report as JUnit XML: one testsuite for the run,
 // one testcase per check (name: the check id; classname: its scenario).

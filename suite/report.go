@@ -1,10 +1,13 @@
 package suite
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"time"
 
@@ -439,14 +442,49 @@ func (r *Report) Conformant(profiles []scenarios.Profile) bool {
 	return true
 }
 
-// WriteJSON writes the report as indented JSON.
-func (r *Report) WriteJSON(file string) error {
-	b, err := json.MarshalIndent(r, "", "  ")
+// Writer is the one shape of every report writer (JSON, JUnit, HTML).
+type Writer func(w io.Writer, r *Report) error
+
+// WriteJSON writes the report as JSON, compact (one line): indenting would
+// re-indent the orchestrator's own request bodies kept in the trace, and a
+// deeply nested body would grow quadratically.
+func WriteJSON(w io.Writer, r *Report) error {
+	b, err := json.Marshal(r)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(file, append(b, '\n'), 0o644)
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
+
+// WriteFile writes the report to file with write, through a temporary file
+// in the same directory renamed into place, so that a reader never sees a
+// half-written report.
+func WriteFile(file string, r *Report, write Writer) error {
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".a2a-conform-report-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	bw := bufio.NewWriter(tmp)
+	err = write(bw, r)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), file)
+}
+
+// WriteJSON writes the report as JSON to file.
+func (r *Report) WriteJSON(file string) error { return WriteFile(file, r, WriteJSON) }
 
 // ReadReport loads a JSON report.
 func ReadReport(file string) (*Report, error) {

@@ -1,11 +1,15 @@
 package suite
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/a2a-conform/a2a-conform/mockvendor"
 	"github.com/a2a-conform/a2a-conform/scenarios"
 )
 
@@ -101,5 +105,21 @@ func TestReportRoundTrip(t *testing.T) {
 	}
 	if !reflect.DeepEqual(Score(back.Checks), r.Profiles) {
 		t.Errorf("re-scored %+v, want %+v", Score(back.Checks), r.Profiles)
+	}
+}
+
+// TestReportSizeIsLinearInNesting: a request body nested 10,000 deep (kept
+// in the trace as the orchestrator sent it) costs the JSON report about its
+// own size, not the square of its depth (indenting it did: 953 MiB for five
+// such requests, issue 12).
+func TestReportSizeIsLinearInNesting(t *testing.T) {
+	body := strings.Repeat("[", 10_000) + strings.Repeat("]", 10_000)
+	r := &Report{Schema: Schema, Scenarios: []ScenarioResult{{ID: "CARD-001", Trace: []mockvendor.Event{{Seq: 1, Request: json.RawMessage(body)}}}}}
+	var b bytes.Buffer
+	if err := WriteJSON(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() > 2*len(body)+4096 {
+		t.Errorf("report is %d bytes for a %d-byte body", b.Len(), len(body))
 	}
 }

@@ -14,15 +14,28 @@ import (
 	"github.com/a2a-conform/a2a-conform/suite/htmlreport"
 )
 
-// reportFiles are the report outputs a command writes.
+// reportFormats are the reports run and report merge can write: one flag
+// and one writer each.
+var reportFormats = []struct {
+	flag, name, usage string
+	write             suite.Writer
+}{
+	{"json-report", "JSON", "write the JSON report to this `file`", suite.WriteJSON},
+	{"junit-report", "JUnit", "write a JUnit XML report (one test case per check) to this `file`", suite.WriteJUnit},
+	{"html-report", "HTML", "write a self-contained HTML report (scorecard, checks, sequence diagrams) to this `file`", htmlreport.WriteHTML},
+}
+
+// reportFiles are the report outputs a command writes: paths[i] is the
+// file of reportFormats[i] ("" for none).
 type reportFiles struct {
-	json, junit, html string
+	paths []string
 }
 
 func (o *reportFiles) flags(fs *flag.FlagSet) {
-	fs.StringVar(&o.json, "json-report", "", "write the JSON report to this `file`")
-	fs.StringVar(&o.junit, "junit-report", "", "write a JUnit XML report (one test case per check) to this `file`")
-	fs.StringVar(&o.html, "html-report", "", "write a self-contained HTML report (scorecard, checks, sequence diagrams) to this `file`")
+	o.paths = make([]string, len(reportFormats))
+	for i, f := range reportFormats {
+		fs.StringVar(&o.paths[i], f.flag, "", f.usage)
+	}
 }
 
 // check fails when a requested report cannot be written: its directory is
@@ -30,7 +43,8 @@ func (o *reportFiles) flags(fs *flag.FlagSet) {
 // removes a temporary file next to each report, and leaves existing
 // reports alone, so that a run does not end with nowhere to write.
 func (o *reportFiles) check() error {
-	for _, f := range []struct{ flag, path string }{{"--json-report", o.json}, {"--junit-report", o.junit}, {"--html-report", o.html}} {
+	for i, rf := range reportFormats {
+		f := struct{ flag, path string }{"--" + rf.flag, o.paths[i]}
 		if f.path == "" {
 			continue
 		}
@@ -55,19 +69,12 @@ func (o *reportFiles) check() error {
 // errors joined.
 func (o *reportFiles) write(r *suite.Report) error {
 	var errs []error
-	if o.json != "" {
-		if err := r.WriteJSON(o.json); err != nil {
-			errs = append(errs, fmt.Errorf("writing the JSON report: %w", err))
+	for i, rf := range reportFormats {
+		if o.paths[i] == "" {
+			continue
 		}
-	}
-	if o.junit != "" {
-		if err := r.WriteJUnit(o.junit); err != nil {
-			errs = append(errs, fmt.Errorf("writing the JUnit report: %w", err))
-		}
-	}
-	if o.html != "" {
-		if err := htmlreport.Write(r, o.html); err != nil {
-			errs = append(errs, fmt.Errorf("writing the HTML report: %w", err))
+		if err := suite.WriteFile(o.paths[i], r, rf.write); err != nil {
+			errs = append(errs, fmt.Errorf("writing the %s report: %w", rf.name, err))
 		}
 	}
 	return errors.Join(errs...)

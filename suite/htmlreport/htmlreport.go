@@ -17,7 +17,7 @@ import (
 	_ "embed"
 	"fmt"
 	"html/template"
-	"os"
+	"io"
 	"regexp"
 	"sort"
 	"strings"
@@ -35,12 +35,16 @@ var pageTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 }).Parse(pageText))
 
 // Write renders r to file.
-func Write(r *suite.Report, file string) error {
+func Write(r *suite.Report, file string) error { return suite.WriteFile(file, r, WriteHTML) }
+
+// WriteHTML writes the page of r to w (a suite.Writer).
+func WriteHTML(w io.Writer, r *suite.Report) error {
 	b, err := Render(r)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(file, b, 0o644)
+	_, err = w.Write(b)
+	return err
 }
 
 // Render returns the page of r.
