@@ -1,4 +1,4 @@
-package mockvendor_test
+package main
 
 import (
 	"bytes"
