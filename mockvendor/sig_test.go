@@ -22,6 +22,17 @@ import (
 	"github.com/a2a-conform/a2a-conform/mockvendor"
 )
 
+// sFleet starts a fleet and closes it when the test ends.
+func sFleet(t *testing.T, cfg mockvendor.Config) *mockvendor.Fleet {
+	t.Helper()
+	f, err := mockvendor.NewFleet(cfg)
+	if err != nil {
+		t.Fatalf("NewFleet: %v", err)
+	}
+	t.Cleanup(f.Close)
+	return f
+}
+
 const (
 	sIssuerA  = "https://" + mockvendor.HostVendorA
 	sCardURLA = sIssuerA + mockvendor.CardPath
