@@ -25,9 +25,10 @@ type Fleet struct {
 	limits Limits
 	ca     *CA
 	trace  *Trace
-	// handshaking counts connections to fleet hosts not yet past StateNew.
-	handshaking atomic.Int64
-	tasks       *taskStore
+	// pending holds the connections to fleet hosts still in StateNew (keys
+	// *hostConn), for Settle.
+	pending sync.Map
+	tasks   *taskStore
 
 	vendors  []*Vendor
 	byVendor map[string]*Vendor
@@ -302,9 +303,8 @@ type hostListener struct {
 
 type hostConn struct {
 	net.Conn
-	host    *host
-	read    atomic.Bool // the client sent something (a ClientHello, at least)
-	counted atomic.Bool // counted in Fleet.handshaking
+	host *host
+	read atomic.Bool // the client sent something (a ClientHello, at least)
 }
 
 // connOf returns the host connection under a TLS connection, or nil.
@@ -321,8 +321,39 @@ func connOf(c net.Conn) *hostConn {
 // in the trace before the trace is read. It returns at once when none is.
 func (f *Fleet) Settle(max time.Duration) {
 	deadline := time.Now().Add(max)
-	for f.handshaking.Load() > 0 && time.Now().Before(deadline) {
+	for f.handshaking() && time.Now().Before(deadline) {
 		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// handshaking reports whether a connection that has spoken is still in
+// StateNew without a completed TLS handshake: one whose handshake is under
+// way, or failed and is about to be traced. ConnectionState waits for a
+// handshake under way, so each is asked in a goroutine of its own; Settle's
+// deadline bounds the wait.
+func (f *Fleet) handshaking() bool {
+	var wg sync.WaitGroup
+	var busy atomic.Bool
+	f.pending.Range(func(k, v any) bool {
+		if !k.(*hostConn).read.Load() {
+			return true
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if !v.(*tls.Conn).ConnectionState().HandshakeComplete {
+				busy.Store(true)
+			}
+		}()
+		return true
+	})
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return busy.Load()
+	case <-time.After(50 * time.Millisecond):
+		return true
 	}
 }
 
@@ -339,20 +370,15 @@ func (c *hostConn) Read(b []byte) (int, error) {
 // accept the certificate (G-TLS-VERIFIED sees the refusal it made).
 func (f *Fleet) recordFailedHandshake(c net.Conn, state http.ConnState) {
 	hc := connOf(c)
-	if hc != nil && state == http.StateNew {
-		f.handshaking.Add(1)
-		hc.counted.Store(true)
-	} else if hc != nil && hc.counted.CompareAndSwap(true, false) {
-		defer f.handshaking.Add(-1) // after the event, so Settle sees it
-	}
-	if state != http.StateClosed {
+	if hc == nil {
 		return
 	}
-	tc, ok := c.(*tls.Conn)
-	if !ok || tc.ConnectionState().HandshakeComplete {
+	if state == http.StateNew {
+		f.pending.Store(hc, c)
 		return
 	}
-	if hc == nil || !hc.read.Load() {
+	defer f.pending.Delete(hc) // after the event, so Settle sees it
+	if state != http.StateClosed || !hc.read.Load() || c.(*tls.Conn).ConnectionState().HandshakeComplete {
 		return
 	}
 	f.trace.add(Event{Vendor: hc.host.vendor.cfg.ID, Host: hc.host.name, Op: OpTLSFailed, Note: "the client broke off the TLS handshake"})

@@ -103,9 +103,15 @@ func Run(t ginkgo.GinkgoTestingT, cfg Config) (*Report, error) {
 	start := time.Now()
 	out := &lineWriter{w: cfg.Out}
 	col := &collector{}
-	for _, s := range all {
-		defineScenario(s, cfg, out, col)
-	}
+	// One ordered container around the scenarios keeps catalog order (Ginkgo
+	// shuffles top-level containers with a time seed otherwise), so two runs
+	// print the same lines in the same order; ContinueOnFailure keeps a
+	// failed check from skipping the scenarios after it.
+	ginkgo.Describe("a2a-conform catalog", ginkgo.Ordered, ginkgo.ContinueOnFailure, func() {
+		for _, s := range all {
+			defineScenario(s, cfg, out, col)
+		}
+	})
 	var report *Report
 	// On a first (and second) SIGINT or SIGTERM, Ginkgo skips the remaining
 	// specs but still runs ReportAfterSuite nodes (interrupt levels
@@ -194,7 +200,7 @@ func labelFilter(fromFlags string, cfg Config) string {
 // (BeforeAll), then each check judges the run.
 func defineScenario(s *scenarios.Scenario, cfg Config, out *lineWriter, col *collector) {
 	labels := append([]string{s.ID, s.Area}, s.Labels...)
-	ginkgo.Describe(s.ID+" "+s.Title, ginkgo.Ordered, ginkgo.ContinueOnFailure, ginkgo.Label(labels...), func() {
+	ginkgo.Describe(s.ID+" "+s.Title, ginkgo.Ordered, ginkgo.Label(labels...), func() {
 		var (
 			run        *scenarios.Run
 			res        ScenarioResult
