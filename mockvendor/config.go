@@ -14,6 +14,13 @@ type Config struct {
 	CA *CA `json:"-"`
 	// Limits bound what the fleet keeps; the zero value means the defaults.
 	Limits Limits `json:"limits,omitempty"`
+	// PlainJSON turns off the JSON-RPC endpoint's hand-written JSON fast
+	// path (wirefast_decode.go, wirefast_encode.go): requests are then read
+	// and answers written with encoding/json alone. The answers are the same
+	// either way. False (the zero value) keeps the fast path on; true is for
+	// printing its gain (bench/fleetbench -plain-json) and for bisecting a
+	// wire bug.
+	PlainJSON bool `json:"plainJSON,omitempty"`
 }
 
 // Limits bound the fleet's memory and its patience with slow clients.

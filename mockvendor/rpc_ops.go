@@ -137,8 +137,10 @@ func (h *host) taskResult(q *rpcRequest, t *task) rpcResult {
 	if q.dialect != Dialect10 {
 		return rpcResult{value: f.encodeTaskAt(t, q.dialect, state, q.now), taskID: t.id, state: state}
 	}
-	if body, ok := encodeSendAnswer10(q.id, t, state, q.now); ok {
-		return rpcResult{body: body, taskID: t.id, state: state}
+	if q.fast {
+		if body, ok := encodeSendAnswer10(q.id, t, state, q.now); ok {
+			return rpcResult{body: body, taskID: t.id, state: state}
+		}
 	}
 	return rpcResult{value: map[string]any{"task": f.encodeTaskAt(t, q.dialect, state, q.now)}, taskID: t.id, state: state}
 }
