@@ -7,7 +7,8 @@
 #                 sets all three in .ci/run, so nothing is skipped there).
 #   make reports  the reference run's JSON, JUnit and HTML reports in reports/
 #   make fuzz     every fuzz target for FUZZTIME (default 60s)
-#   make bench    fleet vs a bare TLS server, start-up, suite wall time
+#   make bench    fleet vs a bare TLS server (both dialects, load client in
+#                 its own process), start-up, suite wall time
 GO      ?= go
 BIN     ?= bin/a2a-conform
 NPM_DIRS := cardsig/testdata/jsinterop examples/adapters/a2a-js
