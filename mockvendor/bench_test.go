@@ -62,16 +62,25 @@ func BenchmarkServeSendMessage(b *testing.B) {
 // the JSON fast path on and off (Config.PlainJSON), trace capped at 1,000.
 func BenchmarkServeJSON(b *testing.B) {
 	for _, d := range []struct{ name, body, version string }{{"0.3", bnSend03, "0.3"}, {"1.0", bnSend, "1.0"}} {
-		for _, plain := range []bool{false, true} {
-			b.Run(fmt.Sprintf("dialect=%s/plain=%v", d.name, plain), func(b *testing.B) {
-				bnServe(b, Limits{MaxTraceEvents: 1000}, plain, d.body, d.version)
+		for _, mode := range []string{"fast", "plain", "port"} {
+			b.Run(fmt.Sprintf("dialect=%s/json=%s", d.name, mode), func(b *testing.B) {
+				bnServeMode(b, Limits{MaxTraceEvents: 1000}, mode, d.body, d.version)
 			})
 		}
 	}
 }
 
 func bnServe(b *testing.B, limits Limits, plain bool, send, version string) {
-	_, h := bnFleet(b, limits, plain)
+	mode := "fast"
+	if plain {
+		mode = "plain"
+	}
+	bnServeMode(b, limits, mode, send, version)
+}
+
+func bnServeMode(b *testing.B, limits Limits, mode, send, version string) {
+	f, h := bnFleet(b, limits, mode == "plain")
+	f.jsonPort = mode == "port"
 	body := []byte(send)
 	req, _ := http.NewRequest(http.MethodPost, "https://"+HostRPCD+DefaultRPCPath, nil)
 	req.Header.Set("Content-Type", "application/json")

@@ -134,6 +134,11 @@ func (h *host) newTask(q *rpcRequest) (*task, error) {
 func (h *host) taskResult(q *rpcRequest, t *task) rpcResult {
 	f := h.vendor.fleet
 	state := t.state(q.now, f.limits.WorkTime)
+	if q.port && q.dialect != Dialect01 {
+		if body, ok := encodeSendAnswerV2(q.id, t, q.dialect, state, q.now); ok {
+			return rpcResult{body: body, taskID: t.id, state: state}
+		}
+	}
 	if q.dialect != Dialect10 {
 		return rpcResult{value: f.encodeTaskAt(t, q.dialect, state, q.now), taskID: t.id, state: state}
 	}

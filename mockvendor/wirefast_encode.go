@@ -14,11 +14,20 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
 )
 
 // encodeAnswer encodes a JSON-RPC answer: with marshalAnswer on the fast
 // path, with json.Marshal when fast is false. Both return nil on error.
-func encodeAnswer(v any, fast bool) []byte {
+func encodeAnswer(v any, fast, port bool) []byte {
+	if port {
+		b, err := jsonv2.Marshal(v, v1opts)
+		if err != nil {
+			return nil
+		}
+		return b
+	}
 	if fast {
 		return marshalAnswer(v)
 	}
