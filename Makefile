@@ -57,9 +57,9 @@ FUZZFLAGS ?=
 FUZZ_TARGETS := \
 	./mockvendor:FuzzRPC \
 	./mockvendor:FuzzProxy \
-	./mockvendor:FuzzMarshalAnswer \
-	./mockvendor:FuzzScanEnvelope \
-	./mockvendor:FuzzAppendTask10 \
+	./mockvendor:FuzzEncodeAnswer \
+	./mockvendor:FuzzReadEnvelope \
+	./mockvendor:FuzzEncodeSendAnswer \
 	./mockvendor:FuzzDecodeSendFast \
 	./mockvendor:FuzzTraceRing \
 	./cardsig:FuzzCardSignature \

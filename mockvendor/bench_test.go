@@ -62,7 +62,7 @@ func BenchmarkServeSendMessage(b *testing.B) {
 // the JSON fast path on and off (Config.PlainJSON), trace capped at 1,000.
 func BenchmarkServeJSON(b *testing.B) {
 	for _, d := range []struct{ name, body, version string }{{"0.3", bnSend03, "0.3"}, {"1.0", bnSend, "1.0"}} {
-		for _, mode := range []string{"fast", "plain", "port"} {
+		for _, mode := range []string{"fast", "plain"} {
 			b.Run(fmt.Sprintf("dialect=%s/json=%s", d.name, mode), func(b *testing.B) {
 				bnServeMode(b, Limits{MaxTraceEvents: 1000}, mode, d.body, d.version)
 			})
@@ -79,8 +79,7 @@ func bnServe(b *testing.B, limits Limits, plain bool, send, version string) {
 }
 
 func bnServeMode(b *testing.B, limits Limits, mode, send, version string) {
-	f, h := bnFleet(b, limits, mode == "plain")
-	f.jsonPort = mode == "port"
+	_, h := bnFleet(b, limits, mode == "plain")
 	body := []byte(send)
 	req, _ := http.NewRequest(http.MethodPost, "https://"+HostRPCD+DefaultRPCPath, nil)
 	req.Header.Set("Content-Type", "application/json")

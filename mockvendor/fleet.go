@@ -43,8 +43,6 @@ type Fleet struct {
 	started  atomic.Bool
 	closed   atomic.Bool
 	tmpDir   string
-	// jsonPort selects the go-json-experiment port of the fast path (EXPERIMENT).
-	jsonPort bool
 }
 
 // host is one TLS host of a vendor with its own listener.
@@ -81,9 +79,6 @@ func NewUnstartedFleet(cfg Config) (*Fleet, error) {
 	if l := cfg.Limits; l.MaxBody < 0 || l.MaxTraceEvents < 0 || l.MaxTasks < 0 || l.ReadTimeout < 0 || l.WorkTime < 0 {
 		return nil, &ConfigError{Field: "limits", Msg: "limits must not be negative (zero means the default)"}
 	}
-	// EXPERIMENT: A2A_CONFORM_JSON_PORT=plain makes a PlainJSON fleet use
-	// the go-json-experiment port instead of encoding/json.
-	f.jsonPort = cfg.PlainJSON && os.Getenv("A2A_CONFORM_JSON_PORT") == "plain"
 	f.trace = newTrace(f.limits.MaxTraceEvents)
 	f.tasks = newTaskStore(f.limits.MaxTasks)
 	names := map[string]bool{}

@@ -9,8 +9,6 @@ import (
 	"net/http"
 	"strings"
 	"time"
-
-	jsonv2 "github.com/go-json-experiment/json"
 )
 
 // The JSON-RPC request path, in stages: serveRPC runs answer, which reads
@@ -93,7 +91,6 @@ type rpcRequest struct {
 	version string // the A2A-Version header
 	// fast is whether the JSON fast path is on (Config.PlainJSON false).
 	fast bool
-	port bool // EXPERIMENT: the go-json-experiment port in place of wirefast
 	// id is the id the answer carries (nil: null).
 	id     json.RawMessage
 	method string
@@ -116,7 +113,7 @@ type rpcRequest struct {
 // rpcResult is an operation's successful answer, with what the trace
 // records of it. Exactly one of value, body and stream is set.
 type rpcResult struct {
-	// value is the JSON-RPC result, encoded by marshalAnswer.
+	// value is the JSON-RPC result, encoded by encodeAnswer.
 	value any
 	// body is the whole response object, already encoded (the fast path).
 	body []byte
@@ -152,7 +149,7 @@ func handlerOf(info methodInfo) rpcHandler {
 // serveRPC answers one JSON-RPC request on host h.
 func (h *host) serveRPC(w http.ResponseWriter, r *http.Request, ev *Event) {
 	version := headerGet(r.Header, a2aVersionKey)
-	q := &rpcRequest{host: h, version: version, dialect: dialectFromHeader(version), fast: !h.vendor.fleet.cfg.PlainJSON, port: h.vendor.fleet.jsonPort}
+	q := &rpcRequest{host: h, version: version, dialect: dialectFromHeader(version), fast: !h.vendor.fleet.cfg.PlainJSON}
 	res, err := h.answer(w, r, q, ev)
 	h.writeAnswer(w, r, q, res, err, ev)
 }
@@ -163,7 +160,7 @@ func (h *host) answer(w http.ResponseWriter, r *http.Request, q *rpcRequest, ev 
 	if err != nil {
 		return rpcResult{}, err
 	}
-	env, err := readEnvelope(body, q.fast, q.port, ev)
+	env, err := readEnvelope(body, q.fast, ev)
 	if err != nil {
 		return rpcResult{}, err
 	}
@@ -237,7 +234,7 @@ func (h *host) readBody(w http.ResponseWriter, r *http.Request, ev *Event) ([]by
 
 // readEnvelope checks that body is one JSON-RPC request object and reads
 // its members; the trace keeps the body when it is JSON and small enough.
-func readEnvelope(body []byte, fast, port bool, ev *Event) (rpcEnvelope, error) {
+func readEnvelope(body []byte, fast bool, ev *Event) (rpcEnvelope, error) {
 	trimmed := bytes.TrimSpace(body)
 	valid := json.Valid(trimmed)
 	// body is valid JSON exactly when trimmed is and nothing but JSON
@@ -253,10 +250,8 @@ func readEnvelope(body []byte, fast, port bool, ev *Event) (rpcEnvelope, error) 
 	}
 	var env rpcEnvelope
 	ok := false
-	if port {
-		env, ok = readEnvelopeV2(trimmed)
-	} else if fast {
-		env, ok = scanEnvelope(trimmed)
+	if fast {
+		env, ok = readEnvelopeFast(trimmed)
 	}
 	if !ok {
 		env = rpcEnvelope{}
@@ -279,10 +274,8 @@ func (q *rpcRequest) resolveMethod(env rpcEnvelope, ev *Event) error {
 	}
 	var method string
 	ok := false
-	if q.port {
-		ok = jsonv2.Unmarshal(env.Method, &method, v1opts) == nil
-	} else if q.fast {
-		method, ok = plainString(env.Method)
+	if q.fast {
+		method, ok = readMethodFast(env.Method)
 	}
 	if !ok {
 		if err := json.Unmarshal(env.Method, &method); err != nil {
@@ -338,7 +331,7 @@ func (q *rpcRequest) decodeParams(ev *Event) error {
 	q.call = c
 	switch q.info.op {
 	case OpSend, OpStream:
-		msg, err := decodeSend(q.params, q.dialect, q.fast, q.port, &q.send)
+		msg, err := decodeSend(q.params, q.dialect, q.fast, &q.send)
 		if err != nil {
 			return err
 		}
@@ -360,12 +353,8 @@ func (q *rpcRequest) decodeParams(ev *Event) error {
 }
 
 // decodeSend decodes the params of a send or stream and their message.
-func decodeSend(params json.RawMessage, d Dialect, fast, port bool, sp *sendParams) (*Message, error) {
-	if port {
-		if msg, ok := decodeSendV2(params, d, sp); ok {
-			return msg, nil
-		}
-	} else if fast {
+func decodeSend(params json.RawMessage, d Dialect, fast bool, sp *sendParams) (*Message, error) {
+	if fast {
 		if msg, ok := decodeSendFast(params, d, sp); ok {
 			return msg, nil
 		}
