@@ -330,25 +330,50 @@ func encodeSendAnswer10(id json.RawMessage, t *task, state string, now time.Time
 	te.str("task")
 	te.tok(jsontext.BeginObject)
 	if state == "completed" {
-		// artifact(t, Dialect10): {"artifactId","name","parts":[{"text"}]}
 		te.str("artifacts")
 		te.tok(jsontext.BeginArray)
-		te.tok(jsontext.BeginObject)
-		te.member("artifactId", "a-"+t.id)
-		te.member("name", "result")
-		te.str("parts")
-		te.tok(jsontext.BeginArray)
-		te.tok(jsontext.BeginObject)
-		te.member("text", t.output)
-		te.tok(jsontext.EndObject)
-		te.tok(jsontext.EndArray)
-		te.tok(jsontext.EndObject)
+		te.artifact10(t)
 		te.tok(jsontext.EndArray)
 	}
 	te.member("contextId", t.contextID)
 	te.str("history")
 	te.tok(jsontext.BeginArray)
-	// encodeMessage in 1.0: contextId, messageId, parts, role, taskId.
+	te.message10(m, t)
+	te.tok(jsontext.EndArray)
+	te.member("id", t.id)
+	te.str("status")
+	te.tok(jsontext.BeginObject)
+	te.member("state", stateName(state, Dialect10))
+	te.member("timestamp", now.UTC().Format(time.RFC3339Nano))
+	te.tok(jsontext.EndObject)
+	te.tok(jsontext.EndObject) // task
+	te.tok(jsontext.EndObject) // result
+	te.tok(jsontext.EndObject)
+	if te.err != nil {
+		return nil, false
+	}
+	// The encoder ends a top-level value with a newline.
+	return bytes.Clone(bytes.TrimSuffix(te.buf.Bytes(), []byte("\n"))), true
+}
+
+// artifact10 writes artifact(t, Dialect10):
+// {"artifactId","name","parts":[{"text"}]}.
+func (te *taskEncoder) artifact10(t *task) {
+	te.tok(jsontext.BeginObject)
+	te.member("artifactId", "a-"+t.id)
+	te.member("name", "result")
+	te.str("parts")
+	te.tok(jsontext.BeginArray)
+	te.tok(jsontext.BeginObject)
+	te.member("text", t.output)
+	te.tok(jsontext.EndObject)
+	te.tok(jsontext.EndArray)
+	te.tok(jsontext.EndObject)
+}
+
+// message10 writes the plain message m of task t as encodeMessage does in
+// 1.0: contextId, messageId, parts, role, taskId.
+func (te *taskEncoder) message10(m *Message, t *task) {
 	te.tok(jsontext.BeginObject)
 	if t.contextID != "" {
 		te.member("contextId", t.contextID)
@@ -367,19 +392,4 @@ func encodeSendAnswer10(id json.RawMessage, t *task, state string, now time.Time
 		te.member("taskId", t.id)
 	}
 	te.tok(jsontext.EndObject)
-	te.tok(jsontext.EndArray)
-	te.member("id", t.id)
-	te.str("status")
-	te.tok(jsontext.BeginObject)
-	te.member("state", stateName(state, Dialect10))
-	te.member("timestamp", now.UTC().Format(time.RFC3339Nano))
-	te.tok(jsontext.EndObject)
-	te.tok(jsontext.EndObject) // task
-	te.tok(jsontext.EndObject) // result
-	te.tok(jsontext.EndObject)
-	if te.err != nil {
-		return nil, false
-	}
-	// The encoder ends a top-level value with a newline.
-	return bytes.Clone(bytes.TrimSuffix(te.buf.Bytes(), []byte("\n"))), true
 }
