@@ -7,7 +7,8 @@
 #                 sets all three in .ci/run, so nothing is skipped there).
 #   make reports  the reference run's JSON, JUnit and HTML reports in reports/
 #   make fuzz     every fuzz target for FUZZTIME (default 60s)
-#   make bench    fleet vs a bare TLS server, start-up, suite wall time
+#   make bench    fleet vs a bare TLS server (both dialects, load client in
+#                 its own process), start-up, suite wall time
 GO      ?= go
 BIN     ?= bin/a2a-conform
 # MODULES are this repository's Go modules: the harness (.) and the example
@@ -73,9 +74,9 @@ FUZZFLAGS ?=
 FUZZ_TARGETS := \
 	./mockvendor:FuzzRPC \
 	./mockvendor:FuzzProxy \
-	./mockvendor:FuzzMarshalAnswer \
-	./mockvendor:FuzzScanEnvelope \
-	./mockvendor:FuzzAppendTask10 \
+	./mockvendor:FuzzEncodeAnswer \
+	./mockvendor:FuzzReadEnvelope \
+	./mockvendor:FuzzEncodeSendAnswer \
 	./mockvendor:FuzzDecodeSendFast \
 	./mockvendor:FuzzTraceRing \
 	./cardsig:FuzzCardSignature \

@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # bench/run.sh: the fleet's performance figures, as name=value lines.
 #
-#   fleet vs bare (bench/fleetbench): fleet_rps, bare_rps, throughput_ratio,
-#     fleet_p50_ms, fleet_p99_ms, bare_p50_ms, bare_p99_ms, fleet_startup_ms,
-#     plus fleet/bare CPU per request and cpu_ratio (steadier on a busy box).
+#   fleet vs bare (bench/fleetbench, see its doc comment): per dialect (03,
+#     10) the server process's CPU per request side by side
+#     (D_server_cpu_us_fleet, _bare, _fleet_plain with the JSON fast path
+#     off, _fleet_live with a live trace subscriber), D_server_cpu_ratio,
+#     D_throughput_ratio, D_fastpath_cpu_gain, D_live_trace_cpu_cost, each
+#     target's rps, p50/p99 latency and load-client CPU, fleet_startup_ms.
+#     The load client runs in a process of its own, so its CPU is not
+#     counted as the servers'.
 #   suite wall time: suite_wall_s (builtin:reference) and suite_exec_wall_s
 #     (the reference orchestrator as an exec: driver program).
 #
-# The load client and the servers share the machine's cores: compare the
-# ratios, not the absolute numbers. Knobs: BENCH_ROUNDS (5), BENCH_DURATION
-# (3s), BENCH_CONNS (16), BENCH_STARTUPS (20), GO (go).
+# The load client and the servers still share the machine's cores: compare
+# the ratios, not the absolute numbers. Knobs: BENCH_ROUNDS (5),
+# BENCH_DURATION (3s), BENCH_CONNS (16), BENCH_STARTUPS (20), GO (go).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 GO=${GO:-go}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Dialect is the A2A wire generation a request speaks.
@@ -88,16 +90,16 @@ type Message struct {
 }
 
 type wirePart struct {
-	Type      string          `json:"type,omitempty"`
-	Kind      string          `json:"kind,omitempty"`
-	Text      *string         `json:"text,omitempty"`
-	Data      json.RawMessage `json:"data,omitempty"`
-	File      json.RawMessage `json:"file,omitempty"`
-	Raw       json.RawMessage `json:"raw,omitempty"`
-	URL       json.RawMessage `json:"url,omitempty"`
-	MediaType string          `json:"mediaType,omitempty"`
-	Filename  string          `json:"filename,omitempty"`
-	Metadata  map[string]any  `json:"metadata,omitempty"`
+	Type      string         `json:"type,omitempty"`
+	Kind      string         `json:"kind,omitempty"`
+	Text      *string        `json:"text,omitempty"`
+	Data      jsontext.Value `json:"data,omitempty"`
+	File      jsontext.Value `json:"file,omitempty"`
+	Raw       jsontext.Value `json:"raw,omitempty"`
+	URL       jsontext.Value `json:"url,omitempty"`
+	MediaType string         `json:"mediaType,omitempty"`
+	Filename  string         `json:"filename,omitempty"`
+	Metadata  map[string]any `json:"metadata,omitempty"`
 }
 
 type wireMessage struct {
@@ -167,14 +169,14 @@ func buildMessage(wm *wireMessage, d Dialect) (*Message, error) {
 			if wp.Data == nil {
 				return nil, fmt.Errorf("params.message.parts[%d]: data part without data", i)
 			}
-			p.Kind, p.Data = "data", wp.Data
+			p.Kind, p.Data = "data", json.RawMessage(wp.Data)
 		case "file":
 			p.Kind = "file"
 			if d == Dialect10 {
-				b, _ := json.Marshal(map[string]json.RawMessage{"raw": wp.Raw, "url": wp.URL})
+				b, _ := json.Marshal(map[string]json.RawMessage{"raw": json.RawMessage(wp.Raw), "url": json.RawMessage(wp.URL)})
 				p.File = b
 			} else {
-				p.File = wp.File
+				p.File = json.RawMessage(wp.File)
 			}
 		default:
 			disc := map[Dialect]string{Dialect01: `"type"`, Dialect03: `"kind"`, Dialect10: "a text, data, raw or url member"}[d]

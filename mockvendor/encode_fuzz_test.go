@@ -6,13 +6,14 @@ import (
 	"reflect"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
-// FuzzMarshalAnswer checks that the endpoint's answer encoder writes exactly
-// the bytes json.Marshal writes, for any value a decoded request can put
-// into an answer (metadata, ids, texts) and the shapes the endpoint builds
-// around them.
-func FuzzMarshalAnswer(f *testing.F) {
+// FuzzEncodeAnswer checks that the endpoint's answer encoder (the v2
+// engine with the v1 options) writes exactly the bytes json.Marshal writes,
+// for any value a decoded request can put into an answer (metadata, ids,
+// texts) and the shapes the endpoint builds around them.
+func FuzzEncodeAnswer(f *testing.F) {
 	f.Add([]byte(`{"a":[1,2.5,-0,1e21,"x<y>&z",true,null,{"\u2028":"\ud800"}],"b":{}}`), "text \x00\x7f\u00e9 \xff", int64(3))
 	f.Add([]byte(`"s"`), "", int64(-1))
 	f.Add([]byte(`[[],{},""]`), "plain", int64(0))
@@ -42,26 +43,27 @@ func FuzzMarshalAnswer(f *testing.F) {
 		}
 		for _, x := range []any{v, s, doc} {
 			want, werr := json.Marshal(x)
-			got := marshalAnswer(x)
+			got := encodeAnswer(x, true)
 			if werr != nil {
 				want = nil
 			}
 			if !bytes.Equal(got, want) {
-				t.Fatalf("marshalAnswer differs from json.Marshal\ngot:  %s\nwant: %s", got, want)
+				t.Fatalf("encodeAnswer differs from json.Marshal\ngot:  %s\nwant: %s", got, want)
 			}
 		}
 	})
 }
 
-// FuzzScanEnvelope checks the envelope fast path against json.Unmarshal:
-// whenever scanEnvelope accepts a valid JSON body, every member (and its
-// absence) must equal what json.Unmarshal gives; plainString must agree
-// with json.Unmarshal into a string whenever it accepts.
-func FuzzScanEnvelope(f *testing.F) {
+// FuzzReadEnvelope checks the envelope fast path against json.Unmarshal:
+// whenever readEnvelopeFast accepts a valid JSON body, every member (and
+// its absence) must equal what json.Unmarshal gives; readMethodFast must
+// agree with json.Unmarshal into a string whenever it accepts.
+func FuzzReadEnvelope(f *testing.F) {
 	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"a":[1,"}",{"b":"\"]"}]}}`))
 	f.Add([]byte(`{"id":null,"id":"x","ID":2}`))
 	f.Add([]byte(` { "jsonrpc" : "2.0" , "params" : null , "x":[[]] } `))
 	f.Add([]byte(`{"m\u0065thod":"x","Method":"y","jſonrpc":"2.0"}`))
+	f.Add([]byte(`{"method":"a\u00e9\ud800","id":"\u2028"}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		trimmed := bytes.TrimSpace(body)
 		if !json.Valid(trimmed) {
@@ -69,35 +71,38 @@ func FuzzScanEnvelope(f *testing.F) {
 		}
 		var want rpcEnvelope
 		werr := json.Unmarshal(trimmed, &want)
-		got, ok := scanEnvelope(trimmed)
+		got, ok := readEnvelopeFast(trimmed)
 		if ok {
 			if werr != nil {
-				t.Fatalf("scanEnvelope accepted what json.Unmarshal refuses: %v", werr)
+				t.Fatalf("readEnvelopeFast accepted what json.Unmarshal refuses: %v", werr)
 			}
 			for _, p := range [][2]json.RawMessage{{got.JSONRPC, want.JSONRPC}, {got.Method, want.Method}, {got.ID, want.ID}, {got.Params, want.Params}} {
 				if (p[0] == nil) != (p[1] == nil) || !bytes.Equal(p[0], p[1]) {
-					t.Fatalf("scanEnvelope %+v, json.Unmarshal %+v", got, want)
+					t.Fatalf("readEnvelopeFast %+v, json.Unmarshal %+v", got, want)
 				}
 			}
 		}
 		for _, raw := range []json.RawMessage{want.Method, want.ID, want.JSONRPC} {
-			if s, ok := plainString(raw); ok {
+			if s, ok := readMethodFast(raw); ok {
 				var ws string
 				if err := json.Unmarshal(raw, &ws); err != nil || ws != s {
-					t.Fatalf("plainString(%s) = %q, json.Unmarshal %q %v", raw, s, ws, err)
+					t.Fatalf("readMethodFast(%s) = %q, json.Unmarshal %q %v", raw, s, ws, err)
 				}
 			}
 		}
 	})
 }
 
-// FuzzAppendTask10 checks the 1.0 task fast path against encodeTask and
-// json.Marshal for any message text, metadata, ids and task state.
-func FuzzAppendTask10(f *testing.F) {
-	f.Add("hello", []byte(`{"skillId":"x","n":1.5}`), "ctx-1", "t-1", uint8(0))
-	f.Add("<&>\u2028\xff", []byte(`null`), "", "t\"2", uint8(3))
+// FuzzEncodeSendAnswer checks the send answers of the fast path (0.3 from
+// typed structs, 1.0 token by token) against encodeTask's maps and
+// json.Marshal, for any message text, metadata, ids and task state; for a
+// plain message in valid UTF-8 the fast path must not decline.
+func FuzzEncodeSendAnswer(f *testing.F) {
+	f.Add("hello", []byte(`{"skillId":"x","n":1.5}`), "ctx-1", "t-1", []byte(`1`), uint8(0))
+	f.Add("<&>\u2028\xff", []byte(`null`), "", "t\"2", []byte(`"a<b"`), uint8(3))
+	f.Add("plain", []byte(`null`), "ctx-2", "t-3", []byte(` 7 `), uint8(128))
 	fl := &Fleet{limits: Limits{}.withDefaults()}
-	f.Fuzz(func(t *testing.T, text string, meta []byte, ctxID, id string, mode uint8) {
+	f.Fuzz(func(t *testing.T, text string, meta []byte, ctxID, id string, rpcID []byte, mode uint8) {
 		var md map[string]any
 		_ = json.Unmarshal(meta, &md)
 		now := time.Now()
@@ -107,19 +112,34 @@ func FuzzAppendTask10(f *testing.F) {
 		if mode&32 != 0 {
 			in.Parts = append(in.Parts, parts...)
 		}
-		tk := &task{id: id, contextID: ctxID, vendor: "d", dialect: Dialect10, created: now.Add(-time.Duration(mode%4) * 40 * time.Millisecond),
+		if mode&128 != 0 {
+			in.Metadata = nil
+		}
+		tk := &task{id: id, contextID: ctxID, vendor: "d", created: now.Add(-time.Duration(mode%4) * 40 * time.Millisecond),
 			blocking: mode&4 == 0, hold: mode&8 != 0, input: in, output: text}
 		if mode&16 != 0 {
 			tk.canceled.Store(true)
 		}
-		state := tk.state(now, fl.limits.WorkTime)
-		want, werr := json.Marshal(map[string]any{"task": fl.encodeTask(tk, Dialect10, now)})
-		got, err := appendTask10([]byte(`{"task":`), tk, state, now)
-		if (err != nil) != (werr != nil) {
-			t.Fatalf("errors differ: %v / %v", err, werr)
+		var rid json.RawMessage
+		if json.Valid(rpcID) {
+			rid = validID(rpcID)
 		}
-		if err == nil && !bytes.Equal(append(got, '}'), want) {
-			t.Fatalf("appendTask10 differs\ngot:  %s}\nwant: %s", got, want)
+		state := tk.state(now, fl.limits.WorkTime)
+		for _, d := range []Dialect{Dialect03, Dialect10} {
+			tk.dialect = d
+			var result any = fl.encodeTaskAt(tk, d, state, now)
+			if d == Dialect10 {
+				result = map[string]any{"task": result}
+			}
+			want, werr := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": idOrNull(rid), "result": result})
+			got, ok := encodeSendAnswerFast(rid, tk, d, state, now)
+			if ok && (werr != nil || !bytes.Equal(got, want)) {
+				t.Fatalf("%s: encodeSendAnswerFast differs (%v)\ngot:  %s\nwant: %s", d, werr, got, want)
+			}
+			valid := utf8.ValidString(text) && utf8.ValidString(ctxID) && utf8.ValidString(id)
+			if !ok && werr == nil && valid && (d == Dialect03 || plainMessage(in)) {
+				t.Fatalf("%s: encodeSendAnswerFast declined a plain answer\nwant: %s", d, want)
+			}
 		}
 	})
 }

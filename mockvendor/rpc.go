@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -66,11 +67,14 @@ type sendParams struct {
 	ID            string          `json:"id"` // 0.1: the client names the task
 	SessionID     string          `json:"sessionId"`
 	Message       json.RawMessage `json:"message"`
-	Configuration struct {
-		Blocking          *bool `json:"blocking"`
-		ReturnImmediately bool  `json:"returnImmediately"`
-	} `json:"configuration"`
-	Metadata map[string]any `json:"metadata"`
+	Configuration sendConfig      `json:"configuration"`
+	Metadata      map[string]any  `json:"metadata"`
+}
+
+// sendConfig is the configuration of a send.
+type sendConfig struct {
+	Blocking          *bool `json:"blocking"`
+	ReturnImmediately bool  `json:"returnImmediately"`
 }
 
 type taskParams struct {
@@ -85,6 +89,8 @@ type taskParams struct {
 type rpcRequest struct {
 	host    *host
 	version string // the A2A-Version header
+	// fast is whether the JSON fast path is on (Config.PlainJSON false).
+	fast bool
 	// id is the id the answer carries (nil: null).
 	id     json.RawMessage
 	method string
@@ -107,7 +113,7 @@ type rpcRequest struct {
 // rpcResult is an operation's successful answer, with what the trace
 // records of it. Exactly one of value, body and stream is set.
 type rpcResult struct {
-	// value is the JSON-RPC result, encoded by marshalAnswer.
+	// value is the JSON-RPC result, encoded by encodeAnswer.
 	value any
 	// body is the whole response object, already encoded (the fast path).
 	body []byte
@@ -143,7 +149,7 @@ func handlerOf(info methodInfo) rpcHandler {
 // serveRPC answers one JSON-RPC request on host h.
 func (h *host) serveRPC(w http.ResponseWriter, r *http.Request, ev *Event) {
 	version := headerGet(r.Header, a2aVersionKey)
-	q := &rpcRequest{host: h, version: version, dialect: dialectFromHeader(version)}
+	q := &rpcRequest{host: h, version: version, dialect: dialectFromHeader(version), fast: !h.vendor.fleet.cfg.PlainJSON}
 	res, err := h.answer(w, r, q, ev)
 	h.writeAnswer(w, r, q, res, err, ev)
 }
@@ -154,7 +160,7 @@ func (h *host) answer(w http.ResponseWriter, r *http.Request, q *rpcRequest, ev 
 	if err != nil {
 		return rpcResult{}, err
 	}
-	env, err := readEnvelope(body, ev)
+	env, err := readEnvelope(body, q.fast, ev)
 	if err != nil {
 		return rpcResult{}, err
 	}
@@ -228,7 +234,7 @@ func (h *host) readBody(w http.ResponseWriter, r *http.Request, ev *Event) ([]by
 
 // readEnvelope checks that body is one JSON-RPC request object and reads
 // its members; the trace keeps the body when it is JSON and small enough.
-func readEnvelope(body []byte, ev *Event) (rpcEnvelope, error) {
+func readEnvelope(body []byte, fast bool, ev *Event) (rpcEnvelope, error) {
 	trimmed := bytes.TrimSpace(body)
 	valid := json.Valid(trimmed)
 	// body is valid JSON exactly when trimmed is and nothing but JSON
@@ -242,7 +248,11 @@ func readEnvelope(body []byte, ev *Event) (rpcEnvelope, error) {
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		return rpcEnvelope{}, errInvalidRequest("batch requests are not supported by A2A")
 	}
-	env, ok := scanEnvelope(trimmed)
+	var env rpcEnvelope
+	ok := false
+	if fast {
+		env, ok = readEnvelopeFast(trimmed)
+	}
 	if !ok {
 		env = rpcEnvelope{}
 		if err := json.Unmarshal(trimmed, &env); err != nil {
@@ -262,7 +272,11 @@ func (q *rpcRequest) resolveMethod(env rpcEnvelope, ev *Event) error {
 	if string(env.JSONRPC) != `"2.0"` {
 		return errInvalidRequest(`jsonrpc must be "2.0"`)
 	}
-	method, ok := plainString(env.Method)
+	var method string
+	ok := false
+	if q.fast {
+		method, ok = readMethodFast(env.Method)
+	}
 	if !ok {
 		if err := json.Unmarshal(env.Method, &method); err != nil {
 			method = ""
@@ -317,7 +331,7 @@ func (q *rpcRequest) decodeParams(ev *Event) error {
 	q.call = c
 	switch q.info.op {
 	case OpSend, OpStream:
-		msg, err := decodeSend(q.params, q.dialect, &q.send)
+		msg, err := decodeSend(q.params, q.dialect, q.fast, &q.send)
 		if err != nil {
 			return err
 		}
@@ -339,9 +353,11 @@ func (q *rpcRequest) decodeParams(ev *Event) error {
 }
 
 // decodeSend decodes the params of a send or stream and their message.
-func decodeSend(params json.RawMessage, d Dialect, sp *sendParams) (*Message, error) {
-	if msg, ok := decodeSendFast(params, d, sp); ok {
-		return msg, nil
+func decodeSend(params json.RawMessage, d Dialect, fast bool, sp *sendParams) (*Message, error) {
+	if fast {
+		if msg, ok := decodeSendFast(params, d, sp); ok {
+			return msg, nil
+		}
 	}
 	*sp = sendParams{}
 	if err := json.Unmarshal(nonNull(params), sp); err != nil {
@@ -467,9 +483,32 @@ func nonNull(raw json.RawMessage) json.RawMessage {
 	return raw
 }
 
-var (
-	sendParamsFields  = []string{"id", "sessionId", "message", "configuration", "metadata"}
-	configFields      = []string{"blocking", "returnImmediately"}
-	wireMessageFields = []string{"kind", "role", "messageId", "contextId", "taskId", "parts", "metadata"}
-	wirePartFields    = []string{"type", "kind", "text", "data", "file", "raw", "url", "mediaType", "filename", "metadata"}
-)
+// headerGet is h.Get(key) for a key already in canonical form.
+func headerGet(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+// readAllSized is io.ReadAll with a first buffer of the announced size (so
+// a body kept in the trace holds no slack); size <= 0 means unknown.
+func readAllSized(rd io.Reader, size int64) ([]byte, error) {
+	if size <= 0 || size > 1<<20 {
+		return io.ReadAll(rd)
+	}
+	b := make([]byte, 0, size+1) // +1: the read that finds EOF needs room
+	for {
+		n, err := rd.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
+}

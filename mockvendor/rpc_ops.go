@@ -134,13 +134,16 @@ func (h *host) newTask(q *rpcRequest) (*task, error) {
 func (h *host) taskResult(q *rpcRequest, t *task) rpcResult {
 	f := h.vendor.fleet
 	state := t.state(q.now, f.limits.WorkTime)
-	if q.dialect != Dialect10 {
-		return rpcResult{value: f.encodeTaskAt(t, q.dialect, state, q.now), taskID: t.id, state: state}
+	if q.fast {
+		if body, ok := encodeSendAnswerFast(q.id, t, q.dialect, state, q.now); ok {
+			return rpcResult{body: body, taskID: t.id, state: state}
+		}
 	}
-	if body, ok := encodeSendAnswer10(q.id, t, state, q.now); ok {
-		return rpcResult{body: body, taskID: t.id, state: state}
+	task := f.encodeTaskAt(t, q.dialect, state, q.now)
+	if q.dialect == Dialect10 {
+		return rpcResult{value: map[string]any{"task": task}, taskID: t.id, state: state}
 	}
-	return rpcResult{value: map[string]any{"task": f.encodeTaskAt(t, q.dialect, state, q.now)}, taskID: t.id, state: state}
+	return rpcResult{value: task, taskID: t.id, state: state}
 }
 
 // encodeTask encodes the task as it is at now in dialect d.

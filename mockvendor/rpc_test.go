@@ -3,9 +3,16 @@ package mockvendor
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestLifecycleProbeGetIsRecorded: a get for a synthetic task id marked as
@@ -71,5 +78,78 @@ func TestLifecycleProbeGetIsRecorded(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPlainJSONSameAnswers: with Config.PlainJSON (the fast path off) the
+// endpoint answers every request of the FuzzRPC seed corpus and of a table
+// of sends, streams, gets and bad requests in every dialect with the same
+// status, headers, body and trace event as with the fast path on (task and
+// context ids and timestamps aside).
+func TestPlainJSONSameAnswers(t *testing.T) {
+	var bodies [][]byte
+	files, err := filepath.Glob("testdata/fuzz/FuzzRPC/*")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no FuzzRPC seeds: %v", err)
+	}
+	for _, fn := range files {
+		b, err := os.ReadFile(fn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(b), "\n")
+		if s, ok := strings.CutPrefix(lines[1], "[]byte("); ok {
+			if body, err := strconv.Unquote(strings.TrimSuffix(s, ")")); err == nil {
+				bodies = append(bodies, []byte(body))
+			}
+		}
+	}
+	for _, d := range tDialects {
+		for _, text := range []string{"hi <b>&</b> \u00e9", ProbeText} {
+			bodies = append(bodies, tEnvelope(d.Send, tSendParams(d.D, text, "")), tEnvelope(d.Stream, tSendParams(d.D, text, "")))
+		}
+		bodies = append(bodies, tEnvelope(d.Send, tSendParams(d.D, "x", "no-such-skill")), tEnvelope(d.Get, map[string]any{"id": "t-unknown"}),
+			tEnvelope(d.Cancel, map[string]any{"id": 5}))
+	}
+	bodies = append(bodies, []byte(`{"jsonrpc":"2.0","id":"q","method":"tasks/pushNotificationConfig/set","params":{}}`), []byte(`[1]`), []byte(`{"jsonrpc":"2.0","id":[],"method":"x"}`))
+	norm := regexp.MustCompile(`(t|ctx|a-t)-[0-9a-f]{16}|\d{4}-\d\d-\d\dT[0-9:.]+Z`)
+	answers := func(plain bool) []string {
+		cfg := DefaultConfig()
+		cfg.PlainJSON = plain
+		cfg.Limits.WorkTime = time.Hour
+		f := tStart(t, cfg)
+		var out []string
+		for _, h := range f.hosts {
+			if h.cfg.RPCPath == "" {
+				continue
+			}
+			for _, version := range []string{"", "0.3", "1.0"} {
+				for _, body := range bodies {
+					r := httptest.NewRequest(http.MethodPost, "https://"+h.name+h.cfg.RPCPath, bytes.NewReader(body))
+					r.Header.Set("A2A-Version", version)
+					before := f.Trace().Seq()
+					w := httptest.NewRecorder()
+					h.serve(w, r)
+					evs := f.Trace().Since(before)
+					for i := range evs {
+						evs[i].Seq, evs[i].Time, evs[i].DurationMs = 0, time.Time{}, 0
+					}
+					ej, _ := json.Marshal(evs)
+					out = append(out, norm.ReplaceAllString(fmt.Sprintf("%s %s %q %s\n%d %v\n%s\n%s", h.name, version, body, body, w.Code, w.Header(), w.Body, ej), "X"))
+				}
+			}
+		}
+		return out
+	}
+	fast, plain := answers(false), answers(true)
+	if len(fast) != len(plain) {
+		t.Fatalf("%d answers with the fast path, %d without", len(fast), len(plain))
+	}
+	diffs := 0
+	for i := range fast {
+		if fast[i] != plain[i] && diffs < 5 {
+			diffs++
+			t.Errorf("fast path:\n%s\nplain JSON:\n%s", fast[i], plain[i])
+		}
 	}
 }

@@ -34,14 +34,14 @@ func (h *host) writeAnswer(w http.ResponseWriter, r *http.Request, q *rpcRequest
 	}
 	body := res.body
 	if body == nil {
-		body = marshalAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "result": res.value})
+		body = encodeAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "result": res.value}, q.fast)
 	}
 	writeJSON(w, http.StatusOK, body, ev)
 }
 
 // writeError writes a JSON-RPC error response.
 func (h *host) writeError(w http.ResponseWriter, q *rpcRequest, rpcErr *RPCError, status int, ev *Event) {
-	b := marshalAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "error": rpcErr.wire(q.dialect)})
+	b := encodeAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "error": rpcErr.wire(q.dialect)}, q.fast)
 	if c := q.call; status == http.StatusOK && q.dialect != Dialect01 && c != nil && c.Op == OpStream && !c.StreamAsJSON {
 		// A 0.3 or 1.0 stream's answer is an SSE stream of JSON-RPC responses,
 		// which includes the error response: a2a-go v0.3.3 reads only "data: "
@@ -92,7 +92,7 @@ func (h *host) writeStream(w http.ResponseWriter, r *http.Request, q *rpcRequest
 	var buf bytes.Buffer
 	for _, res := range stream {
 		buf.Reset()
-		b := marshalAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "result": res})
+		b := encodeAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "result": res}, q.fast)
 		buf.WriteString("data: ")
 		buf.Write(b)
 		buf.WriteString("\n\n")

@@ -1,26 +1,46 @@
 // Command fleetbench measures the mock vendor fleet against a bare net/http
-// TLS server side by side, in one process, with interleaved rounds, and
-// prints name=value lines:
+// TLS server, in both JSON-RPC dialects, with the load client in a process
+// of its own, and prints name=value lines (D is the dialect, 03 or 10):
 //
-//	fleet_rps, bare_rps, throughput_ratio (median fleet / median bare),
-//	fleet_p50_ms, fleet_p99_ms, bare_p50_ms, bare_p99_ms, fleet_startup_ms.
+//	fleet_startup_ms
+//	D_T_rps, D_T_p50_ms, D_T_p99_ms, D_T_client_cpu_us for each target T:
+//	  fleet; bare; fleet_plain (the fleet with Config.PlainJSON, the JSON
+//	  fast path off); fleet_live (the fleet while a client reads the admin
+//	  API's live trace stream, as the admin page does)
+//	D_server_cpu_us_T for each target, side by side: the server process's
+//	  CPU per request (median of the rounds)
+//	D_server_cpu_ratio (fleet / bare), D_throughput_ratio (fleet / bare
+//	  requests per second), D_fastpath_cpu_gain (1 - fleet / fleet_plain),
+//	  D_live_trace_cpu_cost (fleet_live / fleet - 1)
 //
-// The fleet is the default fleet with a cheap fault armed on vendor D
-// (version-header-lie answering "1.0", the version it would answer anyway)
-// and its trace recording; the request is a 1.0 SendMessage to
-// rpc.agent-d.example, answered with a completed task. The load client
-// dials the host's listener directly (Fleet.Resolve) with SNI set, so the
-// proxy is not measured. The bare server answers the same bytes the fleet
-// answered, with the same certificate chain and TLS settings.
+// The fleets are the default fleet with two faults armed on vendor D that
+// act on every request without changing the answer: version-header-lie
+// answering "1.0" (a header hook) and region-gate gating fx-hedging (a
+// call hook that checks every send; the benchmark sends
+// invoice-reconciliation). Their traces record every request. The request
+// is a send to rpc.agent-d.example (message/send in 0.3, SendMessage in
+// 1.0) answered with a completed task. The load client dials the host's
+// listener directly with SNI set, so the proxy is not measured. The bare
+// server answers the bytes the fleet answered for the dialect, with the
+// same certificate chain and TLS settings.
 //
-// Load generator and servers share the machine's cores: read the ratio, not
-// the absolute figures (see docs in /bench/run.sh).
+// Rounds are interleaved: each round measures every target, in an order
+// that rotates from round to round. The servers' CPU is this process's
+// CPU between the client's start signal and its result; the client's
+// handshakes and warm-up happen before the signal. The client and the
+// servers still share the machine's cores: compare ratios, not absolute
+// figures.
+//
+// fleetbench -client ... is the load client; the parent runs it.
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -28,27 +48,56 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
+	"regexp"
 	"runtime/pprof"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor"
+	"github.com/a2a-conform/a2a-conform/mockvendor/admin"
 )
 
-const sendBody = `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","messageId":"m-1","parts":[{"text":"reconcile invoice 42"}]},"metadata":{"skillId":"invoice-reconciliation"}}}`
+const rpcHost = mockvendor.HostRPCD
+
+// volatile matches what differs between two answers to the same send: task
+// and context ids, timestamps.
+var volatile = regexp.MustCompile(`(t|ctx)-[0-9a-f]{16}|"timestamp":"[^"]*"`)
+
+// sendBodies are the requests of each dialect, with their A2A-Version.
+var sendBodies = map[string]struct{ version, body string }{
+	"03": {"0.3", `{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"kind":"message","role":"user","messageId":"m-1","parts":[{"kind":"text","text":"reconcile invoice 42"}]},"metadata":{"skillId":"invoice-reconciliation"}}}`},
+	"10": {"1.0", `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","messageId":"m-1","parts":[{"text":"reconcile invoice 42"}]},"metadata":{"skillId":"invoice-reconciliation"}}}`},
+}
 
 func main() {
 	rounds := flag.Int("rounds", 5, "interleaved rounds")
 	dur := flag.Duration("duration", 3*time.Second, "length of one measurement")
 	conns := flag.Int("conns", 16, "keep-alive connections")
 	startups := flag.Int("startups", 20, "fleet start-ups measured")
-	only := flag.String("only", "", "measure only \"fleet\" or \"bare\" (for profiling)")
-	traceCap := flag.Int("tracecap", 0, "the fleet's MaxTraceEvents (0: the default), for diagnosis")
-	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	dialects := flag.String("dialects", "03,10", "dialects measured (03, 10)")
+	only := flag.String("only", "", "measure only the targets whose name contains this (fleet, bare, plain, live), for profiling")
+	traceCap := flag.Int("tracecap", 0, "the fleets' MaxTraceEvents (0: the default), for diagnosis")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the servers to this file")
+	var cl clientArgs
+	flag.BoolVar(&cl.on, "client", false, "run as the load client (the parent starts it)")
+	flag.StringVar(&cl.addr, "client-addr", "", "load client: address to dial")
+	flag.StringVar(&cl.dialect, "client-dialect", "10", "load client: dialect of the requests")
+	flag.StringVar(&cl.caFile, "client-ca", "", "load client: CA certificate PEM file")
+	flag.StringVar(&cl.streamURL, "client-stream", "", "load client: read this admin trace stream during the load")
+	flag.StringVar(&cl.token, "client-token", "", "load client: the admin API token")
 	flag.Parse()
+	if cl.on {
+		if err := runClient(cl, *conns, *dur); err != nil {
+			fmt.Fprintln(os.Stderr, "fleetbench client:", err)
+			os.Exit(2)
+		}
+		return
+	}
 	if *cpuProfile != "" {
 		pf, err := os.Create(*cpuProfile)
 		if err != nil {
@@ -58,105 +107,340 @@ func main() {
 		_ = pprof.StartCPUProfile(pf)
 		defer pprof.StopCPUProfile()
 	}
-	if err := run(*rounds, *dur, *conns, *startups, *only, *traceCap); err != nil {
+	if err := run(*rounds, *dur, *conns, *startups, strings.Split(*dialects, ","), *only, *traceCap); err != nil {
 		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, "fleetbench:", err)
 		os.Exit(2)
 	}
 }
 
+// target is one server configuration measured in one dialect.
 type target struct {
-	name string
-	addr string
-	rps  []float64
-	cpu  []float64 // process CPU (client and server) per request, us
-	lat  []time.Duration
-	errs int64
+	name    string // "fleet", "fleet_plain", "fleet_live", "bare"
+	dialect string
+	addr    string
+	stream  string // the admin trace stream the client reads, if any
+	rps     []float64
+	srvCPU  []float64 // server process CPU per request, us
+	cliCPU  []float64 // client process CPU per request, us
+	p50     []float64
+	p99     []float64
+	errs    int64
 }
 
-const rpcHost = mockvendor.HostRPCD
+// armedFleet starts the default fleet with the benchmark's faults on D.
+func armedFleet(traceCap int, plain bool, ca *mockvendor.CA) (*mockvendor.Fleet, error) {
+	cfg := mockvendor.DefaultConfig()
+	cfg.Limits.MaxTraceEvents = traceCap
+	cfg.PlainJSON = plain
+	cfg.CA = ca
+	f, err := mockvendor.NewFleet(cfg)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range []mockvendor.FaultSpec{
+		mockvendor.Spec("version-header-lie", mockvendor.VersionHeaderLie{Version: "1.0"}),
+		mockvendor.Spec("region-gate", mockvendor.RegionGate{GatedSkills: []string{mockvendor.SkillFXHedging}}),
+	} {
+		if _, err := f.AddFault("d", s); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	return f, nil
+}
 
-func run(rounds int, dur time.Duration, conns, startups int, only string, traceCap int) error {
+func run(rounds int, dur time.Duration, conns, startups int, dialects []string, only string, traceCap int) error {
 	startup, err := measureStartup(startups)
 	if err != nil {
 		return err
 	}
-
-	cfg := mockvendor.DefaultConfig()
-	cfg.Limits.MaxTraceEvents = traceCap
-	f, err := mockvendor.NewFleet(cfg)
+	fast, err := armedFleet(traceCap, false, nil)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	if _, err := f.AddFault("d", mockvendor.Spec("version-header-lie", mockvendor.VersionHeaderLie{Version: "1.0"})); err != nil {
-		return err
-	}
-	fleetAddr := f.Resolve()[rpcHost+":443"]
-	clientTLS := &tls.Config{RootCAs: f.CA().Pool(), ServerName: rpcHost, MinVersion: tls.VersionTLS13, MaxVersion: tls.VersionTLS13}
-
-	// One request to the fleet gives the bytes the bare server answers.
-	hdr, body, err := once(fleetAddr, clientTLS)
-	if err != nil {
-		return fmt.Errorf("fleet: %w", err)
-	}
-	cert, err := f.CA().Issue(rpcHost)
+	defer fast.Close()
+	plain, err := armedFleet(traceCap, true, fast.CA())
 	if err != nil {
 		return err
 	}
-	bare, err := startBare(cert, hdr, body)
+	defer plain.Close()
+	adm, err := admin.Start(fast, "")
 	if err != nil {
 		return err
 	}
-	defer bare.Close()
-	if _, b2, err := once(bare.addr, clientTLS); err != nil || !bytes.Equal(b2, body) {
-		return fmt.Errorf("bare server: %v", err)
+	defer adm.Close()
+	caFile, err := os.CreateTemp("", "fleetbench-ca-*.pem")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(caFile.Name())
+	if _, err := caFile.Write(fast.CA().CertPEM()); err != nil {
+		return err
+	}
+	caFile.Close()
+	clientTLS := &tls.Config{RootCAs: fast.CA().Pool(), ServerName: rpcHost, MinVersion: tls.VersionTLS13, MaxVersion: tls.VersionTLS13}
+	cert, err := fast.CA().Issue(rpcHost)
+	if err != nil {
+		return err
 	}
 
-	fl := &target{name: "fleet", addr: fleetAddr}
-	bt := &target{name: "bare", addr: bare.addr}
-	seq0 := f.Trace().Seq()
-	for r := 0; r < rounds; r++ {
-		order := []*target{fl, bt}
-		if r%2 == 1 {
-			order = []*target{bt, fl}
+	var targets []*target
+	for _, d := range dialects {
+		if _, ok := sendBodies[d]; !ok {
+			return fmt.Errorf("unknown dialect %q (03 or 10)", d)
 		}
-		for _, t := range order {
-			if only != "" && t.name != only {
-				continue
+		fastAddr := fast.Resolve()[rpcHost+":443"]
+		plainAddr := plain.Resolve()[rpcHost+":443"]
+		// One request to each fleet gives the bytes the bare server answers;
+		// both paths must answer alike (ids and timestamps aside).
+		hdr, body, err := once(fastAddr, clientTLS, d)
+		if err != nil {
+			return fmt.Errorf("fleet %s: %w", d, err)
+		}
+		_, pbody, err := once(plainAddr, clientTLS, d)
+		if err != nil {
+			return fmt.Errorf("plain fleet %s: %w", d, err)
+		}
+		if norm := func(b []byte) string { return volatile.ReplaceAllString(string(b), "X") }; norm(pbody) != norm(body) {
+			return fmt.Errorf("the plain-JSON fleet answers\n%s\nthe fast path\n%s", pbody, body)
+		}
+		bare, err := startBare(cert, hdr, body)
+		if err != nil {
+			return err
+		}
+		defer bare.Close()
+		if _, b2, err := once(bare.addr, clientTLS, d); err != nil || !bytes.Equal(b2, body) {
+			return fmt.Errorf("bare server: %v", err)
+		}
+		for _, t := range []*target{
+			{name: "fleet", dialect: d, addr: fastAddr},
+			{name: "fleet_plain", dialect: d, addr: plainAddr},
+			{name: "fleet_live", dialect: d, addr: fastAddr, stream: adm.URL + "/admin/trace/stream"},
+			{name: "bare", dialect: d, addr: bare.addr},
+		} {
+			if only == "" || strings.Contains(t.name, only) {
+				targets = append(targets, t)
 			}
-			if err := load(t, clientTLS, conns, dur); err != nil {
+		}
+	}
+	seq0 := fast.Trace().Seq() + plain.Trace().Seq()
+	for r := 0; r < rounds; r++ {
+		for i := range targets {
+			t := targets[(i+r)%len(targets)]
+			if err := measure(t, caFile.Name(), adm.Token, conns, dur); err != nil {
 				return err
 			}
-			fmt.Fprintf(os.Stderr, "round %d %s: %.0f req/s, %.1f us CPU/req\n", r+1, t.name, t.rps[len(t.rps)-1], t.cpu[len(t.cpu)-1])
+			fmt.Fprintf(os.Stderr, "round %d %s %s: %.0f req/s, server %.1f us CPU/req, client %.1f\n",
+				r+1, t.dialect, t.name, last(t.rps), last(t.srvCPU), last(t.cliCPU))
 		}
 	}
 	fmt.Printf("fleet_startup_ms=%.1f\n", startup)
-	if only != "bare" {
-		fmt.Printf("fleet_rps=%.0f\n", median(fl.rps))
-		fmt.Printf("fleet_p50_ms=%.3f\n", pct(fl.lat, 0.50))
-		fmt.Printf("fleet_p99_ms=%.3f\n", pct(fl.lat, 0.99))
-		fmt.Printf("fleet_cpu_us_per_req=%.1f\n", median(fl.cpu))
-		fmt.Printf("fleet_errors=%d\n", fl.errs)
-		fmt.Printf("fleet_trace_events=%d\n", f.Trace().Seq()-seq0)
+	byName := map[string]*target{}
+	for _, t := range targets {
+		byName[t.dialect+"_"+t.name] = t
+		p := t.dialect + "_" + t.name
+		fmt.Printf("%s_rps=%.0f\n", p, median(t.rps))
+		fmt.Printf("%s_p50_ms=%.3f\n", p, median(t.p50))
+		fmt.Printf("%s_p99_ms=%.3f\n", p, median(t.p99))
+		fmt.Printf("%s_client_cpu_us=%.1f\n", p, median(t.cliCPU))
+		if t.errs > 0 {
+			fmt.Printf("%s_errors=%d\n", p, t.errs)
+		}
 	}
-	if only != "fleet" {
-		fmt.Printf("bare_rps=%.0f\n", median(bt.rps))
-		fmt.Printf("bare_p50_ms=%.3f\n", pct(bt.lat, 0.50))
-		fmt.Printf("bare_p99_ms=%.3f\n", pct(bt.lat, 0.99))
-		fmt.Printf("bare_cpu_us_per_req=%.1f\n", median(bt.cpu))
-		fmt.Printf("bare_errors=%d\n", bt.errs)
+	// Server CPU per request side by side, then the ratios.
+	for _, d := range dialects {
+		for _, n := range []string{"fleet", "bare", "fleet_plain", "fleet_live"} {
+			if t := byName[d+"_"+n]; t != nil {
+				fmt.Printf("%s_server_cpu_us_%s=%.1f\n", d, n, median(t.srvCPU))
+			}
+		}
+		fl, bt, pl, lv := byName[d+"_fleet"], byName[d+"_bare"], byName[d+"_fleet_plain"], byName[d+"_fleet_live"]
+		if fl != nil && bt != nil {
+			fmt.Printf("%s_server_cpu_ratio=%.3f\n", d, median(fl.srvCPU)/median(bt.srvCPU))
+			fmt.Printf("%s_throughput_ratio=%.3f\n", d, median(fl.rps)/median(bt.rps))
+		}
+		if fl != nil && pl != nil {
+			fmt.Printf("%s_fastpath_cpu_gain=%.3f\n", d, 1-median(fl.srvCPU)/median(pl.srvCPU))
+		}
+		if fl != nil && lv != nil {
+			fmt.Printf("%s_live_trace_cpu_cost=%.3f\n", d, median(lv.srvCPU)/median(fl.srvCPU)-1)
+		}
 	}
-	if only == "" {
-		fmt.Printf("throughput_ratio=%.3f\n", median(fl.rps)/median(bt.rps))
-		// CPU per request (load client included) is steadier than
-		// throughput on a shared machine: bare/fleet estimates the ratio an
-		// otherwise idle machine would show.
-		fmt.Printf("cpu_ratio=%.3f\n", median(bt.cpu)/median(fl.cpu))
+	fmt.Printf("fleet_trace_events=%d\n", fast.Trace().Seq()+plain.Trace().Seq()-seq0)
+	for _, t := range targets {
+		if t.errs > 0 {
+			return errors.New("some requests failed")
+		}
 	}
-	if fl.errs+bt.errs > 0 {
-		return errors.New("some requests failed")
+	return nil
+}
+
+func last(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
 	}
+	return v[len(v)-1]
+}
+
+// clientResult is what the load client reports on its last line.
+type clientResult struct {
+	Count   int64   `json:"count"`
+	Errors  int64   `json:"errors"`
+	Seconds float64 `json:"seconds"`
+	P50ms   float64 `json:"p50Ms"`
+	P99ms   float64 `json:"p99Ms"`
+	CPUus   float64 `json:"cpuUs"` // the client's CPU during the load
+}
+
+// measure runs the load client against t once: it starts the client,
+// waits until it is warmed up, then takes the server process's CPU over
+// the load.
+func measure(t *target, caFile, token string, conns int, dur time.Duration) error {
+	args := []string{"-client", "-client-addr", t.addr, "-client-dialect", t.dialect, "-client-ca", caFile,
+		"-conns", fmt.Sprint(conns), "-duration", dur.String()}
+	if t.stream != "" {
+		args = append(args, "-client-stream", t.stream, "-client-token", token)
+	}
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	defer func() { _ = cmd.Wait() }()
+	rd := bufio.NewReader(out)
+	if line, err := rd.ReadString('\n'); err != nil || line != "ready\n" {
+		return fmt.Errorf("load client: %q %v", line, err)
+	}
+	cpu0 := cpuTime()
+	if _, err := io.WriteString(in, "go\n"); err != nil {
+		return err
+	}
+	line, err := rd.ReadString('\n')
+	cpu1 := cpuTime()
+	if err != nil {
+		return fmt.Errorf("load client: %v", err)
+	}
+	var res clientResult
+	if err := json.Unmarshal([]byte(line), &res); err != nil {
+		return fmt.Errorf("load client said %q: %v", line, err)
+	}
+	n := float64(max(res.Count, 1))
+	t.rps = append(t.rps, float64(res.Count)/res.Seconds)
+	t.srvCPU = append(t.srvCPU, float64((cpu1-cpu0).Microseconds())/n)
+	t.cliCPU = append(t.cliCPU, res.CPUus/n)
+	t.p50 = append(t.p50, res.P50ms)
+	t.p99 = append(t.p99, res.P99ms)
+	t.errs += res.Errors
+	_ = in.Close()
+	return nil
+}
+
+type clientArgs struct {
+	on                    bool
+	addr, dialect, caFile string
+	streamURL, token      string
+}
+
+// runClient is the load client: it warms conns connections up, prints
+// "ready", waits for "go" on stdin, sends requests for dur and prints a
+// clientResult.
+func runClient(a clientArgs, conns int, dur time.Duration) error {
+	pem, err := os.ReadFile(a.caFile)
+	if err != nil {
+		return err
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return errors.New("no certificate in " + a.caFile)
+	}
+	clientTLS := &tls.Config{RootCAs: pool, ServerName: rpcHost, MinVersion: tls.VersionTLS13, MaxVersion: tls.VersionTLS13}
+	tr := transport(a.addr, clientTLS, conns)
+	defer tr.CloseIdleConnections()
+	var wg sync.WaitGroup
+	for i := 0; i < conns; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if resp, err := tr.RoundTrip(newRequest(a.dialect)); err == nil {
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+		}()
+	}
+	wg.Wait()
+	if a.streamURL != "" {
+		// A live trace subscriber, as the admin page keeps one open.
+		req, _ := http.NewRequest(http.MethodGet, a.streamURL, nil)
+		req.Header.Set("Authorization", "Bearer "+a.token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err
+		}
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("trace stream: %s", resp.Status)
+		}
+		defer resp.Body.Close()
+		go func() { _, _ = io.Copy(io.Discard, resp.Body) }()
+	}
+	fmt.Println("ready")
+	if line, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil || line != "go\n" {
+		return fmt.Errorf("no go: %q %v", line, err)
+	}
+	var (
+		stop        atomic.Bool
+		count, errs atomic.Int64
+		mu          sync.Mutex
+		lats        []time.Duration
+	)
+	body := []byte(sendBodies[a.dialect].body)
+	version := sendBodies[a.dialect].version
+	cpu0 := cpuTime()
+	start := time.Now()
+	for i := 0; i < conns; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mine := make([]time.Duration, 0, 1<<16)
+			for !stop.Load() {
+				req, _ := http.NewRequest(http.MethodPost, "https://"+rpcHost+mockvendor.DefaultRPCPath, bytes.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("A2A-Version", version)
+				t0 := time.Now()
+				resp, err := tr.RoundTrip(req)
+				if err != nil {
+					errs.Add(1)
+					continue
+				}
+				_, err = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if err != nil || resp.StatusCode != http.StatusOK {
+					errs.Add(1)
+					continue
+				}
+				mine = append(mine, time.Since(t0))
+				count.Add(1)
+			}
+			mu.Lock()
+			lats = append(lats, mine...)
+			mu.Unlock()
+		}()
+	}
+	time.Sleep(dur)
+	stop.Store(true)
+	wg.Wait()
+	res := clientResult{Count: count.Load(), Errors: errs.Load(), Seconds: time.Since(start).Seconds(),
+		P50ms: pct(lats, 0.50), P99ms: pct(lats, 0.99), CPUus: float64((cpuTime() - cpu0).Microseconds())}
+	b, _ := json.Marshal(res)
+	fmt.Println(string(b))
 	return nil
 }
 
@@ -175,18 +459,19 @@ func transport(addr string, clientTLS *tls.Config, conns int) *http.Transport {
 	}
 }
 
-func newRequest() *http.Request {
-	req, _ := http.NewRequest(http.MethodPost, "https://"+rpcHost+mockvendor.DefaultRPCPath, bytes.NewReader([]byte(sendBody)))
+func newRequest(dialect string) *http.Request {
+	sb := sendBodies[dialect]
+	req, _ := http.NewRequest(http.MethodPost, "https://"+rpcHost+mockvendor.DefaultRPCPath, strings.NewReader(sb.body))
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("A2A-Version", "1.0")
+	req.Header.Set("A2A-Version", sb.version)
 	return req
 }
 
 // once sends one request and returns the answer's headers and body.
-func once(addr string, clientTLS *tls.Config) (http.Header, []byte, error) {
+func once(addr string, clientTLS *tls.Config, dialect string) (http.Header, []byte, error) {
 	tr := transport(addr, clientTLS, 1)
 	defer tr.CloseIdleConnections()
-	resp, err := tr.RoundTrip(newRequest())
+	resp, err := tr.RoundTrip(newRequest(dialect))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -195,83 +480,13 @@ func once(addr string, clientTLS *tls.Config) (http.Header, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if resp.StatusCode != http.StatusOK || !bytes.Contains(b, []byte("TASK_STATE_COMPLETED")) {
+	if resp.StatusCode != http.StatusOK || !bytes.Contains(b, []byte("COMPLETED")) && !bytes.Contains(b, []byte(`"completed"`)) {
 		return nil, nil, fmt.Errorf("answer %d: %s", resp.StatusCode, b)
 	}
 	if resp.TLS == nil || resp.TLS.Version != tls.VersionTLS13 {
 		return nil, nil, errors.New("not TLS 1.3")
 	}
 	return resp.Header, b, nil
-}
-
-// load runs conns workers over one transport for dur and records the
-// throughput and every latency.
-func load(t *target, clientTLS *tls.Config, conns int, dur time.Duration) error {
-	tr := transport(t.addr, clientTLS, conns)
-	defer tr.CloseIdleConnections()
-	// Warm the connections up outside the measurement.
-	var wg sync.WaitGroup
-	for i := 0; i < conns; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if resp, err := tr.RoundTrip(newRequest()); err == nil {
-				_, _ = io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-			}
-		}()
-	}
-	wg.Wait()
-	var (
-		stop  atomic.Bool
-		count atomic.Int64
-		errs  atomic.Int64
-		mu    sync.Mutex
-	)
-	lats := make([][]time.Duration, conns)
-	cpu0 := cpuTime()
-	start := time.Now()
-	for i := 0; i < conns; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			mine := make([]time.Duration, 0, 1<<16)
-			body := []byte(sendBody)
-			for !stop.Load() {
-				req, _ := http.NewRequest(http.MethodPost, "https://"+rpcHost+mockvendor.DefaultRPCPath, bytes.NewReader(body))
-				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set("A2A-Version", "1.0")
-				t0 := time.Now()
-				resp, err := tr.RoundTrip(req)
-				if err != nil {
-					errs.Add(1)
-					continue
-				}
-				_, err = io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				if err != nil || resp.StatusCode != http.StatusOK {
-					errs.Add(1)
-					continue
-				}
-				mine = append(mine, time.Since(t0))
-				count.Add(1)
-			}
-			mu.Lock()
-			lats[i] = mine
-			mu.Unlock()
-		}()
-	}
-	time.Sleep(dur)
-	stop.Store(true)
-	wg.Wait()
-	el := time.Since(start)
-	t.rps = append(t.rps, float64(count.Load())/el.Seconds())
-	t.cpu = append(t.cpu, float64((cpuTime()-cpu0).Microseconds())/float64(max(count.Load(), 1)))
-	for _, l := range lats {
-		t.lat = append(t.lat, l...)
-	}
-	t.errs += errs.Load()
-	return nil
 }
 
 // bareServer answers every request with fixed bytes.
@@ -321,7 +536,7 @@ func measureStartup(n int) (float64, error) {
 			return 0, err
 		}
 		clientTLS := &tls.Config{RootCAs: f.CA().Pool(), ServerName: rpcHost, MinVersion: tls.VersionTLS13}
-		_, _, err = once(f.Resolve()[rpcHost+":443"], clientTLS)
+		_, _, err = once(f.Resolve()[rpcHost+":443"], clientTLS, "10")
 		el := time.Since(t0)
 		f.Close()
 		if err != nil {

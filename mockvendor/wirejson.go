@@ -1,0 +1,395 @@
+package mockvendor
+
+// The JSON-RPC endpoint's JSON path on github.com/go-json-experiment/json
+// (the basis of encoding/json/v2), with encoding/json's own semantics (the
+// v1 options), so that every request reads and every answer encodes as
+// encoding/json would, byte for byte. It replaced a hand-written scanner
+// and encoder (wirefast.go) that bought the same CPU: the envelope is read
+// with a jsontext decoder, the send params decoded into structs, a 1.0
+// send's answer written token by token and a 0.3 send's from typed
+// structs instead of maps. Whatever this path declines (a duplicate member,
+// a name only a case-insensitive match finds, invalid UTF-8) goes to
+// encoding/json, as everything does with Config.PlainJSON. The
+// differential fuzz targets in encode_fuzz_test.go and
+// TestPlainJSONSameAnswers hold the two paths to the same results.
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"sync"
+	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
+)
+
+var (
+	// v1Options are encoding/json's semantics on the v2 engine.
+	v1Options = jsonv1.DefaultOptionsV1()
+	// v1Decode is v1Options refusing an object that sets a field twice
+	// (encoding/json keeps the last, merging into a pointer it already
+	// filled; the caller then uses encoding/json).
+	v1Decode = jsonv2.JoinOptions(v1Options, jsontext.AllowDuplicateNames(false))
+	// v1Encode is v1Options refusing invalid UTF-8, which encoding/json
+	// writes as \ufffd escapes and the v2 engine as the raw replacement
+	// character (the caller then uses encoding/json).
+	v1Encode = jsonv2.JoinOptions(v1Options, jsontext.AllowInvalidUTF8(false))
+	// v2Encode writes strings as encoding/json does (HTML and JavaScript
+	// line terminators escaped); it refuses invalid UTF-8, which
+	// encoding/json replaces, and sorts no map keys: used for shapes
+	// without maps only.
+	v2Encode = jsonv2.JoinOptions(jsontext.EscapeForHTML(true), jsontext.EscapeForJS(true))
+)
+
+// encodeAnswer encodes a JSON-RPC answer (maps, slices, strings, numbers)
+// as json.Marshal does: on the v2 engine when fast (invalid UTF-8 aside),
+// with encoding/json otherwise. It returns nil on error.
+func encodeAnswer(v any, fast bool) []byte {
+	if fast {
+		if b, err := jsonv2.Marshal(v, v1Encode); err == nil {
+			return b
+		}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// envelopeDecoders are reusable jsontext decoders for readEnvelopeFast.
+var envelopeDecoders = sync.Pool{New: func() any {
+	e := &envelopeDecoder{}
+	e.d = jsontext.NewDecoder(&e.rd)
+	return e
+}}
+
+type envelopeDecoder struct {
+	rd bytes.Reader
+	d  *jsontext.Decoder
+}
+
+// envelopeFields are the members of a JSON-RPC envelope.
+var envelopeFields = [...]string{"jsonrpc", "method", "id", "params"}
+
+// readEnvelopeFast reads the members of the envelope b (valid JSON) as
+// json.Unmarshal into rpcEnvelope would, the values as slices of b. It
+// declines (ok false) what encoding/json could read differently: a body
+// that is not an object, a repeated member, a non-ASCII name or one that
+// matches a member only case-insensitively.
+func readEnvelopeFast(b []byte) (env rpcEnvelope, ok bool) {
+	e := envelopeDecoders.Get().(*envelopeDecoder)
+	defer func() { e.rd.Reset(nil); envelopeDecoders.Put(e) }()
+	e.rd.Reset(b)
+	d := e.d
+	d.Reset(&e.rd)
+	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
+		return env, false
+	}
+	for d.PeekKind() == '"' {
+		name, err := d.ReadToken() // a repeated name is an error
+		if err != nil {
+			return rpcEnvelope{}, false
+		}
+		k := name.String()
+		val, err := d.ReadValue()
+		if err != nil {
+			return rpcEnvelope{}, false
+		}
+		end := int(d.InputOffset())
+		raw := json.RawMessage(b[end-len(val) : end : end])
+		switch k {
+		case "jsonrpc":
+			env.JSONRPC = raw
+		case "method":
+			env.Method = raw
+		case "id":
+			env.ID = raw
+		case "params":
+			env.Params = raw
+		default:
+			if !plainASCII(k) {
+				return rpcEnvelope{}, false
+			}
+			for _, f := range envelopeFields {
+				if strings.EqualFold(k, f) {
+					return rpcEnvelope{}, false
+				}
+			}
+		}
+	}
+	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '}' {
+		return rpcEnvelope{}, false
+	}
+	return env, true
+}
+
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// readMethodFast reads the method, a JSON string; ok is false for
+// anything else and for strings json.Unmarshal would change (invalid
+// UTF-8).
+func readMethodFast(raw json.RawMessage) (string, bool) {
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	b, err := jsontext.AppendUnquote(nil, raw)
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
+}
+
+// decodeFast decodes b into v with the fast path's options.
+func decodeFast(b []byte, v any) error { return jsonv2.Unmarshal(b, v, v1Decode) }
+
+// sendParamsMsg is sendParams with the message decoded in the same pass.
+type sendParamsMsg struct {
+	ID            string         `json:"id"`
+	SessionID     string         `json:"sessionId"`
+	Message       *wireMessage   `json:"message"`
+	Configuration sendConfig     `json:"configuration"`
+	Metadata      map[string]any `json:"metadata"`
+}
+
+// decodeSendFast decodes send params and their message in one pass,
+// filling sp (all but sp.Message) as json.Unmarshal would. It returns ok
+// false whenever the two-step decoding (json.Unmarshal into sendParams,
+// then decodeMessage) could answer differently: an error, an absent
+// message, a member set twice; the caller then decodes the two-step way,
+// which gives the same result or the error.
+func decodeSendFast(params json.RawMessage, d Dialect, sp *sendParams) (*Message, bool) {
+	var p sendParamsMsg
+	if err := decodeFast(params, &p); err != nil || p.Message == nil {
+		return nil, false
+	}
+	msg, err := buildMessage(p.Message, d)
+	if err != nil {
+		return nil, false
+	}
+	sp.ID, sp.SessionID, sp.Metadata, sp.Configuration = p.ID, p.SessionID, p.Metadata, p.Configuration
+	return msg, true
+}
+
+// The answer of a 0.3 send as typed structs, members in the order
+// json.Marshal writes a map's keys (sorted).
+
+type status03 struct {
+	State     string `json:"state"`
+	Timestamp string `json:"timestamp"`
+}
+
+type textPart03 struct {
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+}
+
+type artifact03 struct {
+	ArtifactID string `json:"artifactId"`
+	Name       string `json:"name"`
+	Parts      []any  `json:"parts"`
+}
+
+type message03 struct {
+	ContextID string         `json:"contextId,omitempty"`
+	Kind      string         `json:"kind"`
+	MessageID string         `json:"messageId"`
+	Metadata  map[string]any `json:"metadata,omitempty"`
+	Parts     []any          `json:"parts"`
+	Role      string         `json:"role"`
+	TaskID    string         `json:"taskId,omitempty"`
+}
+
+type task03 struct {
+	Artifacts []artifact03 `json:"artifacts,omitempty"`
+	ContextID string       `json:"contextId"`
+	History   []message03  `json:"history"`
+	ID        string       `json:"id"`
+	Kind      string       `json:"kind"`
+	Status    status03     `json:"status"`
+}
+
+type answer03 struct {
+	ID      jsontext.Value `json:"id"`
+	JSONRPC string         `json:"jsonrpc"`
+	Result  task03         `json:"result"`
+}
+
+// parts03 are the parts as encodePart writes them in 0.3, plain text parts
+// as structs.
+func parts03(ps []Part) []any {
+	out := make([]any, 0, len(ps))
+	for _, p := range ps {
+		if plainText(p) {
+			out = append(out, textPart03{Kind: "text", Text: p.Text})
+		} else {
+			out = append(out, encodePart(p, Dialect03))
+		}
+	}
+	return out
+}
+
+func plainText(p Part) bool {
+	return p.Kind == "text" && p.MediaType == "" && p.Filename == "" && len(p.Metadata) == 0
+}
+
+// plainMessage reports whether m has no metadata and only plain text parts.
+func plainMessage(m *Message) bool {
+	if len(m.Metadata) > 0 {
+		return false
+	}
+	for _, p := range m.Parts {
+		if !plainText(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// encodeSendAnswerFast encodes the whole answer to a 0.3 or 1.0 send of
+// task t in state, as json.Marshal encodes it built from encodeTaskAt's
+// maps; ok is false when it cannot (the caller then builds the maps).
+func encodeSendAnswerFast(id json.RawMessage, t *task, d Dialect, state string, now time.Time) ([]byte, bool) {
+	switch d {
+	case Dialect10:
+		return encodeSendAnswer10(id, t, state, now)
+	case Dialect03:
+		m := t.input
+		a := &answer03{ID: jsontext.Value(idOrNull(id)), JSONRPC: "2.0", Result: task03{
+			ContextID: t.contextID, ID: t.id, Kind: "task",
+			Status:  status03{State: stateName(state, d), Timestamp: now.UTC().Format(time.RFC3339Nano)},
+			History: []message03{{ContextID: t.contextID, Kind: "message", MessageID: m.MessageID, Metadata: m.Metadata, Parts: parts03(m.Parts), Role: m.Role, TaskID: t.id}},
+		}}
+		if state == "completed" {
+			a.Result.Artifacts = []artifact03{{ArtifactID: "a-" + t.id, Name: "result", Parts: parts03([]Part{{Kind: "text", Text: t.output}})}}
+		}
+		b, err := jsonv2.Marshal(a, v1Encode)
+		return b, err == nil
+	}
+	return nil, false
+}
+
+// taskEncoders are reusable jsontext encoders for encodeSendAnswer10.
+var taskEncoders = sync.Pool{New: func() any {
+	te := &taskEncoder{}
+	te.e = jsontext.NewEncoder(&te.buf, v2Encode)
+	return te
+}}
+
+// taskEncoder writes tokens, keeping the first error.
+type taskEncoder struct {
+	buf bytes.Buffer
+	e   *jsontext.Encoder
+	err error
+}
+
+func (te *taskEncoder) tok(t jsontext.Token) {
+	if te.err == nil {
+		te.err = te.e.WriteToken(t)
+	}
+}
+
+func (te *taskEncoder) str(s string) { te.tok(jsontext.String(s)) }
+
+func (te *taskEncoder) member(name, value string) {
+	te.str(name)
+	te.str(value)
+}
+
+// encodeSendAnswer10 writes the answer to a 1.0 send,
+// {"id":...,"jsonrpc":"2.0","result":{"task":...}}, token by token, for a
+// plain message (plainMessage); ok is false when it cannot (another
+// message, invalid UTF-8).
+func encodeSendAnswer10(id json.RawMessage, t *task, state string, now time.Time) ([]byte, bool) {
+	m := t.input
+	if !plainMessage(m) {
+		return nil, false
+	}
+	te := taskEncoders.Get().(*taskEncoder)
+	defer taskEncoders.Put(te)
+	te.buf.Reset()
+	te.e.Reset(&te.buf, v2Encode)
+	te.err = nil
+	te.tok(jsontext.BeginObject)
+	te.str("id")
+	if te.err == nil {
+		te.err = te.e.WriteValue(jsontext.Value(idOrNull(id)))
+	}
+	te.member("jsonrpc", "2.0")
+	te.str("result")
+	te.tok(jsontext.BeginObject)
+	te.str("task")
+	te.tok(jsontext.BeginObject)
+	if state == "completed" {
+		te.str("artifacts")
+		te.tok(jsontext.BeginArray)
+		te.artifact10(t)
+		te.tok(jsontext.EndArray)
+	}
+	te.member("contextId", t.contextID)
+	te.str("history")
+	te.tok(jsontext.BeginArray)
+	te.message10(m, t)
+	te.tok(jsontext.EndArray)
+	te.member("id", t.id)
+	te.str("status")
+	te.tok(jsontext.BeginObject)
+	te.member("state", stateName(state, Dialect10))
+	te.member("timestamp", now.UTC().Format(time.RFC3339Nano))
+	te.tok(jsontext.EndObject)
+	te.tok(jsontext.EndObject) // task
+	te.tok(jsontext.EndObject) // result
+	te.tok(jsontext.EndObject)
+	if te.err != nil {
+		return nil, false
+	}
+	// The encoder ends a top-level value with a newline.
+	return bytes.Clone(bytes.TrimSuffix(te.buf.Bytes(), []byte("\n"))), true
+}
+
+// artifact10 writes artifact(t, Dialect10):
+// {"artifactId","name","parts":[{"text"}]}.
+func (te *taskEncoder) artifact10(t *task) {
+	te.tok(jsontext.BeginObject)
+	te.member("artifactId", "a-"+t.id)
+	te.member("name", "result")
+	te.str("parts")
+	te.tok(jsontext.BeginArray)
+	te.tok(jsontext.BeginObject)
+	te.member("text", t.output)
+	te.tok(jsontext.EndObject)
+	te.tok(jsontext.EndArray)
+	te.tok(jsontext.EndObject)
+}
+
+// message10 writes the plain message m of task t as encodeMessage does in
+// 1.0: contextId, messageId, parts, role, taskId.
+func (te *taskEncoder) message10(m *Message, t *task) {
+	te.tok(jsontext.BeginObject)
+	if t.contextID != "" {
+		te.member("contextId", t.contextID)
+	}
+	te.member("messageId", m.MessageID)
+	te.str("parts")
+	te.tok(jsontext.BeginArray)
+	for _, p := range m.Parts {
+		te.tok(jsontext.BeginObject)
+		te.member("text", p.Text)
+		te.tok(jsontext.EndObject)
+	}
+	te.tok(jsontext.EndArray)
+	te.member("role", "ROLE_"+strings.ToUpper(m.Role))
+	if t.id != "" {
+		te.member("taskId", t.id)
+	}
+	te.tok(jsontext.EndObject)
+}

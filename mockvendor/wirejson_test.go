@@ -1,0 +1,88 @@
+package mockvendor
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// TestSendParamsMsgMatchesSendParams: the fast path decodes send params
+// into sendParamsMsg, the two-step path into sendParams; both must have
+// the same members (json tags and types), the message's type aside, or the
+// fast path would drop or misread one.
+func TestSendParamsMsgMatchesSendParams(t *testing.T) {
+	a, b := reflect.TypeFor[sendParams](), reflect.TypeFor[sendParamsMsg]()
+	if a.NumField() != b.NumField() {
+		t.Fatalf("sendParams has %d fields, sendParamsMsg %d", a.NumField(), b.NumField())
+	}
+	for i := 0; i < a.NumField(); i++ {
+		fa, fb := a.Field(i), b.Field(i)
+		if fa.Name != fb.Name || fa.Tag != fb.Tag || fa.Type != fb.Type && fa.Name != "Message" {
+			t.Errorf("field %d: sendParams has %s %s %q, sendParamsMsg %s %s %q", i, fa.Name, fa.Type, fa.Tag, fb.Name, fb.Type, fb.Tag)
+		}
+	}
+}
+
+// tEveryField writes a JSON value of type t in which every tagged field of
+// every struct is present with a value of its own (so a decoder that skips
+// a field, or puts it in another, decodes differently from json.Unmarshal).
+func tEveryField(t reflect.Type, name string) string {
+	switch {
+	case t == reflect.TypeFor[json.RawMessage](), t == reflect.TypeFor[jsontext.Value]():
+		return `{"raw":"` + name + `"}`
+	case t.Kind() == reflect.Pointer:
+		return tEveryField(t.Elem(), name)
+	case t.Kind() == reflect.String:
+		return `"v-` + name + `"`
+	case t.Kind() == reflect.Bool:
+		return "true"
+	case t.Kind() == reflect.Map:
+		return `{"k":"` + name + `"}`
+	case t.Kind() == reflect.Slice:
+		return "[" + tEveryField(t.Elem(), name+"[0]") + "," + tEveryField(t.Elem(), name+"[1]") + "]"
+	case t.Kind() == reflect.Struct:
+		var members []string
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			n, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if !f.IsExported() || n == "-" {
+				continue
+			}
+			if n == "" {
+				n = f.Name
+			}
+			members = append(members, `"`+n+`":`+tEveryField(f.Type, name+"."+n))
+		}
+		return "{" + strings.Join(members, ",") + "}"
+	}
+	panic("tEveryField: no sample for " + t.String())
+}
+
+// TestFastDecodersReadEveryField: for an object with every tagged field
+// present (the envelope; the send params with the message and its parts),
+// the fast path accepts it and reads exactly what encoding/json reads.
+func TestFastDecodersReadEveryField(t *testing.T) {
+	env := []byte(tEveryField(reflect.TypeFor[rpcEnvelope](), "env"))
+	var want rpcEnvelope
+	if err := json.Unmarshal(env, &want); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := readEnvelopeFast(env); !ok || !reflect.DeepEqual(got, want) {
+		t.Errorf("readEnvelopeFast = %+v, %v; json.Unmarshal %+v", got, ok, want)
+	}
+	params := []byte(tEveryField(reflect.TypeFor[sendParamsMsg](), "params"))
+	var fast sendParamsMsg
+	if err := decodeFast(params, &fast); err != nil {
+		t.Fatalf("the fast path refuses an object of every field: %v\n%s", err, params)
+	}
+	var slow sendParamsMsg
+	if err := json.Unmarshal(params, &slow); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fast, slow) {
+		t.Errorf("the fast path read\n%+v\nencoding/json read\n%+v\nfrom %s", fast, slow, params)
+	}
+}
