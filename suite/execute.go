@@ -48,14 +48,6 @@ func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scen
 	if h, err := sess.Hello(ctx); err == nil {
 		res.Hello = Orchestrator{Name: h.Name, Version: h.Version}
 	}
-	issuers := s.Issuers
-	if issuers == nil {
-		issuers = scenarios.DefaultIssuers()
-	}
-	deadline := s.DeadlineMs
-	if deadline == 0 {
-		deadline = int(driver.DefaultDeadline / time.Millisecond)
-	}
 	nonce := make([]byte, 3)
 	_, _ = rand.Read(nonce)
 	for i, rq := range s.Requests {
@@ -74,23 +66,7 @@ func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scen
 		if ctx.Err() != nil {
 			break
 		}
-		req := contract.DelegationRequest{
-			Contract: contract.Version,
-			Type:     contract.TypeDelegate,
-			ID:       fmt.Sprintf("%s-%d-%s", s.ID, i+1, hex.EncodeToString(nonce)),
-			Scenario: s.ID,
-			Task: contract.Task{
-				Skill:           rq.Skill,
-				Message:         userMessage(rq.Text, i+1),
-				PreferStreaming: rq.PreferStreaming,
-			},
-			Trust:      contract.Trust{CAFile: caFile, Issuers: issuers},
-			Network:    contract.Network{Proxy: f.ProxyURL(), Resolve: f.Resolve()},
-			DeadlineMs: deadline,
-		}
-		for _, h := range rq.Candidates {
-			req.Candidates = append(req.Candidates, scenarios.CardURL(h))
-		}
+		req := delegationRequest(s, i, hex.EncodeToString(nonce), caFile, f)
 		first := f.Trace().Seq() + 1
 		r := sess.Delegate(ctx, req)
 		f.Settle(settleTime)
@@ -118,6 +94,37 @@ func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scen
 	res.Untrusted = run.UntrustedHosts
 	res.DurationMs = time.Since(start).Milliseconds()
 	return run, res, nil
+}
+
+// delegationRequest is the contract request for delegation i of s.
+func delegationRequest(s *scenarios.Scenario, i int, nonce, caFile string, f *mockvendor.Fleet) contract.DelegationRequest {
+	rq := s.Requests[i]
+	issuers := s.Issuers
+	if issuers == nil {
+		issuers = scenarios.DefaultIssuers()
+	}
+	deadline := s.DeadlineMs
+	if deadline == 0 {
+		deadline = int(driver.DefaultDeadline / time.Millisecond)
+	}
+	req := contract.DelegationRequest{
+		Contract: contract.Version,
+		Type:     contract.TypeDelegate,
+		ID:       fmt.Sprintf("%s-%d-%s", s.ID, i+1, nonce),
+		Scenario: s.ID,
+		Task: contract.Task{
+			Skill:           rq.Skill,
+			Message:         userMessage(rq.Text, i+1),
+			PreferStreaming: rq.PreferStreaming,
+		},
+		Trust:      contract.Trust{CAFile: caFile, Issuers: issuers},
+		Network:    contract.Network{Proxy: f.ProxyURL(), Resolve: f.Resolve()},
+		DeadlineMs: deadline,
+	}
+	for _, h := range rq.Candidates {
+		req.Candidates = append(req.Candidates, scenarios.CardURL(h))
+	}
+	return req
 }
 
 // settleTime bounds the wait for connections still in their TLS handshake

@@ -105,33 +105,14 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		ts.Timestamp = r.StartedAt.UTC().Format("2006-01-02T15:04:05")
 	}
 	for _, c := range r.Checks {
-		class := c.Scenario
-		if strings.HasPrefix(c.ID, "G-") {
-			class = "global" // one requirement across the scenarios
-		}
-		tc := junitCase{Name: c.ID, Classname: class, Time: seconds(perCheck[c.Scenario])}
-		tc.Properties = append(tc.Properties, junitProperty{"grades", gradesText(c.Grades)}, junitProperty{"result", string(c.Result)})
-		switch c.Result {
-		case scenarios.Fail:
-			tc.Failure = &junitResult{Message: c.Detail, Type: string(c.Result) + " " + string(c.Level), Text: junitText(c, scen[c.Scenario])}
+		tc := junitCaseOf(c, scen[c.Scenario], perCheck[c.Scenario])
+		switch {
+		case tc.Failure != nil:
 			ts.Failures++
-		case scenarios.Error:
-			tc.Error = &junitResult{Message: c.Detail, Type: string(c.Result), Text: junitText(c, scen[c.Scenario])}
+		case tc.Error != nil:
 			ts.Errors++
-		case scenarios.NotExercised:
-			if c.Level == scenarios.Must {
-				tc.Failure = &junitResult{Message: c.Detail, Type: string(c.Result) + " " + string(c.Level), Text: junitText(c, scen[c.Scenario])}
-				ts.Failures++
-			} else {
-				tc.Skipped = &junitResult{Message: string(c.Result) + ": " + c.Detail}
-				ts.Skipped++
-			}
-		case scenarios.NotApplicable, scenarios.Unimplemented:
-			tc.Skipped = &junitResult{Message: string(c.Result) + ": " + c.Detail}
+		case tc.Skipped != nil:
 			ts.Skipped++
-		case scenarios.Waived:
-			tc.Properties = append(tc.Properties, junitProperty{"waived", c.Waiver})
-			tc.SystemOut = "WAIVED by the baseline: " + c.Waiver + "\n\n" + junitText(c, scen[c.Scenario])
 		}
 		ts.Cases = append(ts.Cases, tc)
 	}
@@ -204,6 +185,41 @@ func junitProperties(r *Report) []junitProperty {
 // junitText is a failed (or waived) check's full story: FailureMessage
 // (requirement, source, observation, fix, wire transcript), then the
 // outcomes and the driver transcript of its scenario.
+// junitCaseOf is the test case of one check; s is its scenario's result
+// (nil for none) and secs its share of the scenario's time.
+func junitCaseOf(c CheckResult, s *ScenarioResult, secs float64) junitCase {
+	class := c.Scenario
+	if strings.HasPrefix(c.ID, "G-") {
+		class = "global" // one requirement across the scenarios
+	}
+	tc := junitCase{Name: c.ID, Classname: class, Time: seconds(secs)}
+	tc.Properties = append(tc.Properties, junitProperty{"grades", gradesText(c.Grades)}, junitProperty{"result", string(c.Result)})
+	failure := func() *junitResult {
+		return &junitResult{Message: c.Detail, Type: string(c.Result) + " " + string(c.Level), Text: junitText(c, s)}
+	}
+	skipped := func() *junitResult { return &junitResult{Message: string(c.Result) + ": " + c.Detail} }
+	switch c.Result {
+	case scenarios.Fail:
+		tc.Failure = failure()
+	case scenarios.Error:
+		tc.Error = &junitResult{Message: c.Detail, Type: string(c.Result), Text: junitText(c, s)}
+	case scenarios.NotExercised:
+		// A MUST that was not exercised denies conformance, so CI shows it
+		// failed; anything less is skipped.
+		if c.Level == scenarios.Must {
+			tc.Failure = failure()
+		} else {
+			tc.Skipped = skipped()
+		}
+	case scenarios.NotApplicable, scenarios.Unimplemented:
+		tc.Skipped = skipped()
+	case scenarios.Waived:
+		tc.Properties = append(tc.Properties, junitProperty{"waived", c.Waiver})
+		tc.SystemOut = "WAIVED by the baseline: " + c.Waiver + "\n\n" + junitText(c, s)
+	}
+	return tc
+}
+
 func junitText(c CheckResult, s *ScenarioResult) string {
 	var b strings.Builder
 	b.WriteString(FailureMessage(c))

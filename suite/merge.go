@@ -31,96 +31,24 @@ func Merge(reports []*Report, opt MergeOptions) (*Report, error) {
 	if len(reports) == 0 {
 		return nil, fmt.Errorf("merge: no report")
 	}
-	name := func(i int) string {
-		if i < len(opt.Names) && opt.Names[i] != "" {
-			return opt.Names[i]
-		}
-		return fmt.Sprintf("report %d", i+1)
+	m := &merger{
+		opt: opt, first: reports[0], baselineOf: -1,
+		checkFrom: map[string]int{}, scenFrom: map[string]int{}, shards: map[int]int{},
+		out: &Report{Schema: Schema, Tool: reports[0].Tool, Orchestrator: Orchestrator{Spec: reports[0].Orchestrator.Spec}, Complete: true},
 	}
-	first := reports[0]
-	out := &Report{
-		Schema:       Schema,
-		Tool:         first.Tool,
-		Orchestrator: Orchestrator{Spec: first.Orchestrator.Spec},
-		Complete:     true,
-	}
-	var (
-		end        time.Time
-		baseline   Baseline
-		baselineOf = -1
-		checkFrom  = map[string]int{}
-		scenFrom   = map[string]int{}
-		shards     = map[int]int{}
-		total      = 0
-	)
 	for i, r := range reports {
-		switch {
-		case r.Schema != Schema:
-			return nil, fmt.Errorf("merge: %s has schema %q, want %q", name(i), r.Schema, Schema)
-		case r.Orchestrator.Spec != first.Orchestrator.Spec:
-			return nil, fmt.Errorf("merge: %s is a run of %q, %s of %q", name(i), r.Orchestrator.Spec, name(0), first.Orchestrator.Spec)
-		case r.Tool != first.Tool:
-			return nil, fmt.Errorf("merge: %s was written by %s %s, %s by %s %s", name(i), r.Tool.Name, r.Tool.Version, name(0), first.Tool.Name, first.Tool.Version)
-		}
-		if r.Shard != nil {
-			if total != 0 && r.Shard.Total != total {
-				return nil, fmt.Errorf("merge: %s is shard %s, but other reports are shards of %d", name(i), r.Shard, total)
-			}
-			total = r.Shard.Total
-			if j, dup := shards[r.Shard.Index]; dup {
-				return nil, fmt.Errorf("merge: %s and %s are both shard %s", name(j), name(i), r.Shard)
-			}
-			shards[r.Shard.Index] = i
-		}
-		if opt.Baseline == nil && len(r.Baseline) > 0 {
-			if baselineOf >= 0 && !maps.Equal(baseline, r.Baseline) {
-				return nil, fmt.Errorf("merge: %s and %s were judged with different baselines (pass --baseline to judge them with one)", name(baselineOf), name(i))
-			}
-			baseline, baselineOf = r.Baseline, i
-		}
-		if out.Orchestrator.Name == "" && r.Orchestrator.Name != "" {
-			out.Orchestrator.Name, out.Orchestrator.Version = r.Orchestrator.Name, r.Orchestrator.Version
-		}
-		if out.StartedAt.IsZero() || (!r.StartedAt.IsZero() && r.StartedAt.Before(out.StartedAt)) {
-			out.StartedAt = r.StartedAt
-		}
-		if e := r.StartedAt.Add(time.Duration(r.DurationMs) * time.Millisecond); e.After(end) {
-			end = e
-		}
-		out.Complete = out.Complete && r.Complete
-		for _, c := range r.Checks {
-			if strings.HasPrefix(c.ID, "G-") {
-				continue // folded again from every shard's observations
-			}
-			if j, dup := checkFrom[c.ID]; dup {
-				return nil, fmt.Errorf("merge: check %s is in both %s and %s", c.ID, name(j), name(i))
-			}
-			checkFrom[c.ID] = i
-			out.Checks = append(out.Checks, c)
-		}
-		for _, s := range r.Scenarios {
-			if j, dup := scenFrom[s.ID]; dup {
-				return nil, fmt.Errorf("merge: scenario %s is in both %s and %s", s.ID, name(j), name(i))
-			}
-			scenFrom[s.ID] = i
-			out.Scenarios = append(out.Scenarios, s)
-		}
-		out.MergedFrom = append(out.MergedFrom, name(i))
-	}
-	if total > 0 {
-		var missing []string
-		for k := 1; k <= total; k++ {
-			if _, ok := shards[k]; !ok {
-				missing = append(missing, fmt.Sprintf("%d/%d", k, total))
-			}
-		}
-		if len(missing) > 0 {
-			return nil, fmt.Errorf("merge: shard %s missing", strings.Join(missing, ", "))
+		if err := m.add(i, r); err != nil {
+			return nil, err
 		}
 	}
+	if err := m.missingShards(); err != nil {
+		return nil, err
+	}
+	out := m.out
 	if !out.StartedAt.IsZero() {
-		out.DurationMs = end.Sub(out.StartedAt).Milliseconds()
+		out.DurationMs = m.end.Sub(out.StartedAt).Milliseconds()
 	}
+	baseline := m.baseline
 	if opt.Baseline != nil {
 		baseline = opt.Baseline
 		ApplyBaseline(out.Checks, baseline)
@@ -128,6 +56,108 @@ func Merge(reports []*Report, opt MergeOptions) (*Report, error) {
 	SortCatalog(out, scenarios.All())
 	out.Finish(baseline)
 	return out, nil
+}
+
+// merger is the state of one Merge.
+type merger struct {
+	opt        MergeOptions
+	first      *Report
+	out        *Report
+	end        time.Time
+	baseline   Baseline
+	baselineOf int
+	checkFrom  map[string]int // check id -> report it came from
+	scenFrom   map[string]int // scenario id -> report it came from
+	shards     map[int]int    // shard index -> report
+	total      int            // shard total, 0 before the first shard
+}
+
+func (m *merger) name(i int) string {
+	if i < len(m.opt.Names) && m.opt.Names[i] != "" {
+		return m.opt.Names[i]
+	}
+	return fmt.Sprintf("report %d", i+1)
+}
+
+// add takes report i in, refusing one that does not belong to the run.
+func (m *merger) add(i int, r *Report) error {
+	if err := m.compatible(i, r); err != nil {
+		return err
+	}
+	out := m.out
+	if out.Orchestrator.Name == "" && r.Orchestrator.Name != "" {
+		out.Orchestrator.Name, out.Orchestrator.Version = r.Orchestrator.Name, r.Orchestrator.Version
+	}
+	if out.StartedAt.IsZero() || (!r.StartedAt.IsZero() && r.StartedAt.Before(out.StartedAt)) {
+		out.StartedAt = r.StartedAt
+	}
+	if e := r.StartedAt.Add(time.Duration(r.DurationMs) * time.Millisecond); e.After(m.end) {
+		m.end = e
+	}
+	out.Complete = out.Complete && r.Complete
+	for _, c := range r.Checks {
+		if strings.HasPrefix(c.ID, "G-") {
+			continue // folded again from every shard's observations
+		}
+		if j, dup := m.checkFrom[c.ID]; dup {
+			return fmt.Errorf("merge: check %s is in both %s and %s", c.ID, m.name(j), m.name(i))
+		}
+		m.checkFrom[c.ID] = i
+		out.Checks = append(out.Checks, c)
+	}
+	for _, s := range r.Scenarios {
+		if j, dup := m.scenFrom[s.ID]; dup {
+			return fmt.Errorf("merge: scenario %s is in both %s and %s", s.ID, m.name(j), m.name(i))
+		}
+		m.scenFrom[s.ID] = i
+		out.Scenarios = append(out.Scenarios, s)
+	}
+	out.MergedFrom = append(out.MergedFrom, m.name(i))
+	return nil
+}
+
+// compatible checks report i against the first one: schema, orchestrator,
+// tool, its shard and its baseline.
+func (m *merger) compatible(i int, r *Report) error {
+	switch {
+	case r.Schema != Schema:
+		return fmt.Errorf("merge: %s has schema %q, want %q", m.name(i), r.Schema, Schema)
+	case r.Orchestrator.Spec != m.first.Orchestrator.Spec:
+		return fmt.Errorf("merge: %s is a run of %q, %s of %q", m.name(i), r.Orchestrator.Spec, m.name(0), m.first.Orchestrator.Spec)
+	case r.Tool != m.first.Tool:
+		return fmt.Errorf("merge: %s was written by %s %s, %s by %s %s", m.name(i), r.Tool.Name, r.Tool.Version, m.name(0), m.first.Tool.Name, m.first.Tool.Version)
+	}
+	if r.Shard != nil {
+		if m.total != 0 && r.Shard.Total != m.total {
+			return fmt.Errorf("merge: %s is shard %s, but other reports are shards of %d", m.name(i), r.Shard, m.total)
+		}
+		m.total = r.Shard.Total
+		if j, dup := m.shards[r.Shard.Index]; dup {
+			return fmt.Errorf("merge: %s and %s are both shard %s", m.name(j), m.name(i), r.Shard)
+		}
+		m.shards[r.Shard.Index] = i
+	}
+	if m.opt.Baseline == nil && len(r.Baseline) > 0 {
+		if m.baselineOf >= 0 && !maps.Equal(m.baseline, r.Baseline) {
+			return fmt.Errorf("merge: %s and %s were judged with different baselines (pass --baseline to judge them with one)", m.name(m.baselineOf), m.name(i))
+		}
+		m.baseline, m.baselineOf = r.Baseline, i
+	}
+	return nil
+}
+
+// missingShards fails when the reports are shards and one is missing.
+func (m *merger) missingShards() error {
+	var missing []string
+	for k := 1; k <= m.total; k++ {
+		if _, ok := m.shards[k]; !ok {
+			missing = append(missing, fmt.Sprintf("%d/%d", k, m.total))
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("merge: shard %s missing", strings.Join(missing, ", "))
+	}
+	return nil
 }
 
 // ApplyBaseline judges FAIL and WAIVED checks against b again: a failure
