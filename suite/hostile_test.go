@@ -65,6 +65,7 @@ func TestHostileOrchestrators(t *testing.T) {
 		{mode: "wrong-id", noOutcome: "wrong id"},
 		{mode: "answer-first"},
 		{mode: "grandchild", noOutcome: "exited with status 0"},
+		{mode: "setsid"},
 		{mode: "flood", flood: true},
 	}
 	for _, c := range cases {

@@ -2,6 +2,8 @@ package driver
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -127,10 +129,12 @@ var (
 // NODE_USE_ENV_PROXY=1 when env.Proxy is set (removed otherwise, as are
 // NO_PROXY, no_proxy, ALL_PROXY and all_proxy), the CA variables when
 // env.CAFile is set (left as in base otherwise), and A2A_CONFORM_CONTRACT=1.
+// An A2A_CONFORM_SESSION in base (a harness run under another harness) is
+// dropped: the exec driver adds a marker of its own per process.
 func ChildEnv(base []string, env Env) []string {
 	drop := map[string]bool{
 		"NO_PROXY": true, "no_proxy": true, "ALL_PROXY": true, "all_proxy": true,
-		"A2A_CONFORM_CONTRACT": true,
+		"A2A_CONFORM_CONTRACT": true, sessionMarkerVar: true,
 	}
 	for _, k := range proxyVars {
 		drop[k] = true
@@ -274,7 +278,7 @@ func (s *execSession) start() (*proc, error) {
 	argv := s.d.Argv
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = s.env.Dir
-	cmd.Env = ChildEnv(os.Environ(), s.env)
+	cmd.Env = append(ChildEnv(os.Environ(), s.env), sessionMarker())
 	prepareGroup(cmd)
 	// Bound Wait when descendants keep stdout or stderr open.
 	cmd.WaitDelay = s.grace
@@ -623,4 +627,27 @@ func (t *tailBuffer) String() string {
 		return fmt.Sprintf("[%d earlier bytes dropped]\n%s", t.dropped, t.buf)
 	}
 	return string(t.buf)
+}
+
+// sessionMarkerVar names the environment entry that marks every process of
+// one exec OUT and its descendants, so that the harness can stop the ones
+// that left the OUT's process group (setsid, double forks). Each started
+// process gets a value of its own.
+const sessionMarkerVar = "A2A_CONFORM_SESSION"
+
+// sessionMarker returns a fresh marker entry ("A2A_CONFORM_SESSION=...").
+func sessionMarker() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return sessionMarkerVar + "=" + hex.EncodeToString(b)
+}
+
+// markerIn returns the marker entry of env ("" when none).
+func markerIn(env []string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if strings.HasPrefix(env[i], sessionMarkerVar+"=") {
+			return env[i]
+		}
+	}
+	return ""
 }

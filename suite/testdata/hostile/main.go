@@ -23,7 +23,7 @@ import (
 )
 
 func main() {
-	mode := flag.String("mode", "", "crash | hang | garbage | huge-line | wrong-id | answer-first | grandchild | flood | sleep")
+	mode := flag.String("mode", "", "crash | hang | garbage | huge-line | wrong-id | answer-first | grandchild | setsid | flood | sleep")
 	pids := flag.String("pids", "", "file to append started pids to")
 	flag.Parse()
 	record(*pids, os.Getpid())
@@ -79,6 +79,17 @@ func main() {
 				record(*pids, cmd.Process.Pid)
 			}
 			os.Exit(0)
+		case "setsid":
+			// Ten children in sessions of their own (out of our process
+			// group), detached from our pipes; then answer and stay.
+			for i := 0; i < 10; i++ {
+				cmd := exec.Command(os.Args[0], "-mode", "sleep", "-pids", *pids)
+				cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+				if err := cmd.Start(); err == nil {
+					record(*pids, cmd.Process.Pid)
+				}
+			}
+			fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other"}`+"\n", msg.ID)
 		case "flood":
 			flood(msg.Trust.CAFile, msg.Network.Proxy, msg.Candidates)
 			fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other"}`+"\n", msg.ID)
