@@ -90,7 +90,7 @@ func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scen
 		run.Delegations[i].CompletedOnWire = run.CompletedOnWire(i)
 	}
 	res.Delegations = run.Delegations
-	res.Trace = run.Events
+	res.Trace, res.TraceLeftOut, res.BodiesLeftOut = reportTrace(run.Events)
 	res.Untrusted = run.UntrustedHosts
 	res.DurationMs = time.Since(start).Milliseconds()
 	return run, res, nil
@@ -125,6 +125,36 @@ func delegationRequest(s *scenarios.Scenario, i int, nonce, caFile string, f *mo
 		req.Candidates = append(req.Candidates, scenarios.CardURL(h))
 	}
 	return req
+}
+
+// Bounds on the trace a scenario keeps in the report (the checks judge the
+// whole trace first): the first reportEvents events, with the request
+// bodies of the first reportBodyBytes of them. A flooding orchestrator
+// thus costs each scenario at most about 4 MiB of bodies and 5,000 event
+// records (about 2 MiB), whatever it sent.
+const (
+	reportEvents    = 5000
+	reportBodyBytes = 4 << 20
+)
+
+// reportTrace returns the events the report keeps, how many it left out,
+// and how many kept events lost their request body.
+func reportTrace(evs []mockvendor.Event) (kept []mockvendor.Event, leftOut, bodiesLeftOut int) {
+	if len(evs) > reportEvents {
+		leftOut = len(evs) - reportEvents
+		evs = evs[:reportEvents]
+	}
+	kept = make([]mockvendor.Event, len(evs))
+	budget := reportBodyBytes
+	for i, e := range evs {
+		if len(e.Request) > budget {
+			e.Request = nil
+			bodiesLeftOut++
+		}
+		budget -= len(e.Request)
+		kept[i] = e
+	}
+	return kept, leftOut, bodiesLeftOut
 }
 
 // settleTime bounds the wait for connections still in their TLS handshake

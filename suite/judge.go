@@ -2,7 +2,10 @@ package suite
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor"
 
 	"github.com/a2a-conform/a2a-conform/scenarios"
 )
@@ -81,14 +84,45 @@ func onlyMay(gs []scenarios.Grade) bool {
 	return true
 }
 
+// Bounds on the transcript a check result carries: a run of more events
+// keeps the first traceHead and the traceAround on each side of the event
+// that decided the verdict, with a line saying how many were left out (the
+// report's scenario trace holds them, within its own budget).
+const (
+	traceHead   = 20
+	traceAround = 20
+)
+
 // traceLines renders the run's events one line each, marking the event that
 // decided the verdict.
 func traceLines(run *scenarios.Run, mark int64) []string {
 	if run == nil {
 		return nil
 	}
-	out := make([]string, 0, len(run.Events))
-	for _, e := range run.Events {
+	evs := run.Events
+	if len(evs) > traceHead+2*traceAround+1 {
+		k := slices.IndexFunc(evs, func(e mockvendor.Event) bool { return e.Seq == mark })
+		lo, hi := max(traceHead, k-traceAround), min(len(evs), k+traceAround+1)
+		if k < 0 {
+			lo, hi = traceHead, traceHead
+		}
+		out := renderEvents(evs[:traceHead], mark)
+		if lo > traceHead {
+			out = append(out, fmt.Sprintf("... %d events left out ...", lo-traceHead))
+		}
+		out = append(out, renderEvents(evs[lo:hi], mark)...)
+		if hi < len(evs) {
+			out = append(out, fmt.Sprintf("... %d more events ...", len(evs)-hi))
+		}
+		return out
+	}
+	return renderEvents(evs, mark)
+}
+
+// renderEvents renders events one line each, marking the event mark.
+func renderEvents(evs []mockvendor.Event, mark int64) []string {
+	out := make([]string, 0, len(evs))
+	for _, e := range evs {
 		var b strings.Builder
 		if e.Seq == mark {
 			b.WriteString("=> ")

@@ -140,9 +140,14 @@ type ScenarioResult struct {
 	HarnessErr  string             `json:"harnessError,omitempty"`
 	Delegations []DelegationResult `json:"delegations"`
 	Trace       []mockvendor.Event `json:"trace"`
-	Untrusted   []string           `json:"untrustedHosts,omitempty"`
-	Transcript  driver.Transcript  `json:"transcript"`
-	Reproduce   string             `json:"reproduce"`
+	// TraceLeftOut counts the events past the report's cap (the first 5,000
+	// are kept); BodiesLeftOut the kept events whose request body went past
+	// the report's 4 MiB budget. Zero means none: the trace is whole.
+	TraceLeftOut  int               `json:"traceLeftOut,omitempty"`
+	BodiesLeftOut int               `json:"bodiesLeftOut,omitempty"`
+	Untrusted     []string          `json:"untrustedHosts,omitempty"`
+	Transcript    driver.Transcript `json:"transcript"`
+	Reproduce     string            `json:"reproduce"`
 	// Hello is what the orchestrator said it is (empty when it did not
 	// answer the hello).
 	Hello Orchestrator `json:"hello"`

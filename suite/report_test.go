@@ -123,3 +123,27 @@ func TestReportSizeIsLinearInNesting(t *testing.T) {
 		t.Errorf("report is %d bytes for a %d-byte body", b.Len(), len(body))
 	}
 }
+
+// TestReportTraceIsBounded: a flood of large requests is kept in the report
+// within its budget: the first 5,000 events, bodies within 4 MiB.
+func TestReportTraceIsBounded(t *testing.T) {
+	body := json.RawMessage(`"` + strings.Repeat("x", 60<<10) + `"`)
+	evs := make([]mockvendor.Event, 11_000)
+	for i := range evs {
+		evs[i] = mockvendor.Event{Seq: int64(i + 1), Request: body}
+	}
+	kept, leftOut, noBody := reportTrace(evs)
+	if len(kept) != reportEvents || leftOut != 6_000 {
+		t.Errorf("kept %d events, left out %d; want %d and 6000", len(kept), leftOut, reportEvents)
+	}
+	total := 0
+	for _, e := range kept {
+		total += len(e.Request)
+	}
+	if total > reportBodyBytes || noBody != reportEvents-total/len(body) {
+		t.Errorf("kept %d body bytes (%d bodies left out); budget %d", total, noBody, reportBodyBytes)
+	}
+	if evs[0].Request == nil {
+		t.Error("reportTrace changed the run's own events")
+	}
+}
