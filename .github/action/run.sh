@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The action's run step (action.yml). Inputs come as environment variables,
+# never spliced into the script, so no input can inject shell:
+#   A2A_CONFORM_BIN      the built harness
+#   INPUT_ORCHESTRATOR   required
+#   INPUT_PROFILE        comma-separated profiles ("" = all)
+#   INPUT_BASELINE       expected-failures file ("" = none)
+#   INPUT_LABEL_FILTER   Ginkgo label filter ("" = every default check)
+#   INPUT_REPORTS        directory for report.json, junit.xml, report.html
+# It writes exit-code=N to $GITHUB_OUTPUT (when set) and exits with N.
+set -uo pipefail
+if [ -z "${INPUT_ORCHESTRATOR:-}" ]; then
+  echo "a2a-conform action: the orchestrator input is required" >&2
+  exit 2
+fi
+reports=${INPUT_REPORTS:-a2a-conform-reports}
+mkdir -p "$reports" || exit 2
+args=(run --orchestrator "$INPUT_ORCHESTRATOR"
+  --json-report "$reports/report.json"
+  --junit-report "$reports/junit.xml"
+  --html-report "$reports/report.html")
+IFS=',' read -r -a profiles <<< "${INPUT_PROFILE:-}"
+for p in "${profiles[@]}"; do
+  p=${p// /}
+  [ -n "$p" ] && args+=(--profile "$p")
+done
+[ -n "${INPUT_BASELINE:-}" ] && args+=(--baseline "$INPUT_BASELINE")
+[ -n "${INPUT_LABEL_FILTER:-}" ] && args+=(--label-filter "$INPUT_LABEL_FILTER")
+"${A2A_CONFORM_BIN:?the built harness}" "${args[@]}"
+code=$?
+if [ -n "${GITHUB_OUTPUT:-}" ]; then
+  echo "exit-code=$code" >> "$GITHUB_OUTPUT"
+fi
+exit "$code"

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goccy/go-yaml"
+)
+
+// The GitHub Action (action.yml at the repository root) builds the CLI and
+// runs .github/action/run.sh. GitHub itself is not here, so these tests
+// hold the action's file to its script and run the script as the action's
+// last step would, with the inputs in the environment.
+
+// actionFile is what the tests read of action.yml.
+type actionFile struct {
+	Inputs  map[string]struct{ Required bool } `yaml:"inputs"`
+	Outputs map[string]struct{ Value string }  `yaml:"outputs"`
+	Runs    struct {
+		Using string `yaml:"using"`
+		Steps []struct {
+			ID  string            `yaml:"id"`
+			Run string            `yaml:"run"`
+			Env map[string]string `yaml:"env"`
+		} `yaml:"steps"`
+	} `yaml:"runs"`
+}
+
+func TestActionFileMatchesItsScript(t *testing.T) {
+	b, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a actionFile
+	if err := yaml.Unmarshal(b, &a); err != nil {
+		t.Fatalf("action.yml: %v", err)
+	}
+	script, err := os.ReadFile("../../.github/action/run.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Runs.Using != "composite" || !a.Inputs["orchestrator"].Required {
+		t.Errorf("action.yml: runs.using %q, orchestrator required %v", a.Runs.Using, a.Inputs["orchestrator"].Required)
+	}
+	var run *struct {
+		ID  string            `yaml:"id"`
+		Run string            `yaml:"run"`
+		Env map[string]string `yaml:"env"`
+	}
+	for i := range a.Runs.Steps {
+		if a.Runs.Steps[i].ID == "run" {
+			run = &a.Runs.Steps[i]
+		}
+	}
+	if run == nil || !strings.Contains(run.Run, ".github/action/run.sh") {
+		t.Fatal("no step with id run calls .github/action/run.sh")
+	}
+	// Every input reaches the script through the environment, and no step
+	// splices an input into shell text.
+	for name := range a.Inputs {
+		if name == "go-version" {
+			continue
+		}
+		v := "INPUT_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+		if run.Env[v] != "${{ inputs."+name+" }}" {
+			t.Errorf("input %s does not reach the script as %s", name, v)
+		}
+		if !strings.Contains(string(script), v) {
+			t.Errorf("run.sh never reads %s", v)
+		}
+	}
+	for _, s := range a.Runs.Steps {
+		if strings.Contains(s.Run, "${{") {
+			t.Errorf("a step splices an expression into shell: %q", s.Run)
+		}
+	}
+	if a.Outputs["exit-code"].Value != "${{ steps.run.outputs.exit-code }}" {
+		t.Errorf("output exit-code is %q", a.Outputs["exit-code"].Value)
+	}
+}
+
+// TestActionScript runs the action's script against the built-in
+// orchestrators: exit code, GITHUB_OUTPUT and the three reports.
+func TestActionScript(t *testing.T) {
+	cli, _ := built(t)
+	script, err := filepath.Abs("../../.github/action/run.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		env  []string
+		code int
+	}{
+		{"reference is conformant", []string{"INPUT_ORCHESTRATOR=builtin:reference", "INPUT_LABEL_FILTER=CARD-002 || CARD-004"}, 0},
+		{"naive is not", []string{"INPUT_ORCHESTRATOR=builtin:naive", "INPUT_PROFILE=delegation-safety, a2a-core", "INPUT_LABEL_FILTER=CARD-004"}, 1},
+		{"no orchestrator is a configuration error", []string{"INPUT_ORCHESTRATOR="}, 2},
+		{"an input cannot inject shell", []string{"INPUT_ORCHESTRATOR=builtin:reference; touch INJECTED"}, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			out := filepath.Join(dir, "github-output")
+			cmd := exec.Command("bash", script)
+			cmd.Dir = dir
+			cmd.Env = append(append(os.Environ(), "A2A_CONFORM_BIN="+cli, "GITHUB_OUTPUT="+out, "INPUT_REPORTS=reports"), c.env...)
+			b, err := cmd.CombinedOutput()
+			code := 0
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != c.code {
+				t.Fatalf("exit %d, want %d:\n%s", code, c.code, b)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "INJECTED")); err == nil {
+				t.Fatal("an input ran as shell")
+			}
+			if c.code == 2 {
+				return
+			}
+			if got, _ := os.ReadFile(out); strings.TrimSpace(string(got)) != "exit-code="+string(rune('0'+c.code)) {
+				t.Errorf("GITHUB_OUTPUT = %q", got)
+			}
+			for _, f := range []string{"report.json", "junit.xml", "report.html"} {
+				if st, err := os.Stat(filepath.Join(dir, "reports", f)); err != nil || st.Size() == 0 {
+					t.Errorf("reports/%s: %v", f, err)
+				}
+			}
+		})
+	}
+}
