@@ -63,9 +63,9 @@ func rpcAt(vendor string) Precondition {
 	}
 }
 
-// taskSent needs a send or stream (probe or real) to any vendor.
+// taskSent needs a send or stream (a message: probe or real) to any vendor.
 var taskSent = Precondition{
-	Needs: "send a task",
+	Needs: "send a message",
 	Met:   func(r *Run) bool { return slices.ContainsFunc(r.Events, isTaskSend) },
 }
 
@@ -97,7 +97,7 @@ func delegationsRan(n int) Precondition {
 	}
 }
 
-// allOf needs every precondition.
+// allOf needs every precondition, in order.
 func allOf(ps ...Precondition) Precondition {
 	var needs []string
 	for _, p := range ps {
@@ -112,25 +112,6 @@ func allOf(ps ...Precondition) Precondition {
 				}
 			}
 			return true
-		},
-	}
-}
-
-// anyOf needs one of the preconditions.
-func anyOf(ps ...Precondition) Precondition {
-	var needs []string
-	for _, p := range ps {
-		needs = append(needs, p.Needs)
-	}
-	return Precondition{
-		Needs: strings.Join(needs, ", or "),
-		Met: func(r *Run) bool {
-			for _, p := range ps {
-				if p.Met(r) {
-					return true
-				}
-			}
-			return false
 		},
 	}
 }

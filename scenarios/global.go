@@ -32,7 +32,7 @@ func GlobalChecks() []Check {
 			Requirement: `A message follows the schema of the protocol version its method belongs to: in 1.0 (SendMessage) a part is one member ("text", "data", "raw" or "url") with no "kind", and the role is ROLE_USER; in 0.2-0.3 (message/send) each part has "kind" and the role is "user"; in 0.1 (tasks/send) each part has "type". Mixing them is a request the agent may misread.`,
 			Source:      "A2A 1.0 §4.1.4-4.1.6 and Appendix A (Message, Part); A2A 0.3 §6.4-6.5",
 			Fix:         "Build the message for the dialect you call: 1.0 parts {\"text\": ...} with role ROLE_USER; 0.3 parts {\"kind\":\"text\", ...} with role user.",
-			Reached:     Precondition{Needs: "send a message", Met: func(r *Run) bool { return slices.ContainsFunc(r.Events, isTaskSend) }},
+			Reached:     taskSent,
 			Judge:       judgeMessageShape,
 		},
 		{

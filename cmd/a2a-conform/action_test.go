@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -109,13 +108,7 @@ func TestActionScript(t *testing.T) {
 			cmd.Dir = dir
 			cmd.Env = append(append(os.Environ(), "A2A_CONFORM_BIN="+cli, "GITHUB_OUTPUT="+out, "INPUT_REPORTS=reports"), c.env...)
 			b, err := cmd.CombinedOutput()
-			code := 0
-			var ee *exec.ExitError
-			if errors.As(err, &ee) {
-				code = ee.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
+			code := exitCode(t, err)
 			if code != c.code {
 				t.Fatalf("exit %d, want %d:\n%s", code, c.code, b)
 			}

@@ -49,6 +49,20 @@ func built(t *testing.T) (cli, hangorch string) {
 	return filepath.Join(binDir, "a2a-conform"), filepath.Join(binDir, "hangorch")
 }
 
+// exitCode is the exit code a finished command's error says (0 for nil);
+// an error that is not an exit fails the test.
+func exitCode(t *testing.T, err error) int {
+	t.Helper()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0
+}
+
 type result struct {
 	code           int
 	stdout, stderr string
@@ -60,14 +74,7 @@ func runCLI(t *testing.T, args ...string) result {
 	cmd := exec.Command(cli, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	code := exitCode(t, cmd.Run())
 	return result{code, out.String(), errb.String()}
 }
 

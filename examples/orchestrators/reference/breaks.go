@@ -151,11 +151,9 @@ type AltInfo struct {
 
 // AltList lists the Alternatives fields in declaration order.
 func AltList() []AltInfo {
-	t := reflect.TypeOf(Alternatives{})
-	out := make([]AltInfo, 0, t.NumField())
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		out = append(out, AltInfo{Field: f.Name, Name: f.Tag.Get("alt"), Keeps: strings.Split(f.Tag.Get("keeps"), ",")})
+	var out []AltInfo
+	for _, f := range flagFields(Alternatives{}, "alt", "keeps") {
+		out = append(out, AltInfo{Field: f.field, Name: f.name, Keeps: f.list})
 	}
 	return out
 }
@@ -164,28 +162,8 @@ func AltList() []AltInfo {
 // an error listing the known ones.
 func ParseAlternatives(names ...string) (Alternatives, error) {
 	var a Alternatives
-	v := reflect.ValueOf(&a).Elem()
-	byName := map[string]int{}
-	var known []string
-	for i, ai := range AltList() {
-		byName[ai.Name] = i
-		known = append(known, ai.Name)
-	}
-	for _, arg := range names {
-		for _, n := range strings.Split(arg, ",") {
-			n = strings.TrimSpace(n)
-			if n == "" {
-				continue
-			}
-			i, ok := byName[n]
-			if !ok {
-				sort.Strings(known)
-				return Alternatives{}, fmt.Errorf("unknown alternative %q (known: %s)", n, strings.Join(known, ", "))
-			}
-			v.Field(i).SetBool(true)
-		}
-	}
-	return a, nil
+	err := setFlags(&a, "alt", "alternative", names)
+	return a, err
 }
 
 // BreakInfo describes one Breaks field.
@@ -200,11 +178,9 @@ type BreakInfo struct {
 
 // BreakList lists the Breaks fields in declaration order.
 func BreakList() []BreakInfo {
-	t := reflect.TypeOf(Breaks{})
-	out := make([]BreakInfo, 0, t.NumField())
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		out = append(out, BreakInfo{Field: f.Name, Name: f.Tag.Get("break"), Checks: strings.Split(f.Tag.Get("check"), ",")})
+	var out []BreakInfo
+	for _, f := range flagFields(Breaks{}, "break", "check") {
+		out = append(out, BreakInfo{Field: f.field, Name: f.name, Checks: f.list})
 	}
 	return out
 }
@@ -214,13 +190,37 @@ func BreakList() []BreakInfo {
 // too. An unknown name is an error listing the known ones.
 func ParseBreaks(names ...string) (Breaks, error) {
 	var b Breaks
-	v := reflect.ValueOf(&b).Elem()
+	err := setFlags(&b, "break", "break", names)
+	return b, err
+}
+
+// flagField is one bool field of Breaks or Alternatives: its Go name, its
+// flag name (tag nameTag) and its check list (tag listTag, comma-separated).
+type flagField struct {
+	field, name string
+	list        []string
+}
+
+func flagFields(v any, nameTag, listTag string) []flagField {
+	t := reflect.TypeOf(v)
+	out := make([]flagField, 0, t.NumField())
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		out = append(out, flagField{field: f.Name, name: f.Tag.Get(nameTag), list: strings.Split(f.Tag.Get(listTag), ",")})
+	}
+	return out
+}
+
+// setFlags switches on the fields of *dst named (by flag name or, in any
+// case, Go field name) in names, each a name or a comma-separated list.
+func setFlags(dst any, nameTag, what string, names []string) error {
+	v := reflect.ValueOf(dst).Elem()
 	byName := map[string]int{}
 	var known []string
-	for i, bi := range BreakList() {
-		byName[bi.Name] = i
-		byName[strings.ToLower(bi.Field)] = i
-		known = append(known, bi.Name)
+	for i, f := range flagFields(v.Interface(), nameTag, "") {
+		byName[f.name] = i
+		byName[strings.ToLower(f.field)] = i
+		known = append(known, f.name)
 	}
 	for _, arg := range names {
 		for _, n := range strings.Split(arg, ",") {
@@ -228,15 +228,18 @@ func ParseBreaks(names ...string) (Breaks, error) {
 			if n == "" {
 				continue
 			}
-			i, ok := byName[strings.ToLower(n)]
+			i, ok := byName[n]
+			if !ok {
+				i, ok = byName[strings.ToLower(n)]
+			}
 			if !ok {
 				sort.Strings(known)
-				return Breaks{}, fmt.Errorf("unknown break %q (known: %s)", n, strings.Join(known, ", "))
+				return fmt.Errorf("unknown %s %q (known: %s)", what, n, strings.Join(known, ", "))
 			}
 			v.Field(i).SetBool(true)
 		}
 	}
-	return b, nil
+	return nil
 }
 
 // Names returns the flag names of the breaks that are on.
