@@ -108,7 +108,7 @@ func TestActionScript(t *testing.T) {
 			cmd.Dir = dir
 			cmd.Env = append(append(os.Environ(), "A2A_CONFORM_BIN="+cli, "GITHUB_OUTPUT="+out, "INPUT_REPORTS=reports"), c.env...)
 			b, err := cmd.CombinedOutput()
-			code := exitCode(t, err)
+			code := exitCodeOf(t, err)
 			if code != c.code {
 				t.Fatalf("exit %d, want %d:\n%s", code, c.code, b)
 			}

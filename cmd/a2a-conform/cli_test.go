@@ -49,9 +49,9 @@ func built(t *testing.T) (cli, hangorch string) {
 	return filepath.Join(binDir, "a2a-conform"), filepath.Join(binDir, "hangorch")
 }
 
-// exitCode is the exit code a finished command's error says (0 for nil);
+// exitCodeOf is the exit code a finished command's error says (0 for nil);
 // an error that is not an exit fails the test.
-func exitCode(t *testing.T, err error) int {
+func exitCodeOf(t *testing.T, err error) int {
 	t.Helper()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
@@ -74,7 +74,7 @@ func runCLI(t *testing.T, args ...string) result {
 	cmd := exec.Command(cli, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	code := exitCode(t, cmd.Run())
+	code := exitCodeOf(t, cmd.Run())
 	return result{code, out.String(), errb.String()}
 }
 
