@@ -131,7 +131,7 @@ func bindScenarios() []*Scenario {
 					ID:           "BIND-003.UNPINNED",
 					Title:        "an unsigned card gives unpinned mode",
 					Grades:       must(Safety),
-					Requirement:  "Without a signature the signer-to-endpoint invariant cannot be evaluated; the client falls back to an explicit unsigned/unpinned mode.",
+					Requirement:  "Without a signature the signer-to-endpoint invariant cannot be evaluated; the client falls back to an explicit unsigned/unpinned mode (or refuses the card as unsigned-card).",
 					Source:       "seed 003, Condition of Validity",
 					Fix:          "Report trustMode unpinned for cards without signatures.",
 					ReadsOutcome: true,
@@ -144,7 +144,14 @@ func bindScenarios() []*Scenario {
 						if o.TrustMode != contract.TrustModeUnpinned {
 							return Failf("trustMode %q, want unpinned", o.TrustMode)
 						}
-						return Passf("trustMode unpinned")
+						// A refusal must name the problem: a card refused for
+						// another reason (the client could not read it) met no
+						// unsigned card.
+						if o.Outcome != contract.OutcomeCompleted && o.Reason != contract.ReasonUnsignedCard {
+							return Failf("outcome %s with reason %q: want the delegation run unpinned, or refused as unsigned-card", o.Outcome, o.Reason).
+								Want("completed unpinned, or refused with unsigned-card", fmt.Sprintf("%s with reason %q", o.Outcome, o.Reason))
+						}
+						return Passf("trustMode unpinned (outcome %s)", o.Outcome)
 					},
 				},
 			},
