@@ -1,6 +1,9 @@
 package scenarios
 
 import (
+	"slices"
+
+	"github.com/a2a-conform/a2a-conform/contract"
 	"github.com/a2a-conform/a2a-conform/mockvendor"
 )
 
@@ -30,9 +33,10 @@ func modeScenarios() []*Scenario {
 					Grades: must(Safety),
 					Requirement: "Declared input modes are not enforced by the vendor, so the orchestrator enforces them: every part it sends matches the target skill's inputModes " +
 						"(or the card's defaultInputModes), or it does not route there. A coercion the vendor had to apply shows a mismatch.",
-					Source:  "seed 000, What Was Observed, step 5; Condition of Validity",
-					Fix:     "Read the skill's inputModes from the card and build parts that match (a data part for application/json), or pick another agent (or refuse with input-mode-mismatch).",
-					Reached: cardFetched("c"),
+					Source:       "seed 000, What Was Observed, step 5; Condition of Validity",
+					Fix:          "Read the skill's inputModes from the card and build parts that match (a data part for application/json), or pick another agent (or refuse with input-mode-mismatch).",
+					ReadsOutcome: true,
+					Reached:      cardFetched("c"),
 					Judge: func(r *Run) Verdict {
 						for _, e := range r.Events {
 							if isRealSend(e) && len(e.Coercions) > 0 {
@@ -40,7 +44,19 @@ func modeScenarios() []*Scenario {
 								return Failf("%s: part %d was coerced %s -> %s", describe(e), c.Part, c.From, c.To).At(e.Seq)
 							}
 						}
-						return Passf("no coercion was recorded on a real task")
+						if slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool { return isRealSend(e) && inVendor(e, "c") }) {
+							return Passf("the task went to C with parts its input modes accept; no coercion")
+						}
+						// Not routed to C: engaged only if the outcome says the
+						// input modes were the reason.
+						o, bad := r.outcome(0)
+						if bad != nil {
+							return *bad
+						}
+						if o.Reason == contract.ReasonInputModeMismatch {
+							return Passf("refused C's skill as input-mode-mismatch (outcome %s)", o.Outcome)
+						}
+						return NotExercisedf("no task went to C and the outcome (%s, reason %q) does not say input-mode-mismatch: the input modes were never put to the test", o.Outcome, o.Reason)
 					},
 				},
 			},

@@ -139,6 +139,10 @@ type Alternatives struct {
 	// re-fetching the card past the caches and retrying the same vendor
 	// once, before moving on.
 	RetrySameVendor bool `alt:"retry-same-vendor" keeps:"CARD-003.NOT-FATAL"`
+	// RefuseModeMismatch refuses a skill whose input modes do not take the
+	// caller's text instead of sending it as a data part (reason
+	// input-mode-mismatch).
+	RefuseModeMismatch bool `alt:"refuse-mode-mismatch" keeps:"MODE-001.NO-COERCION"`
 }
 
 // AltInfo describes one Alternatives field.

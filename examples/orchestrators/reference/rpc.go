@@ -536,6 +536,10 @@ func (r *run) shape(a *attempt) (*wire.Message, bool) {
 			if acceptsText(modes) {
 				continue
 			}
+			if r.alt.RefuseModeMismatch {
+				r.notef("skill %q takes %v, not the caller's text: refused", a.skill, modes)
+				return nil, false
+			}
 			if acceptsJSON(modes) {
 				d, _ := json.Marshal(map[string]string{"text": p.Text})
 				m.Parts[i] = wire.Part{Kind: "data", Data: d, MediaType: "application/json", Metadata: p.Metadata}
