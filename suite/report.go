@@ -507,6 +507,14 @@ func ReadReport(file string) (*Report, error) {
 		// v1 kept a global's result per scenario among the checks: move
 		// them to their scenarios, where Finish folds them into one each.
 		r.Checks = splitGlobals(r.Checks, r.Scenarios)
+		for i := range r.Scenarios {
+			sc := &r.Scenarios[i]
+			run := &scenarios.Run{Events: sc.Trace, Delegations: sc.Delegations}
+			for k := range sc.Delegations {
+				sc.Delegations[k].Contradiction = run.Contradiction(k)
+				sc.Delegations[k].CompletedOnWire = run.CompletedOnWire(k)
+			}
+		}
 		r.Schema = Schema
 		r.Finish(r.Baseline)
 	default:
