@@ -56,6 +56,10 @@
 //	alg-none                 the signature header says alg none
 //	hs256-confusion          HS256 with the public key's bytes as the secret
 //	unsigned-card            no signatures although the vendor has a key
+//	embedded-jwk             signed by a key in the header's jwk, not in the
+//	                         key set
+//	foreign-jku              signed by keyPEM under kid, jku another host's key
+//	                         set (all three required)
 //
 // FaultTypes lists the same at run time (the admin API serves it).
 //

@@ -1,7 +1,12 @@
 package mockvendor
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
 	"errors"
 	"net/http"
 	"os"
@@ -292,6 +297,21 @@ func TestFaults(t *testing.T) {
 	}
 }
 
+// tStartupConfig is the least config a fault type starts with ("{}" for
+// the types whose zero config is complete).
+func tStartupConfig(t *testing.T, name string) string {
+	if name != "foreign-jku" {
+		return "{}"
+	}
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, _ := x509.MarshalPKCS8PrivateKey(key)
+	b, _ := json.Marshal(ForeignJKU{KeyPEM: string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})), KID: "x-1", JKU: "https://keys.elsewhere.example/.well-known/jwks.json"})
+	return string(b)
+}
+
 // TestFaultsAtStartup attaches each fault type through Config (the JSON
 // form) and checks the fleet starts and serves a card.
 func TestFaultsAtStartup(t *testing.T) {
@@ -299,11 +319,11 @@ func TestFaultsAtStartup(t *testing.T) {
 		t.Run(ft.Name, func(t *testing.T) {
 			cfg := tFaultConfig()
 			v := 0
-			if slices.Contains([]string{"tampered-card", "unknown-kid", "key-rotation", "duplicate-kid", "alg-none", "hs256-confusion", "unsigned-card"}, ft.Name) {
+			if slices.Contains([]string{"tampered-card", "unknown-kid", "key-rotation", "duplicate-kid", "alg-none", "hs256-confusion", "unsigned-card", "embedded-jwk", "foreign-jku"}, ft.Name) {
 				v = 1
 			}
 			var spec FaultSpec
-			if err := json.Unmarshal([]byte(`{"type":"`+ft.Name+`"}`), &spec); err != nil {
+			if err := json.Unmarshal([]byte(`{"type":"`+ft.Name+`","config":`+tStartupConfig(t, ft.Name)+`}`), &spec); err != nil {
 				t.Fatal(err)
 			}
 			cfg.Vendors[v].Faults = []FaultSpec{spec}

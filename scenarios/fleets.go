@@ -1,6 +1,12 @@
 package scenarios
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"encoding/pem"
+
 	"github.com/a2a-conform/a2a-conform/mockvendor"
 )
 
@@ -12,6 +18,8 @@ const (
 	skillV2    = mockvendor.SkillInvoiceV2
 	skillNext  = "invoice-reconciliation-next"
 	hostE      = "agent-e.example"
+	hostX      = "keys.vendor-x.example"
+	kidX       = "x-2026-12"
 	streamExt  = "https://a2a-conform.dev/ext/stream-timeout/v1"
 	defaultMsg = "reconcile INV-1042"
 )
@@ -55,4 +63,30 @@ func withFaults(v mockvendor.VendorConfig, faults ...mockvendor.FaultSpec) mockv
 
 func req(skill string, candidates ...string) Request {
 	return Request{Skill: skill, Candidates: candidates}
+}
+
+// vendorXKeyed is vendor X, an issuer of its own at keys.vendor-x.example
+// that serves a key set (and a card) signed with keyPEM, and the jku of
+// that key set.
+func vendorXKeyed(keyPEM string) (mockvendor.VendorConfig, string) {
+	return mockvendor.VendorConfig{
+		ID:           "x",
+		Organization: "Vendor X",
+		Hosts:        []mockvendor.HostConfig{{Name: hostX, Card: true}},
+		Signing:      &mockvendor.SigningConfig{KID: kidX, KeyPEM: keyPEM},
+	}, "https://" + hostX + mockvendor.JWKSPath
+}
+
+// freshKeyPEM is a new ECDSA P-256 key in PKCS#8 PEM, or "" (and the
+// fleet fails to start, saying so) when none can be made.
+func freshKeyPEM() string {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return ""
+	}
+	der, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		return ""
+	}
+	return string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
 }

@@ -2,6 +2,8 @@ package scenarios
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/a2a-conform/a2a-conform/contract"
 	"github.com/a2a-conform/a2a-conform/mockvendor"
@@ -12,7 +14,9 @@ func sigScenarios() []*Scenario {
 	signed := func(faults ...mockvendor.FaultSpec) func() mockvendor.Config {
 		return fleetOf(withFaults(mockvendor.VendorA(), faults...))
 	}
-	reject := func(reason string) func(r *Run) Verdict {
+	// reject passes when no task reached A and the refusal names one of
+	// the reasons (the first is the one the check expects most).
+	reject := func(reasons ...string) func(r *Run) Verdict {
 		return func(r *Run) Verdict {
 			if v := noTaskTo(r, "a"); v.Outcome != Pass {
 				return v
@@ -21,10 +25,10 @@ func sigScenarios() []*Scenario {
 			if bad != nil {
 				return *bad
 			}
-			if o.Reason != reason {
-				return Failf("no task was sent, but the reason is %q, want %q", o.Reason, reason)
+			if !slices.Contains(reasons, o.Reason) {
+				return Failf("no task was sent, but the reason is %q, want %q", o.Reason, reasons[0]).Want(strings.Join(reasons, " or "), o.Reason)
 			}
-			return Passf("no task sent; reason %s", reason)
+			return Passf("no task sent; reason %s", o.Reason)
 		}
 	}
 	summarize := []Request{req(mockvendor.SkillSummarize, mockvendor.HostVendorA)}
@@ -150,6 +154,66 @@ func sigScenarios() []*Scenario {
 						}
 					}
 					return Passf("no task was sent for either card; both refused as signature-invalid")
+				},
+			}},
+		},
+		{
+			ID:       "SIG-005",
+			Title:    "key embedded in the signature header",
+			Area:     "sig",
+			Source:   "A2A 1.0 §8.4.3; RFC 7515 §4.1.3 (jwk); issue 13 (SIG: key sources an attacker controls)",
+			Setup:    "A's card is signed by a key of someone else's, whose public half rides in the protected header (jwk) under A's kid and jku; A's key set does not hold it.",
+			Fleet:    signed(mockvendor.Spec("embedded-jwk", nil)),
+			Requests: summarize,
+			Checks: []Check{{
+				ID:           "SIG-005.REJECT",
+				Title:        "a card signed by the key its own header offers gets no task",
+				Grades:       must(Safety),
+				Requirement:  "A key carried inside the signature proves only that whoever made the signature had that key; the verification key must come from the issuer's key set (the jku, or the trust store). A card that verifies only with its header's own jwk is refused.",
+				Source:       "A2A 1.0 §8.4.3; RFC 7515 §4.1.3",
+				Fix:          "Never take the jwk header as the verification key; look the kid up in the issuer's key set only.",
+				ReadsOutcome: true,
+				Reached:      cardFetched("a"),
+				Judge:        reject(contract.ReasonSignatureInvalid, contract.ReasonKeyUnknown),
+			}},
+		},
+		{
+			ID:     "SIG-006",
+			Title:  "key set on another host",
+			Area:   "sig",
+			Source: "A2A 1.0 §8.4.3; RFC 7515 §4.1.2 (jku); issue 13 (SIG: key sources an attacker controls)",
+			Setup: "A's card is validly signed by vendor X's key, and its jku names X's key set at keys.vendor-x.example. The trust policy knows only A's signer; " +
+				"X is not in it.",
+			Fleet: func() mockvendor.Config {
+				keyPEM := freshKeyPEM()
+				x, jku := vendorXKeyed(keyPEM)
+				a := withFaults(mockvendor.VendorA(), mockvendor.Spec("foreign-jku", mockvendor.ForeignJKU{KeyPEM: keyPEM, KID: kidX, JKU: jku}))
+				return mockvendor.Config{Vendors: []mockvendor.VendorConfig{a, x}}
+			},
+			Requests: summarize,
+			Checks: []Check{{
+				ID:     "SIG-006.NO-FULL",
+				Title:  "a signature by another host's key set gives at most unpinned",
+				Grades: must(Safety),
+				Requirement: "The signer of a card is the origin of the jku its signature names. A card on A's host signed through X's key set is X's statement, and X is no issuer the policy trusts: " +
+					"refuse it, or at most delegate unpinned; never full (nor reduced, which claims a trusted signer).",
+				Source:       "A2A 1.0 §8.4.3; RFC 7515 §4.1.2; catalog, signer convention",
+				Fix:          "Take the signer's identity from the jku's origin and look it up in the trust policy; an unknown signer gives unpinned at best.",
+				ReadsOutcome: true,
+				Reached:      cardFetched("a"),
+				Judge: func(r *Run) Verdict {
+					o, bad := r.outcome(0)
+					if bad != nil {
+						return *bad
+					}
+					switch {
+					case o.TrustMode == contract.TrustModeFull || o.TrustMode == contract.TrustModeReduced:
+						return Failf("trustMode %s for a card signed through %s, a signer the policy does not know", o.TrustMode, hostX).
+							Want("unpinned, or a refusal", o.TrustMode)
+					case o.Outcome == contract.OutcomeCompleted:
+						return Passf("delegated with trustMode %q", o.TrustMode)
+					}
+					return reject(contract.ReasonKeyUnknown, contract.ReasonSignatureInvalid, contract.ReasonSignerEndpointMismatch)(r)
 				},
 			}},
 		},

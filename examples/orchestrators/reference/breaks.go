@@ -110,6 +110,12 @@ type Breaks struct {
 	// AnyAvailableSkill re-routes a -32004 to the first skill the error
 	// lists, successor or not.
 	AnyAvailableSkill bool `break:"any-available-skill" check:"MODE-001.G-SKILL-SUCCESSOR"`
+	// TrustHeaderJWK verifies a card whose key set does not verify it with
+	// the key its signature header offers (jwk).
+	TrustHeaderJWK bool `break:"trust-header-jwk" check:"SIG-005.REJECT"`
+	// TrustJKUAsCardIssuer takes the card's own origin as the signer,
+	// whatever host the jku names.
+	TrustJKUAsCardIssuer bool `break:"trust-jku-as-card-issuer" check:"SIG-006.NO-FULL"`
 	// RefetchPlain answers a -32004 with a plain GET of the card (no cache
 	// headers: the CDN serves its stale copy) and, the card still listing
 	// the skill, sends the same skill to the same host again once.

@@ -2,6 +2,8 @@ package reference
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -91,4 +93,40 @@ func (r *run) anyKey(card *agentCard, cardURL string, verr error) *cardsig.Verif
 		}
 	}
 	return nil
+}
+
+// headerKey is the TrustHeaderJWK break: it verifies the card with the key
+// its own signature header offers (jwk), as a careless verifier would, and
+// reports the card's own origin as the signer.
+func (r *run) headerKey(card *agentCard, cardURL string) *cardsig.Verified {
+	var doc struct {
+		Signatures []struct {
+			Protected string `json:"protected"`
+		} `json:"signatures"`
+	}
+	if json.Unmarshal(card.raw, &doc) != nil || len(doc.Signatures) == 0 {
+		return nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(doc.Signatures[0].Protected)
+	if err != nil {
+		return nil
+	}
+	var h struct {
+		KID string          `json:"kid"`
+		JKU string          `json:"jku"`
+		JWK json.RawMessage `json:"jwk"`
+	}
+	if json.Unmarshal(b, &h) != nil || len(h.JWK) == 0 {
+		return nil
+	}
+	var k jose.JSONWebKey
+	if k.UnmarshalJSON(h.JWK) != nil {
+		return nil
+	}
+	k.KeyID = h.KID
+	v, err := cardsig.Verify(r.ctx, card.raw, cardsig.StaticKeys{h.JKU: {k}}, cardsig.WithCardURL(cardURL))
+	if err != nil {
+		return nil
+	}
+	return v
 }

@@ -425,6 +425,14 @@ func (r *run) useCard(a *attempt, card *agentCard) bool {
 		return true
 	}
 	v, err := cardsig.Verify(r.ctx, card.raw, r.keySource(), cardsig.WithCardURL(a.cardURL))
+	if err != nil && r.br.TrustHeaderJWK {
+		if hv := r.headerKey(card, a.cardURL); hv != nil {
+			v, err = hv, nil
+		}
+	}
+	if err == nil && r.br.TrustJKUAsCardIssuer {
+		v.Issuer = "https://" + hostOf(a.cardURL)
+	}
 	if err == nil {
 		a.verified = v
 		r.notef("%s: signature verified (kid %s, signer %s)", a.cardURL, v.KID, v.Issuer)
