@@ -13,7 +13,8 @@ BIN     ?= bin/a2a-conform
 # MODULES are this repository's Go modules: the harness (.) and the example
 # programs that pull SDKs (gRPC and all) a library user must not inherit.
 MODULES := . examples/adapters/a2a-go
-NPM_DIRS := cardsig/testdata/jsinterop examples/adapters/a2a-js
+NPM_DIRS := cardsig/testdata/jsinterop examples/adapters/a2a-js \
+            examples/adapters/adk examples/adapters/beeai examples/adapters/mastra examples/adapters/ai-sdk
 
 .PHONY: build test lint cross deps fleet reports adapters fuzz bench
 
