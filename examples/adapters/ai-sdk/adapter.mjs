@@ -44,21 +44,11 @@
 //   a2a-conform run --orchestrator 'exec:node examples/adapters/ai-sdk/adapter.mjs'
 
 import * as undici from 'undici';
-import { describe, reasonFor, serve, textOf, useEnvProxy } from '../internal-node/contract.mjs';
+import { describe, reasonFor, serve, textOf, useEnvProxy, watchFetch } from '../internal-node/contract.mjs';
 
 useEnvProxy(undici);
 
-// Requests seen through the global fetch during the current delegation.
-let seen = [];
-const realFetch = globalThis.fetch;
-globalThis.fetch = async (input, init) => {
-  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input?.url;
-  const rec = { method: (init?.method || input?.method || 'GET').toUpperCase(), url: String(url), status: 0 };
-  seen.push(rec);
-  const res = await realFetch(input, init);
-  rec.status = res.status;
-  return res;
-};
+const watch = watchFetch();
 
 async function load() {
   const [{ generateText, streamText }, { a2a }] = await Promise.all([import('ai'), import('a2a-ai-provider')]);
@@ -81,7 +71,7 @@ function observe(ev, st) {
 async function delegate({ generateText, streamText, a2a }, req, signal) {
   const cand = req.candidates?.[0];
   if (!cand) return { outcome: 'failed', reason: 'other', detail: 'no candidates' };
-  seen = [];
+  watch.clear();
   const streaming = Boolean(req.task?.preferStreaming);
   const st = { taskId: '', state: '' };
   let error;
@@ -100,10 +90,10 @@ async function delegate({ generateText, streamText, a2a }, req, signal) {
     error ??= err;
   }
   const out = {};
-  if (seen.some((r) => r.method === 'GET' && r.url === cand && r.status >= 200 && r.status < 300)) {
+  if (watch.cardRead(cand)) {
     Object.assign(out, { cardTrust: 'authoritative', trustMode: 'unpinned' });
   }
-  const posts = seen.filter((r) => r.method === 'POST');
+  const posts = watch.requests().filter((r) => r.method === 'POST');
   if (posts.length) out.agent = posts[posts.length - 1].url;
   if (st.taskId) out.taskId = st.taskId;
   if (st.state) out.taskState = st.state;

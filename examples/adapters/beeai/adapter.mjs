@@ -20,7 +20,9 @@
 // takes as is) carrying message.metadata.skillId; BeeAI builds the params
 // itself, so params.metadata cannot be set. Task id and state come from
 // the run's "update" events (every raw A2A stream event); the endpoint is
-// the card's url, the one A2AClient used. Outcome: completed only for a
+// the card's url, the one A2AClient used (the global fetch is watched, not
+// changed, to see whether the card GET succeeded when the SDK then refuses
+// the card). Outcome: completed only for a
 // task seen to reach "completed"; failed otherwise, with BeeAI's error.
 // cardTrust "authoritative" and trustMode "unpinned" once the card was read.
 //
@@ -39,9 +41,10 @@
 
 import { randomUUID } from 'node:crypto';
 import * as undici from 'undici';
-import { baseOf, describe, reasonFor, serve, textOf, useEnvProxy } from '../internal-node/contract.mjs';
+import { baseOf, describe, reasonFor, serve, textOf, useEnvProxy, watchFetch } from '../internal-node/contract.mjs';
 
 useEnvProxy(undici);
+const watch = watchFetch();
 
 async function load() {
   const [{ A2AAgent }, { UnconstrainedMemory }] = await Promise.all([
@@ -55,6 +58,7 @@ async function delegate(A2AAgent, UnconstrainedMemory, req, signal) {
   const skill = req.task?.skill || '';
   const cand = req.candidates?.[0];
   if (!cand) return { outcome: 'failed', reason: 'other', detail: 'no candidates' };
+  watch.clear();
   const agent = new A2AAgent({ url: baseOf(cand), memory: new UnconstrainedMemory() });
   const message = {
     kind: 'message',
@@ -86,7 +90,11 @@ async function delegate(A2AAgent, UnconstrainedMemory, req, signal) {
   }
   const out = {};
   const card = agent.agentCard;
-  if (card) Object.assign(out, { cardTrust: 'authoritative', trustMode: 'unpinned' });
+  // The card counts as read when the GET succeeded, even if the SDK then
+  // refused it (a 1.0-only card has no url), as in the other adapters.
+  if (card || watch.cardRead(new URL('.well-known/agent-card.json', baseOf(cand) + '/').href)) {
+    Object.assign(out, { cardTrust: 'authoritative', trustMode: 'unpinned' });
+  }
   if (card?.url) out.agent = card.url;
   if (skill) out.skill = skill;
   if (taskId) out.taskId = taskId;

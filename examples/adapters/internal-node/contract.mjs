@@ -15,7 +15,9 @@
 //   - each delegation gets an AbortSignal that fires MARGIN_MS before
 //     deadlineMs, and the loop answers "failed"/"deadline" itself if the
 //     framework has not returned by then (not every framework honours a
-//     signal), so every request gets an outcome.
+//     signal), so every request gets an outcome. The first delegation's
+//     deadline includes the framework's import: the harness sends it right
+//     after the hello answer.
 //   - the proxy: the exec driver sets HTTPS_PROXY and NODE_USE_ENV_PROXY=1,
 //     but Node before 24 ignores both (on Node 20.20.2 a plain
 //     fetch('https://agent-b.example/...') with them set fails with
@@ -35,8 +37,19 @@ function claimStdout() {
   process.stdout.write = (chunk, encoding, cb) => process.stderr.write(chunk, encoding, cb);
 }
 
+// answeredAt is when the last answer was written: the harness sends the
+// next request only after reading it, so no request can be older.
+let answeredAt = performance.now();
+// loadedAt is when the framework's import finished (0: not yet).
+let loadedAt = 0;
+
 function send(obj) {
-  return new Promise((resolve) => realWrite(JSON.stringify(obj) + '\n', resolve));
+  return new Promise((resolve) =>
+    realWrite(JSON.stringify(obj) + '\n', () => {
+      answeredAt = performance.now();
+      resolve();
+    }),
+  );
 }
 
 let proxyAgent;
@@ -55,6 +68,31 @@ export function useEnvProxy(undici) {
     proxyAgent = new undici.ProxyAgent({ uri: proxy });
     undici.setGlobalDispatcher(proxyAgent);
     return old.close().catch(() => {});
+  };
+}
+
+// watchFetch wraps the global fetch to record, without changing anything,
+// the requests a library makes through it: { method, url, status }. It is
+// for adapters whose library does not say which card it read or which
+// endpoint it posted to. requests() returns those since the last clear().
+export function watchFetch() {
+  let seen = [];
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = async (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input?.url;
+    const rec = { method: (init?.method || input?.method || 'GET').toUpperCase(), url: String(url), status: 0 };
+    seen.push(rec);
+    const res = await realFetch(input, init);
+    rec.status = res.status;
+    return res;
+  };
+  return {
+    clear() {
+      seen = [];
+    },
+    requests: () => seen,
+    // cardRead: a GET of url answered 2xx.
+    cardRead: (url) => seen.some((r) => r.method === 'GET' && r.url === url && r.status >= 200 && r.status < 300),
   };
 }
 
@@ -111,7 +149,12 @@ export async function serve({ name, version, load }) {
   claimStdout();
   const { createInterface } = await import('node:readline');
   let loaded;
-  const impl = () => (loaded ??= Promise.resolve().then(load));
+  const impl = () =>
+    (loaded ??= Promise.resolve()
+      .then(load)
+      .finally(() => {
+        loadedAt = performance.now();
+      }));
   const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of rl) {
     if (!line.trim()) continue;
@@ -145,13 +188,19 @@ export async function serve({ name, version, load }) {
 
 async function run(impl, req) {
   const deadline = req.deadlineMs > 0 ? req.deadlineMs : 20000;
+  // The deadline runs from when the harness sent the request. That is now,
+  // unless the framework's import (a synchronous require blocks the loop)
+  // finished after our last answer: then the request may have waited
+  // unread, and the last answer is the earliest it can have been sent.
+  const sentAt = loadedAt > answeredAt ? answeredAt : performance.now();
+  const budget = Math.max(deadline - MARGIN_MS, deadline / 2) - (performance.now() - sentAt);
   const ctl = new AbortController();
   let timer;
   const late = new Promise((resolve) => {
     timer = setTimeout(() => {
       ctl.abort(new DOMException('deadline', 'TimeoutError'));
-      resolve({ outcome: 'failed', reason: 'deadline', detail: `no result from the framework within ${deadline - MARGIN_MS} ms` });
-    }, Math.max(deadline - MARGIN_MS, deadline / 2));
+      resolve({ outcome: 'failed', reason: 'deadline', detail: `no result from the framework within ${deadline - MARGIN_MS} ms of the request` });
+    }, Math.max(budget, 0));
   });
   const work = (async () => {
     try {
