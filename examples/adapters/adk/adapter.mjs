@@ -31,33 +31,41 @@
 // Glue (../internal-node/contract.mjs): Node 20 ignores HTTPS_PROXY and
 // NODE_USE_ENV_PROXY, so an undici ProxyAgent is the global dispatcher;
 // ADK logs through winston's console transport to stdout, so stdout other
-// than contract messages goes to stderr (and ADK's logger is set to one
-// that writes to stderr); ADK takes 2-6 s to import on a loaded machine, so hello
-// is answered first and ADK is loaded after it. The fleet CA comes from
+// than contract messages goes to stderr (winston writes through
+// process.stdout.write, which the shared module points at stderr); ADK
+// takes seconds to import on a loaded machine, so hello is answered first
+// and ADK is imported after it. The fleet CA comes from
 // NODE_EXTRA_CA_CERTS, no glue.
 //
 //   npm ci --prefix examples/adapters/adk
 //   a2a-conform run --orchestrator 'exec:node examples/adapters/adk/adapter.mjs'
 
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as undici from 'undici';
 import { baseOf, describe, serve, textOf, useEnvProxy } from '../internal-node/contract.mjs';
 
 useEnvProxy(undici);
 
-const stderrLogger = () => {
-  const out = (level) => (...args) => process.stderr.write(`ADK ${level}: ${args.map(String).join(' ')}\n`);
-  return { setLogLevel() {}, log: (l, ...a) => out(l)(...a), debug() {}, info: out('info'), warn: out('warn'), error: out('error') };
-};
+// ADK is imported as ESM (Node keeps reading stdin and firing timers
+// during an ESM import, so a deadline that passes mid-import still gets its
+// outcome; a CommonJS require blocks the loop), and not through the "."
+// barrel: that loads every integration ADK has (Vertex AI, MikroORM,
+// OpenTelemetry exporters, MCP, ...) for 2.0-2.5 s of CPU per process here,
+// which counts against the first delegation's deadline (STREAM-002 needs 10
+// s of it). RemoteA2AAgent comes from the public "@google/adk/a2a" subpath
+// and InMemoryRunner from its own module in the same dist/esm tree (the
+// class the barrel re-exports, pinned by the lockfile): 1.1-1.3 s of CPU.
+const require = createRequire(import.meta.url);
 
-// ADK is loaded through its CommonJS build (the package's "require"
-// export, the same code): Node then skips the ESM-to-CommonJS lexing of
-// ADK's many CommonJS dependencies, which cuts the import by about a
-// quarter (1.5-1.6 s of CPU instead of 2.0-2.4 s here). The import counts
-// against the first delegation's deadline, and STREAM-002 needs 10 s of it.
 async function load() {
-  const adk = createRequire(import.meta.url)('@google/adk');
-  adk.setLogger(stderrLogger());
+  const dist = join(dirname(require.resolve('@google/adk/package.json')), 'dist', 'esm');
+  const [{ RemoteA2AAgent }, { InMemoryRunner }] = await Promise.all([
+    import('@google/adk/a2a'),
+    import(pathToFileURL(join(dist, 'runner', 'in_memory_runner.js')).href),
+  ]);
+  const adk = { RemoteA2AAgent, InMemoryRunner };
   return { delegate: (req, signal) => delegate(adk, req, signal) };
 }
 
