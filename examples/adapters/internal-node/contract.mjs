@@ -182,9 +182,15 @@ export async function serve({ name, version, load }) {
       process.stderr.write(`skipped a message of type ${JSON.stringify(msg.type)}\n`);
     }
   }
+  // stdin closed. Work abandoned at a deadline may still be sending: give
+  // it a moment (the driver allows 1 s) rather than cut a request in half.
+  await Promise.race([Promise.allSettled([...abandoned]), new Promise((r) => setTimeout(r, 500))]);
   await proxyAgent?.close().catch(() => {});
   process.exit(0);
 }
+
+// abandoned holds the framework calls still running after their deadline.
+const abandoned = new Set();
 
 async function run(impl, req) {
   const deadline = req.deadlineMs > 0 ? req.deadlineMs : 20000;
@@ -214,5 +220,9 @@ async function run(impl, req) {
     return await Promise.race([work, late]);
   } finally {
     clearTimeout(timer);
+    if (ctl.signal.aborted) {
+      abandoned.add(work);
+      work.finally(() => abandoned.delete(work));
+    }
   }
 }
