@@ -28,7 +28,7 @@
 //     Node's TLS, ProxyAgent tunnels included.
 
 const CONTRACT = 1;
-const MARGIN_MS = 750; // kept back from deadlineMs so the outcome is written in time
+const MARGIN_MS = 500; // kept back from deadlineMs so the outcome is written in time (as a2a-js does)
 
 const realWrite = process.stdout.write.bind(process.stdout);
 
