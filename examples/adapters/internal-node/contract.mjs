@@ -40,8 +40,9 @@ function claimStdout() {
 // answeredAt is when the last answer was written: the harness sends the
 // next request only after reading it, so no request can be older.
 let answeredAt = performance.now();
-// loadedAt is when the framework's import finished (0: not yet).
-let loadedAt = 0;
+// blockedUntil is when a framework import that blocked the event loop (a
+// synchronous require: more than 200 ms before load() returned) ended.
+let blockedUntil = 0;
 
 function send(obj) {
   return new Promise((resolve) =>
@@ -150,11 +151,13 @@ export async function serve({ name, version, load }) {
   const { createInterface } = await import('node:readline');
   let loaded;
   const impl = () =>
-    (loaded ??= Promise.resolve()
-      .then(load)
-      .finally(() => {
-        loadedAt = performance.now();
-      }));
+    (loaded ??= (async () => {
+      const t0 = performance.now();
+      const p = load(); // runs synchronously up to its first await
+      const t1 = performance.now();
+      if (t1 - t0 > 200) blockedUntil = t1;
+      return p;
+    })());
   const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of rl) {
     if (!line.trim()) continue;
@@ -195,10 +198,10 @@ const abandoned = new Set();
 async function run(impl, req) {
   const deadline = req.deadlineMs > 0 ? req.deadlineMs : 20000;
   // The deadline runs from when the harness sent the request. That is now,
-  // unless the framework's import (a synchronous require blocks the loop)
-  // finished after our last answer: then the request may have waited
-  // unread, and the last answer is the earliest it can have been sent.
-  const sentAt = loadedAt > answeredAt ? answeredAt : performance.now();
+  // unless a framework import blocked the loop after our last answer: then
+  // the request may have waited unread, and the last answer is the earliest
+  // it can have been sent. (An ESM import keeps the loop running.)
+  const sentAt = blockedUntil > answeredAt ? answeredAt : performance.now();
   const budget = Math.max(deadline - MARGIN_MS, deadline / 2) - (performance.now() - sentAt);
   const ctl = new AbortController();
   let timer;
