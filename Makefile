@@ -1,7 +1,7 @@
 # a2a-conform: build, test, lint, and the measurements.
 #
 #   make test     lint, then every test. Tests that need Node (SDK interop,
-#                 the a2a-js adapter), python3 (the stdlib adapter) or
+#                 the a2a-js and framework adapters), python3 (the stdlib adapter) or
 #                 Chromium (browser tests) skip when those are missing,
 #                 unless A2A_CONFORM_REQUIRE_NODE/_PYTHON/_CHROMIUM=1 (CI
 #                 sets all three in .ci/run, so nothing is skipped there).
@@ -14,7 +14,8 @@ BIN     ?= bin/a2a-conform
 # MODULES are this repository's Go modules: the harness (.) and the example
 # programs that pull SDKs (gRPC and all) a library user must not inherit.
 MODULES := . examples/adapters/a2a-go
-NPM_DIRS := cardsig/testdata/jsinterop examples/adapters/a2a-js
+NPM_DIRS := cardsig/testdata/jsinterop examples/adapters/a2a-js \
+            examples/adapters/adk examples/adapters/beeai examples/adapters/mastra examples/adapters/ai-sdk
 
 .PHONY: build test lint cross deps fleet reports adapters fuzz bench
 
@@ -61,8 +62,8 @@ reports: build
 	mkdir -p reports
 	$(BIN) run --json-report reports/report.json --junit-report reports/junit.xml --html-report reports/report.html
 
-# adapters builds the a2a-go adapter (its own module) and installs the a2a-js
-# one's packages.
+# adapters builds the a2a-go adapter (its own module) and installs the Node
+# adapters' packages (a2a-js, adk, beeai, mastra, ai-sdk).
 adapters: deps
 	$(GO) -C examples/adapters/a2a-go build -o $(CURDIR)/bin/adapter-a2a-go .
 

@@ -36,6 +36,10 @@ var adapters = []adapter{
 	{name: "a2a-go", argv: goAdapter},
 	{name: "a2a-js", argv: jsAdapter},
 	{name: "python", argv: pythonAdapter},
+	{name: "adk", argv: nodeAdapter("adk", "@google/adk", "undici")},
+	{name: "beeai", argv: nodeAdapter("beeai", "beeai-framework", "@a2a-js/sdk", "undici")},
+	{name: "mastra", argv: nodeAdapter("mastra", "@mastra/core", "undici")},
+	{name: "ai-sdk", argv: nodeAdapter("ai-sdk", "a2a-ai-provider", "ai", "undici")},
 }
 
 // goAdapter builds examples/adapters/a2a-go (github.com/a2aproject/a2a-go),
@@ -67,6 +71,24 @@ func jsAdapter(t *testing.T) []string {
 		testenv.File(t, "A2A_CONFORM_REQUIRE_NODE", filepath.Join(dir, "node_modules", pkg, "package.json"), fix)
 	}
 	return []string{node, filepath.Join(dir, "adapter.mjs")}
+}
+
+// nodeAdapter locates node and the node_modules of the framework adapter in
+// examples/adapters/<dir> (adapter.mjs, sharing ../internal-node). Missing
+// ones skip the test unless A2A_CONFORM_REQUIRE_NODE=1.
+func nodeAdapter(dir string, pkgs ...string) func(t *testing.T) []string {
+	return func(t *testing.T) []string {
+		abs, err := filepath.Abs(filepath.Join(adaptersDir, dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fix := "run: npm ci --prefix examples/adapters/" + dir + " (or make deps)"
+		node := testenv.Program(t, "A2A_CONFORM_REQUIRE_NODE", "node (Node 20+) is needed: install it, then "+fix, "node")
+		for _, pkg := range pkgs {
+			testenv.File(t, "A2A_CONFORM_REQUIRE_NODE", filepath.Join(abs, "node_modules", pkg, "package.json"), fix)
+		}
+		return []string{node, filepath.Join(abs, "adapter.mjs")}
+	}
 }
 
 // pythonAdapter locates python3 for the standard-library adapter.

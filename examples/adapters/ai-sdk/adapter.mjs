@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// a2a-conform exec adapter around the Vercel AI SDK's community A2A
+// provider, a2a-ai-provider 0.5.0-alpha.1 with ai 6, used as its README
+// shows: the remote agent's card URL is the model id,
+// generateText({ model: a2a(cardUrl), prompt }) or streamText(...). What it
+// does by default, and so what this scores:
+//
+//   - every call fetches the card with @a2a-js/sdk 0.3.14's
+//     A2AClient.fromCardUrl(modelId) (the card URL as given) and sends to
+//     the card's 0.3 `url`; a card with only the 1.0 supportedInterfaces is
+//     refused by the SDK; one model, so only the first candidate is used;
+//   - generateText sends message/send (blocking, acceptedOutputModes
+//     text/plain); streamText sends message/stream, or message/send when the
+//     card says no streaming. The adapter calls streamText when the task
+//     prefers streaming and generateText otherwise;
+//   - the provider builds the A2A message from the prompt (text parts, a
+//     fresh messageId, no metadata); its only provider option is contextId,
+//     so the skill id is never sent: the vendor runs its default skill, and
+//     the outcome names no skill (the wire's "" = default skill);
+//   - finishReason is "stop" for a completed task but also for submitted and
+//     input-required ones (and always for generateText), so the adapter reads
+//     the task state from what the provider hands back: generateText's
+//     response.body (the raw A2A result) and, for streamText, the raw chunks
+//     (includeRawChunks: true, an observation option: it changes nothing on
+//     the wire);
+//   - the AI SDK's own retries (maxRetries 2) apply to retryable API call
+//     errors; the provider throws plain errors, so nothing is retried. No
+//     probe, no re-fetch, no signature check.
+//
+// The provider does not expose the card, and the adapter must not fetch it
+// again, so it learns the endpoint by watching the global fetch the SDK
+// calls: the URL of the JSON-RPC POST that returned the task is the agent;
+// a card GET answered 2xx means the card was read (then cardTrust
+// "authoritative", trustMode "unpinned"). Outcome: completed only for a
+// task seen in state "completed"; failed otherwise, with the SDK's error.
+//
+// Glue (../internal-node/contract.mjs): Node 20 ignores HTTPS_PROXY and
+// NODE_USE_ENV_PROXY, so an undici ProxyAgent is the global dispatcher;
+// the provider console.logs its params, the card and every stream event,
+// so stdout other than contract messages goes to stderr. The fleet CA comes
+// from NODE_EXTRA_CA_CERTS, no glue.
+//
+//   npm ci --prefix examples/adapters/ai-sdk
+//   a2a-conform run --orchestrator 'exec:node examples/adapters/ai-sdk/adapter.mjs'
+
+import * as undici from 'undici';
+import { describe, reasonFor, serve, textOf, useEnvProxy, watchFetch } from '../internal-node/contract.mjs';
+
+useEnvProxy(undici);
+
+const watch = watchFetch();
+
+async function load() {
+  const [{ generateText, streamText }, { a2a }] = await Promise.all([import('ai'), import('a2a-ai-provider')]);
+  return { delegate: (req, signal) => delegate({ generateText, streamText, a2a }, req, signal) };
+}
+
+function observe(ev, st) {
+  if (!ev || typeof ev !== 'object') return;
+  if (ev.kind === 'task') {
+    st.taskId = ev.id || st.taskId;
+    st.state = ev.status?.state || st.state;
+  } else if (ev.kind === 'status-update') {
+    st.taskId = ev.taskId || st.taskId;
+    st.state = ev.status?.state || st.state;
+  } else if (ev.kind === 'artifact-update' || ev.kind === 'message') {
+    st.taskId = ev.taskId || st.taskId;
+  }
+}
+
+async function delegate({ generateText, streamText, a2a }, req, signal) {
+  const cand = req.candidates?.[0];
+  if (!cand) return { outcome: 'failed', reason: 'other', detail: 'no candidates' };
+  watch.clear();
+  const streaming = Boolean(req.task?.preferStreaming);
+  const st = { taskId: '', state: '' };
+  let error;
+  try {
+    if (streaming) {
+      const res = streamText({ model: a2a(cand), prompt: textOf(req), abortSignal: signal, includeRawChunks: true, onError() {} });
+      for await (const part of res.fullStream) {
+        if (part.type === 'raw') observe(part.rawValue, st);
+        else if (part.type === 'error') error ??= part.error;
+      }
+    } else {
+      const res = await generateText({ model: a2a(cand), prompt: textOf(req), abortSignal: signal });
+      observe(res.response?.body, st);
+    }
+  } catch (err) {
+    error ??= err;
+  }
+  const out = {};
+  if (watch.cardRead(cand)) {
+    Object.assign(out, { cardTrust: 'authoritative', trustMode: 'unpinned' });
+  }
+  const posts = watch.requests().filter((r) => r.method === 'POST');
+  if (posts.length) out.agent = posts[posts.length - 1].url;
+  if (st.taskId) out.taskId = st.taskId;
+  if (st.state) out.taskState = st.state;
+  const how = streaming ? 'streamText' : 'generateText';
+  if (error) return { ...out, outcome: 'failed', reason: reasonFor(error, signal), detail: `${how}: ${describe(error)}` };
+  if (st.state === 'completed' && st.taskId && out.agent) {
+    return { ...out, outcome: 'completed', reason: 'ok', detail: `a2a-ai-provider ${how} via ${out.agent}, no skill id sent (the provider has no place for one)` };
+  }
+  return { ...out, outcome: 'failed', reason: 'other', detail: `${how}: remote task ${st.taskId || '(none)'} ended in state "${st.state || 'unknown'}"` };
+}
+
+serve({ name: 'a2a-conform-adapter-ai-sdk', version: 'a2a-ai-provider@0.5.0-alpha.1 (ai@6, @a2a-js/sdk@0.3.14)', load });

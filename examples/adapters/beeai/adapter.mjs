@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+// a2a-conform exec adapter around the BeeAI framework's remote A2A agent,
+// beeai-framework 0.1.30 (A2AAgent from beeai-framework/adapters/a2a), with
+// @a2a-js/sdk 0.3.14 as its A2A client (an optional peer dependency that
+// the framework leaves to the application). What BeeAI does by default, and
+// so what this scores:
+//
+//   - A2AAgent({ url, memory }) resolves ".well-known/agent-card.json"
+//     against url and fetches it with A2AClient.fromCardUrl (given the card
+//     URL itself it would fetch /.well-known/.well-known/agent-card.json, so
+//     the adapter passes the first candidate's origin); one remote agent, so
+//     only the first candidate is used;
+//   - it sends to the card's 0.3 `url` (new A2AClient(card)); a card with
+//     only the 1.0 supportedInterfaces is refused by the SDK;
+//   - it only streams: message/stream, whatever the caller prefers; a card
+//     without capabilities.streaming makes the SDK throw before sending;
+//   - no probe, no retry, no re-fetch, no signature check.
+//
+// The adapter gives A2AAgent.run an A2A message (one of the input types it
+// takes as is) carrying message.metadata.skillId; BeeAI builds the params
+// itself, so params.metadata cannot be set. Task id and state come from
+// the run's "update" events (every raw A2A stream event); the endpoint is
+// the card's url, the one A2AClient used (the global fetch is watched, not
+// changed, to see whether the card GET succeeded when the SDK then refuses
+// the card). Outcome: completed only for a
+// task seen to reach "completed"; failed otherwise, with BeeAI's error.
+// cardTrust "authoritative" and trustMode "unpinned" once the card was read.
+//
+// Install needs --legacy-peer-deps (.npmrc here sets it): without it npm
+// tries to satisfy every peer of the framework's many optional provider
+// integrations. That leaves zod (which the framework imports without
+// declaring it; zod 3, for ZodEffects) and @a2a-js/sdk to this package.json.
+//
+// Glue (../internal-node/contract.mjs): Node 20 ignores HTTPS_PROXY and
+// NODE_USE_ENV_PROXY, so an undici ProxyAgent is the global dispatcher;
+// stdout other than contract messages goes to stderr. The fleet CA comes
+// from NODE_EXTRA_CA_CERTS, no glue.
+//
+//   npm ci --prefix examples/adapters/beeai
+//   a2a-conform run --orchestrator 'exec:node examples/adapters/beeai/adapter.mjs'
+
+import { randomUUID } from 'node:crypto';
+import * as undici from 'undici';
+import { baseOf, describe, reasonFor, serve, textOf, useEnvProxy, watchFetch } from '../internal-node/contract.mjs';
+
+useEnvProxy(undici);
+const watch = watchFetch();
+
+async function load() {
+  const [{ A2AAgent }, { UnconstrainedMemory }] = await Promise.all([
+    import('beeai-framework/adapters/a2a/agents/agent'),
+    import('beeai-framework/memory/unconstrainedMemory'),
+  ]);
+  return { delegate: (req, signal) => delegate(A2AAgent, UnconstrainedMemory, req, signal) };
+}
+
+async function delegate(A2AAgent, UnconstrainedMemory, req, signal) {
+  const skill = req.task?.skill || '';
+  const cand = req.candidates?.[0];
+  if (!cand) return { outcome: 'failed', reason: 'other', detail: 'no candidates' };
+  watch.clear();
+  const agent = new A2AAgent({ url: baseOf(cand), memory: new UnconstrainedMemory() });
+  const message = {
+    kind: 'message',
+    role: 'user',
+    messageId: req.task?.message?.messageId || randomUUID(),
+    parts: [{ kind: 'text', text: textOf(req) }],
+    ...(skill ? { metadata: { skillId: skill } } : {}),
+  };
+  let taskId = '';
+  let state = '';
+  let error;
+  try {
+    await agent
+      .run({ input: message }, { signal })
+      .observe((emitter) => {
+        emitter.on('update', ({ value: ev }) => {
+          if (!ev) return;
+          if (ev.kind === 'task') {
+            taskId = ev.id || taskId;
+            state = ev.status?.state || state;
+          } else {
+            taskId = ev.taskId || taskId;
+            if (ev.kind === 'status-update') state = ev.status?.state || state;
+          }
+        });
+      });
+  } catch (err) {
+    error = err;
+  }
+  const out = {};
+  const card = agent.agentCard;
+  // The card counts as read when the GET succeeded, even if the SDK then
+  // refused it (a 1.0-only card has no url), as in the other adapters.
+  if (card || watch.cardRead(new URL('.well-known/agent-card.json', baseOf(cand) + '/').href)) {
+    Object.assign(out, { cardTrust: 'authoritative', trustMode: 'unpinned' });
+  }
+  if (card?.url) out.agent = card.url;
+  if (skill) out.skill = skill;
+  if (taskId) out.taskId = taskId;
+  if (state) out.taskState = state;
+  if (error) return { ...out, outcome: 'failed', reason: reasonFor(error, signal), detail: describe(error) };
+  if (state === 'completed' && taskId && out.agent) {
+    return { ...out, outcome: 'completed', reason: 'ok', detail: `beeai-framework A2AAgent (message/stream) via ${out.agent}` };
+  }
+  return { ...out, outcome: 'failed', reason: 'other', detail: `remote task ${taskId || '(none)'} ended in state "${state || 'unknown'}"` };
+}
+
+serve({ name: 'a2a-conform-adapter-beeai', version: 'beeai-framework@0.1.30 (@a2a-js/sdk@0.3.14)', load });

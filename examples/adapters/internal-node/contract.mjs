@@ -1,0 +1,231 @@
+// Shared by the framework adapters (adk/, beeai/, mastra/, ai-sdk/): the
+// driver-contract loop and the little network glue Node 20 needs. It imports
+// nothing outside Node itself, so it resolves from any adapter directory; the
+// adapter hands it its own pinned undici.
+//
+// What it does, and why:
+//
+//   - stdout is the NDJSON channel. Frameworks log there (ADK's winston
+//     console transport, a2a-ai-provider's console.log of every event), so
+//     the first thing serve() does is keep the real process.stdout.write for
+//     contract messages and send every other write to stdout to stderr.
+//   - hello is answered as soon as it arrives; the framework is imported
+//     (load) only after that, so a framework that takes seconds to import
+//     does not miss the driver's 2 s hello wait.
+//   - each delegation gets an AbortSignal that fires MARGIN_MS before
+//     deadlineMs, and the loop answers "failed"/"deadline" itself if the
+//     framework has not returned by then (not every framework honours a
+//     signal), so every request gets an outcome. The first delegation's
+//     deadline includes the framework's import: the harness sends it right
+//     after the hello answer.
+//   - the proxy: the exec driver sets HTTPS_PROXY and NODE_USE_ENV_PROXY=1,
+//     but Node before 24 ignores both (on Node 20.20.2 a plain
+//     fetch('https://agent-b.example/...') with them set fails with
+//     "getaddrinfo ENOTFOUND agent-b.example"). useEnvProxy installs an
+//     undici ProxyAgent for HTTPS_PROXY as the global dispatcher, which is
+//     what the built-in fetch of Node 20 consults. The fleet CA needs no
+//     glue: NODE_EXTRA_CA_CERTS, also set by the driver, is honoured by
+//     Node's TLS, ProxyAgent tunnels included.
+
+const CONTRACT = 1;
+const MARGIN_MS = 500; // kept back from deadlineMs so the outcome is written in time (as a2a-js does)
+
+const realWrite = process.stdout.write.bind(process.stdout);
+
+// claimStdout sends every write to stdout but ours to stderr.
+function claimStdout() {
+  process.stdout.write = (chunk, encoding, cb) => process.stderr.write(chunk, encoding, cb);
+}
+
+// answeredAt is when the last answer was written: the harness sends the
+// next request only after reading it, so no request can be older.
+let answeredAt = performance.now();
+// blockedUntil is when a framework import that blocked the event loop (a
+// synchronous require: more than 200 ms before load() returned) ended.
+let blockedUntil = 0;
+
+function send(obj) {
+  return new Promise((resolve) =>
+    realWrite(JSON.stringify(obj) + '\n', () => {
+      answeredAt = performance.now();
+      resolve();
+    }),
+  );
+}
+
+let proxyAgent;
+
+// useEnvProxy routes the built-in fetch through $HTTPS_PROXY on a Node that
+// does not do it by itself (before 24). It returns a short note for the
+// adapter's hello version string.
+export function useEnvProxy(undici) {
+  const proxy = process.env.HTTPS_PROXY || process.env.https_proxy || '';
+  const major = Number(process.versions.node.split('.')[0]);
+  if (!proxy || (major >= 24 && process.env.NODE_USE_ENV_PROXY === '1')) return;
+  proxyAgent = new undici.ProxyAgent({ uri: proxy });
+  undici.setGlobalDispatcher(proxyAgent);
+  useEnvProxy.reinstall = () => {
+    const old = proxyAgent;
+    proxyAgent = new undici.ProxyAgent({ uri: proxy });
+    undici.setGlobalDispatcher(proxyAgent);
+    return old.close().catch(() => {});
+  };
+}
+
+// watchFetch wraps the global fetch to record, without changing anything,
+// the requests a library makes through it: { method, url, status }. It is
+// for adapters whose library does not say which card it read or which
+// endpoint it posted to. requests() returns those since the last clear().
+export function watchFetch() {
+  let seen = [];
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = async (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input?.url;
+    const rec = { method: (init?.method || input?.method || 'GET').toUpperCase(), url: String(url), status: 0 };
+    seen.push(rec);
+    const res = await realFetch(input, init);
+    rec.status = res.status;
+    return res;
+  };
+  return {
+    clear() {
+      seen = [];
+    },
+    requests: () => seen,
+    // cardRead: a GET of url answered 2xx.
+    cardRead: (url) => seen.some((r) => r.method === 'GET' && r.url === url && r.status >= 200 && r.status < 300),
+  };
+}
+
+// baseOf returns the origin of a card URL at the standard path (for
+// libraries that take a base URL and append .well-known/agent-card.json
+// themselves), or the URL unchanged.
+export function baseOf(cardUrl) {
+  const suffix = '/.well-known/agent-card.json';
+  try {
+    const u = new URL(cardUrl);
+    if (u.pathname === suffix && !u.search) return u.origin;
+  } catch {
+    // not a URL: give it to the library as it is
+  }
+  return cardUrl;
+}
+
+// describe turns an error (and its causes) into one line.
+export function describe(err) {
+  const seen = new Set();
+  const parts = [];
+  for (let e = err; e && !seen.has(e) && parts.length < 4; e = e.cause) {
+    seen.add(e);
+    const s = e?.message ?? String(e);
+    if (s && !parts.some((p) => p.includes(s))) parts.push(s);
+    if (typeof e !== 'object') break;
+  }
+  return parts.join(': ') || 'unknown error';
+}
+
+// reasonFor maps an error to a reason word: deadline, endpoint-not-a2a for
+// a -32601 (by code or in the text), or other.
+export function reasonFor(err, signal) {
+  if (signal?.aborted || err?.name === 'TimeoutError' || err?.name === 'AbortError') return 'deadline';
+  const text = describe(err);
+  if (err?.code === -32601 || /-32601|method not found/i.test(text)) return 'endpoint-not-a2a';
+  return 'other';
+}
+
+// textOf joins the text parts of the request's message: what a framework
+// user hands their agent as the prompt.
+export function textOf(req) {
+  return (req.task?.message?.parts ?? [])
+    .filter((p) => typeof p.text === 'string')
+    .map((p) => p.text)
+    .join('\n');
+}
+
+// serve runs the contract loop. load() is called once, after hello (or at
+// the first delegation), and resolves to { delegate(req, signal) ->
+// outcome fields, reset?() }. delegate returns the outcome's fields; the
+// loop adds contract and id.
+export async function serve({ name, version, load }) {
+  claimStdout();
+  const { createInterface } = await import('node:readline');
+  let loaded;
+  const impl = () =>
+    (loaded ??= (async () => {
+      const t0 = performance.now();
+      const p = load(); // runs synchronously up to its first await
+      const t1 = performance.now();
+      if (t1 - t0 > 200) blockedUntil = t1;
+      return p;
+    })());
+  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of rl) {
+    if (!line.trim()) continue;
+    let msg;
+    try {
+      msg = JSON.parse(line);
+    } catch (err) {
+      process.stderr.write(`skipped a line that is not JSON: ${err.message}\n`);
+      continue;
+    }
+    if (msg.type === 'hello') {
+      await send({ contract: CONTRACT, type: 'hello', name, version });
+      impl().catch(() => {}); // start importing now; errors surface at the first delegation
+    } else if (msg.type === 'reset') {
+      try {
+        await (await impl()).reset?.();
+        await useEnvProxy.reinstall?.();
+      } catch (err) {
+        process.stderr.write(`reset: ${describe(err)}\n`);
+      }
+      await send({ contract: CONTRACT, type: 'reset', ok: true });
+    } else if (msg.type === 'delegate') {
+      await send({ contract: CONTRACT, id: msg.id, ...(await run(impl, msg)) });
+    } else {
+      process.stderr.write(`skipped a message of type ${JSON.stringify(msg.type)}\n`);
+    }
+  }
+  // stdin closed. Work abandoned at a deadline may still be sending: give
+  // it a moment (the driver allows 1 s) rather than cut a request in half.
+  await Promise.race([Promise.allSettled([...abandoned]), new Promise((r) => setTimeout(r, 500))]);
+  await proxyAgent?.close().catch(() => {});
+  process.exit(0);
+}
+
+// abandoned holds the framework calls still running after their deadline.
+const abandoned = new Set();
+
+async function run(impl, req) {
+  const deadline = req.deadlineMs > 0 ? req.deadlineMs : 20000;
+  // The deadline runs from when the harness sent the request. That is now,
+  // unless a framework import blocked the loop after our last answer: then
+  // the request may have waited unread, and the last answer is the earliest
+  // it can have been sent. (An ESM import keeps the loop running.)
+  const sentAt = blockedUntil > answeredAt ? answeredAt : performance.now();
+  const budget = Math.max(deadline - MARGIN_MS, deadline / 2) - (performance.now() - sentAt);
+  const ctl = new AbortController();
+  let timer;
+  const late = new Promise((resolve) => {
+    timer = setTimeout(() => {
+      ctl.abort(new DOMException('deadline', 'TimeoutError'));
+      resolve({ outcome: 'failed', reason: 'deadline', detail: `no result from the framework within ${deadline - MARGIN_MS} ms of the request` });
+    }, Math.max(budget, 0));
+  });
+  const work = (async () => {
+    try {
+      const { delegate } = await impl();
+      return await delegate(req, ctl.signal);
+    } catch (err) {
+      return { outcome: 'failed', reason: reasonFor(err, ctl.signal), detail: `adapter error: ${describe(err)}` };
+    }
+  })();
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+    if (ctl.signal.aborted) {
+      abandoned.add(work);
+      work.finally(() => abandoned.delete(work));
+    }
+  }
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// a2a-conform exec adapter around Mastra's remote A2A agent, @mastra/core
+// 1.71.0 (A2AAgent from @mastra/core/a2a), in its default mode
+// (protocolVersion "0.3"). What Mastra does by default, and so what this
+// scores:
+//
+//   - A2AAgent({ url }) takes the card URL as given (a URL ending in
+//     /agent-card.json is fetched as is) and keeps the card for the agent's
+//     life; one remote agent, so only the first candidate is used, with a
+//     fresh A2AAgent per delegation;
+//   - it sends to the card's 0.3 `url` and reads nothing of the 1.0
+//     supportedInterfaces, so a 1.0-only card leaves it no endpoint;
+//   - generate() sends message/send and, while the task is neither terminal
+//     nor interrupted, polls tasks/get; stream() sends message/stream when
+//     the card says capabilities.streaming and falls back to generate()
+//     otherwise. The adapter calls stream() when the task prefers streaming
+//     and generate() otherwise;
+//   - the message it builds has one text part (plus a data part for resume
+//     data) and no metadata, and A2AAgent has no hook to add any, so the
+//     skill id is never sent: the vendor runs its default skill, and the
+//     outcome names no skill (the wire's "" = default skill);
+//   - no probe, no retry (retries: 0), no re-fetch, no signature check
+//     (verifyAgentCard is opt-in).
+//
+// Outcome: completed only when the returned task's state is "completed"
+// (Mastra also returns failed, canceled and rejected tasks as results);
+// failed otherwise, with Mastra's error. The endpoint is the card's url, the
+// one Mastra posts to. cardTrust "authoritative" and trustMode "unpinned"
+// once the card was read.
+//
+// Glue (../internal-node/contract.mjs): Node 20 ignores HTTPS_PROXY and
+// NODE_USE_ENV_PROXY, so an undici ProxyAgent is the global dispatcher
+// (Mastra calls the global fetch); stdout other than contract messages goes
+// to stderr. The fleet CA comes from NODE_EXTRA_CA_CERTS, no glue.
+//
+//   npm ci --prefix examples/adapters/mastra
+//   a2a-conform run --orchestrator 'exec:node examples/adapters/mastra/adapter.mjs'
+
+import * as undici from 'undici';
+import { describe, reasonFor, serve, textOf, useEnvProxy } from '../internal-node/contract.mjs';
+
+useEnvProxy(undici);
+
+async function load() {
+  const { A2AAgent } = await import('@mastra/core/a2a');
+  return { delegate: (req, signal) => delegate(A2AAgent, req, signal) };
+}
+
+async function delegate(A2AAgent, req, signal) {
+  const cand = req.candidates?.[0];
+  if (!cand) return { outcome: 'failed', reason: 'other', detail: 'no candidates' };
+  const agent = new A2AAgent({ url: cand, abortSignal: signal });
+  const streaming = Boolean(req.task?.preferStreaming);
+  let card;
+  let result;
+  let error;
+  try {
+    // The card fetch generate()/stream() start with; they reuse the kept card.
+    card = await agent.getAgentCard();
+    if (streaming) {
+      const res = await agent.stream(textOf(req), { abortSignal: signal });
+      const drain = (async () => {
+        for await (const _chunk of res.fullStream) {
+          // read as a Mastra caller does; the result comes from getResult
+        }
+      })();
+      [result] = await Promise.all([res.getResult(), drain]);
+    } else {
+      result = await agent.generate(textOf(req), { abortSignal: signal });
+    }
+  } catch (err) {
+    error = err;
+  }
+  const out = {};
+  if (card) Object.assign(out, { cardTrust: 'authoritative', trustMode: 'unpinned' });
+  if (card?.url) out.agent = card.url;
+  const task = result?.task;
+  const taskId = task?.id || result?.message?.taskId || '';
+  const state = task?.status?.state || '';
+  if (taskId) out.taskId = taskId;
+  if (state) out.taskState = state;
+  const how = streaming ? 'stream()' : 'generate()';
+  if (error) return { ...out, outcome: 'failed', reason: reasonFor(error, signal), detail: `${how}: ${describe(error)}` };
+  if (state === 'completed' && taskId && out.agent) {
+    return { ...out, outcome: 'completed', reason: 'ok', detail: `@mastra/core A2AAgent ${how} via ${out.agent}, no skill id sent (Mastra has no place for one)` };
+  }
+  return { ...out, outcome: 'failed', reason: 'other', detail: `${how}: remote task ${taskId || '(none)'} ended in state "${state || 'unknown'}"` };
+}
+
+serve({ name: 'a2a-conform-adapter-mastra', version: '@mastra/core@1.71.0 (A2A 0.3)', load });
