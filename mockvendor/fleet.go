@@ -317,11 +317,13 @@ func connOf(c net.Conn) *hostConn {
 }
 
 // Settle waits, at most max, until no connection to a fleet host is still
-// in its TLS handshake, so that a handshake a client has just broken off is
-// in the trace before the trace is read. It returns at once when none is.
+// in its TLS handshake and no request is still being answered, so that a
+// handshake a client has just broken off, and a stream it has just left,
+// are in the trace, complete, before the trace is read. It returns at once
+// when nothing is under way.
 func (f *Fleet) Settle(max time.Duration) {
 	deadline := time.Now().Add(max)
-	for f.handshaking() && time.Now().Before(deadline) {
+	for (f.trace.Open() > 0 || f.handshaking()) && time.Now().Before(deadline) {
 		time.Sleep(2 * time.Millisecond)
 	}
 }

@@ -103,6 +103,9 @@ type Event struct {
 	Faults []string `json:"faults,omitempty"`
 	// Note is free text (why a request was refused, for one).
 	Note string `json:"note,omitempty"`
+	// Pending is true while the request is still being answered (a stream
+	// held open): the fields the answer fills in are not there yet.
+	Pending bool `json:"pending,omitempty"`
 }
 
 // Trace records every request to every host in arrival order. It is safe for
@@ -117,6 +120,7 @@ type Trace struct {
 	seq     int64
 	max     int
 	dropped int64
+	open    int // begun and not finished
 	subs    map[chan Event]struct{}
 }
 
@@ -170,7 +174,9 @@ func (t *Trace) begin(e Event) int64 {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.seq++
+	t.open++
 	e.Seq = t.seq
+	e.Pending = true
 	if e.Time.IsZero() {
 		e.Time = time.Now()
 	}
@@ -188,12 +194,14 @@ func (t *Trace) begin(e Event) int64 {
 func (t *Trace) finish(seq int64, fill func(*Event)) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.open--
 	i := t.index(seq)
 	if i == t.n || t.at(i).Seq != seq {
 		return
 	}
 	e := t.at(i)
 	fill(e)
+	e.Pending = false
 	e.DurationMs = float64(time.Since(e.Time).Microseconds()) / 1000
 	for ch := range t.subs {
 		select {
@@ -201,6 +209,13 @@ func (t *Trace) finish(seq int64, fill func(*Event)) {
 		default: // a slow subscriber loses events rather than stalling the fleet
 		}
 	}
+}
+
+// Open returns how many requests have arrived and are not answered yet.
+func (t *Trace) Open() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.open
 }
 
 // index returns the position of the first kept event with a sequence

@@ -1,0 +1,25 @@
+package mockvendor
+
+import "testing"
+
+// TestTraceOpen: a request being answered is counted open and its event is
+// marked pending until it is finished; an event dropped meanwhile still
+// closes its count.
+func TestTraceOpen(t *testing.T) {
+	tr := newTrace(2)
+	a := tr.begin(Event{Host: "a"})
+	if tr.Open() != 1 || !tr.Events()[0].Pending {
+		t.Fatalf("open %d, events %+v; want 1 pending", tr.Open(), tr.Events())
+	}
+	tr.finish(a, func(e *Event) { e.Op = OpSend })
+	if ev := tr.Events()[0]; tr.Open() != 0 || ev.Pending || ev.Op != OpSend {
+		t.Fatalf("open %d, event %+v; want 0, finished", tr.Open(), ev)
+	}
+	b := tr.begin(Event{Host: "b"})
+	tr.add(Event{Host: "c"})
+	tr.add(Event{Host: "d"}) // b may be dropped: the trace keeps 2
+	tr.finish(b, func(*Event) {})
+	if tr.Open() != 0 {
+		t.Errorf("open %d after every request finished", tr.Open())
+	}
+}
