@@ -17,6 +17,7 @@ type trRef struct {
 func (t *trRef) begin(e Event) int64 {
 	t.seq++
 	e.Seq = t.seq
+	e.Pending = true
 	if len(t.events) >= t.max {
 		n := max(len(t.events)/10, 1)
 		t.events = append(t.events[:0], t.events[n:]...)
@@ -32,6 +33,7 @@ func (t *trRef) finish(seq int64, note string) {
 		return
 	}
 	t.events[i].Note = note
+	t.events[i].Pending = false
 }
 
 func (t *trRef) since(seq int64) []Event {
