@@ -32,10 +32,19 @@ type Limits struct {
 	MaxBody int64 `json:"maxBody,omitempty"`
 	// MaxTraceEvents caps the trace. Zero means 100,000. Past the cap the
 	// oldest tenth of the events is dropped and Trace.Dropped counts them.
-	// Each event keeps at most MaxTracedBody bytes of request body, so the
-	// trace's memory is bounded by about MaxTraceEvents x 65 KiB in the
-	// worst case (a few hundred bytes per event for ordinary requests).
+	// An event's own fields are bounded (each text field at most
+	// MaxTracedField bytes, at most 16 coercions): about 0.9 KiB for an
+	// ordinary request and at most 7 KiB for a hostile one
+	// (BenchmarkTraceMemory), request bodies apart.
 	MaxTraceEvents int `json:"maxTraceEvents,omitempty"`
+	// MaxTraceBodyBytes caps the request bodies the trace keeps, all
+	// events together, in bytes. Zero means 64 MiB. Once spent, an event
+	// keeps no body (Event.RequestNotKept says so, Event.RequestSize has
+	// its length; Trace.BodiesLeftOut counts them) until dropped events
+	// free some. With the defaults the trace holds at most about
+	// 100,000 x 7 KiB + 64 MiB = 0.72 GiB whatever the clients send, and
+	// about 160 MiB for ordinary traffic.
+	MaxTraceBodyBytes int64 `json:"maxTraceBodyBytes,omitempty"`
 	// MaxTasks caps the task store. Zero means 10,000. Past the cap the oldest
 	// task is forgotten; a later get or cancel for it answers -32001.
 	MaxTasks int `json:"maxTasks,omitempty"`
@@ -53,6 +62,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxTraceEvents == 0 {
 		l.MaxTraceEvents = 100_000
+	}
+	if l.MaxTraceBodyBytes == 0 {
+		l.MaxTraceBodyBytes = 64 << 20
 	}
 	if l.MaxTasks == 0 {
 		l.MaxTasks = 10_000

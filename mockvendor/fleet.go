@@ -79,10 +79,10 @@ func NewUnstartedFleet(cfg Config) (*Fleet, error) {
 		byAddr:   map[string]*host{},
 		closing:  make(chan struct{}),
 	}
-	if l := cfg.Limits; l.MaxBody < 0 || l.MaxTraceEvents < 0 || l.MaxTasks < 0 || l.ReadTimeout < 0 || l.WorkTime < 0 {
+	if l := cfg.Limits; l.MaxBody < 0 || l.MaxTraceEvents < 0 || l.MaxTraceBodyBytes < 0 || l.MaxTasks < 0 || l.ReadTimeout < 0 || l.WorkTime < 0 {
 		return nil, &ConfigError{Field: "limits", Msg: "limits must not be negative (zero means the default)"}
 	}
-	f.trace = newTrace(f.limits.MaxTraceEvents)
+	f.trace = newTrace(f.limits)
 	f.tasks = newTaskStore(f.limits.MaxTasks)
 	names := map[string]bool{}
 	for i, vc := range cfg.Vendors {

@@ -154,13 +154,13 @@ func writeError(w http.ResponseWriter, err error) {
 	writeJSON(w, status, b)
 }
 
+// writeJSON writes v as compact JSON: an indented request body (the
+// trace's, a fault's config) would grow with its nesting depth.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(v)
+	_ = json.NewEncoder(w).Encode(v)
 }
 
 // VendorInfo is a vendor as GET /admin/vendors lists it.
