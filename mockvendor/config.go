@@ -48,9 +48,27 @@ type Limits struct {
 	// MaxTasks caps the task store. Zero means 10,000. Past the cap the oldest
 	// task is forgotten; a later get or cancel for it answers -32001.
 	MaxTasks int `json:"maxTasks,omitempty"`
-	// ReadTimeout bounds reading one request (headers and body). Zero means
-	// 10 s; a client that sends slower is cut off.
+	// ReadTimeout bounds reading one request (headers and body), on the
+	// hosts and on the proxy's absolute-form path. Zero means 10 s; a
+	// client that sends slower is cut off.
 	ReadTimeout time.Duration `json:"readTimeout,omitempty"`
+	// MaxConns caps the connections open at once on the fleet's listeners,
+	// the proxy's and every host's together (a CONNECT tunnel holds one of
+	// each). Zero means 1,024. A connection past the cap is closed at once
+	// (the proxy first answers 503 with Retry-After: 1); Fleet.Conns
+	// counts them.
+	MaxConns int `json:"maxConns,omitempty"`
+	// MaxTunnels caps the CONNECT tunnels open at once. Zero means 256.
+	// Past the cap CONNECT answers 503 with Retry-After: 1. A tunnel costs
+	// three descriptors (the client's connection, the proxy's to the host,
+	// the host's end of it), so the fleet holds at most about MaxConns +
+	// MaxTunnels descriptors for connections: 1,280 with the defaults,
+	// whatever the clients open.
+	MaxTunnels int `json:"maxTunnels,omitempty"`
+	// IdleTimeout closes a keep-alive connection (to the proxy or a host)
+	// that waits this long for its next request, and a tunnel that
+	// carries no byte either way for this long. Zero means 60 s.
+	IdleTimeout time.Duration `json:"idleTimeout,omitempty"`
 	// WorkTime is how long a task sent with blocking off stays submitted or
 	// working before it completes. Zero means 100 ms.
 	WorkTime time.Duration `json:"workTime,omitempty"`
@@ -71,6 +89,15 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.ReadTimeout == 0 {
 		l.ReadTimeout = 10 * time.Second
+	}
+	if l.MaxConns == 0 {
+		l.MaxConns = 1024
+	}
+	if l.MaxTunnels == 0 {
+		l.MaxTunnels = 256
+	}
+	if l.IdleTimeout == 0 {
+		l.IdleTimeout = 60 * time.Second
 	}
 	if l.WorkTime == 0 {
 		l.WorkTime = 100 * time.Millisecond
