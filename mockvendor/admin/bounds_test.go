@@ -2,13 +2,19 @@ package admin_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor"
+	"github.com/a2a-conform/a2a-conform/mockvendor/admin"
 )
 
 // TestTraceOutputBounded sends request bodies that grow when re-indented
@@ -49,4 +55,136 @@ func TestTraceOutputBounded(t *testing.T) {
 			t.Logf("%s: body %d bytes, /admin/trace %d bytes", c.name, len(c.body), len(b))
 		})
 	}
+}
+
+// gatedConfig is a valid region-gate config of about n bytes.
+func gatedConfig(n int) string {
+	return `{"type":"region-gate","config":{"gatedSkills":["` + strings.Repeat("s", n) + `"]}}`
+}
+
+// TestAdminCaps holds the admin API to its caps: the Host header, faults
+// per vendor, a fault's config size, all configs together, and open trace
+// streams; each refusal has its status and the API keeps answering.
+func TestAdminCaps(t *testing.T) {
+	bearer := "Bearer " + token
+	cases := []struct {
+		name string
+		// setup makes requests that must succeed; then the request below
+		// must be refused with want.
+		setup  func(t *testing.T, e *env)
+		method string
+		path   string
+		body   string
+		host   string
+		want   int
+	}{
+		{name: "rebinding-host", method: "GET", path: "/admin/vendors", host: "attacker.example", want: http.StatusForbidden},
+		{name: "rebinding-host-port", method: "GET", path: "/admin/vendors", host: "attacker.example:80", want: http.StatusForbidden},
+		{name: "localhost", method: "GET", path: "/admin/vendors", host: "localhost:1234", want: http.StatusOK},
+		{name: "fault-config-size", method: "POST", path: "/admin/vendors/d/faults", body: gatedConfig(admin.MaxFaultConfig), want: http.StatusRequestEntityTooLarge},
+		{
+			name: "faults-per-vendor",
+			setup: func(t *testing.T, e *env) {
+				for i := 0; i < admin.MaxFaults; i++ {
+					if st, _, b := e.do(t, "POST", "/admin/vendors/d/faults", `{"type":"stub-endpoint"}`, bearer); st != http.StatusCreated {
+						t.Fatalf("fault %d: %d %s", i, st, b)
+					}
+				}
+			},
+			method: "POST", path: "/admin/vendors/d/faults", body: `{"type":"stub-endpoint"}`, want: http.StatusConflict,
+		},
+		{
+			name: "config-total",
+			setup: func(t *testing.T, e *env) {
+				for i := 0; i < admin.MaxConfigTotal/(admin.MaxFaultConfig-100); i++ {
+					v := []string{"b", "c", "d"}[i%3]
+					if st, _, b := e.do(t, "POST", "/admin/vendors/"+v+"/faults", gatedConfig(admin.MaxFaultConfig-200), bearer); st != http.StatusCreated {
+						t.Fatalf("fault %d: %d %.200s", i, st, b)
+					}
+				}
+			},
+			method: "POST", path: "/admin/vendors/d/faults", body: gatedConfig(admin.MaxFaultConfig - 200), want: http.StatusRequestEntityTooLarge,
+		},
+		{
+			name: "streams",
+			setup: func(t *testing.T, e *env) {
+				ctx, cancel := context.WithCancel(context.Background())
+				t.Cleanup(cancel)
+				for i := 0; i < admin.MaxStreams; i++ {
+					openStream(t, e, ctx, "?token="+token)
+				}
+			},
+			method: "GET", path: "/admin/trace/stream", want: http.StatusServiceUnavailable,
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := start(t)
+			if c.setup != nil {
+				c.setup(t, e)
+			}
+			var rd io.Reader
+			if c.body != "" {
+				rd = strings.NewReader(c.body)
+			}
+			req, _ := http.NewRequest(c.method, e.srv.URL+c.path, rd)
+			req.Header.Set("Authorization", bearer)
+			if c.host != "" {
+				req.Host = c.host
+			}
+			resp, err := e.c.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != c.want {
+				t.Fatalf("answered %d %.300s, want %d", resp.StatusCode, b, c.want)
+			}
+			if st, _, _ := e.do(t, "GET", "/admin/faults", "", bearer); st != http.StatusOK {
+				t.Errorf("the API answers %d afterwards", st)
+			}
+			t.Logf("%d %.200s", resp.StatusCode, b)
+		})
+	}
+}
+
+// TestAdminShortToken checks that Start refuses a token under
+// MinTokenLen characters and names the minimum.
+func TestAdminShortToken(t *testing.T) {
+	f, err := mockvendor.NewFleet(mockvendor.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, tok := range []string{"x", "s3cret", strings.Repeat("a", admin.MinTokenLen-1)} {
+		if s, err := admin.Start(f, tok); err == nil || !strings.Contains(err.Error(), "at least 16") {
+			if s != nil {
+				s.Close()
+			}
+			t.Errorf("Start with a %d-character token: %v, want a refusal naming the minimum", len(tok), err)
+		}
+	}
+}
+
+// TestAdminSlowTokenlessBody sends a request without the token whose body
+// trickles in: the API must answer 401 and close the connection at once.
+func TestAdminSlowTokenlessBody(t *testing.T) {
+	e := start(t)
+	c, err := net.Dial("tcp", strings.TrimPrefix(e.srv.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "POST /admin/vendors/d/faults HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000000\r\n\r\n{")
+	start := time.Now()
+	_ = c.SetReadDeadline(start.Add(5 * time.Second))
+	got, err := io.ReadAll(c)
+	if err != nil {
+		t.Fatalf("the connection was still open after %v: %v", time.Since(start), err)
+	}
+	if !strings.HasPrefix(string(got), "HTTP/1.1 401") || time.Since(start) > time.Second {
+		t.Errorf("after %v: %.100q", time.Since(start), got)
+	}
+	t.Logf("401 and closed after %v", time.Since(start).Round(time.Millisecond))
 }
