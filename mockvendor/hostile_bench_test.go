@@ -39,7 +39,9 @@ func BenchmarkHostile(b *testing.B) {
 		name string
 		run  func(b *testing.B, f *Fleet) func() // returns the clean-up
 	}{
-		{"tunnel-flood-2000", func(b *testing.B, f *Fleet) func() { return hbFlood(b, f, 2000, "CONNECT %[1]s:443 HTTP/1.1\r\nHost: %[1]s:443\r\n\r\n") }},
+		{"tunnel-flood-2000", func(b *testing.B, f *Fleet) func() {
+			return hbFlood(b, f, 2000, "CONNECT %[1]s:443 HTTP/1.1\r\nHost: %[1]s:443\r\n\r\n")
+		}},
 		{"keepalive-flood-2000", func(b *testing.B, f *Fleet) func() {
 			return hbFlood(b, f, 2000, "GET http://%[1]s"+CardPath+" HTTP/1.1\r\nHost: %[1]s\r\n\r\n")
 		}},
