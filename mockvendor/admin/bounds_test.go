@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -187,4 +188,67 @@ func TestAdminSlowTokenlessBody(t *testing.T) {
 		t.Errorf("after %v: %.100q", time.Since(start), got)
 	}
 	t.Logf("401 and closed after %v", time.Since(start).Round(time.Millisecond))
+}
+
+// BenchmarkIdleStreams measures an ordinary fleet request (a card fetch)
+// with no trace stream open, then with 500 attempted idle streams (clients
+// that never read; at most MaxStreams are served), and reports the ratio
+// of the two medians in the same run.
+func BenchmarkIdleStreams(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		f, err := mockvendor.NewFleet(mockvendor.DefaultConfig())
+		if err != nil {
+			b.Fatal(err)
+		}
+		srv, err := admin.Start(f, token)
+		if err != nil {
+			b.Fatal(err)
+		}
+		c := f.Client()
+		u, _ := f.HostURL(mockvendor.HostCardD)
+		median := func() time.Duration {
+			var ds []time.Duration
+			for j := 0; j < 201; j++ {
+				start := time.Now()
+				resp, err := c.Get(u + mockvendor.CardPath)
+				if err != nil {
+					b.Fatal(err)
+				}
+				resp.Body.Close()
+				ds = append(ds, time.Since(start))
+			}
+			slices.Sort(ds)
+			return ds[len(ds)/2]
+		}
+		base := median()
+		var conns []net.Conn
+		served := 0
+		for j := 0; j < 500; j++ {
+			conn, err := net.Dial("tcp", strings.TrimPrefix(srv.URL, "http://"))
+			if err != nil {
+				break
+			}
+			fmt.Fprintf(conn, "GET /admin/trace/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\n\r\n", token)
+			conns = append(conns, conn)
+		}
+		time.Sleep(300 * time.Millisecond)
+		for _, conn := range conns {
+			_ = conn.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
+			buf := make([]byte, 12)
+			if n, _ := io.ReadFull(conn, buf); n == 12 && string(buf) == "HTTP/1.1 200" {
+				served++
+			}
+		}
+		during := median()
+		b.ReportMetric(float64(during)/float64(base), "latency-ratio")
+		b.ReportMetric(float64(served), "streams-served")
+		b.ReportMetric(0, "ns/op")
+		b.Logf("card fetch median %v without streams, %v with %d of 500 idle streams served", base, during, served)
+		for _, conn := range conns {
+			conn.Close()
+		}
+		c.CloseIdleConnections()
+		srv.Close()
+		f.Close()
+	}
 }
