@@ -252,3 +252,42 @@ func BenchmarkIdleStreams(b *testing.B) {
 		f.Close()
 	}
 }
+
+// TestAdminReachableDuringFlood fills the fleet's connection cap with idle
+// connections to the proxy and checks that the admin API, on its own
+// listener, still answers at once.
+func TestAdminReachableDuringFlood(t *testing.T) {
+	f, err := mockvendor.NewFleet(mockvendor.Config{Vendors: []mockvendor.VendorConfig{mockvendor.VendorD()}, Limits: mockvendor.Limits{MaxConns: 50}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	srv, err := admin.Start(f, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	for i := 0; i < 60; i++ {
+		c, err := net.Dial("tcp", strings.TrimPrefix(f.ProxyURL(), "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+	}
+	time.Sleep(100 * time.Millisecond)
+	if open, refused := f.Conns(); open != 50 || refused != 10 {
+		t.Errorf("the fleet holds %d connections and refused %d, want 50 and 10", open, refused)
+	}
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/admin/vendors", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	start := time.Now()
+	resp, err := (&http.Client{Timeout: 2 * time.Second}).Do(req)
+	if err != nil {
+		t.Fatalf("the admin API does not answer during the flood: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("the admin API answered %d", resp.StatusCode)
+	}
+	t.Logf("admin answered %d in %v with the fleet's connections full", resp.StatusCode, time.Since(start).Round(time.Microsecond))
+}
