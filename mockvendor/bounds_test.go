@@ -57,6 +57,18 @@ func TestTraceBounds(t *testing.T) {
 			checkIDs: true,
 		},
 		{
+			name:    "lone-surrogate",
+			bodies:  [][]byte{fmt.Appendf(nil, send, "1", `a \ud800 b`)},
+			notKept: "lone surrogate",
+		},
+		{
+			name:     "lone-surrogate-id",
+			bodies:   [][]byte{fmt.Appendf(nil, send, `"\udc00"`, "hello")},
+			notKept:  "lone surrogate",
+			clipped:  "rpcId",
+			checkIDs: true,
+		},
+		{
 			name:     "long-id",
 			bodies:   [][]byte{fmt.Appendf(nil, send, `"`+strings.Repeat("i", 4000)+`"`, "hello")},
 			kept:     1,
@@ -132,6 +144,31 @@ func TestTraceBounds(t *testing.T) {
 				t.Fatalf("the trace does not marshal to strict JSON (%v): %q", err, b)
 			}
 		})
+	}
+}
+
+// TestStrictText holds strictText to what strict JSON parsers accept.
+func TestStrictText(t *testing.T) {
+	cases := []struct {
+		in   string
+		want bool
+	}{
+		{`"plain"`, true},
+		{`"caf\u00e9 \\ \" \n"`, true},
+		{`"\ud83d\ude00"`, true},
+		{`"\uD83D\uDE00"`, true},
+		{`"\ud83d"`, false},
+		{`"\ud83d x"`, false},
+		{`"\ud83d\n"`, false},
+		{`"\ude00"`, false},
+		{`"\\ud800"`, true}, // an escaped backslash, then text
+		{"\"\xff\"", false},
+		{`"\u12"`, false},
+	}
+	for _, c := range cases {
+		if got := strictText([]byte(c.in)); got != c.want {
+			t.Errorf("strictText(%s) = %v, want %v", c.in, got, c.want)
+		}
 	}
 }
 

@@ -453,6 +453,8 @@ func (h *host) serve(w http.ResponseWriter, r *http.Request) {
 		ev.Status = sw.status
 		ev.ContentType = sw.Header().Get("Content-Type")
 	}
+	clipEvent(&ev)
+	checkText(&ev)
 	tr.finish(seq, func(e *Event) { *e = withSeq(ev, e) })
 }
 

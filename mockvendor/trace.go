@@ -93,7 +93,8 @@ type Event struct {
 	// other fields (the fleet parsed them in full).
 	Request json.RawMessage `json:"request,omitempty"`
 	// RequestNotKept says why a JSON body that arrived is not in Request
-	// ("over the trace's body budget", "not valid UTF-8"), and RequestSize
+	// ("over the trace's body budget", "not valid UTF-8 (or a lone
+	// surrogate escape)": what strict parsers refuse), and RequestSize
 	// is then its length in bytes. Both are empty when Request holds the
 	// body, or when the body was not JSON or over MaxTracedBody.
 	RequestNotKept string `json:"requestNotKept,omitempty"`
@@ -215,7 +216,8 @@ func (t *Trace) begin(e Event) int64 {
 }
 
 // finish applies fill to the event seq (if it is still kept) and hands the
-// completed event to the subscribers.
+// completed event to the subscribers. What fill sets must have passed
+// checkText.
 func (t *Trace) finish(seq int64, fill func(*Event)) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -236,15 +238,85 @@ func (t *Trace) finish(seq int64, fill func(*Event)) {
 	}
 }
 
-// keepBody keeps e's request body only when it is valid UTF-8 and fits in
-// the body budget; otherwise the event records its size and why.
+// strictText reports whether JSON text b is valid UTF-8 with no lone
+// surrogate escape (\ud800 without its pair): what a strict parser
+// accepts. Outside strings valid JSON has no backslash, so every one
+// starts an escape.
+func strictText(b []byte) bool {
+	if !utf8.Valid(b) {
+		return false
+	}
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 >= len(b) {
+			continue
+		}
+		if b[i+1] != 'u' {
+			i++ // a two-byte escape: \\ \" \n ...
+			continue
+		}
+		r, ok := hex4(b, i+2)
+		switch {
+		case !ok:
+			return false
+		case r >= 0xdc00 && r <= 0xdfff:
+			return false // a low surrogate alone
+		case r >= 0xd800 && r <= 0xdbff:
+			lo, ok := hex4(b, i+8)
+			if !ok || i+7 >= len(b) || b[i+6] != '\\' || b[i+7] != 'u' || lo < 0xdc00 || lo > 0xdfff {
+				return false
+			}
+			i += 11
+		default:
+			i += 5
+		}
+	}
+	return true
+}
+
+// hex4 reads four hex digits at b[i:].
+func hex4(b []byte, i int) (rune, bool) {
+	if i+4 > len(b) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// checkText drops what a strict parser would refuse from e (outside the
+// trace's lock: it reads the whole body): a body that is not valid UTF-8
+// or has a lone surrogate escape (the event keeps its size and why), and
+// such an id (replaced by a description, see clipEvent).
+func checkText(e *Event) {
+	if len(e.Request) > 0 && !strictText(e.Request) {
+		e.RequestNotKept = "not valid UTF-8 (or a lone surrogate escape)"
+		e.RequestSize, e.Request = len(e.Request), nil
+	}
+	if len(e.RPCID) > 0 && len(e.RPCID) <= MaxTracedField && !strictText(e.RPCID) {
+		e.RPCID, _ = json.Marshal("(an id a strict parser refuses, not kept)")
+		e.Clipped = appendOnce(e.Clipped, "rpcId")
+	}
+}
+
+// keepBody keeps e's request body only when it fits in the body budget;
+// otherwise the event records its size and why. The body's text was
+// checked before (checkText).
 func (t *Trace) keepBody(e *Event) {
 	if len(e.Request) == 0 {
 		return
 	}
 	switch {
-	case !utf8.Valid(e.Request):
-		e.RequestNotKept = "not valid UTF-8"
 	case t.bodies+int64(len(e.Request)) > t.bodyBudget:
 		e.RequestNotKept = fmt.Sprintf("over the trace's body budget (%d bytes)", t.bodyBudget)
 		t.bodiesLeftOut++
@@ -277,7 +349,7 @@ func clipEvent(e *Event) {
 			e.Clipped = appendOnce(e.Clipped, f.name)
 		}
 	}
-	if len(e.RPCID) > MaxTracedField || !utf8.Valid(e.RPCID) {
+	if len(e.RPCID) > MaxTracedField {
 		// Still an id (the checks tell a call without one apart), but
 		// one that says what was sent instead of holding it.
 		e.RPCID, _ = json.Marshal(fmt.Sprintf("(id of %d bytes not kept)", len(e.RPCID)))
@@ -325,6 +397,7 @@ func (t *Trace) index(seq int64) int {
 
 // add records an event that is complete on arrival (a proxy refusal).
 func (t *Trace) add(e Event) {
+	checkText(&e)
 	t.finish(t.begin(e), func(*Event) {})
 }
 

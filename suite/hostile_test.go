@@ -91,7 +91,9 @@ func TestHostileOrchestrators(t *testing.T) {
 			if err != nil {
 				t.Fatalf("harness error: %v", err)
 			}
-			if elapsed > 15*time.Second {
+			// A flooding orchestrator has a 20 s deadline; on a loaded
+			// machine its scenario may take longer than 15 s.
+			if bound := 15 * time.Second; elapsed > bound && !(c.flood || c.long) || elapsed > 25*time.Second {
 				t.Errorf("the scenario took %v", elapsed)
 			}
 			del := run.Delegations[0]

@@ -145,7 +145,7 @@ func client(caFile, proxy string) *http.Client {
 }
 
 // post fetches the first candidate's card and sends its JSON-RPC endpoint
-// bodies made to hurt the harness: invalid UTF-8 (5), JSON nested 9,990
+// bodies made to hurt the harness: invalid UTF-8 and a lone surrogate (5), JSON nested 9,990
 // deep (5), or 500 sends of 60 KiB, 64 at a time.
 func post(mode, caFile, proxy string, candidates []string) {
 	c := client(caFile, proxy)
@@ -164,7 +164,7 @@ func post(mode, caFile, proxy string, candidates []string) {
 	n := 5
 	switch mode {
 	case "invalid-utf8":
-		body = fmt.Appendf(nil, send, "\"\xff\xfe\"", "caf\xe9 \xc0\x80")
+		body = fmt.Appendf(nil, send, "\"\xff\xfe\"", "caf\xe9 \xc0\x80 \\ud800")
 	case "deep-nesting":
 		body = []byte(`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"x":` + strings.Repeat("[", 9990) + strings.Repeat("]", 9990) + `}}`)
 	case "big-bodies":
