@@ -9,12 +9,16 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
-// strictJSON reports whether b is JSON a strict parser accepts: valid
-// syntax and valid UTF-8 throughout (encoding/json alone accepts invalid
-// UTF-8 inside strings).
-func strictJSON(b []byte) bool { return json.Valid(b) && utf8.Valid(b) }
+// strictJSON reports whether b is JSON a strict parser accepts (RFC 7493
+// text: valid UTF-8, escapes of valid code points; encoding/json alone
+// accepts invalid UTF-8 inside strings).
+func strictJSON(b []byte) bool {
+	return jsontext.Value(b).IsValid(jsontext.AllowDuplicateNames(true))
+}
 
 // TestTraceBounds sends requests a hostile orchestrator might send and
 // checks what one event keeps: bodies only while the trace's body budget

@@ -2,7 +2,6 @@ package suite_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -13,7 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
-	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor"
 	"github.com/a2a-conform/a2a-conform/scenarios"
@@ -148,15 +148,16 @@ func TestHostileOrchestrators(t *testing.T) {
 const maxReportBytes = 8 << 20
 
 // assertStrictReport checks that the report file parses with a strict
-// parser (valid JSON and valid UTF-8 throughout) and is at most max bytes.
+// parser (valid JSON, valid UTF-8 throughout, no lone surrogate escape)
+// and is at most max bytes.
 func assertStrictReport(t *testing.T, path string, max int) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("reading the report: %v", err)
 	}
-	if !json.Valid(b) || !utf8.Valid(b) {
-		t.Errorf("report.json (%d bytes) is not strict JSON", len(b))
+	if !jsontext.Value(b).IsValid(jsontext.AllowDuplicateNames(true)) {
+		t.Errorf("report.json (%d bytes) is not strict JSON (RFC 7493 text: UTF-8, escapes of valid code points)", len(b))
 	}
 	if len(b) > max {
 		t.Errorf("report.json is %d bytes, bound %d", len(b), max)
