@@ -6,6 +6,12 @@ import (
 	"time"
 )
 
+// maxHeaderBytes caps a request's header on the proxy and the hosts
+// (net/http answers 431 past it): with Limits.MaxConns connections each
+// reading a header, the fleet holds at most 1,024 x 64 KiB = 64 MiB of
+// header buffers (net/http's default, 1 MiB, would allow 1 GiB).
+const maxHeaderBytes = 64 << 10
+
 // capListener accepts at most Limits.MaxConns connections open at once
 // across the fleet's listeners (the proxy's and every host's). A
 // connection past the cap reads refusal (when set) and is closed at once,

@@ -88,6 +88,7 @@
 //   - connections: MaxConns (1,024) open at once on the proxy and the
 //     hosts, MaxTunnels (256) CONNECT tunnels, three descriptors per
 //     tunnel; past either cap a clear refusal (503 with Retry-After).
+//     A request header is at most 64 KiB (431 past it).
 //   - time: IdleTimeout (60 s) for idle keep-alive connections and
 //     tunnels, ReadTimeout (10 s) for reading a request, on the hosts and
 //     on the proxy's absolute-form path.

@@ -147,6 +147,7 @@ func (f *Fleet) Start() error {
 		ReadHeaderTimeout: f.limits.ReadTimeout,
 		ReadTimeout:       f.limits.ReadTimeout,
 		IdleTimeout:       f.limits.IdleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          quietLog(),
 		ConnState:         f.recordFailedHandshake,
 		ConnContext: func(ctx context.Context, c net.Conn) context.Context {

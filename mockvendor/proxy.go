@@ -37,6 +37,7 @@ func newProxy(f *Fleet) (*proxy, error) {
 		Handler:           p,
 		ReadHeaderTimeout: f.limits.ReadTimeout,
 		IdleTimeout:       f.limits.IdleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          quietLog(),
 	}
 	f.wg.Add(1)
