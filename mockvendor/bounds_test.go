@@ -264,3 +264,18 @@ func tbHeap() uint64 {
 	runtime.ReadMemStats(&ms)
 	return ms.HeapAlloc
 }
+
+// TestCheckTextCopiesID checks that an event's id does not share the
+// request body's memory: a 1-byte id slicing a 60 KiB body would keep the
+// whole body alive in every event, past the body budget.
+func TestCheckTextCopiesID(t *testing.T) {
+	body := []byte(`{"id":7,"pad":"` + strings.Repeat("p", 60<<10) + `"}`)
+	e := Event{RPCID: body[6:7], Request: body}
+	checkText(&e)
+	if string(e.RPCID) != "7" {
+		t.Fatalf("id %q, want 7", e.RPCID)
+	}
+	if &e.RPCID[0] == &body[6] {
+		t.Error("the event's id still points into the request body")
+	}
+}

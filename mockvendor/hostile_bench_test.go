@@ -30,8 +30,8 @@ func tRSS(b testing.TB) int64 {
 // BenchmarkHostile runs, against a default-limits fleet on loopback, the
 // attacks of issue 12 in bounded loops: 2,000 idle CONNECT tunnels, 2,000
 // idle keep-alive connections, and 3,000 requests with 60 KiB bodies. For
-// each it reports the process's descriptors and RSS added by the attack,
-// and the latency of an ordinary card fetch during the attack against the
+// each it reports the process's descriptors, RSS and live heap (after a
+// GC) added by the attack, and the latency of an ordinary card fetch during the attack against the
 // same fetch before it (a ratio in the same run).
 func BenchmarkHostile(b *testing.B) {
 	body := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","messageId":"m","parts":[{"text":"%s"}]}}}`, strings.Repeat("x", 60<<10))
@@ -67,18 +67,19 @@ func BenchmarkHostile(b *testing.B) {
 				}
 				c := f.Client()
 				base, _ := hbLatency(c)
-				fds0, rss0 := tOpenFDs(b), tRSS(b)
+				fds0, rss0, heap0 := tOpenFDs(b), tRSS(b), tbHeap()
 				done := a.run(b, f)
 				during, failed := hbLatency(c)
-				fds1, rss1 := tOpenFDs(b), tRSS(b)
+				fds1, rss1, heap1 := tOpenFDs(b), tRSS(b), tbHeap()
 				open, refused := f.Conns()
 				b.ReportMetric(float64(fds1-fds0), "fds")
 				b.ReportMetric(float64(rss1-rss0)/(1<<20), "MiB-RSS")
+				b.ReportMetric((float64(heap1)-float64(heap0))/(1<<20), "MiB-heap")
 				b.ReportMetric(float64(during)/float64(base), "latency-ratio")
 				b.ReportMetric(float64(failed), "fetches-refused/21")
 				b.ReportMetric(0, "ns/op")
-				b.Logf("%s: fds %d -> %d (fleet conns open %d, refused %d), RSS %.0f -> %.0f MiB, card fetch %v -> %v (%d of 21 refused), trace bodies left out %d",
-					a.name, fds0, fds1, open, refused, float64(rss0)/(1<<20), float64(rss1)/(1<<20), base, during, failed, f.Trace().BodiesLeftOut())
+				b.Logf("%s: fds %d -> %d (fleet conns open %d, refused %d), RSS %.0f -> %.0f MiB, live heap %+.0f MiB, card fetch %v -> %v (%d of 21 refused), trace bodies left out %d",
+					a.name, fds0, fds1, open, refused, float64(rss0)/(1<<20), float64(rss1)/(1<<20), (float64(heap1)-float64(heap0))/(1<<20), base, during, failed, f.Trace().BodiesLeftOut())
 				done()
 				c.CloseIdleConnections()
 				f.Close()

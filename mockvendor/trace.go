@@ -1,6 +1,7 @@
 package mockvendor
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -297,8 +298,12 @@ func hex4(b []byte, i int) (rune, bool) {
 // checkText drops what a strict parser would refuse from e (outside the
 // trace's lock: it reads the whole body): a body that is not valid UTF-8
 // or has a lone surrogate escape (the event keeps its size and why), and
-// such an id (replaced by a description, see clipEvent).
+// such an id (replaced by a description, see clipEvent). It copies the id
+// out of the body.
 func checkText(e *Event) {
+	// The id is a slice of the request body: a copy, or every event would
+	// keep its whole body alive whatever the body budget says.
+	e.RPCID = bytes.Clone(e.RPCID)
 	if len(e.Request) > 0 && !strictText(e.Request) {
 		e.RequestNotKept = "not valid UTF-8 (or a lone surrogate escape)"
 		e.RequestSize, e.Request = len(e.Request), nil
