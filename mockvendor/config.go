@@ -32,16 +32,43 @@ type Limits struct {
 	MaxBody int64 `json:"maxBody,omitempty"`
 	// MaxTraceEvents caps the trace. Zero means 100,000. Past the cap the
 	// oldest tenth of the events is dropped and Trace.Dropped counts them.
-	// Each event keeps at most MaxTracedBody bytes of request body, so the
-	// trace's memory is bounded by about MaxTraceEvents x 65 KiB in the
-	// worst case (a few hundred bytes per event for ordinary requests).
+	// An event's own fields are bounded (each text field at most
+	// MaxTracedField bytes, at most 16 coercions): about 0.9 KiB for an
+	// ordinary request and at most 7 KiB for a hostile one
+	// (BenchmarkTraceMemory), request bodies apart.
 	MaxTraceEvents int `json:"maxTraceEvents,omitempty"`
+	// MaxTraceBodyBytes caps the request bodies the trace keeps, all
+	// events together, in bytes. Zero means 64 MiB. Once spent, an event
+	// keeps no body (Event.RequestNotKept says so, Event.RequestSize has
+	// its length; Trace.BodiesLeftOut counts them) until dropped events
+	// free some. With the defaults the trace holds at most about
+	// 100,000 x 7 KiB + 64 MiB = 0.72 GiB whatever the clients send, and
+	// about 160 MiB for ordinary traffic.
+	MaxTraceBodyBytes int64 `json:"maxTraceBodyBytes,omitempty"`
 	// MaxTasks caps the task store. Zero means 10,000. Past the cap the oldest
 	// task is forgotten; a later get or cancel for it answers -32001.
 	MaxTasks int `json:"maxTasks,omitempty"`
-	// ReadTimeout bounds reading one request (headers and body). Zero means
-	// 10 s; a client that sends slower is cut off.
+	// ReadTimeout bounds reading one request (headers and body), on the
+	// hosts and on the proxy's absolute-form path. Zero means 10 s; a
+	// client that sends slower is cut off.
 	ReadTimeout time.Duration `json:"readTimeout,omitempty"`
+	// MaxConns caps the connections open at once on the fleet's listeners,
+	// the proxy's and every host's together (a CONNECT tunnel holds one of
+	// each). Zero means 1,024. A connection past the cap is closed at once
+	// (the proxy first answers 503 with Retry-After: 1); Fleet.Conns
+	// counts them.
+	MaxConns int `json:"maxConns,omitempty"`
+	// MaxTunnels caps the CONNECT tunnels open at once. Zero means 256.
+	// Past the cap CONNECT answers 503 with Retry-After: 1. A tunnel costs
+	// three descriptors (the client's connection, the proxy's to the host,
+	// the host's end of it), so the fleet holds at most about MaxConns +
+	// MaxTunnels descriptors for connections: 1,280 with the defaults,
+	// whatever the clients open.
+	MaxTunnels int `json:"maxTunnels,omitempty"`
+	// IdleTimeout closes a keep-alive connection (to the proxy or a host)
+	// that waits this long for its next request, and a tunnel that
+	// carries no byte either way for this long. Zero means 60 s.
+	IdleTimeout time.Duration `json:"idleTimeout,omitempty"`
 	// WorkTime is how long a task sent with blocking off stays submitted or
 	// working before it completes. Zero means 100 ms.
 	WorkTime time.Duration `json:"workTime,omitempty"`
@@ -54,11 +81,23 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxTraceEvents == 0 {
 		l.MaxTraceEvents = 100_000
 	}
+	if l.MaxTraceBodyBytes == 0 {
+		l.MaxTraceBodyBytes = 64 << 20
+	}
 	if l.MaxTasks == 0 {
 		l.MaxTasks = 10_000
 	}
 	if l.ReadTimeout == 0 {
 		l.ReadTimeout = 10 * time.Second
+	}
+	if l.MaxConns == 0 {
+		l.MaxConns = 1024
+	}
+	if l.MaxTunnels == 0 {
+		l.MaxTunnels = 256
+	}
+	if l.IdleTimeout == 0 {
+		l.IdleTimeout = 60 * time.Second
 	}
 	if l.WorkTime == 0 {
 		l.WorkTime = 100 * time.Millisecond

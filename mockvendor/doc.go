@@ -77,4 +77,26 @@
 // lifecycle probe and is recorded as a probe with the id as sent, whatever
 // a fault answers. JSON-RPC errors go with HTTP 200; a body over
 // Limits.MaxBody gets 413 without being read.
+//
+// # Bounds
+//
+// What a client can make the fleet hold is bounded by Limits (the zero
+// value of each field means its default):
+//
+//   - memory of the trace: at most MaxTraceEvents events (100,000) of at
+//     most about 7 KiB each (every text field cut to MaxTracedField, 256
+//     bytes), plus request bodies up to MaxTracedBody each and
+//     MaxTraceBodyBytes together (64 MiB): about 0.72 GiB whatever the
+//     clients send. Only bodies and ids a strict JSON parser accepts are
+//     kept (valid UTF-8, no lone surrogate escape).
+//   - connections: MaxConns (1,024) open at once on the proxy and the
+//     hosts, MaxTunnels (256) CONNECT tunnels, three descriptors per
+//     tunnel; past either cap a clear refusal (503 with Retry-After).
+//     A request header is at most 64 KiB (431 past it).
+//   - time: IdleTimeout (60 s) for idle keep-alive connections and
+//     tunnels, ReadTimeout (10 s) for reading a request, on the hosts and
+//     on the proxy's absolute-form path.
+//
+// The task store (MaxTasks) keeps every input message of its tasks; it is
+// not bounded in bytes here.
 package mockvendor

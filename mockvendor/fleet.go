@@ -46,6 +46,9 @@ type Fleet struct {
 	started  atomic.Bool
 	closed   atomic.Bool
 	tmpDir   string
+	// conns counts the connections open on the fleet's listeners
+	// (Limits.MaxConns); refusedConns those refused past the cap.
+	conns, refusedConns atomic.Int64
 }
 
 // host is one TLS host of a vendor with its own listener.
@@ -79,10 +82,11 @@ func NewUnstartedFleet(cfg Config) (*Fleet, error) {
 		byAddr:   map[string]*host{},
 		closing:  make(chan struct{}),
 	}
-	if l := cfg.Limits; l.MaxBody < 0 || l.MaxTraceEvents < 0 || l.MaxTasks < 0 || l.ReadTimeout < 0 || l.WorkTime < 0 {
+	if l := cfg.Limits; l.MaxBody < 0 || l.MaxTraceEvents < 0 || l.MaxTraceBodyBytes < 0 || l.MaxTasks < 0 || l.ReadTimeout < 0 || l.WorkTime < 0 ||
+		l.MaxConns < 0 || l.MaxTunnels < 0 || l.IdleTimeout < 0 {
 		return nil, &ConfigError{Field: "limits", Msg: "limits must not be negative (zero means the default)"}
 	}
-	f.trace = newTrace(f.limits.MaxTraceEvents)
+	f.trace = newTrace(f.limits)
 	f.tasks = newTaskStore(f.limits.MaxTasks)
 	names := map[string]bool{}
 	for i, vc := range cfg.Vendors {
@@ -142,7 +146,8 @@ func (f *Fleet) Start() error {
 		Handler:           http.HandlerFunc(f.serveHTTP),
 		ReadHeaderTimeout: f.limits.ReadTimeout,
 		ReadTimeout:       f.limits.ReadTimeout,
-		IdleTimeout:       90 * time.Second,
+		IdleTimeout:       f.limits.IdleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          quietLog(),
 		ConnState:         f.recordFailedHandshake,
 		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
@@ -185,7 +190,7 @@ func (f *Fleet) Start() error {
 			MinVersion:     tls.VersionTLS12,
 			GetCertificate: func(*tls.ClientHelloInfo) (*tls.Certificate, error) { return h.cert.Load(), nil },
 		}
-		ln := tls.NewListener(&hostListener{Listener: h.ln, host: h}, tcfg)
+		ln := tls.NewListener(&hostListener{Listener: &capListener{Listener: h.ln, f: f}, host: h}, tcfg)
 		f.wg.Add(1)
 		go func() {
 			defer f.wg.Done()
@@ -451,6 +456,8 @@ func (h *host) serve(w http.ResponseWriter, r *http.Request) {
 		ev.Status = sw.status
 		ev.ContentType = sw.Header().Get("Content-Type")
 	}
+	clipEvent(&ev)
+	checkText(&ev)
 	tr.finish(seq, func(e *Event) { *e = withSeq(ev, e) })
 }
 

@@ -1,10 +1,14 @@
 package mockvendor
 
 import (
+	"errors"
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -19,6 +23,8 @@ type proxy struct {
 	srv   *http.Server
 	mu    sync.Mutex
 	conns map[net.Conn]struct{}
+	// tunnels counts the open CONNECT tunnels (Limits.MaxTunnels).
+	tunnels atomic.Int64
 }
 
 func newProxy(f *Fleet) (*proxy, error) {
@@ -30,12 +36,14 @@ func newProxy(f *Fleet) (*proxy, error) {
 	p.srv = &http.Server{
 		Handler:           p,
 		ReadHeaderTimeout: f.limits.ReadTimeout,
+		IdleTimeout:       f.limits.IdleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          quietLog(),
 	}
 	f.wg.Add(1)
 	go func() {
 		defer f.wg.Done()
-		_ = p.srv.Serve(ln)
+		_ = p.srv.Serve(&capListener{Listener: ln, f: f, refusal: proxyBusy})
 	}()
 	return p, nil
 }
@@ -80,9 +88,36 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.refuse(w, r, r.URL.Host)
 		return
 	}
-	// Plain HTTP to a fleet host: answer with the host's handler.
+	// Plain HTTP to a fleet host: answer with the host's handler, reading
+	// the body within Limits.ReadTimeout (as a host's own server does).
+	rc := http.NewResponseController(w)
+	if rc.SetReadDeadline(time.Now().Add(p.f.limits.ReadTimeout)) == nil {
+		r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
+	}
 	h.serve(w, r)
 }
+
+// deadlineBody clears the connection's read deadline once the body has
+// been read whole, so that a long answer (a stream) is not cut; a body cut
+// by the deadline keeps it, and the connection closes after the answer.
+type deadlineBody struct {
+	io.ReadCloser
+	rc   *http.ResponseController
+	done bool
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF && !b.done {
+		b.done = true
+		_ = b.rc.SetReadDeadline(time.Time{})
+	}
+	return n, err
+}
+
+// proxyBusy is what a connection past Limits.MaxConns reads before the
+// proxy closes it.
+var proxyBusy = []byte("HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
 
 func (p *proxy) connect(w http.ResponseWriter, r *http.Request) {
 	h := p.route(r.Host, "443")
@@ -90,6 +125,14 @@ func (p *proxy) connect(w http.ResponseWriter, r *http.Request) {
 		p.refuse(w, r, r.Host)
 		return
 	}
+	if n := p.tunnels.Add(1); n > int64(p.f.limits.MaxTunnels) {
+		p.tunnels.Add(-1)
+		w.Header().Set("Retry-After", "1")
+		w.Header().Set("Connection", "close")
+		http.Error(w, "a2a-conform proxy: "+strconv.Itoa(p.f.limits.MaxTunnels)+" tunnels are open (Limits.MaxTunnels)", http.StatusServiceUnavailable)
+		return
+	}
+	defer p.tunnels.Add(-1)
 	up, err := net.DialTimeout("tcp", h.addr, 5*time.Second)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadGateway)
@@ -109,6 +152,9 @@ func (p *proxy) connect(w http.ResponseWriter, r *http.Request) {
 	if !p.track(down, up) {
 		return
 	}
+	// The server's deadlines stay on a hijacked connection; the tunnel
+	// keeps its own (Limits.IdleTimeout).
+	_ = down.SetDeadline(time.Time{})
 	_, _ = down.Write([]byte("HTTP/1.1 200 Connection established\r\n\r\n"))
 	// Bytes the client sent after the CONNECT head (early TLS hello) are
 	// still in the hijacked reader.
@@ -145,19 +191,52 @@ func (p *proxy) untrack(cs ...net.Conn) {
 	}
 }
 
-// splice copies both ways until either side ends.
+// splice copies both ways until either side ends, or until no byte has
+// crossed either way for Limits.IdleTimeout. It copies through buffers of
+// its own: io.Copy between TCP connections would splice(2) through a pipe
+// pair per direction (4 more descriptors per tunnel, released only when
+// the pool lets them go).
 func (p *proxy) splice(down, up net.Conn, src io.Reader) {
+	var last atomic.Int64 // unix nanoseconds of the last byte either way
+	last.Store(time.Now().UnixNano())
+	idle := p.f.limits.IdleTimeout
 	done := make(chan struct{}, 2)
 	go func() {
-		_, _ = io.Copy(up, src)
+		copyIdle(up, src, down, idle, &last)
 		if tc, ok := up.(*net.TCPConn); ok {
 			_ = tc.CloseWrite()
 		}
 		done <- struct{}{}
 	}()
-	_, _ = io.Copy(down, up)
+	copyIdle(down, up, up, idle, &last)
 	p.untrack(down, up)
 	<-done
+}
+
+var copyBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+// copyIdle copies src (read from conn rc) to dst until an error, or until
+// a read has waited idle with no byte crossing the tunnel either way.
+func copyIdle(dst io.Writer, src io.Reader, rc net.Conn, idle time.Duration, last *atomic.Int64) {
+	bp := copyBufs.Get().(*[]byte)
+	defer copyBufs.Put(bp)
+	buf := *bp
+	for {
+		_ = rc.SetReadDeadline(time.Unix(0, last.Load()).Add(idle))
+		n, err := src.Read(buf)
+		if n > 0 {
+			last.Store(time.Now().UnixNano())
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) && time.Since(time.Unix(0, last.Load())) < idle {
+			continue // the other way was busy
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 func (p *proxy) close() {

@@ -1,10 +1,14 @@
 package mockvendor
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // Op is the normalized operation a request performed, whatever its dialect.
@@ -28,9 +32,20 @@ const (
 	OpTLSFailed Op = "tls-handshake-failed"
 )
 
-// MaxTracedBody is the largest request body an event keeps (64 KiB), so
-// a full trace holds at most Limits.MaxTraceEvents times that in bodies.
+// MaxTracedBody is the largest request body an event keeps (64 KiB). All
+// kept bodies together stay within Limits.MaxTraceBodyBytes.
 const MaxTracedBody = 64 << 10
+
+// MaxTracedField is the most bytes an event keeps of any one text field
+// (a header, the path, the method, the skill, the task id, the JSON-RPC id,
+// a message): a longer value is cut to this many bytes (at a UTF-8
+// boundary) and the field is named in Event.Clipped. Ordinary values are a
+// few dozen bytes; the cap bounds what a hostile client can make one event
+// hold.
+const MaxTracedField = 256
+
+// maxTracedCoercions is the most coercions an event lists.
+const maxTracedCoercions = 16
 
 // Coercion records a part the vendor silently changed.
 type Coercion struct {
@@ -73,10 +88,21 @@ type Event struct {
 	Pragma          string `json:"pragma,omitempty"`
 	IfNoneMatch     string `json:"ifNoneMatch,omitempty"`
 	Authorization   bool   `json:"authorization,omitempty"`
-	// Request is the JSON-RPC request as received, when it parsed as JSON
-	// and is at most MaxTracedBody bytes; larger requests are judged from the
+	// Request is the JSON-RPC request as received, when it parsed as JSON,
+	// is valid UTF-8, is at most MaxTracedBody bytes and fits in what is
+	// left of Limits.MaxTraceBodyBytes; other requests are judged from the
 	// other fields (the fleet parsed them in full).
 	Request json.RawMessage `json:"request,omitempty"`
+	// RequestNotKept says why a JSON body that arrived is not in Request
+	// ("over the trace's body budget", "not valid UTF-8 (or a lone
+	// surrogate escape)": what strict parsers refuse), and RequestSize
+	// is then its length in bytes. Both are empty when Request holds the
+	// body, or when the body was not JSON or over MaxTracedBody.
+	RequestNotKept string `json:"requestNotKept,omitempty"`
+	RequestSize    int    `json:"requestSize,omitempty"`
+	// Clipped names the fields cut to MaxTracedField bytes ("path",
+	// "rpcId", ...), and "coercions" when more than 16 were made.
+	Clipped []string `json:"clipped,omitempty"`
 	// Skill is the skill id the message was for ("" = the default skill).
 	Skill string `json:"skill,omitempty"`
 	// Probe is true for a send whose only text is __probe__ or whose metadata
@@ -122,6 +148,11 @@ type Trace struct {
 	dropped int64
 	open    int // begun and not finished
 	subs    map[chan Event]struct{}
+	// bodies is the size of the kept events' Request bodies; bodyBudget
+	// caps it (Limits.MaxTraceBodyBytes).
+	bodies, bodyBudget int64
+	// bodiesLeftOut counts the bodies not kept for the budget.
+	bodiesLeftOut int64
 }
 
 // at returns the i-th kept event (0 the oldest).
@@ -145,6 +176,7 @@ func (t *Trace) push(e Event) {
 // dropOldest forgets the k oldest events.
 func (t *Trace) dropOldest(k int) {
 	for i := 0; i < k; i++ {
+		t.bodies -= int64(len(t.at(i).Request))
 		*t.at(i) = Event{} // let the GC have what it held
 	}
 	t.head = (t.head + k) % len(t.buf)
@@ -163,8 +195,8 @@ func (t *Trace) copyTo(dst []Event, i int) int {
 	return m
 }
 
-func newTrace(max int) *Trace {
-	return &Trace{max: max, subs: map[chan Event]struct{}{}}
+func newTrace(l Limits) *Trace {
+	return &Trace{max: l.MaxTraceEvents, bodyBudget: l.MaxTraceBodyBytes, subs: map[chan Event]struct{}{}}
 }
 
 // begin records the arrival of a request and returns its sequence number;
@@ -180,6 +212,7 @@ func (t *Trace) begin(e Event) int64 {
 	if e.Time.IsZero() {
 		e.Time = time.Now()
 	}
+	clipEvent(&e)
 	if t.n >= t.max {
 		n := max(t.n/10, 1)
 		t.dropOldest(n)
@@ -190,7 +223,8 @@ func (t *Trace) begin(e Event) int64 {
 }
 
 // finish applies fill to the event seq (if it is still kept) and hands the
-// completed event to the subscribers.
+// completed event to the subscribers. What fill sets must have passed
+// checkText.
 func (t *Trace) finish(seq int64, fill func(*Event)) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -202,6 +236,8 @@ func (t *Trace) finish(seq int64, fill func(*Event)) {
 	e := t.at(i)
 	fill(e)
 	e.Pending = false
+	clipEvent(e)
+	t.keepBody(e)
 	e.DurationMs = float64(time.Since(e.Time).Microseconds()) / 1000
 	for ch := range t.subs {
 		select {
@@ -216,6 +252,150 @@ func (t *Trace) Open() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.open
+}
+
+// strictText reports whether JSON text b is valid UTF-8 with no lone
+// surrogate escape (\ud800 without its pair): what a strict parser
+// accepts. Outside strings valid JSON has no backslash, so every one
+// starts an escape.
+func strictText(b []byte) bool {
+	if !utf8.Valid(b) {
+		return false
+	}
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 >= len(b) {
+			continue
+		}
+		if b[i+1] != 'u' {
+			i++ // a two-byte escape: \\ \" \n ...
+			continue
+		}
+		r, ok := hex4(b, i+2)
+		switch {
+		case !ok:
+			return false
+		case r >= 0xdc00 && r <= 0xdfff:
+			return false // a low surrogate alone
+		case r >= 0xd800 && r <= 0xdbff:
+			lo, ok := hex4(b, i+8)
+			if !ok || i+7 >= len(b) || b[i+6] != '\\' || b[i+7] != 'u' || lo < 0xdc00 || lo > 0xdfff {
+				return false
+			}
+			i += 11
+		default:
+			i += 5
+		}
+	}
+	return true
+}
+
+// hex4 reads four hex digits at b[i:].
+func hex4(b []byte, i int) (rune, bool) {
+	if i+4 > len(b) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// checkText drops what a strict parser would refuse from e (outside the
+// trace's lock: it reads the whole body): a body that is not valid UTF-8
+// or has a lone surrogate escape (the event keeps its size and why), and
+// such an id (replaced by a description, see clipEvent). It copies the id
+// out of the body.
+func checkText(e *Event) {
+	// The id is a slice of the request body: a copy, or every event would
+	// keep its whole body alive whatever the body budget says.
+	e.RPCID = bytes.Clone(e.RPCID)
+	if len(e.Request) > 0 && !strictText(e.Request) {
+		e.RequestNotKept = "not valid UTF-8 (or a lone surrogate escape)"
+		e.RequestSize, e.Request = len(e.Request), nil
+	}
+	if len(e.RPCID) > 0 && len(e.RPCID) <= MaxTracedField && !strictText(e.RPCID) {
+		e.RPCID, _ = json.Marshal("(an id a strict parser refuses, not kept)")
+		e.Clipped = appendOnce(e.Clipped, "rpcId")
+	}
+}
+
+// keepBody keeps e's request body only when it fits in the body budget;
+// otherwise the event records its size and why. The body's text was
+// checked before (checkText).
+func (t *Trace) keepBody(e *Event) {
+	if len(e.Request) == 0 {
+		return
+	}
+	switch {
+	case t.bodies+int64(len(e.Request)) > t.bodyBudget:
+		e.RequestNotKept = fmt.Sprintf("over the trace's body budget (%d bytes)", t.bodyBudget)
+		t.bodiesLeftOut++
+	default:
+		t.bodies += int64(len(e.Request))
+		return
+	}
+	e.RequestSize, e.Request = len(e.Request), nil
+}
+
+// clipEvent cuts every text field of e to MaxTracedField bytes, makes the
+// JSON-RPC id valid UTF-8 JSON, and keeps at most 16 coercions, naming
+// what it cut in e.Clipped.
+func clipEvent(e *Event) {
+	for _, f := range []struct {
+		name string
+		s    *string
+	}{
+		{"vendor", &e.Vendor}, {"host", &e.Host}, {"serverName", &e.ServerName},
+		{"httpMethod", &e.HTTPMethod}, {"path", &e.Path}, {"method", &e.Method},
+		{"dialect", &e.Dialect}, {"a2aVersion", &e.A2AVersion},
+		{"a2aVersionQuery", &e.A2AVersionQuery}, {"cacheControl", &e.CacheControl},
+		{"pragma", &e.Pragma}, {"ifNoneMatch", &e.IfNoneMatch}, {"skill", &e.Skill},
+		{"taskId", &e.TaskID}, {"contentType", &e.ContentType}, {"state", &e.State},
+		{"errorMessage", &e.ErrorMessage}, {"served", &e.Served}, {"note", &e.Note},
+	} {
+		if len(*f.s) > MaxTracedField {
+			// A copy: a slice would keep the whole value alive.
+			*f.s = strings.Clone(cutUTF8(*f.s, MaxTracedField))
+			e.Clipped = appendOnce(e.Clipped, f.name)
+		}
+	}
+	if len(e.RPCID) > MaxTracedField {
+		// Still an id (the checks tell a call without one apart), but
+		// one that says what was sent instead of holding it.
+		e.RPCID, _ = json.Marshal(fmt.Sprintf("(id of %d bytes not kept)", len(e.RPCID)))
+		e.Clipped = appendOnce(e.Clipped, "rpcId")
+	}
+	if len(e.Coercions) > maxTracedCoercions {
+		e.Coercions = append([]Coercion(nil), e.Coercions[:maxTracedCoercions]...)
+		e.Clipped = appendOnce(e.Clipped, "coercions")
+	}
+}
+
+// cutUTF8 returns at most n bytes of s, not splitting a UTF-8 sequence.
+func cutUTF8(s string, n int) string {
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+func appendOnce(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
 }
 
 // index returns the position of the first kept event with a sequence
@@ -237,6 +417,7 @@ func (t *Trace) index(seq int64) int {
 
 // add records an event that is complete on arrival (a proxy refusal).
 func (t *Trace) add(e Event) {
+	checkText(&e)
 	t.finish(t.begin(e), func(*Event) {})
 }
 
@@ -272,6 +453,14 @@ func (t *Trace) Seq() int64 {
 	return t.seq
 }
 
+// BodiesLeftOut counts the request bodies not kept because the trace's
+// body budget (Limits.MaxTraceBodyBytes) was spent.
+func (t *Trace) BodiesLeftOut() int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.bodiesLeftOut
+}
+
 // Dropped counts the events dropped past the cap.
 func (t *Trace) Dropped() int64 {
 	t.mu.Lock()
@@ -284,6 +473,7 @@ func (t *Trace) Reset() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.buf, t.head, t.n = nil, 0, 0
+	t.bodies = 0
 }
 
 // Subscribe returns a channel that receives each new event (buffered; a

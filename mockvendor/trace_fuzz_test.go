@@ -53,7 +53,7 @@ func FuzzTraceRing(f *testing.F) {
 	f.Add([]byte("begin and finish a few hundred times, wrapping the ring around its cap"), uint8(10))
 	f.Fuzz(func(t *testing.T, ops []byte, max8 uint8) {
 		max := int(max8%40) + 1
-		tr := newTrace(max)
+		tr := newTrace(Limits{MaxTraceEvents: max, MaxTraceBodyBytes: 1 << 20})
 		ref := &trRef{max: max}
 		var open []int64
 		for i, op := range ops {

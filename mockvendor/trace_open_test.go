@@ -6,7 +6,7 @@ import "testing"
 // marked pending until it is finished; an event dropped meanwhile still
 // closes its count.
 func TestTraceOpen(t *testing.T) {
-	tr := newTrace(2)
+	tr := newTrace(Limits{MaxTraceEvents: 2, MaxTraceBodyBytes: 1 << 20})
 	a := tr.begin(Event{Host: "a"})
 	if tr.Open() != 1 || !tr.Events()[0].Pending {
 		t.Fatalf("open %d, events %+v; want 1 pending", tr.Open(), tr.Events())

@@ -173,8 +173,8 @@ func TestFleetUpConfigFile(t *testing.T) {
 }
 
 func TestFleetUpScenario(t *testing.T) {
-	a := fleetUpRun(t, "--scenario", "CARD-001", "--admin-token", "s3cret")
-	if a.AdminToken != "s3cret" {
+	a := fleetUpRun(t, "--scenario", "CARD-001", "--admin-token", "s3cret-s3cret-s3cret")
+	if a.AdminToken != "s3cret-s3cret-s3cret" {
 		t.Errorf("adminToken = %q, want the one given", a.AdminToken)
 	}
 	var vs []vendorFaults

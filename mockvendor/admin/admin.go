@@ -18,6 +18,17 @@
 //
 // Errors are JSON {"error": "...", "field": "..."}; writeError is the one
 // place that maps them to HTTP statuses.
+//
+// Bounds: the Host header must name a loopback address or localhost (a
+// DNS-rebinding page cannot), a request without the token is answered
+// 401 and its connection closed without reading its body, a body is read
+// within 10 s and is at most 1 MiB, a vendor holds at most MaxFaults
+// faults, a fault config is at most MaxFaultConfig bytes and all configs
+// together at most MaxConfigTotal (413 or 409 past them), at most
+// MaxStreams trace streams are open at once (503 with Retry-After past
+// it), and a stream that falls behind loses events rather than slowing
+// the fleet. Start refuses a token shorter than MinTokenLen and serves
+// at most MaxConns connections at once.
 package admin
 
 import (
@@ -30,6 +41,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -41,11 +54,25 @@ import (
 // maxBody bounds an admin request body.
 const maxBody = 1 << 20
 
+// Caps of the admin API (see the package documentation).
+const (
+	MaxFaults      = 32
+	MaxFaultConfig = 64 << 10
+	MaxConfigTotal = 1 << 20
+	MaxStreams     = 16
+)
+
+// bodyTimeout bounds reading an admin request body.
+const bodyTimeout = 10 * time.Second
+
 type api struct {
 	fleet *mockvendor.Fleet
 	token string
 	// done, when closed, ends the trace streams (the admin server closing).
 	done <-chan struct{}
+	// faultMu makes a fault's cap checks and its attaching one step.
+	faultMu sync.Mutex
+	streams atomic.Int64
 }
 
 // New returns the admin API of the fleet. Every request must carry
@@ -87,7 +114,19 @@ var (
 	errForbidden    = errors.New("the admin API answers loopback clients only")
 	errMethod       = errors.New("method not allowed")
 	errRoute        = errors.New("no such route")
+	errHost         = errors.New("the Host header must name the admin API's loopback address or localhost")
+	errTooMany      = errors.New("too many")
+	errTooLarge     = errors.New("too large")
 )
+
+// capError is a request past one of the API's caps.
+type capError struct {
+	kind error // errTooMany (409, 503 for streams) or errTooLarge (413)
+	msg  string
+}
+
+func (e *capError) Error() string { return e.msg }
+func (e *capError) Unwrap() error { return e.kind }
 
 // badRequest is input the API cannot use (bad JSON, a bad query value).
 type badRequest struct{ field, msg string }
@@ -98,14 +137,36 @@ func (e *badRequest) Error() string { return e.msg }
 // page, its EventSource and its diagram image cannot set headers).
 var queryTokenPaths = map[string]bool{"/": true, "/admin/trace/stream": true, "/admin/diagram.svg": true}
 
-// guard refuses clients outside loopback and requests without the token.
+// loopbackHost reports whether a Host header names a loopback address or
+// localhost (with or without a port).
+func loopbackHost(h string) bool {
+	if host, _, err := net.SplitHostPort(h); err == nil {
+		h = host
+	}
+	h = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+// guard refuses clients outside loopback, Host headers that name anything
+// else, and requests without the token. A refused request's connection is
+// closed without its body being read.
 func (a *api) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
 			if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+				w.Header().Set("Connection", "close")
 				writeError(w, errForbidden)
 				return
 			}
+		}
+		if !loopbackHost(r.Host) {
+			w.Header().Set("Connection", "close")
+			writeError(w, errHost)
+			return
 		}
 		got := ""
 		if h := r.Header.Get("Authorization"); len(h) > 7 && strings.EqualFold(h[:7], "bearer ") {
@@ -114,6 +175,7 @@ func (a *api) guard(next http.Handler) http.Handler {
 			got = r.URL.Query().Get("token")
 		}
 		if a.token == "" || subtle.ConstantTimeCompare([]byte(got), []byte(a.token)) != 1 {
+			w.Header().Set("Connection", "close")
 			writeError(w, errUnauthorized)
 			return
 		}
@@ -138,8 +200,12 @@ func writeError(w http.ResponseWriter, err error) {
 	case errors.Is(err, errUnauthorized):
 		status = http.StatusUnauthorized
 		w.Header().Set("WWW-Authenticate", `Bearer realm="a2a-conform fleet admin"`)
-	case errors.Is(err, errForbidden):
+	case errors.Is(err, errForbidden), errors.Is(err, errHost):
 		status = http.StatusForbidden
+	case errors.Is(err, errTooLarge):
+		status = http.StatusRequestEntityTooLarge
+	case errors.Is(err, errTooMany):
+		status = http.StatusConflict
 	case errors.Is(err, errMethod):
 		status = http.StatusMethodNotAllowed
 	case errors.Is(err, errRoute):
@@ -154,13 +220,13 @@ func writeError(w http.ResponseWriter, err error) {
 	writeJSON(w, status, b)
 }
 
+// writeJSON writes v as compact JSON: an indented request body (the
+// trace's, a fault's config) would grow with its nesting depth.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(v)
+	_ = json.NewEncoder(w).Encode(v)
 }
 
 // VendorInfo is a vendor as GET /admin/vendors lists it.
@@ -236,12 +302,18 @@ func (a *api) addFault(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var spec mockvendor.FaultSpec
-	if err := decodeBody(r, &spec); err != nil {
+	if err := decodeBody(w, r, &spec); err != nil {
 		writeError(w, err)
 		return
 	}
 	if spec.Type == "" {
 		writeError(w, &badRequest{field: "type", msg: "a fault needs a type"})
+		return
+	}
+	a.faultMu.Lock()
+	defer a.faultMu.Unlock()
+	if err := a.faultFits(v, spec); err != nil {
+		writeError(w, err)
 		return
 	}
 	id, err := a.fleet.AddFault(v.ID(), spec)
@@ -253,9 +325,36 @@ func (a *api) addFault(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, map[string]string{"id": id})
 }
 
-// decodeBody reads a JSON body strictly: unknown fields and trailing data
-// are refused, naming the field where encoding/json does.
-func decodeBody(r *http.Request, v any) error {
+// faultFits checks a new fault against MaxFaults, MaxFaultConfig and
+// MaxConfigTotal.
+func (a *api) faultFits(v *mockvendor.Vendor, spec mockvendor.FaultSpec) error {
+	if len(spec.Config) > MaxFaultConfig {
+		return &capError{errTooLarge, fmt.Sprintf("the fault config has %d bytes, more than %d", len(spec.Config), MaxFaultConfig)}
+	}
+	total := len(spec.Config)
+	for _, o := range a.fleet.Vendors() {
+		faults, _ := a.fleet.Faults(o.ID())
+		if o == v && len(faults) >= MaxFaults {
+			return &capError{errTooMany, fmt.Sprintf("vendor %s already has %d faults, the most it may hold", v.ID(), MaxFaults)}
+		}
+		for _, af := range faults {
+			total += len(af.Config)
+		}
+	}
+	if total > MaxConfigTotal {
+		return &capError{errTooLarge, fmt.Sprintf("the fault configs would hold %d bytes together, more than %d", total, MaxConfigTotal)}
+	}
+	return nil
+}
+
+// decodeBody reads a JSON body strictly, within bodyTimeout: unknown
+// fields and trailing data are refused, naming the field where
+// encoding/json does.
+func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
+	rc := http.NewResponseController(w)
+	if rc.SetReadDeadline(time.Now().Add(bodyTimeout)) == nil {
+		defer func() { _ = rc.SetReadDeadline(time.Time{}) }()
+	}
 	dec := json.NewDecoder(http.MaxBytesReader(nil, r.Body, maxBody))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -423,6 +522,13 @@ func (a *api) stream(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	if n := a.streams.Add(1); n > MaxStreams {
+		a.streams.Add(-1)
+		w.Header().Set("Retry-After", "5")
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": fmt.Sprintf("%d trace streams are open, the most the admin API serves", MaxStreams)})
+		return
+	}
+	defer a.streams.Add(-1)
 	rc := http.NewResponseController(w)
 	ch, stop := a.fleet.Trace().Subscribe()
 	defer stop()

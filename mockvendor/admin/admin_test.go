@@ -158,13 +158,13 @@ func TestRoutes(t *testing.T) {
 		{"query token on the page", "GET", "/?token=" + token, "", "", 200, jsonHas("<title>a2a-conform fleet</title>", `const TOKEN = "`+token+`"`)},
 		{"query token on the diagram", "GET", "/admin/diagram.svg?token=" + token, "", "", 200, jsonHas("<svg", "agent-d.example")},
 		// vendors and fault types
-		{"vendors", "GET", "/admin/vendors", "", bearer, 200, jsonHas(`"id": "b"`, `"rpc.agent-b.example"`, `"type": "stale-card"`, `"id": "stale-card-1"`, `"faults": []`)},
+		{"vendors", "GET", "/admin/vendors", "", bearer, 200, jsonHas(`"id":"b"`, `"rpc.agent-b.example"`, `"type":"stale-card"`, `"id":"stale-card-1"`, `"faults":[]`)},
 		{"one vendor", "GET", "/admin/vendors/c", "", bearer, 200, jsonHas(`"input-mode-coercion"`)},
 		{"vendor faults", "GET", "/admin/vendors/b/faults", "", bearer, 200, jsonHas(`"region-gate-2"`)},
 		{"unknown vendor", "GET", "/admin/vendors/z", "", bearer, 404, errIs(`no vendor "z"`, "")},
-		{"fault types", "GET", "/admin/faults", "", bearer, 200, jsonHas(`"name": "region-gate"`, `"name": "gatedSkills"`, `"type": "array of string"`)},
+		{"fault types", "GET", "/admin/faults", "", bearer, 200, jsonHas(`"name":"region-gate"`, `"name":"gatedSkills"`, `"type":"array of string"`)},
 		// attaching and detaching
-		{"add fault", "POST", "/admin/vendors/d/faults", `{"type":"region-gate","config":{"region":"eu-west-1","gatedSkills":["fx-hedging"],"availableSkills":["fx-hedging-v2"]}}`, bearer, 201, jsonHas(`"id": "region-gate-1"`)},
+		{"add fault", "POST", "/admin/vendors/d/faults", `{"type":"region-gate","config":{"region":"eu-west-1","gatedSkills":["fx-hedging"],"availableSkills":["fx-hedging-v2"]}}`, bearer, 201, jsonHas(`"id":"region-gate-1"`)},
 		{"add fault to unknown vendor", "POST", "/admin/vendors/z/faults", `{"type":"stub-endpoint"}`, bearer, 404, errIs(`no vendor "z"`, "")},
 		{"unknown fault type", "POST", "/admin/vendors/d/faults", `{"type":"nope"}`, bearer, 400, errIs(`unknown fault type "nope"`, "type")},
 		{"unknown config field", "POST", "/admin/vendors/d/faults", `{"type":"region-gate","config":{"regoin":"x"}}`, bearer, 400, errIs(`unknown field "regoin"`, "config")},
@@ -181,7 +181,7 @@ func TestRoutes(t *testing.T) {
 		{"delete from unknown vendor", "DELETE", "/admin/vendors/z/faults/x", "", bearer, 404, nil},
 		{"reset", "POST", "/admin/reset", "", bearer, 204, nil},
 		// trace
-		{"trace", "GET", "/admin/trace", "", bearer, 200, jsonHas(`"op": "card-fetch"`, `"op": "send"`)},
+		{"trace", "GET", "/admin/trace", "", bearer, 200, jsonHas(`"op":"card-fetch"`, `"op":"send"`)},
 		{"trace by host", "GET", "/admin/trace?host=agent-d.example", "", bearer, 200, func(t *testing.T, _ http.Header, b []byte) {
 			var evs []mockvendor.Event
 			_ = json.Unmarshal(b, &evs)

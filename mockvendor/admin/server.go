@@ -4,9 +4,11 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor"
@@ -28,6 +30,46 @@ type Server struct {
 	mu     sync.Mutex
 	ended  bool
 	active sync.WaitGroup
+}
+
+// MinTokenLen is the shortest admin token Start accepts.
+const MinTokenLen = 16
+
+// MaxConns caps the connections open at once on the admin listener; past
+// it a connection is closed at once. The listener is the admin API's own,
+// so a saturated fleet proxy (Limits.MaxConns) leaves it reachable.
+const MaxConns = 64
+
+// capListener closes connections past max.
+type capListener struct {
+	net.Listener
+	max  int64
+	open atomic.Int64
+}
+
+func (l *capListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		if l.open.Add(1) <= l.max {
+			return &countedConn{Conn: c, l: l}, nil
+		}
+		l.open.Add(-1)
+		_ = c.Close()
+	}
+}
+
+type countedConn struct {
+	net.Conn
+	l    *capListener
+	once sync.Once
+}
+
+func (c *countedConn) Close() error {
+	c.once.Do(func() { c.l.open.Add(-1) })
+	return c.Conn.Close()
 }
 
 // NewToken returns a random token of 32 hex characters.
@@ -56,6 +98,9 @@ func StartAt(f *mockvendor.Fleet, token, addr string) (*Server, error) {
 	if token == "" {
 		token = NewToken()
 	}
+	if len(token) < MinTokenLen {
+		return nil, fmt.Errorf("the admin token must be at least %d characters (it has %d); leave it empty for a random one", MinTokenLen, len(token))
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
@@ -65,11 +110,12 @@ func StartAt(f *mockvendor.Fleet, token, addr string) (*Server, error) {
 		Handler:           s.track(newHandler(f, token, s.done)),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       60 * time.Second,
+		MaxHeaderBytes:    64 << 10,
 	}
 	s.wg.Add(2)
 	go func() {
 		defer s.wg.Done()
-		_ = s.srv.Serve(ln)
+		_ = s.srv.Serve(&capListener{Listener: ln, max: MaxConns})
 	}()
 	go func() {
 		defer s.wg.Done()

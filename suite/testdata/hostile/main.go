@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -23,7 +24,7 @@ import (
 )
 
 func main() {
-	mode := flag.String("mode", "", "crash | hang | garbage | huge-line | wrong-id | answer-first | grandchild | setsid | flood | sleep")
+	mode := flag.String("mode", "", "crash | hang | garbage | huge-line | wrong-id | answer-first | grandchild | setsid | flood | invalid-utf8 | deep-nesting | big-bodies | tunnel-flood | sleep")
 	pids := flag.String("pids", "", "file to append started pids to")
 	flag.Parse()
 	record(*pids, os.Getpid())
@@ -93,6 +94,16 @@ func main() {
 		case "flood":
 			flood(msg.Trust.CAFile, msg.Network.Proxy, msg.Candidates)
 			fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other"}`+"\n", msg.ID)
+		case "invalid-utf8", "deep-nesting", "big-bodies":
+			post(*mode, msg.Trust.CAFile, msg.Network.Proxy, msg.Candidates)
+			fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other"}`+"\n", msg.ID)
+		case "tunnel-flood":
+			conns := tunnels(msg.Network.Proxy, msg.Candidates, 2000)
+			fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other"}`+"\n", msg.ID)
+			time.Sleep(500 * time.Millisecond)
+			for _, c := range conns {
+				c.Close()
+			}
 		}
 	}
 }
@@ -120,6 +131,76 @@ func flood(caFile, proxy string, candidates []string) {
 		}()
 	}
 	wg.Wait()
+}
+
+// client is an HTTP client through the fleet's proxy that trusts its CA.
+func client(caFile, proxy string) *http.Client {
+	pem, _ := os.ReadFile(caFile)
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(pem)
+	pu, _ := url.Parse(proxy)
+	return &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{
+		Proxy: http.ProxyURL(pu), TLSClientConfig: &tls.Config{RootCAs: pool}, MaxConnsPerHost: 64,
+	}}
+}
+
+// post fetches the first candidate's card and sends its JSON-RPC endpoint
+// bodies made to hurt the harness: invalid UTF-8 and a lone surrogate (5), JSON nested 9,990
+// deep (5), or 500 sends of 60 KiB, 64 at a time.
+func post(mode, caFile, proxy string, candidates []string) {
+	c := client(caFile, proxy)
+	resp, err := c.Get(candidates[0])
+	if err != nil {
+		return
+	}
+	var card struct{ URL string }
+	_ = json.NewDecoder(resp.Body).Decode(&card)
+	resp.Body.Close()
+	if card.URL == "" {
+		return
+	}
+	send := `{"jsonrpc":"2.0","id":%s,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","messageId":"m","parts":[{"text":"%s"}]}}}`
+	var body []byte
+	n := 5
+	switch mode {
+	case "invalid-utf8":
+		body = fmt.Appendf(nil, send, "\"\xff\xfe\"", "caf\xe9 \xc0\x80 \\ud800")
+	case "deep-nesting":
+		body = []byte(`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"x":` + strings.Repeat("[", 9990) + strings.Repeat("]", 9990) + `}}`)
+	case "big-bodies":
+		body, n = fmt.Appendf(nil, send, "1", strings.Repeat("x", 60<<10)), 500
+	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 64)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			if resp, err := c.Post(card.URL, "application/json", strings.NewReader(string(body))); err == nil {
+				resp.Body.Close()
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// tunnels opens n CONNECT tunnels to the first candidate's host and
+// leaves them idle.
+func tunnels(proxy string, candidates []string, n int) []net.Conn {
+	pu, _ := url.Parse(proxy)
+	cu, _ := url.Parse(candidates[0])
+	var out []net.Conn
+	for i := 0; i < n; i++ {
+		c, err := net.DialTimeout("tcp", pu.Host, time.Second)
+		if err != nil {
+			break
+		}
+		fmt.Fprintf(c, "CONNECT %s:443 HTTP/1.1\r\nHost: %s:443\r\n\r\n", cu.Hostname(), cu.Hostname())
+		out = append(out, c)
+	}
+	return out
 }
 
 func record(file string, pid int) {

@@ -1,0 +1,281 @@
+package mockvendor
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"runtime"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// strictJSON reports whether b is JSON a strict parser accepts (RFC 7493
+// text: valid UTF-8, escapes of valid code points; encoding/json alone
+// accepts invalid UTF-8 inside strings).
+func strictJSON(b []byte) bool {
+	return jsontext.Value(b).IsValid(jsontext.AllowDuplicateNames(true))
+}
+
+// TestTraceBounds sends requests a hostile orchestrator might send and
+// checks what one event keeps: bodies only while the trace's body budget
+// lasts, never invalid UTF-8, every text field within MaxTracedField bytes,
+// and a trace that marshals to strict JSON.
+func TestTraceBounds(t *testing.T) {
+	send := `{"jsonrpc":"2.0","id":%s,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","messageId":"m","parts":[{"text":"%s"}]}}}`
+	cases := []struct {
+		name     string
+		limits   Limits
+		bodies   [][]byte
+		hdr      map[string]string
+		kept     int    // how many events keep their body
+		notKept  string // what RequestNotKept says of the others
+		clipped  string // a field Clipped names in every event
+		checkIDs bool   // every rpcId is a JSON string within the cap
+	}{
+		{
+			name:   "budget",
+			limits: Limits{MaxTraceBodyBytes: 4 << 10},
+			bodies: func() [][]byte {
+				var out [][]byte
+				for i := 0; i < 10; i++ {
+					out = append(out, fmt.Appendf(nil, send, fmt.Sprint(i), strings.Repeat("x", 800)))
+				}
+				return out
+			}(),
+			kept: 4, notKept: "over the trace's body budget",
+		},
+		{
+			name:    "invalid-utf8",
+			bodies:  [][]byte{fmt.Appendf(nil, send, "1", "caf\xe9 \xff\xfe")},
+			notKept: "not valid UTF-8",
+		},
+		{
+			name:     "invalid-utf8-id",
+			bodies:   [][]byte{fmt.Appendf(nil, send, "\"\xff\xfe\"", "hello")},
+			notKept:  "not valid UTF-8",
+			clipped:  "rpcId",
+			checkIDs: true,
+		},
+		{
+			name:    "lone-surrogate",
+			bodies:  [][]byte{fmt.Appendf(nil, send, "1", `a \ud800 b`)},
+			notKept: "lone surrogate",
+		},
+		{
+			name:     "lone-surrogate-id",
+			bodies:   [][]byte{fmt.Appendf(nil, send, `"\udc00"`, "hello")},
+			notKept:  "lone surrogate",
+			clipped:  "rpcId",
+			checkIDs: true,
+		},
+		{
+			name:     "long-id",
+			bodies:   [][]byte{fmt.Appendf(nil, send, `"`+strings.Repeat("i", 4000)+`"`, "hello")},
+			kept:     1,
+			clipped:  "rpcId",
+			checkIDs: true,
+		},
+		{
+			name:    "long-headers",
+			bodies:  [][]byte{fmt.Appendf(nil, send, "1", "hello")},
+			hdr:     map[string]string{"A2A-Version": strings.Repeat("1", 8000), "Cache-Control": strings.Repeat("é", 4000)},
+			kept:    1,
+			clipped: "cacheControl",
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := tStart(t, Config{Vendors: []VendorConfig{VendorD()}, Limits: c.limits})
+			cl := tClient(t, f, tViaResolve)
+			u := tURL(t, f, HostRPCD, DefaultRPCPath)
+			for _, b := range c.bodies {
+				if r := tPost(t, cl, u, b, c.hdr); r.Status != http.StatusOK {
+					t.Fatalf("answered %d: %s", r.Status, r.Body)
+				}
+			}
+			evs := f.Trace().Events()
+			if len(evs) != len(c.bodies) {
+				t.Fatalf("%d events for %d requests", len(evs), len(c.bodies))
+			}
+			kept, keptBytes := 0, 0
+			for i, e := range evs {
+				if e.Request != nil {
+					kept++
+					keptBytes += len(e.Request)
+					if !bytes.Equal(e.Request, c.bodies[i]) {
+						t.Errorf("event %d keeps %q, not the body sent", i, e.Request)
+					}
+					continue
+				}
+				if !strings.Contains(e.RequestNotKept, c.notKept) || e.RequestSize != len(c.bodies[i]) {
+					t.Errorf("event %d keeps no body and says %q (size %d); want %q and %d", i, e.RequestNotKept, e.RequestSize, c.notKept, len(c.bodies[i]))
+				}
+				if e.Method != "SendMessage" || e.Op != OpSend {
+					t.Errorf("event %d lost its parsed fields: %+v", i, e)
+				}
+			}
+			if kept != c.kept {
+				t.Errorf("%d events keep their body, want %d", kept, c.kept)
+			}
+			if budget := f.limits.MaxTraceBodyBytes; int64(keptBytes) > budget {
+				t.Errorf("the trace keeps %d body bytes, budget %d", keptBytes, budget)
+			}
+			if got := f.Trace().BodiesLeftOut(); c.notKept == "over the trace's body budget" && got != int64(len(c.bodies)-c.kept) {
+				t.Errorf("BodiesLeftOut = %d, want %d", got, len(c.bodies)-c.kept)
+			}
+			for i, e := range evs {
+				if c.clipped != "" && !strings.Contains(strings.Join(e.Clipped, ","), c.clipped) {
+					t.Errorf("event %d: Clipped = %q, want %s in it", i, e.Clipped, c.clipped)
+				}
+				for _, s := range []string{e.A2AVersion, e.CacheControl, e.Path, e.Method, e.Skill, e.TaskID, e.ErrorMessage} {
+					if len(s) > MaxTracedField || !utf8.ValidString(s) {
+						t.Errorf("event %d keeps a field of %d bytes (valid UTF-8: %v)", i, len(s), utf8.ValidString(s))
+					}
+				}
+				if c.checkIDs {
+					var id string
+					if len(e.RPCID) > MaxTracedField || json.Unmarshal(e.RPCID, &id) != nil {
+						t.Errorf("event %d: rpcId %q is not a short JSON string", i, e.RPCID)
+					}
+				}
+			}
+			b, err := json.Marshal(f.Trace())
+			if err != nil || !strictJSON(b) {
+				t.Fatalf("the trace does not marshal to strict JSON (%v): %q", err, b)
+			}
+		})
+	}
+}
+
+// TestStrictText holds strictText to what strict JSON parsers accept.
+func TestStrictText(t *testing.T) {
+	cases := []struct {
+		in   string
+		want bool
+	}{
+		{`"plain"`, true},
+		{`"caf\u00e9 \\ \" \n"`, true},
+		{`"\ud83d\ude00"`, true},
+		{`"\uD83D\uDE00"`, true},
+		{`"\ud83d"`, false},
+		{`"\ud83d x"`, false},
+		{`"\ud83d\n"`, false},
+		{`"\ude00"`, false},
+		{`"\\ud800"`, true}, // an escaped backslash, then text
+		{"\"\xff\"", false},
+		{`"\u12"`, false},
+	}
+	for _, c := range cases {
+		if got := strictText([]byte(c.in)); got != c.want {
+			t.Errorf("strictText(%s) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}
+
+// TestTraceBodyBudgetFreed checks that dropped events give their bodies
+// back to the budget, and that a reset of the trace empties it.
+func TestTraceBodyBudgetFreed(t *testing.T) {
+	tr := newTrace(Limits{MaxTraceEvents: 10, MaxTraceBodyBytes: 1000})
+	body := json.RawMessage(`"` + strings.Repeat("b", 98) + `"`) // 100 bytes
+	for i := 0; i < 100; i++ {
+		seq := tr.begin(Event{Host: "h"})
+		tr.finish(seq, func(e *Event) { e.Request = body })
+	}
+	for _, e := range tr.Events() {
+		if e.Request == nil {
+			t.Fatalf("event %d keeps no body (%s) although 10 events of 100 bytes fit in 1000", e.Seq, e.RequestNotKept)
+		}
+	}
+	tr.Reset()
+	for i := 0; i < 10; i++ {
+		seq := tr.begin(Event{Host: "h"})
+		tr.finish(seq, func(e *Event) { e.Request = body })
+	}
+	if n := tr.BodiesLeftOut(); n != 0 {
+		t.Errorf("%d bodies left out after a reset", n)
+	}
+}
+
+// BenchmarkTraceMemory fills a trace with 10,000 events, ordinary ones
+// (a card fetch as a client sends it) or hostile ones (every text field
+// 64 KiB, 1,000 coercions, a 60 KiB body), and reports the heap each
+// event holds: the per-event figure Limits.MaxTraceEvents documents, and
+// the hostile/ordinary ratio in the same run. Bodies count against
+// Limits.MaxTraceBodyBytes (here 64 MiB, the default), so past it the
+// hostile events keep none.
+func BenchmarkTraceMemory(b *testing.B) {
+	const n = 10_000
+	big := strings.Repeat("h", 64<<10)
+	body := json.RawMessage(`"` + strings.Repeat("b", 60<<10) + `"`)
+	ordinary := Event{Vendor: "d", Host: HostCardD, ServerName: HostCardD, HTTPMethod: "GET", Path: CardPath,
+		Op: OpCardFetch, Status: 200, ContentType: "application/json", Served: "cdn", CacheControl: "no-cache"}
+	hostile := Event{Vendor: big, Host: big, ServerName: big, HTTPMethod: big, Path: big, Method: big, Dialect: big,
+		RPCID: json.RawMessage(`"` + big + `"`), A2AVersion: big, A2AVersionQuery: big, CacheControl: big, Pragma: big,
+		IfNoneMatch: big, Skill: big, TaskID: big, ContentType: big, State: big, ErrorMessage: big, Served: big, Note: big,
+		Coercions: make([]Coercion, 1000), Request: body}
+	perEvent := map[string]float64{}
+	for _, c := range []struct {
+		name string
+		ev   Event
+	}{{"ordinary", ordinary}, {"hostile", hostile}} {
+		b.Run(c.name, func(b *testing.B) {
+			var per float64
+			for i := 0; i < b.N; i++ {
+				before := tbHeap()
+				tr := newTrace(Limits{}.withDefaults())
+				for j := 0; j < n; j++ {
+					ev := c.ev
+					// Copies, as a request's fields are fresh strings.
+					ev.Host = strings.Clone(ev.Host)
+					ev.Path = strings.Clone(ev.Path)
+					ev.CacheControl = strings.Clone(ev.CacheControl)
+					ev.Coercions = append([]Coercion(nil), ev.Coercions...)
+					seq := tr.begin(ev)
+					tr.finish(seq, func(e *Event) { *e = withSeq(ev, e) })
+				}
+				after := tbHeap()
+				per = float64(int64(after)-int64(before)) / n
+				if kept := tr.Events(); len(kept) != n {
+					b.Fatalf("%d events kept", len(kept))
+				}
+				tbKeep = tr
+			}
+			perEvent[c.name] = per
+			b.ReportMetric(per, "B/event")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+	if o, h := perEvent["ordinary"], perEvent["hostile"]; o > 0 && h > 0 {
+		b.Logf("heap per event: ordinary %.0f B, hostile %.0f B (ratio %.1f), bodies within %d MiB", o, h, h/o, Limits{}.withDefaults().MaxTraceBodyBytes>>20)
+	}
+}
+
+var tbKeep *Trace
+
+func tbHeap() uint64 {
+	tbKeep = nil
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+// TestCheckTextCopiesID checks that an event's id does not share the
+// request body's memory: a 1-byte id slicing a 60 KiB body would keep the
+// whole body alive in every event, past the body budget.
+func TestCheckTextCopiesID(t *testing.T) {
+	body := []byte(`{"id":7,"pad":"` + strings.Repeat("p", 60<<10) + `"}`)
+	e := Event{RPCID: body[6:7], Request: body}
+	checkText(&e)
+	if string(e.RPCID) != "7" {
+		t.Fatalf("id %q, want 7", e.RPCID)
+	}
+	if &e.RPCID[0] == &body[6] {
+		t.Error("the event's id still points into the request body")
+	}
+}
