@@ -80,6 +80,12 @@ type VendorConfig struct {
 	// Skills are the skills the vendor's JSON-RPC endpoint serves; the origin
 	// card lists them too. A send for any other skill answers -32004.
 	Skills []SkillConfig `json:"skills"`
+	// Versions are the A2A versions (Major.Minor) the vendor serves, the
+	// preferred first; its card declares an interface for each, and a
+	// request for any other A2A-Version gets -32009 (A2A 1.0 §3.6.2). A
+	// request without A2A-Version is a 0.3 request. Empty means ["1.0",
+	// "0.3"], or ["0.3"] when Card.ProtocolVersion is "0.3".
+	Versions []string `json:"versions,omitempty"`
 	// DefaultSkill is used when a message names no skill. Empty means the
 	// first skill.
 	DefaultSkill string `json:"defaultSkill,omitempty"`

@@ -51,6 +51,28 @@ func errUnsupported(detail string) *RPCError {
 	return &RPCError{Code: -32004, Message: "Unsupported operation: " + detail, Reason: "UNSUPPORTED_OPERATION"}
 }
 
+func errVersionNotSupported(asked string, served []string) *RPCError {
+	return &RPCError{Code: -32009, Message: "A2A version " + asked + " is not supported", Data: map[string]any{"requestedVersion": asked, "supportedVersions": append([]string(nil), served...)}, Reason: "VERSION_NOT_SUPPORTED"}
+}
+
+// errMethodNotInVersion is a known method of another A2A generation than
+// the negotiated version's.
+func errMethodNotInVersion(method, version string) *RPCError {
+	return &RPCError{Code: -32601, Message: "Method not found: " + method + " is not a method of A2A " + version, Data: map[string]any{"method": method, "version": version}, Reason: "METHOD_NOT_FOUND"}
+}
+
+// errSkillNotServed is an honest vendor's refusal of a skill it does not
+// serve (here): the spec's UnsupportedOperationError, whose 1.0 ErrorInfo
+// is the spec's own (UNSUPPORTED_OPERATION), with the skills served as the
+// vendor's data. The seed's region-gate answer is errSkillUnavailable.
+func errSkillNotServed(skill, region string, available []string) *RPCError {
+	data := map[string]any{"skillId": skill, "availableSkills": available}
+	if region != "" {
+		data["region"] = region
+	}
+	return &RPCError{Code: -32004, Message: fmt.Sprintf("Unsupported operation: skill %q is not served here", skill), Data: data, Reason: "UNSUPPORTED_OPERATION"}
+}
+
 // errSkillUnavailable is the seed's -32004: the skill is not served in this
 // region, with the skills that are.
 func errSkillUnavailable(region string, available []string) *RPCError {

@@ -78,6 +78,18 @@ func fzCheckRPC(t *testing.T, fl *Fleet, h *host, body []byte, version string, c
 	out := w.Body.Bytes()
 
 	tooBig := len(body) > fzMaxBody
+	if !tooBig && res.StatusCode == http.StatusNoContent {
+		// A notification (a request object without an id member) gets no
+		// answer at all.
+		var env map[string]json.RawMessage
+		if json.Unmarshal(bytes.TrimSpace(body), &env) != nil || env["id"] != nil || len(out) != 0 {
+			t.Fatalf("answered 204 (a notification's no answer) to a request with an id or with a body\n%s\n%s", body, out)
+		}
+		if evs := fl.trace.Since(before); len(evs) != 1 || evs[0].Status != http.StatusNoContent {
+			t.Fatalf("trace %+v for a notification", evs)
+		}
+		return
+	}
 	switch {
 	case tooBig && res.StatusCode != http.StatusRequestEntityTooLarge:
 		t.Fatalf("body of %d bytes answered %d, want 413", len(body), res.StatusCode)
