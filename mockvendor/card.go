@@ -138,9 +138,13 @@ func (v *Vendor) cardDocument() map[string]any {
 	name := or(c.Name, org+" agent")
 	url := v.endpointURL()
 	// One interface per version served, the preferred first (§8.3.2).
+	// The HTTP+JSON binding (1.0 only) follows JSON-RPC 1.0.
 	var ifaces []any
 	for _, ver := range v.servedVersions() {
 		ifaces = append(ifaces, map[string]any{"url": url, "protocolBinding": "JSONRPC", "protocolVersion": ver})
+		if rest := v.restURL(); ver == "1.0" && rest != "" {
+			ifaces = append(ifaces, map[string]any{"url": rest, "protocolBinding": restBinding, "protocolVersion": "1.0"})
+		}
 	}
 	caps := map[string]any{"streaming": c.Streaming, "pushNotifications": false}
 	if len(c.Extensions) > 0 {

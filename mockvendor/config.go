@@ -107,6 +107,11 @@ type HostConfig struct {
 	// RPCPath is where the host answers JSON-RPC ("/a2a/v1"). Empty means the
 	// host has no JSON-RPC endpoint.
 	RPCPath string `json:"rpcPath,omitempty"`
+	// RESTPath is where the host answers the 1.0 HTTP+JSON binding
+	// ("/a2a/rest": POST /a2a/rest/message:send, GET /a2a/rest/tasks/{id},
+	// each also under /a2a/rest/{tenant}/...). Empty means no HTTP+JSON
+	// interface.
+	RESTPath string `json:"restPath,omitempty"`
 	// Region is the region the host's gateway runs in ("eu-west-1"). Empty
 	// means no region.
 	Region string `json:"region,omitempty"`

@@ -19,6 +19,7 @@ const (
 	SkillLedgerWrite = "ledger-write"
 	SkillSummarize   = "summarize"
 	DefaultRPCPath   = "/a2a/v1"
+	DefaultRESTPath  = "/a2a/rest"
 	VendorARPCPath   = "/a2a"
 	ResellerRPCPath  = "/a2a"
 )
@@ -94,15 +95,16 @@ func VendorC() VendorConfig {
 }
 
 // VendorD is well behaved: card at agent-d.example naming
-// https://rpc.agent-d.example/a2a/v1, skills invoice-reconciliation and
-// fx-hedging, streaming.
+// https://rpc.agent-d.example/a2a/v1 (JSON-RPC, 1.0 and 0.3) and
+// https://rpc.agent-d.example/a2a/rest (HTTP+JSON, 1.0), skills
+// invoice-reconciliation and fx-hedging, streaming.
 func VendorD() VendorConfig {
 	return VendorConfig{
 		ID:           "d",
 		Organization: "Vendor D",
 		Hosts: []HostConfig{
 			{Name: HostCardD, Card: true},
-			{Name: HostRPCD, RPCPath: DefaultRPCPath},
+			{Name: HostRPCD, RPCPath: DefaultRPCPath, RESTPath: DefaultRESTPath},
 		},
 		Card:   CardConfig{Streaming: true},
 		Skills: []SkillConfig{{ID: SkillInvoice, Name: "Invoice reconciliation"}, {ID: SkillFXHedging, Name: "FX hedging"}},

@@ -2,6 +2,7 @@ package mockvendor
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 )
 
@@ -82,6 +83,40 @@ func errSkillUnavailable(region string, available []string) *RPCError {
 		Data:    map[string]any{"region": region, "availableSkills": available},
 		Reason:  "SKILL_NOT_AVAILABLE",
 	}
+}
+
+func errContentType(detail string) *RPCError {
+	return &RPCError{Code: -32005, Message: "Content type not supported: " + detail, Reason: "CONTENT_TYPE_NOT_SUPPORTED"}
+}
+
+// restStatus maps a JSON-RPC error code to the HTTP status and
+// google.rpc.Status code name of the HTTP+JSON binding (A2A 1.0 §5.4;
+// 1.0.0's 409, 415 and 502 where 1.0.1 moved to 400/400/500, which is what
+// the official TCK checks); limit is the status of an over-limit body.
+func restStatus(code int) (int, string) {
+	switch code {
+	case -32001, -32601:
+		return http.StatusNotFound, "NOT_FOUND"
+	case -32002:
+		return http.StatusConflict, "FAILED_PRECONDITION"
+	case -32003, -32004, -32007, -32008, -32009:
+		return http.StatusBadRequest, "FAILED_PRECONDITION"
+	case -32005:
+		return http.StatusUnsupportedMediaType, "INVALID_ARGUMENT"
+	case -32006:
+		return http.StatusBadGateway, "INTERNAL"
+	case -32700, -32600, -32602:
+		return http.StatusBadRequest, "INVALID_ARGUMENT"
+	}
+	return http.StatusInternalServerError, "INTERNAL"
+}
+
+// rest renders e as the HTTP+JSON binding's error body (a google.rpc.Status
+// whose code is the HTTP status, with the ErrorInfo and the vendor data as
+// details) for HTTP status status.
+func (e *RPCError) rest(status int, statusName string) map[string]any {
+	details := e.wire(Dialect10)["data"]
+	return map[string]any{"error": map[string]any{"code": status, "status": statusName, "message": e.Message, "details": details}}
 }
 
 const errorInfoType = "type.googleapis.com/google.rpc.ErrorInfo"

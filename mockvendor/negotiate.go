@@ -55,6 +55,15 @@ type lenientHook interface {
 	lenientVersion() bool
 }
 
+// restVersions are the versions of served the HTTP+JSON binding offers:
+// 1.0 (the 0.3 REST binding, under /v1/, is not served).
+func restVersions(served []string) []string {
+	if slices.Contains(served, "1.0") {
+		return []string{"1.0"}
+	}
+	return []string{}
+}
+
 // lenient reports whether a lenient-version fault applies to the host.
 func (v *Vendor) lenient(hostKey string) bool {
 	for _, af := range v.faultsSnapshot() {
@@ -83,8 +92,12 @@ func (q *rpcRequest) negotiate() error {
 		return nil
 	}
 	asked := majorMinor(q.version)
-	if !v.serves(asked) {
-		return errVersionNotSupported(asked, v.servedVersions())
+	served := v.servedVersions()
+	if q.rest {
+		served = restVersions(served)
+	}
+	if !slices.Contains(served, asked) {
+		return errVersionNotSupported(asked, served)
 	}
 	if q.known && !generationServes(q.info.dialect, asked) {
 		return errMethodNotInVersion(q.method, asked)

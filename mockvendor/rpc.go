@@ -98,6 +98,9 @@ type rpcRequest struct {
 	lenient bool
 	// notification is a request without an id member: it gets no answer.
 	notification bool
+	// rest is a request to the HTTP+JSON binding (rest.go): 1.0 only, its
+	// answers and errors in that binding's form.
+	rest bool
 	// fast is whether the JSON fast path is on (Config.PlainJSON false).
 	fast bool
 	// id is the id the answer carries (nil: null).
@@ -191,6 +194,13 @@ func (h *host) answer(w http.ResponseWriter, r *http.Request, q *rpcRequest, ev 
 	if err := q.resolveMethod(env, ev); err != nil {
 		return rpcResult{}, err
 	}
+	return h.answerMethod(q, ev)
+}
+
+// answerMethod runs the stages after the method is known, which both
+// bindings share: the version, the params, the fault hooks and the
+// operation's handler.
+func (h *host) answerMethod(q *rpcRequest, ev *Event) (rpcResult, error) {
 	if err := q.negotiate(); err != nil {
 		return rpcResult{}, err
 	}
@@ -229,12 +239,18 @@ func (e *bodyReadError) Error() string { return "reading body: " + e.err.Error()
 func rpcFailure(err error) (*RPCError, int) {
 	var tooBig *bodyTooLargeError
 	var unread *bodyReadError
+	var noRoute *routeError
+	var notJSON *contentTypeError
 	var rpcErr *RPCError
 	switch {
 	case errors.As(err, &tooBig):
 		return errInvalidRequest(tooBig.Error()), http.StatusRequestEntityTooLarge
 	case errors.As(err, &unread):
 		return errParse(unread.Error()), http.StatusOK
+	case errors.As(err, &noRoute):
+		return errMethodNotFound(noRoute.method + " " + noRoute.path), http.StatusOK
+	case errors.As(err, &notJSON):
+		return errContentType(notJSON.Error()), http.StatusOK
 	case errors.As(err, &rpcErr):
 		return rpcErr, http.StatusOK
 	}

@@ -32,6 +32,10 @@ func (h *host) writeAnswer(w http.ResponseWriter, r *http.Request, q *rpcRequest
 	if err != nil {
 		rpcErr, status := rpcFailure(err)
 		ev.ErrorCode, ev.ErrorMessage = rpcErr.Code, rpcErr.Message
+		if q.rest {
+			writeRESTError(w, rpcErr, status, ev)
+			return
+		}
 		h.writeError(w, q, rpcErr, status, ev)
 		return
 	}
@@ -44,10 +48,24 @@ func (h *host) writeAnswer(w http.ResponseWriter, r *http.Request, q *rpcRequest
 		return
 	}
 	body := res.body
-	if body == nil {
+	switch {
+	case q.rest:
+		body = encodeAnswer(res.value, false) // the binding's answer is the bare result
+	case body == nil:
 		body = encodeAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "result": res.value}, q.fast)
 	}
 	writeJSON(w, http.StatusOK, body, ev)
+}
+
+// writeRESTError writes an HTTP+JSON error: the HTTP status of the error
+// (status when the JSON-RPC path would not answer 200: an over-limit body)
+// and a google.rpc.Status body.
+func writeRESTError(w http.ResponseWriter, rpcErr *RPCError, status int, ev *Event) {
+	name := "INVALID_ARGUMENT"
+	if status == http.StatusOK {
+		status, name = restStatus(rpcErr.Code)
+	}
+	writeJSON(w, status, encodeAnswer(rpcErr.rest(status, name), false), ev)
 }
 
 // writeError writes a JSON-RPC error response.
@@ -108,7 +126,12 @@ func (h *host) writeStream(w http.ResponseWriter, r *http.Request, q *rpcRequest
 			return
 		}
 		buf.Reset()
-		b := encodeAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "result": item}, q.fast)
+		var b []byte
+		if q.rest {
+			b = encodeAnswer(item, false) // §11.7: the bare StreamResponse
+		} else {
+			b = encodeAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "result": item}, q.fast)
+		}
 		buf.WriteString("data: ")
 		buf.Write(b)
 		buf.WriteString("\n\n")
