@@ -101,6 +101,9 @@ func (v *Vendor) renderCard(cdn bool) ([]byte, error) {
 			h.onCard(v, card, cdn)
 		}
 	}
+	if v.hybridSigned(card) {
+		return v.signHybrid(card)
+	}
 	b, err := json.Marshal(card)
 	if err != nil {
 		return nil, err

@@ -189,10 +189,11 @@ type SigningConfig struct {
 	// committed test key the golden signed card is made with.
 	KeyPEM string `json:"keyPEM,omitempty"`
 	// LegacyFields keeps the 0.3 members (url, preferredTransport,
-	// protocolVersion) in the signed card. False leaves them out: signatures
-	// are an A2A 1.0 feature, and @a2a-js/sdk projects a card onto its 1.0
-	// schema before checking it, so a signature over 0.3 members would not
-	// verify there, and would not protect url in any 1.0 client.
+	// protocolVersion) in the signed card of a vendor that serves 0.3, so
+	// 0.3 clients can use it. @a2a-js/sdk projects a card onto its 1.0
+	// schema before checking it, so one signature cannot cover both forms:
+	// the card then carries two (sign_legacy.go), one over the 1.0 members
+	// and one over the whole card. False leaves the 0.3 members out.
 	LegacyFields bool `json:"legacyFields,omitempty"`
 }
 

@@ -48,7 +48,9 @@ func DefaultConfig() Config {
 }
 
 // VendorA signs its card with kid a-prod-2026-11 and serves tasks at
-// https://agent.vendor-a.example/a2a.
+// https://agent.vendor-a.example/a2a; its card is a hybrid one (the 0.3
+// members too, signed twice: see SigningConfig.LegacyFields), so 0.3
+// clients can use it.
 func VendorA() VendorConfig {
 	return VendorConfig{
 		ID:           "a",
@@ -56,7 +58,7 @@ func VendorA() VendorConfig {
 		Hosts:        []HostConfig{{Name: HostVendorA, Card: true, RPCPath: VendorARPCPath}},
 		Card:         CardConfig{Description: "Vendor A's summarizing and ledger agent"},
 		Skills:       []SkillConfig{{ID: SkillSummarize}, {ID: SkillLedgerWrite}},
-		Signing:      &SigningConfig{KID: KIDVendorA},
+		Signing:      &SigningConfig{KID: KIDVendorA, LegacyFields: true},
 	}
 }
 
