@@ -13,9 +13,12 @@ import (
 
 // The JSON-RPC request path, in stages: serveRPC runs answer, which reads
 // the body (readBody), the envelope (readEnvelope), the method and its
-// dialect (resolveMethod) and the params (decodeParams), runs the faults'
-// call hooks, then the operation's handler (rpc_ops.go: serveSend,
-// serveStream, serveGet, serveCancel, servePushConfig, serveUnsupported).
+// dialect (resolveMethod), then answerMethod: the version (negotiate.go),
+// the params (decodeParams), the faults' call hooks and the operation's
+// handler (rpc_ops.go: serveSend, serveStream, serveGet, serveCancel,
+// serveList, serveSubscribe, servePushConfig, serveUnsupported). The
+// HTTP+JSON binding (rest.go) reads its route and params in place of the
+// envelope and joins at answerMethod.
 // A stage or handler that fails returns an error value; rpcFailure maps it
 // to the JSON-RPC error and HTTP status, and writeAnswer (rpc_write.go)
 // renders either outcome and completes the trace event.
