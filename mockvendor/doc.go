@@ -2,8 +2,9 @@
 // on loopback TLS listeners with realistic host names, each host with its
 // own certificate from a CA the fleet makes (or one it is given), a CONNECT
 // proxy and a resolve map that reach them by name, a CDN in front of every
-// card, a JSON-RPC endpoint that speaks the 0.1, 0.3 and 1.0 dialects, and a
-// trace of every request. It never imports Ginkgo: it runs as a plain
+// card, a JSON-RPC endpoint that speaks the 0.1, 0.3 and 1.0 dialects (and
+// the 1.0 HTTP+JSON binding on hosts with a RESTPath, rest.go), and a trace
+// of every request. It never imports Ginkgo: it runs as a plain
 // server (`a2a-conform fleet up`) as well as inside the suite.
 //
 // The lifecycle follows net/http/httptest: NewFleet starts a fleet,
