@@ -101,6 +101,9 @@ func (v *Vendor) renderCard(cdn bool) ([]byte, error) {
 			h.onCard(v, card, cdn)
 		}
 	}
+	if v.hybridSigned(card) {
+		return v.signHybrid(card)
+	}
 	b, err := json.Marshal(card)
 	if err != nil {
 		return nil, err
@@ -121,10 +124,12 @@ func (v *Vendor) endpointURL() string {
 	return ""
 }
 
-// cardDocument is the vendor's honest card as a JSON object. It carries the
-// 0.3 fields (url, preferredTransport, protocolVersion) and the 1.0
-// supportedInterfaces, so clients of both generations can read it (a signed
-// card keeps only the 1.0 members; see SigningConfig.LegacyFields), and it
+// cardDocument is the vendor's honest card as a JSON object: an interface
+// in supportedInterfaces for each version served and, when it serves 0.3,
+// the 0.3 members (url, preferredTransport, protocolVersion) too, so that
+// clients of both generations can read it (a signed card keeps only the
+// 1.0 members; see SigningConfig.LegacyFields); a 1.0-only vendor's card
+// has the 1.0 members only. It
 // holds no empty strings, arrays or objects, so the spec's canonical form
 // and the SDKs' drop-empty form are the same bytes.
 func (v *Vendor) cardDocument() map[string]any {
@@ -135,12 +140,14 @@ func (v *Vendor) cardDocument() map[string]any {
 	}
 	name := or(c.Name, org+" agent")
 	url := v.endpointURL()
-	ifaces := []any{map[string]any{"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}}
-	if v.claimedVersion() != "0.3" {
-		ifaces = append(ifaces, map[string]any{"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"})
-	} else {
-		ifaces = ifaces[:0]
-		ifaces = append(ifaces, map[string]any{"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"})
+	// One interface per version served, the preferred first (§8.3.2).
+	// The HTTP+JSON binding (1.0 only) follows JSON-RPC 1.0.
+	var ifaces []any
+	for _, ver := range v.servedVersions() {
+		ifaces = append(ifaces, map[string]any{"url": url, "protocolBinding": "JSONRPC", "protocolVersion": ver})
+		if rest := v.restURL(); ver == "1.0" && rest != "" {
+			ifaces = append(ifaces, map[string]any{"url": rest, "protocolBinding": restBinding, "protocolVersion": "1.0"})
+		}
 	}
 	caps := map[string]any{"streaming": c.Streaming, "pushNotifications": false}
 	if len(c.Extensions) > 0 {
@@ -160,7 +167,10 @@ func (v *Vendor) cardDocument() map[string]any {
 		"defaultOutputModes":  orList(c.DefaultOutputModes, "text/plain"),
 		"skills":              skillDocs(v.cardSkills()),
 	}
-	if v.cfg.Signing != nil && !v.cfg.Signing.LegacyFields {
+	if !v.serves("0.3") || v.cfg.Signing != nil && !v.cfg.Signing.LegacyFields {
+		// A card of a vendor that serves no 0.3 is a 1.0 card, valid under
+		// the 1.0 schema (no members outside it); so is a signed card
+		// without LegacyFields.
 		delete(card, "url")
 		delete(card, "preferredTransport")
 		delete(card, "protocolVersion")

@@ -119,6 +119,12 @@ type VendorConfig struct {
 	// Skills are the skills the vendor's JSON-RPC endpoint serves; the origin
 	// card lists them too. A send for any other skill answers -32004.
 	Skills []SkillConfig `json:"skills"`
+	// Versions are the A2A versions (Major.Minor) the vendor serves, the
+	// preferred first; its card declares an interface for each, and a
+	// request for any other A2A-Version gets -32009 (A2A 1.0 §3.6.2). A
+	// request without A2A-Version is a 0.3 request. Empty means ["1.0",
+	// "0.3"], or ["0.3"] when Card.ProtocolVersion is "0.3".
+	Versions []string `json:"versions,omitempty"`
 	// DefaultSkill is used when a message names no skill. Empty means the
 	// first skill.
 	DefaultSkill string `json:"defaultSkill,omitempty"`
@@ -140,6 +146,11 @@ type HostConfig struct {
 	// RPCPath is where the host answers JSON-RPC ("/a2a/v1"). Empty means the
 	// host has no JSON-RPC endpoint.
 	RPCPath string `json:"rpcPath,omitempty"`
+	// RESTPath is where the host answers the 1.0 HTTP+JSON binding
+	// ("/a2a/rest": POST /a2a/rest/message:send, GET /a2a/rest/tasks/{id},
+	// each also under /a2a/rest/{tenant}/...). Empty means no HTTP+JSON
+	// interface.
+	RESTPath string `json:"restPath,omitempty"`
 	// Region is the region the host's gateway runs in ("eu-west-1"). Empty
 	// means no region.
 	Region string `json:"region,omitempty"`
@@ -217,10 +228,11 @@ type SigningConfig struct {
 	// committed test key the golden signed card is made with.
 	KeyPEM string `json:"keyPEM,omitempty"`
 	// LegacyFields keeps the 0.3 members (url, preferredTransport,
-	// protocolVersion) in the signed card. False leaves them out: signatures
-	// are an A2A 1.0 feature, and @a2a-js/sdk projects a card onto its 1.0
-	// schema before checking it, so a signature over 0.3 members would not
-	// verify there, and would not protect url in any 1.0 client.
+	// protocolVersion) in the signed card of a vendor that serves 0.3, so
+	// 0.3 clients can use it. @a2a-js/sdk projects a card onto its 1.0
+	// schema before checking it, so one signature cannot cover both forms:
+	// the card then carries two (sign_legacy.go), one over the 1.0 members
+	// and one over the whole card. False leaves the 0.3 members out.
 	LegacyFields bool `json:"legacyFields,omitempty"`
 }
 

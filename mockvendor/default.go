@@ -19,6 +19,7 @@ const (
 	SkillLedgerWrite = "ledger-write"
 	SkillSummarize   = "summarize"
 	DefaultRPCPath   = "/a2a/v1"
+	DefaultRESTPath  = "/a2a/rest"
 	VendorARPCPath   = "/a2a"
 	ResellerRPCPath  = "/a2a"
 )
@@ -47,7 +48,9 @@ func DefaultConfig() Config {
 }
 
 // VendorA signs its card with kid a-prod-2026-11 and serves tasks at
-// https://agent.vendor-a.example/a2a.
+// https://agent.vendor-a.example/a2a; its card is a hybrid one (the 0.3
+// members too, signed twice: see SigningConfig.LegacyFields), so 0.3
+// clients can use it.
 func VendorA() VendorConfig {
 	return VendorConfig{
 		ID:           "a",
@@ -55,7 +58,7 @@ func VendorA() VendorConfig {
 		Hosts:        []HostConfig{{Name: HostVendorA, Card: true, RPCPath: VendorARPCPath}},
 		Card:         CardConfig{Description: "Vendor A's summarizing and ledger agent"},
 		Skills:       []SkillConfig{{ID: SkillSummarize}, {ID: SkillLedgerWrite}},
-		Signing:      &SigningConfig{KID: KIDVendorA},
+		Signing:      &SigningConfig{KID: KIDVendorA, LegacyFields: true},
 	}
 }
 
@@ -94,15 +97,16 @@ func VendorC() VendorConfig {
 }
 
 // VendorD is well behaved: card at agent-d.example naming
-// https://rpc.agent-d.example/a2a/v1, skills invoice-reconciliation and
-// fx-hedging, streaming.
+// https://rpc.agent-d.example/a2a/v1 (JSON-RPC, 1.0 and 0.3) and
+// https://rpc.agent-d.example/a2a/rest (HTTP+JSON, 1.0), skills
+// invoice-reconciliation and fx-hedging, streaming.
 func VendorD() VendorConfig {
 	return VendorConfig{
 		ID:           "d",
 		Organization: "Vendor D",
 		Hosts: []HostConfig{
 			{Name: HostCardD, Card: true},
-			{Name: HostRPCD, RPCPath: DefaultRPCPath},
+			{Name: HostRPCD, RPCPath: DefaultRPCPath, RESTPath: DefaultRESTPath},
 		},
 		Card:   CardConfig{Streaming: true},
 		Skills: []SkillConfig{{ID: SkillInvoice, Name: "Invoice reconciliation"}, {ID: SkillFXHedging, Name: "FX hedging"}},

@@ -25,35 +25,47 @@ type methodInfo struct {
 	op      Op
 	dialect Dialect // "" for names both 0.1 and 0.3 use
 	push    bool    // a push-notification config method (answered -32003)
+	// task is the task operation of a method the trace records as
+	// OpOther: taskList (ListTasks) or taskSubscribe (SubscribeToTask,
+	// tasks/resubscribe); "" for the rest.
+	task taskOp
 }
+
+// taskOp names the task operations the trace has no Op of its own for.
+type taskOp string
+
+const (
+	taskList      taskOp = "list"
+	taskSubscribe taskOp = "subscribe"
+)
 
 // methods maps every JSON-RPC method name the fleet knows to its operation.
 var methods = map[string]methodInfo{
-	"tasks/send":                          {OpSend, Dialect01, false},
-	"tasks/sendSubscribe":                 {OpStream, Dialect01, false},
-	"message/send":                        {OpSend, Dialect03, false},
-	"message/stream":                      {OpStream, Dialect03, false},
-	"tasks/get":                           {OpGet, "", false},
-	"tasks/cancel":                        {OpCancel, "", false},
-	"SendMessage":                         {OpSend, Dialect10, false},
-	"SendStreamingMessage":                {OpStream, Dialect10, false},
-	"GetTask":                             {OpGet, Dialect10, false},
-	"CancelTask":                          {OpCancel, Dialect10, false},
-	"ListTasks":                           {OpOther, Dialect10, false},
-	"SubscribeToTask":                     {OpOther, Dialect10, false},
-	"GetExtendedAgentCard":                {OpOther, Dialect10, false},
-	"tasks/resubscribe":                   {OpOther, "", false},
-	"agent/getAuthenticatedExtendedCard":  {OpOther, Dialect03, false},
-	"tasks/pushNotification/set":          {OpOther, Dialect01, true},
-	"tasks/pushNotification/get":          {OpOther, Dialect01, true},
-	"tasks/pushNotificationConfig/set":    {OpOther, Dialect03, true},
-	"tasks/pushNotificationConfig/get":    {OpOther, Dialect03, true},
-	"tasks/pushNotificationConfig/list":   {OpOther, Dialect03, true},
-	"tasks/pushNotificationConfig/delete": {OpOther, Dialect03, true},
-	"CreateTaskPushNotificationConfig":    {OpOther, Dialect10, true},
-	"GetTaskPushNotificationConfig":       {OpOther, Dialect10, true},
-	"ListTaskPushNotificationConfigs":     {OpOther, Dialect10, true},
-	"DeleteTaskPushNotificationConfig":    {OpOther, Dialect10, true},
+	"tasks/send":                          {OpSend, Dialect01, false, ""},
+	"tasks/sendSubscribe":                 {OpStream, Dialect01, false, ""},
+	"message/send":                        {OpSend, Dialect03, false, ""},
+	"message/stream":                      {OpStream, Dialect03, false, ""},
+	"tasks/get":                           {OpGet, "", false, ""},
+	"tasks/cancel":                        {OpCancel, "", false, ""},
+	"SendMessage":                         {OpSend, Dialect10, false, ""},
+	"SendStreamingMessage":                {OpStream, Dialect10, false, ""},
+	"GetTask":                             {OpGet, Dialect10, false, ""},
+	"CancelTask":                          {OpCancel, Dialect10, false, ""},
+	"ListTasks":                           {OpOther, Dialect10, false, taskList},
+	"SubscribeToTask":                     {OpOther, Dialect10, false, taskSubscribe},
+	"GetExtendedAgentCard":                {OpOther, Dialect10, false, ""},
+	"tasks/resubscribe":                   {OpOther, "", false, taskSubscribe},
+	"agent/getAuthenticatedExtendedCard":  {OpOther, Dialect03, false, ""},
+	"tasks/pushNotification/set":          {OpOther, Dialect01, true, ""},
+	"tasks/pushNotification/get":          {OpOther, Dialect01, true, ""},
+	"tasks/pushNotificationConfig/set":    {OpOther, Dialect03, true, ""},
+	"tasks/pushNotificationConfig/get":    {OpOther, Dialect03, true, ""},
+	"tasks/pushNotificationConfig/list":   {OpOther, Dialect03, true, ""},
+	"tasks/pushNotificationConfig/delete": {OpOther, Dialect03, true, ""},
+	"CreateTaskPushNotificationConfig":    {OpOther, Dialect10, true, ""},
+	"GetTaskPushNotificationConfig":       {OpOther, Dialect10, true, ""},
+	"ListTaskPushNotificationConfigs":     {OpOther, Dialect10, true, ""},
+	"DeleteTaskPushNotificationConfig":    {OpOther, Dialect10, true, ""},
 }
 
 // dialectFromHeader guesses the dialect of a request whose method does not
@@ -133,13 +145,18 @@ func buildMessage(wm *wireMessage, d Dialect) (*Message, error) {
 		return nil, fmt.Errorf("params.message.parts must hold at least one part")
 	}
 	m := &Message{MessageID: wm.MessageID, ContextID: wm.ContextID, TaskID: wm.TaskID, Metadata: wm.Metadata}
-	switch wm.Role {
-	case "user", "ROLE_USER":
+	// Each dialect reads its own shapes only: 1.0 roles are ROLE_*, and a
+	// 1.0 message and its parts carry no kind (nor 0.1 type).
+	switch {
+	case d == Dialect10 && wm.Role == "ROLE_USER", d != Dialect10 && wm.Role == "user":
 		m.Role = "user"
-	case "agent", "ROLE_AGENT":
+	case d == Dialect10 && wm.Role == "ROLE_AGENT", d != Dialect10 && wm.Role == "agent":
 		m.Role = "agent"
 	default:
 		return nil, fmt.Errorf("params.message.role %q is not a role of the %s dialect", wm.Role, d)
+	}
+	if d == Dialect10 && wm.Kind != "" {
+		return nil, fmt.Errorf("params.message.kind is a 0.3 member; a 1.0 message has none")
 	}
 	for i, wp := range wm.Parts {
 		p := Part{Metadata: wp.Metadata, MediaType: wp.MediaType, Filename: wp.Filename}
@@ -148,6 +165,9 @@ func buildMessage(wm *wireMessage, d Dialect) (*Message, error) {
 		case Dialect01:
 			kind = wp.Type
 		case Dialect10:
+			if wp.Kind != "" || wp.Type != "" {
+				return nil, fmt.Errorf("params.message.parts[%d]: kind and type are 0.x members; a 1.0 part is named by its text, data, raw or url member", i)
+			}
 			switch {
 			case wp.Text != nil:
 				kind = "text"
@@ -173,7 +193,14 @@ func buildMessage(wm *wireMessage, d Dialect) (*Message, error) {
 		case "file":
 			p.Kind = "file"
 			if d == Dialect10 {
-				b, _ := json.Marshal(map[string]json.RawMessage{"raw": json.RawMessage(wp.Raw), "url": json.RawMessage(wp.URL)})
+				f := map[string]json.RawMessage{}
+				if wp.Raw != nil {
+					f["raw"] = json.RawMessage(wp.Raw)
+				}
+				if wp.URL != nil {
+					f["url"] = json.RawMessage(wp.URL)
+				}
+				b, _ := json.Marshal(f)
 				p.File = b
 			} else {
 				p.File = json.RawMessage(wp.File)

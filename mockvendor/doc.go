@@ -2,8 +2,9 @@
 // on loopback TLS listeners with realistic host names, each host with its
 // own certificate from a CA the fleet makes (or one it is given), a CONNECT
 // proxy and a resolve map that reach them by name, a CDN in front of every
-// card, a JSON-RPC endpoint that speaks the 0.1, 0.3 and 1.0 dialects, and a
-// trace of every request. It never imports Ginkgo: it runs as a plain
+// card, a JSON-RPC endpoint that speaks the 0.1, 0.3 and 1.0 dialects (and
+// the 1.0 HTTP+JSON binding on hosts with a RESTPath, rest.go), and a trace
+// of every request. It never imports Ginkgo: it runs as a plain
 // server (`a2a-conform fleet up`) as well as inside the suite.
 //
 // The lifecycle follows net/http/httptest: NewFleet starts a fleet,
@@ -43,6 +44,8 @@
 //	                         left out)
 //	version-reject           -32009 for unsupported A2A-Version (a missing header
 //	                         is 0.3). accepted (["1.0"])
+//	lenient-version          a method is answered in its own dialect whatever
+//	                         A2A-Version says (the seeds' mix: tasks/send with 1.0)
 //	reseller-gateway         any skill runs under the host's own allowlist; refused
 //	                         tools get -32601. refusedTools (none)
 //	wrong-san                a CA-signed certificate for other names.
@@ -65,10 +68,29 @@
 //
 // # Wire behaviour
 //
-// A request's dialect comes from its method name (tasks/send: 0.1,
-// message/send: 0.3, SendMessage: 1.0; tasks/get and tasks/cancel follow
-// the task's own dialect) and is answered in that dialect's shapes whatever
-// the A2A-Version header says; the header is recorded. The skill a message
+// Versions are negotiated as A2A 1.0 §3.6 has it: each vendor serves the
+// versions of VendorConfig.Versions (default 1.0 and 0.3); a request names
+// its version in the A2A-Version header (or query parameter), none meaning
+// 0.3; an unsupported version gets -32009 with the supported versions, and
+// a method of another generation than the version's gets -32601 (the 0.1
+// names, which predate the header, belong to the 0.x generation). The
+// lenient-version fault restores the first edition's answer to the seeds'
+// mix. A request's dialect comes from its method name (tasks/send: 0.1,
+// message/send: 0.3, SendMessage: 1.0; tasks/get and tasks/cancel are 0.3
+// unless the task is a 0.1 one) and is answered in that dialect's shapes;
+// the header is recorded. Each dialect reads its own shapes only (1.0:
+// ROLE_* and parts without kind; 0.3: kind; 0.1: type and a client task
+// id), else -32602 naming the member.
+//
+// Tasks behave as a real agent's: a message naming a taskId continues that
+// task (unknown: -32001; terminal: -32004; another contextId: -32602);
+// GetTask and ListTasks honour historyLength; ListTasks (1.0) pages newest
+// first with contextId, status and statusTimestampAfter filters;
+// SubscribeToTask and tasks/resubscribe stream a live task (the task
+// first), -32001 for an unknown one and -32004 for a terminal one. A vendor
+// whose card says streaming false answers every stream method -32004. A
+// notification (no id) gets HTTP 204 and no body. The store keeps at most
+// MaxTaskHistory messages per task and MaxTasksPerVendor tasks per vendor. The skill a message
 // is for is params.metadata.skillId, then params.message.metadata.skillId;
 // absent means the vendor's default skill. A probe is a send whose only text
 // part is "__probe__" or whose metadata (params, message or a part) has

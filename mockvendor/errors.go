@@ -2,6 +2,7 @@ package mockvendor
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 )
 
@@ -51,6 +52,28 @@ func errUnsupported(detail string) *RPCError {
 	return &RPCError{Code: -32004, Message: "Unsupported operation: " + detail, Reason: "UNSUPPORTED_OPERATION"}
 }
 
+func errVersionNotSupported(asked string, served []string) *RPCError {
+	return &RPCError{Code: -32009, Message: "A2A version " + asked + " is not supported", Data: map[string]any{"requestedVersion": asked, "supportedVersions": append([]string(nil), served...)}, Reason: "VERSION_NOT_SUPPORTED"}
+}
+
+// errMethodNotInVersion is a known method of another A2A generation than
+// the negotiated version's.
+func errMethodNotInVersion(method, version string) *RPCError {
+	return &RPCError{Code: -32601, Message: "Method not found: " + method + " is not a method of A2A " + version, Data: map[string]any{"method": method, "version": version}, Reason: "METHOD_NOT_FOUND"}
+}
+
+// errSkillNotServed is an honest vendor's refusal of a skill it does not
+// serve (here): the spec's UnsupportedOperationError, whose 1.0 ErrorInfo
+// is the spec's own (UNSUPPORTED_OPERATION), with the skills served as the
+// vendor's data. The seed's region-gate answer is errSkillUnavailable.
+func errSkillNotServed(skill, region string, available []string) *RPCError {
+	data := map[string]any{"skillId": skill, "availableSkills": available}
+	if region != "" {
+		data["region"] = region
+	}
+	return &RPCError{Code: -32004, Message: fmt.Sprintf("Unsupported operation: skill %q is not served here", skill), Data: data, Reason: "UNSUPPORTED_OPERATION"}
+}
+
 // errSkillUnavailable is the seed's -32004: the skill is not served in this
 // region, with the skills that are.
 func errSkillUnavailable(region string, available []string) *RPCError {
@@ -60,6 +83,40 @@ func errSkillUnavailable(region string, available []string) *RPCError {
 		Data:    map[string]any{"region": region, "availableSkills": available},
 		Reason:  "SKILL_NOT_AVAILABLE",
 	}
+}
+
+func errContentType(detail string) *RPCError {
+	return &RPCError{Code: -32005, Message: "Content type not supported: " + detail, Reason: "CONTENT_TYPE_NOT_SUPPORTED"}
+}
+
+// restStatus maps a JSON-RPC error code to the HTTP status and
+// google.rpc.Status code name of the HTTP+JSON binding (A2A 1.0 §5.4;
+// 1.0.0's 409, 415 and 502 where 1.0.1 moved to 400/400/500, which is what
+// the official TCK checks); limit is the status of an over-limit body.
+func restStatus(code int) (int, string) {
+	switch code {
+	case -32001, -32601:
+		return http.StatusNotFound, "NOT_FOUND"
+	case -32002:
+		return http.StatusConflict, "FAILED_PRECONDITION"
+	case -32003, -32004, -32007, -32008, -32009:
+		return http.StatusBadRequest, "FAILED_PRECONDITION"
+	case -32005:
+		return http.StatusUnsupportedMediaType, "INVALID_ARGUMENT"
+	case -32006:
+		return http.StatusBadGateway, "INTERNAL"
+	case -32700, -32600, -32602:
+		return http.StatusBadRequest, "INVALID_ARGUMENT"
+	}
+	return http.StatusInternalServerError, "INTERNAL"
+}
+
+// rest renders e as the HTTP+JSON binding's error body (a google.rpc.Status
+// whose code is the HTTP status, with the ErrorInfo and the vendor data as
+// details) for HTTP status status.
+func (e *RPCError) rest(status int, statusName string) map[string]any {
+	details := e.wire(Dialect10)["data"]
+	return map[string]any{"error": map[string]any{"code": status, "status": statusName, "message": e.Message, "details": details}}
 }
 
 const errorInfoType = "type.googleapis.com/google.rpc.ErrorInfo"

@@ -477,10 +477,18 @@ func TestCardMembers(t *testing.T) {
 				if len(ifaces) == 0 {
 					t.Fatal("no supportedInterfaces")
 				}
+				rest := 0
 				for _, i := range ifaces {
+					if tPath(i, "protocolBinding") == restBinding && tPath(i, "url") == "https://"+HostRPCD+DefaultRESTPath && tPath(i, "protocolVersion") == "1.0" {
+						rest++ // D's HTTP+JSON interface
+						continue
+					}
 					if tPath(i, "url") != tc.rpcURL || tPath(i, "protocolBinding") != "JSONRPC" {
 						t.Errorf("interface %v", i)
 					}
+				}
+				if want := map[bool]int{true: 1}[tc.host == HostCardD]; rest != want {
+					t.Errorf("%d HTTP+JSON interfaces, want %d", rest, want)
 				}
 				if tPath(ifaces, 0, "protocolVersion") != "1.0" {
 					t.Errorf("first interface %v is not 1.0", ifaces[0])
@@ -488,22 +496,21 @@ func TestCardMembers(t *testing.T) {
 				if tPath(card, "capabilities", "streaming") != tc.streams {
 					t.Errorf("streaming = %v", tPath(card, "capabilities", "streaming"))
 				}
-				legacy := []string{"url", "preferredTransport", "protocolVersion"}
 				if tc.signed {
-					for _, k := range legacy {
-						if _, ok := card[k]; ok {
-							t.Errorf("signed card carries 0.3 member %s", k)
-						}
+					// A's card is a hybrid one, signed twice (sign_legacy.go);
+					// TestJSInteropFleetCards and TestSignedHybridCard check the
+					// signatures.
+					if n := len(tAsList(card["signatures"])); n != 2 {
+						t.Errorf("signed hybrid card has %d signatures, want 2", n)
 					}
 					if h := tJWSHeader(t, card); h["kid"] != KIDVendorA || h["alg"] != "ES256" || h["jku"] != "https://"+HostVendorA+JWKSPath {
 						t.Errorf("signature header %v", h)
 					}
-					return
 				}
 				if card["url"] != tc.rpcURL || card["preferredTransport"] != "JSONRPC" || card["protocolVersion"] == nil {
 					t.Errorf("0.3 members: url %v preferredTransport %v protocolVersion %v", card["url"], card["preferredTransport"], card["protocolVersion"])
 				}
-				if _, ok := card["signatures"]; ok {
+				if _, ok := card["signatures"]; ok && !tc.signed {
 					t.Error("unsigned vendor's card has signatures")
 				}
 			})

@@ -13,9 +13,12 @@ import (
 
 // The JSON-RPC request path, in stages: serveRPC runs answer, which reads
 // the body (readBody), the envelope (readEnvelope), the method and its
-// dialect (resolveMethod) and the params (decodeParams), runs the faults'
-// call hooks, then the operation's handler (rpc_ops.go: serveSend,
-// serveStream, serveGet, serveCancel, servePushConfig, serveUnsupported).
+// dialect (resolveMethod), then answerMethod: the version (negotiate.go),
+// the params (decodeParams), the faults' call hooks and the operation's
+// handler (rpc_ops.go: serveSend, serveStream, serveGet, serveCancel,
+// serveList, serveSubscribe, servePushConfig, serveUnsupported). The
+// HTTP+JSON binding (rest.go) reads its route and params in place of the
+// envelope and joins at answerMethod.
 // A stage or handler that fails returns an error value; rpcFailure maps it
 // to the JSON-RPC error and HTTP status, and writeAnswer (rpc_write.go)
 // renders either outcome and completes the trace event.
@@ -75,12 +78,16 @@ type sendParams struct {
 type sendConfig struct {
 	Blocking          *bool `json:"blocking"`
 	ReturnImmediately bool  `json:"returnImmediately"`
+	// HistoryLength caps the history the answer carries (nil: all of it).
+	HistoryLength *int `json:"historyLength"`
 }
 
 type taskParams struct {
 	ID       string         `json:"id"`
 	Name     string         `json:"name"` // "tasks/{id}", an early 1.0 spelling
 	Metadata map[string]any `json:"metadata"`
+	// HistoryLength caps the history a get answers with (nil: all of it).
+	HistoryLength *int `json:"historyLength"`
 }
 
 // rpcRequest is one JSON-RPC request as the stages of serveRPC read it:
@@ -88,7 +95,15 @@ type taskParams struct {
 // fault hooks and the operation's handler.
 type rpcRequest struct {
 	host    *host
-	version string // the A2A-Version header
+	version string // the A2A-Version header (else query parameter)
+	// lenient is whether a lenient-version fault lets the method's dialect
+	// win over the version (negotiate.go).
+	lenient bool
+	// notification is a request without an id member: it gets no answer.
+	notification bool
+	// rest is a request to the HTTP+JSON binding (rest.go): 1.0 only, its
+	// answers and errors in that binding's form.
+	rest bool
 	// fast is whether the JSON fast path is on (Config.PlainJSON false).
 	fast bool
 	// id is the id the answer carries (nil: null).
@@ -121,6 +136,8 @@ type rpcResult struct {
 	stream []any
 	// taskID and state (0.3 spelling) are the task the answer carries.
 	taskID, state string
+	// restAfter delays the stream's events after the first.
+	restAfter time.Duration
 }
 
 // rpcHandler answers one operation; an error is answered by rpcFailure.
@@ -135,9 +152,18 @@ var opHandlers = map[Op]rpcHandler{
 	OpCancel: (*host).serveCancel,
 }
 
+// taskHandlers answer the task operations the trace records as OpOther.
+var taskHandlers = map[taskOp]rpcHandler{
+	taskList:      (*host).serveList,
+	taskSubscribe: (*host).serveSubscribe,
+}
+
 // handlerOf returns the handler of a known method.
 func handlerOf(info methodInfo) rpcHandler {
 	if hd, ok := opHandlers[info.op]; ok {
+		return hd
+	}
+	if hd, ok := taskHandlers[info.task]; ok {
 		return hd
 	}
 	if info.push {
@@ -149,7 +175,11 @@ func handlerOf(info methodInfo) rpcHandler {
 // serveRPC answers one JSON-RPC request on host h.
 func (h *host) serveRPC(w http.ResponseWriter, r *http.Request, ev *Event) {
 	version := headerGet(r.Header, a2aVersionKey)
+	if version == "" && r.URL.RawQuery != "" {
+		version = r.URL.Query().Get("A2A-Version") // §3.6.1: a query parameter instead
+	}
 	q := &rpcRequest{host: h, version: version, dialect: dialectFromHeader(version), fast: !h.vendor.fleet.cfg.PlainJSON}
+	q.lenient = h.vendor.lenient(h.sanName())
 	res, err := h.answer(w, r, q, ev)
 	h.writeAnswer(w, r, q, res, err, ev)
 }
@@ -165,6 +195,16 @@ func (h *host) answer(w http.ResponseWriter, r *http.Request, q *rpcRequest, ev 
 		return rpcResult{}, err
 	}
 	if err := q.resolveMethod(env, ev); err != nil {
+		return rpcResult{}, err
+	}
+	return h.answerMethod(q, ev)
+}
+
+// answerMethod runs the stages after the method is known, which both
+// bindings share: the version, the params, the fault hooks and the
+// operation's handler.
+func (h *host) answerMethod(q *rpcRequest, ev *Event) (rpcResult, error) {
+	if err := q.negotiate(); err != nil {
 		return rpcResult{}, err
 	}
 	if err := q.decodeParams(ev); err != nil {
@@ -202,12 +242,18 @@ func (e *bodyReadError) Error() string { return "reading body: " + e.err.Error()
 func rpcFailure(err error) (*RPCError, int) {
 	var tooBig *bodyTooLargeError
 	var unread *bodyReadError
+	var noRoute *routeError
+	var notJSON *contentTypeError
 	var rpcErr *RPCError
 	switch {
 	case errors.As(err, &tooBig):
 		return errInvalidRequest(tooBig.Error()), http.StatusRequestEntityTooLarge
 	case errors.As(err, &unread):
 		return errParse(unread.Error()), http.StatusOK
+	case errors.As(err, &noRoute):
+		return errMethodNotFound(noRoute.method + " " + noRoute.path), http.StatusOK
+	case errors.As(err, &notJSON):
+		return errContentType(notJSON.Error()), http.StatusOK
 	case errors.As(err, &rpcErr):
 		return rpcErr, http.StatusOK
 	}
@@ -288,9 +334,10 @@ func (q *rpcRequest) resolveMethod(env rpcEnvelope, ev *Event) error {
 	if env.ID != nil && q.id == nil {
 		return errInvalidRequest("id must be a string, a number or null")
 	}
+	q.notification = env.ID == nil
 	q.method, q.params = method, env.Params
 	q.info, q.known = methods[method]
-	if q.info.op == OpGet || q.info.op == OpCancel {
+	if q.info.op == OpGet || q.info.op == OpCancel || q.info.task == taskSubscribe {
 		q.task, q.taskErr = decodeTaskParams(env.Params)
 	}
 	if d := q.methodDialect(); d != "" {
@@ -307,13 +354,20 @@ func (q *rpcRequest) resolveMethod(env rpcEnvelope, ev *Event) error {
 // tasks/get and tasks/cancel the named task's (0.3 when there is none and
 // the header does not ask for 1.x); "" leaves the header's guess.
 func (q *rpcRequest) methodDialect() Dialect {
-	if d := q.info.dialect; d != "" || q.info.op != OpGet && q.info.op != OpCancel {
+	if d := q.info.dialect; d != "" || q.info.op != OpGet && q.info.op != OpCancel && q.info.task != taskSubscribe {
 		return d
 	}
-	if t := q.host.vendor.fleet.tasks.get(q.host.vendor.cfg.ID, q.task.taskID()); t != nil {
+	t := q.host.vendor.fleet.tasks.get(q.host.vendor.cfg.ID, q.task.taskID())
+	switch {
+	case !q.lenient && t != nil && t.dialect == Dialect01:
+		return Dialect01
+	case !q.lenient:
+		// A 0.x name is answered in 0.x shapes, whatever dialect made the
+		// task (negotiate refuses it under a 1.x version).
+		return Dialect03
+	case t != nil:
 		return t.dialect
-	}
-	if !strings.HasPrefix(q.version, "1.") {
+	case !strings.HasPrefix(q.version, "1."):
 		return Dialect03
 	}
 	return ""
@@ -335,11 +389,14 @@ func (q *rpcRequest) decodeParams(ev *Event) error {
 		if err != nil {
 			return err
 		}
+		if q.dialect == Dialect01 && q.send.ID == "" {
+			return errInvalidParams("params.id is required: a 0.1 client names its task")
+		}
 		c.Message = msg
 		c.Skill = skillOf(q.send.Metadata, msg.Metadata)
 		c.Probe = isProbe(q.send.Metadata, msg)
 		ev.Skill, ev.Probe = c.Skill, c.Probe
-	case OpGet, OpCancel:
+	case OpGet, OpCancel, OpOther:
 		// A get for a synthetic id marked as a probe checks that the
 		// endpoint implements the task lifecycle (-32001 expected) [seed
 		// 000, Condition of Validity]; it is recorded as a probe, whatever

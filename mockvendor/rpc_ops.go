@@ -3,22 +3,35 @@ package mockvendor
 import (
 	"fmt"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 )
 
-// serveSend creates the task of a send and answers it.
+// serveSend creates the task of a send (or continues the task its message
+// names) and answers it.
 func (h *host) serveSend(q *rpcRequest) (rpcResult, error) {
-	t, err := h.newTask(q)
+	t, err := h.sendTask(q)
 	if err != nil {
 		return rpcResult{}, err
 	}
 	return h.taskResult(q, t), nil
 }
 
+// errNoStreaming answers a stream method of a vendor whose card says
+// capabilities.streaming false (A2A 1.0 §3.3.4).
+func errNoStreaming() *RPCError {
+	return errUnsupported("streaming is not offered: the card says capabilities.streaming false")
+}
+
 // serveStream creates the task of a stream and answers it as a stream of
-// events, or as a send's answer when a fault makes it plain JSON.
+// events, or as a send's answer when a fault makes it plain JSON. A vendor
+// whose card does not claim streaming refuses it.
 func (h *host) serveStream(q *rpcRequest) (rpcResult, error) {
-	t, err := h.newTask(q)
+	if !h.vendor.cfg.Card.Streaming && !q.call.StreamAsJSON {
+		return rpcResult{}, errNoStreaming()
+	}
+	t, err := h.sendTask(q)
 	if err != nil {
 		return rpcResult{}, err
 	}
@@ -40,7 +53,146 @@ func (h *host) serveGet(q *rpcRequest) (rpcResult, error) {
 	if t == nil {
 		return rpcResult{}, errTaskNotFound(id)
 	}
-	return f.taskAnswer(t, q.dialect), nil
+	if n := q.task.HistoryLength; n != nil && *n < 0 {
+		return rpcResult{}, errInvalidParams("params.historyLength must not be negative")
+	}
+	now := time.Now()
+	state := t.state(now, f.limits.WorkTime)
+	return rpcResult{value: f.encodeTaskView(t, q.dialect, state, now, taskView{history: q.task.HistoryLength, artifacts: true}), taskID: t.id, state: state}, nil
+}
+
+// serveSubscribe answers SubscribeToTask and tasks/resubscribe: a stream
+// whose first event is the task as it is now, then (for a task still
+// running toward completion) its artifact and final status when it
+// completes. A held task's stream ends after the first event. An unknown
+// task is -32001; a terminal one -32004 (A2A 1.0 §3.1.6); a vendor that
+// does not claim streaming refuses it.
+func (h *host) serveSubscribe(q *rpcRequest) (rpcResult, error) {
+	f := h.vendor.fleet
+	if !h.vendor.cfg.Card.Streaming {
+		return rpcResult{}, errNoStreaming()
+	}
+	id, err := q.taskParamsID()
+	if err != nil {
+		return rpcResult{}, err
+	}
+	t := f.tasks.get(h.vendor.cfg.ID, id)
+	if t == nil {
+		return rpcResult{}, errTaskNotFound(id)
+	}
+	state := t.state(q.now, f.limits.WorkTime)
+	if terminal(state) {
+		return rpcResult{}, errUnsupported(fmt.Sprintf("task %s is %s: a terminal task has no updates to subscribe to", id, state))
+	}
+	d := q.dialect
+	var first any
+	switch d {
+	case Dialect01:
+		first = map[string]any{"id": t.id, "status": map[string]any{"state": state, "timestamp": q.now.UTC().Format(time.RFC3339Nano)}, "final": false}
+	case Dialect03:
+		first = f.encodeTaskAt(t, d, state, q.now)
+	default:
+		first = map[string]any{"task": f.encodeTaskAt(t, d, state, q.now)}
+	}
+	res := rpcResult{stream: []any{first}, taskID: t.id, state: state}
+	if t.hold {
+		return res, nil
+	}
+	rest, final := f.streamEvents(t, d)
+	// streamEvents starts with the task (0.3, 1.0) or its working status
+	// (0.1); the rest follows once the task completes.
+	if d == Dialect01 {
+		rest = rest[1:]
+	} else {
+		rest = rest[2:]
+	}
+	res.stream = append(res.stream, rest...)
+	res.state = final
+	res.restAfter = max(time.Until(t.doneAt(f.limits.WorkTime)), 0)
+	return res, nil
+}
+
+// listParams are the params of ListTasks (A2A 1.0 §3.1.4).
+type listParams struct {
+	ContextID            string `json:"contextId"`
+	Status               string `json:"status"`
+	PageSize             *int   `json:"pageSize"`
+	PageToken            string `json:"pageToken"`
+	HistoryLength        *int   `json:"historyLength"`
+	IncludeArtifacts     bool   `json:"includeArtifacts"`
+	StatusTimestampAfter string `json:"statusTimestampAfter"`
+}
+
+// Page sizes of ListTasks: 50 when the request names none, at most 100.
+const (
+	listDefaultPage = 50
+	listMaxPage     = 100
+)
+
+// pageTokenPrefix starts a ListTasks page token; the last task of the
+// page follows it.
+const pageTokenPrefix = "after:"
+
+// serveList answers ListTasks: the vendor's tasks, newest first, filtered
+// by context, state and creation time, in pages of pageSize (1-100,
+// default 50) with an opaque cursor; artifacts only when includeArtifacts
+// is true.
+func (h *host) serveList(q *rpcRequest) (rpcResult, error) {
+	f := h.vendor.fleet
+	var lp listParams
+	if err := decodeFast(nonNull(q.params), &lp); err != nil {
+		return rpcResult{}, errInvalidParams(err.Error())
+	}
+	size := listDefaultPage
+	if lp.PageSize != nil {
+		if *lp.PageSize < 1 || *lp.PageSize > listMaxPage {
+			return rpcResult{}, errInvalidParams(fmt.Sprintf("params.pageSize must be between 1 and %d", listMaxPage))
+		}
+		size = *lp.PageSize
+	}
+	if n := lp.HistoryLength; n != nil && *n < 0 {
+		return rpcResult{}, errInvalidParams("params.historyLength must not be negative")
+	}
+	var after time.Time
+	if lp.StatusTimestampAfter != "" {
+		var err error
+		if after, err = time.Parse(time.RFC3339Nano, lp.StatusTimestampAfter); err != nil {
+			return rpcResult{}, errInvalidParams("params.statusTimestampAfter is not an RFC 3339 timestamp")
+		}
+	}
+	want := ""
+	if lp.Status != "" && lp.Status != "TASK_STATE_UNSPECIFIED" {
+		want = normalState(lp.Status)
+	}
+	var match []*task
+	for _, t := range f.tasks.list(h.vendor.cfg.ID) {
+		if lp.ContextID != "" && t.contextID != lp.ContextID || !after.IsZero() && t.created.Before(after) {
+			continue
+		}
+		if want != "" && t.state(q.now, f.limits.WorkTime) != want {
+			continue
+		}
+		match = append(match, t)
+	}
+	start := 0
+	if lp.PageToken != "" {
+		id, ok := strings.CutPrefix(lp.PageToken, pageTokenPrefix)
+		i := slices.IndexFunc(match, func(t *task) bool { return t.id == id })
+		if !ok || i < 0 {
+			return rpcResult{}, errInvalidParams("params.pageToken is not a token this agent issued")
+		}
+		start = i + 1
+	}
+	page := match[start:min(start+size, len(match))]
+	tasks := make([]any, 0, len(page))
+	for _, t := range page {
+		tasks = append(tasks, f.encodeTaskView(t, q.dialect, t.state(q.now, f.limits.WorkTime), q.now, taskView{history: lp.HistoryLength, artifacts: lp.IncludeArtifacts}))
+	}
+	next := ""
+	if start+size < len(match) {
+		next = pageTokenPrefix + page[len(page)-1].id
+	}
+	return rpcResult{value: map[string]any{"tasks": tasks, "nextPageToken": next, "pageSize": size, "totalSize": len(match)}}, nil
 }
 
 // serveCancel cancels the task unless it is terminal and answers with it.
@@ -91,8 +243,36 @@ func (h *host) serveUnsupported(q *rpcRequest) (rpcResult, error) {
 	return rpcResult{}, errUnsupported(q.method + " is not offered by this agent")
 }
 
+// sendTask is the task a send or stream acts on: the task its message
+// names (0.3, 1.0 taskId), which must exist (-32001), not be terminal
+// (-32004, A2A 1.0 §3.1.1) and share the message's contextId (-32602,
+// §3.4.3); else a new task.
+func (h *host) sendTask(q *rpcRequest) (*task, error) {
+	if n := q.send.Configuration.HistoryLength; n != nil && *n < 0 {
+		return nil, errInvalidParams("params.configuration.historyLength must not be negative")
+	}
+	m := q.call.Message
+	if q.dialect == Dialect01 || m.TaskID == "" {
+		return h.newTask(q)
+	}
+	f := h.vendor.fleet
+	t := f.tasks.get(h.vendor.cfg.ID, m.TaskID)
+	if t == nil {
+		return nil, errTaskNotFound(m.TaskID)
+	}
+	if m.ContextID != "" && m.ContextID != t.contextID {
+		return nil, errInvalidParams(fmt.Sprintf("params.message.contextId %q is not the context of task %s", m.ContextID, t.id))
+	}
+	if state := t.state(q.now, f.limits.WorkTime); terminal(state) {
+		return nil, errUnsupported(fmt.Sprintf("task %s is %s: a terminal task takes no more messages", t.id, state))
+	}
+	t.addMessage(m)
+	return t, nil
+}
+
 // newTask creates the task of a send or stream, refusing a skill the host
-// does not serve.
+// does not serve with the spec's UnsupportedOperationError (-32004) and
+// the skills it does serve.
 func (h *host) newTask(q *rpcRequest) (*task, error) {
 	c, sp := q.call, &q.send
 	v := h.vendor
@@ -101,7 +281,7 @@ func (h *host) newTask(q *rpcRequest) (*task, error) {
 		skill = v.defaultSkill()
 	}
 	if !c.AnySkill && !v.servesSkill(skill, h.cfg.Region) {
-		return nil, errSkillUnavailable(h.cfg.Region, v.skillsIn(h.cfg.Region))
+		return nil, errSkillNotServed(skill, h.cfg.Region, v.skillsIn(h.cfg.Region))
 	}
 	t := &task{
 		id:        newID("t-"),
@@ -134,12 +314,12 @@ func (h *host) newTask(q *rpcRequest) (*task, error) {
 func (h *host) taskResult(q *rpcRequest, t *task) rpcResult {
 	f := h.vendor.fleet
 	state := t.state(q.now, f.limits.WorkTime)
-	if q.fast {
+	if q.fast && t.onlyInput() && q.send.Configuration.HistoryLength == nil {
 		if body, ok := encodeSendAnswerFast(q.id, t, q.dialect, state, q.now); ok {
 			return rpcResult{body: body, taskID: t.id, state: state}
 		}
 	}
-	task := f.encodeTaskAt(t, q.dialect, state, q.now)
+	task := f.encodeTaskView(t, q.dialect, state, q.now, taskView{history: q.send.Configuration.HistoryLength, artifacts: true})
 	if q.dialect == Dialect10 {
 		return rpcResult{value: map[string]any{"task": task}, taskID: t.id, state: state}
 	}
@@ -151,8 +331,23 @@ func (f *Fleet) encodeTask(t *task, d Dialect, now time.Time) map[string]any {
 	return f.encodeTaskAt(t, d, t.state(now, f.limits.WorkTime), now)
 }
 
-// encodeTaskAt encodes the task in state (0.3 spelling) in dialect d.
+// encodeTaskAt encodes the task in state (0.3 spelling) in dialect d, with
+// its whole history and its artifacts.
 func (f *Fleet) encodeTaskAt(t *task, d Dialect, state string, now time.Time) map[string]any {
+	return f.encodeTaskView(t, d, state, now, taskView{artifacts: true})
+}
+
+// taskView is how much of a task an answer shows.
+type taskView struct {
+	// history caps the messages shown, newest kept (nil: all; 0: none).
+	history *int
+	// artifacts shows the artifacts of a completed task.
+	artifacts bool
+}
+
+// encodeTaskView encodes the task in state (0.3 spelling) in dialect d as
+// view shows it.
+func (f *Fleet) encodeTaskView(t *task, d Dialect, state string, now time.Time, view taskView) map[string]any {
 	status := map[string]any{"state": stateName(state, d), "timestamp": now.UTC().Format(time.RFC3339Nano)}
 	out := map[string]any{"id": t.id, "status": status}
 	switch d {
@@ -165,11 +360,21 @@ func (f *Fleet) encodeTaskAt(t *task, d Dialect, state string, now time.Time) ma
 		out["contextId"] = t.contextID
 	}
 	if d != Dialect01 {
-		in := *t.input
-		in.TaskID, in.ContextID = t.id, t.contextID
-		out["history"] = []any{encodeMessage(&in, d)}
+		msgs := t.messages()
+		if n := view.history; n != nil && *n < len(msgs) {
+			msgs = msgs[len(msgs)-*n:]
+		}
+		if len(msgs) > 0 {
+			hist := make([]any, 0, len(msgs))
+			for _, m := range msgs {
+				in := *m
+				in.TaskID, in.ContextID = t.id, t.contextID
+				hist = append(hist, encodeMessage(&in, d))
+			}
+			out["history"] = hist
+		}
 	}
-	if state == "completed" {
+	if state == "completed" && view.artifacts {
 		out["artifacts"] = []any{artifact(t, d)}
 	}
 	return out

@@ -18,9 +18,24 @@ func (h *host) writeAnswer(w http.ResponseWriter, r *http.Request, q *rpcRequest
 		ev.Coercions = c.Coercions
 		ev.Faults = c.Faults
 	}
+	if q.notification {
+		// A JSON-RPC notification (no id member) gets no answer, not even
+		// an error: the HTTP exchange ends with 204 and no body.
+		if err != nil {
+			rpcErr, _ := rpcFailure(err)
+			ev.ErrorCode, ev.ErrorMessage = rpcErr.Code, rpcErr.Message
+		}
+		w.WriteHeader(http.StatusNoContent)
+		ev.Status, ev.Note = http.StatusNoContent, "notification: not answered"
+		return
+	}
 	if err != nil {
 		rpcErr, status := rpcFailure(err)
 		ev.ErrorCode, ev.ErrorMessage = rpcErr.Code, rpcErr.Message
+		if q.rest {
+			writeRESTError(w, rpcErr, status, ev)
+			return
+		}
 		h.writeError(w, q, rpcErr, status, ev)
 		return
 	}
@@ -29,14 +44,28 @@ func (h *host) writeAnswer(w http.ResponseWriter, r *http.Request, q *rpcRequest
 	}
 	ev.State = res.state
 	if res.stream != nil {
-		h.writeStream(w, r, q, res.stream, ev)
+		h.writeStream(w, r, q, res, ev)
 		return
 	}
 	body := res.body
-	if body == nil {
+	switch {
+	case q.rest:
+		body = encodeAnswer(res.value, false) // the binding's answer is the bare result
+	case body == nil:
 		body = encodeAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "result": res.value}, q.fast)
 	}
 	writeJSON(w, http.StatusOK, body, ev)
+}
+
+// writeRESTError writes an HTTP+JSON error: the HTTP status of the error
+// (status when the JSON-RPC path would not answer 200: an over-limit body)
+// and a google.rpc.Status body.
+func writeRESTError(w http.ResponseWriter, rpcErr *RPCError, status int, ev *Event) {
+	name := "INVALID_ARGUMENT"
+	if status == http.StatusOK {
+		status, name = restStatus(rpcErr.Code)
+	}
+	writeJSON(w, status, encodeAnswer(rpcErr.rest(status, name), false), ev)
 }
 
 // writeError writes a JSON-RPC error response.
@@ -69,7 +98,9 @@ func writeJSON(w http.ResponseWriter, status int, body []byte, ev *Event) {
 }
 
 // writeStream sends the events as server-sent events and closes the stream.
-func (h *host) writeStream(w http.ResponseWriter, r *http.Request, q *rpcRequest, stream []any, ev *Event) {
+// The events after the first wait res.restAfter (a subscription waits for
+// the task's next change).
+func (h *host) writeStream(w http.ResponseWriter, r *http.Request, q *rpcRequest, res rpcResult, ev *Event) {
 	hdr := w.Header()
 	hdr.Set("Content-Type", "text/event-stream")
 	hdr.Set("Cache-Control", "no-cache")
@@ -90,9 +121,17 @@ func (h *host) writeStream(w http.ResponseWriter, r *http.Request, q *rpcRequest
 		}
 	}
 	var buf bytes.Buffer
-	for _, res := range stream {
+	for i, item := range res.stream {
+		if i == 1 && res.restAfter > 0 && !h.wait(r, res.restAfter, ev) {
+			return
+		}
 		buf.Reset()
-		b := encodeAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "result": res}, q.fast)
+		var b []byte
+		if q.rest {
+			b = encodeAnswer(item, false) // §11.7: the bare StreamResponse
+		} else {
+			b = encodeAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "result": item}, q.fast)
+		}
 		buf.WriteString("data: ")
 		buf.Write(b)
 		buf.WriteString("\n\n")
@@ -102,4 +141,19 @@ func (h *host) writeStream(w http.ResponseWriter, r *http.Request, q *rpcRequest
 		}
 		_ = rc.Flush()
 	}
+}
+
+// wait waits d unless the client leaves or the fleet closes first; it
+// reports whether the wait ran out.
+func (h *host) wait(r *http.Request, d time.Duration, ev *Event) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.Context().Done():
+		ev.Note = "client left mid-stream"
+	case <-h.vendor.fleet.closing:
+	}
+	return false
 }

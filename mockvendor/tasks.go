@@ -3,9 +3,20 @@ package mockvendor
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
+)
+
+// Bounds of the task store, which a hostile orchestrator may try to flood:
+// each task keeps at most MaxTaskHistory messages (its first message and
+// the newest follow-ups; older follow-ups are dropped), and each vendor at
+// most MaxTasksPerVendor tasks (past it the oldest tenth of that vendor's
+// tasks is dropped), within the fleet-wide Limits.MaxTasks.
+const (
+	MaxTaskHistory    = 64
+	MaxTasksPerVendor = 5_000
 )
 
 // task is a task a vendor issued. Its state is derived from the clock
@@ -22,6 +33,11 @@ type task struct {
 	canceled  atomic.Bool
 	input     *Message
 	output    string
+
+	mu sync.Mutex
+	// more are the follow-up messages after input, oldest first, at most
+	// MaxTaskHistory-1.
+	more []*Message
 }
 
 // state returns the task's state at now, in the 0.3 spelling.
@@ -44,6 +60,34 @@ func (t *task) state(now time.Time, work time.Duration) string {
 	return "completed"
 }
 
+// doneAt is when a task that is not held or blocking completes.
+func (t *task) doneAt(work time.Duration) time.Time { return t.created.Add(work) }
+
+// addMessage appends a follow-up message, dropping the oldest follow-up
+// past MaxTaskHistory.
+func (t *task) addMessage(m *Message) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.more) >= MaxTaskHistory-1 {
+		t.more = slices.Delete(t.more, 0, len(t.more)-(MaxTaskHistory-2))
+	}
+	t.more = append(t.more, m)
+}
+
+// messages are the task's messages, oldest first.
+func (t *task) messages() []*Message {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]*Message{t.input}, t.more...)
+}
+
+// onlyInput reports whether the task holds its first message only.
+func (t *task) onlyInput() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.more) == 0
+}
+
 func terminal(state string) bool {
 	switch state {
 	case "completed", "canceled", "failed", "rejected":
@@ -52,39 +96,65 @@ func terminal(state string) bool {
 	return false
 }
 
-// taskStore keeps the fleet's tasks, forgetting the oldest past its cap.
-// Tasks are keyed by vendor and id: a 0.1 client names its own task ids and
-// may send the same id to several vendors.
+// taskStore keeps the fleet's tasks, forgetting the oldest past its caps
+// (max fleet-wide, MaxTasksPerVendor per vendor). Tasks are keyed by
+// vendor and id: a 0.1 client names its own task ids and may send the same
+// id to several vendors.
 type taskStore struct {
-	mu    sync.Mutex
-	max   int
-	byID  map[string]*task // taskKey(vendor, id)
-	order []string
+	mu       sync.Mutex
+	max      int
+	byID     map[string]*task // taskKey(vendor, id)
+	order    []string
+	byVendor map[string][]*task // oldest first
 }
 
 func taskKey(vendor, id string) string { return vendor + "\x00" + id }
 
 func newTaskStore(max int) *taskStore {
-	return &taskStore{max: max, byID: map[string]*task{}}
+	return &taskStore{max: max, byID: map[string]*task{}, byVendor: map[string][]*task{}}
 }
 
 func (s *taskStore) put(t *task) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	k := taskKey(t.vendor, t.id)
-	if _, ok := s.byID[k]; ok { // a 0.1 client reused its task id
+	if old, ok := s.byID[k]; ok { // a 0.1 client reused its task id
 		s.byID[k] = t
+		vs := s.byVendor[t.vendor]
+		if i := slices.Index(vs, old); i >= 0 {
+			vs[i] = t
+		}
 		return
 	}
 	if len(s.order) >= s.max {
-		n := max(len(s.order)/10, 1)
-		for _, id := range s.order[:n] {
-			delete(s.byID, id)
+		s.dropOldest(max(len(s.order)/10, 1))
+	}
+	if vs := s.byVendor[t.vendor]; len(vs) >= MaxTasksPerVendor {
+		n := max(len(vs)/10, 1)
+		for _, old := range vs[:n] {
+			delete(s.byID, taskKey(old.vendor, old.id))
 		}
-		s.order = append(s.order[:0], s.order[n:]...)
+		s.byVendor[t.vendor] = append(vs[:0], vs[n:]...)
+		s.order = slices.DeleteFunc(s.order, func(k string) bool { _, ok := s.byID[k]; return !ok })
 	}
 	s.byID[k] = t
 	s.order = append(s.order, k)
+	s.byVendor[t.vendor] = append(s.byVendor[t.vendor], t)
+}
+
+// dropOldest forgets the n oldest tasks of the fleet.
+func (s *taskStore) dropOldest(n int) {
+	gone := map[*task]bool{}
+	for _, k := range s.order[:n] {
+		if t := s.byID[k]; t != nil {
+			gone[t] = true
+		}
+		delete(s.byID, k)
+	}
+	s.order = append(s.order[:0], s.order[n:]...)
+	for v, vs := range s.byVendor {
+		s.byVendor[v] = slices.DeleteFunc(vs, func(t *task) bool { return gone[t] })
+	}
 }
 
 // get returns the vendor's task with that id, or nil: a vendor never sees
@@ -93,6 +163,18 @@ func (s *taskStore) get(vendor, id string) *task {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.byID[taskKey(vendor, id)]
+}
+
+// list returns the vendor's tasks, newest first.
+func (s *taskStore) list(vendor string) []*task {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	vs := s.byVendor[vendor]
+	out := make([]*task, len(vs))
+	for i, t := range vs {
+		out[len(vs)-1-i] = t
+	}
+	return out
 }
 
 // cancel cancels the task unless it is terminal; it returns the task and
@@ -116,6 +198,7 @@ func (s *taskStore) reset() {
 	defer s.mu.Unlock()
 	s.byID = map[string]*task{}
 	s.order = nil
+	s.byVendor = map[string][]*task{}
 }
 
 func newID(prefix string) string {

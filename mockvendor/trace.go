@@ -76,6 +76,9 @@ type Event struct {
 	// Method is the raw JSON-RPC method; Dialect is "0.1", "0.3" or "1.0".
 	Method  string `json:"method,omitempty"`
 	Dialect string `json:"dialect,omitempty"`
+	// Binding is "HTTP+JSON" for a request to the 1.0 REST binding (the
+	// method is then the operation's 1.0 name); empty for JSON-RPC.
+	Binding string `json:"binding,omitempty"`
 	// RPCID is the JSON-RPC id as sent (absent for notifications).
 	RPCID json.RawMessage `json:"rpcId,omitempty"`
 	// Headers that matter to the checks.

@@ -158,15 +158,11 @@ func (v *Vendor) claimedVersion() string {
 }
 
 // responseVersion is the A2A-Version an honest vendor answers with: the
-// version the request asked for when the card offers it, else the version
-// of the request's dialect (none for the 0.1 dialect).
+// version the request asked for when the vendor serves it, else the
+// version of the request's dialect (none for the 0.1 dialect).
 func (v *Vendor) responseVersion(asked string, d Dialect) string {
-	offered := []string{"1.0", "0.3"}
-	if v.claimedVersion() == "0.3" {
-		offered = offered[1:]
-	}
-	if slices.Contains(offered, asked) {
-		return asked
+	if asked != "" && v.serves(majorMinor(asked)) {
+		return majorMinor(asked)
 	}
 	switch d {
 	case Dialect10:

@@ -39,6 +39,8 @@ func tEveryField(t reflect.Type, name string) string {
 		return `"v-` + name + `"`
 	case t.Kind() == reflect.Bool:
 		return "true"
+	case t.Kind() == reflect.Int:
+		return "7"
 	case t.Kind() == reflect.Map:
 		return `{"k":"` + name + `"}`
 	case t.Kind() == reflect.Slice:

@@ -1,0 +1,15 @@
+package mockvendor
+
+// LenientVersion answers a method in its own dialect whatever A2A-Version
+// the request names: the seeds send 0.1 method names (tasks/send) with
+// A2A-Version: 1.0, and the first edition of the fleet answered that mix
+// everywhere. An honest vendor negotiates instead (negotiate.go); a
+// scenario whose orchestrators are expected to speak the seeds' mix
+// switches this on and says so.
+type LenientVersion struct{}
+
+func init() {
+	registerFault("lenient-version", "a method is answered in its own dialect whatever A2A-Version the request names (the seeds' mix)", func() any { return &LenientVersion{} })
+}
+
+func (*LenientVersion) lenientVersion() bool { return true }

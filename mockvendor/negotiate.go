@@ -1,0 +1,106 @@
+package mockvendor
+
+import (
+	"slices"
+	"strings"
+)
+
+// Version negotiation (A2A 1.0 §3.6): a vendor serves the versions of
+// VendorConfig.Versions; a request names its version in the A2A-Version
+// header or query parameter, and none means 0.3. A request for a version
+// the vendor does not serve gets -32009 with the versions it does; a
+// method of another generation than the negotiated version's is not a
+// method of that version (-32601). The 0.1 names (tasks/send, ...) predate
+// the header: they are served with the 0.x generation, as 0.3 is.
+//
+// The first edition answered the seeds' mix (0.1 names with A2A-Version:
+// 1.0) everywhere; the lenient-version fault (fault_lenientversion.go)
+// keeps that for the scenarios that ask for it: under it the method's own
+// dialect wins over the header.
+
+// servedVersions are the versions the vendor serves, preferred first.
+func (v *Vendor) servedVersions() []string {
+	if len(v.cfg.Versions) > 0 {
+		return v.cfg.Versions
+	}
+	if v.cfg.Card.ProtocolVersion == "0.3" {
+		return []string{"0.3"}
+	}
+	return []string{"1.0", "0.3"}
+}
+
+// serves reports whether the vendor serves version (Major.Minor).
+func (v *Vendor) serves(version string) bool {
+	return slices.Contains(v.servedVersions(), version)
+}
+
+// majorMinor is the Major.Minor of an A2A-Version value: patch numbers are
+// not used in negotiation (§3.6); "" is 0.3 (§3.6.2).
+func majorMinor(version string) string {
+	version = strings.TrimSpace(version)
+	if version == "" {
+		return "0.3"
+	}
+	if i := strings.IndexByte(version, '.'); i >= 0 {
+		if j := strings.IndexByte(version[i+1:], '.'); j >= 0 {
+			return version[:i+1+j]
+		}
+	}
+	return version
+}
+
+// lenientHook is a fault that lets the method's dialect win over the
+// A2A-Version the request names (the seeds' mix).
+type lenientHook interface {
+	lenientVersion() bool
+}
+
+// restVersions are the versions of served the HTTP+JSON binding offers:
+// 1.0 (the 0.3 REST binding, under /v1/, is not served).
+func restVersions(served []string) []string {
+	if slices.Contains(served, "1.0") {
+		return []string{"1.0"}
+	}
+	return []string{}
+}
+
+// lenient reports whether a lenient-version fault applies to the host.
+func (v *Vendor) lenient(hostKey string) bool {
+	for _, af := range v.faultsSnapshot() {
+		if h, ok := af.impl.(lenientHook); ok && af.appliesTo(hostKey) && h.lenientVersion() {
+			return true
+		}
+	}
+	return false
+}
+
+// generationServes reports whether a method of dialect d (""  for the
+// names 0.1 and 0.3 share) belongs to version (Major.Minor).
+func generationServes(d Dialect, version string) bool {
+	if strings.HasPrefix(version, "0.") {
+		return d != Dialect10
+	}
+	return d == Dialect10
+}
+
+// negotiate is the version stage of serveRPC: it settles the version the
+// request is served in and refuses what that version does not offer.
+func (q *rpcRequest) negotiate() error {
+	v := q.host.vendor
+	q.lenient = v.lenient(q.host.sanName())
+	if q.lenient {
+		return nil
+	}
+	asked := majorMinor(q.version)
+	served := v.servedVersions()
+	if q.rest {
+		served = restVersions(served)
+	}
+	if !slices.Contains(served, asked) {
+		return errVersionNotSupported(asked, served)
+	}
+	if q.known && !generationServes(q.info.dialect, asked) {
+		return errMethodNotInVersion(q.method, asked)
+	}
+	return nil
+}

@@ -1,0 +1,221 @@
+package mockvendor
+
+import (
+	"bytes"
+	"encoding/json"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// The 1.0 HTTP+JSON binding (A2A 1.0 §11): the same operations, tasks,
+// faults and trace as the JSON-RPC endpoint, reached by route instead of
+// by method name. serveREST is serveRPC's counterpart: it reads the route
+// (restRoute: the operation's 1.0 method name and the task id), the body
+// (POST) or the query (GET) into the params the JSON-RPC method would
+// take, then runs the shared stages (answerMethod: version, params, fault
+// hooks, handler); writeAnswer renders the result bare (a Task, a
+// SendMessageResponse, a ListTasksResponse; a stream as server-sent
+// events of bare StreamResponses) and an error as a google.rpc.Status
+// with the HTTP status of RPCError.rest. The binding serves 1.0 only.
+//
+// Routes, under HostConfig.RESTPath and optionally a /{tenant} segment:
+//
+//	POST /message:send            SendMessage
+//	POST /message:stream          SendStreamingMessage
+//	GET  /tasks                   ListTasks (query: contextId, status, pageSize,
+//	                              pageToken, historyLength, statusTimestampAfter,
+//	                              includeArtifacts)
+//	GET  /tasks/{id}              GetTask (query: historyLength)
+//	POST /tasks/{id}:cancel       CancelTask
+//	POST /tasks/{id}:subscribe    SubscribeToTask (GET too: the proto says get)
+//	     /tasks/{id}/pushNotificationConfigs[/{configId}]  push configs (-32003)
+//	GET  /extendedAgentCard       GetExtendedAgentCard
+const restBinding = "HTTP+JSON"
+
+// isREST reports whether r is for the host's HTTP+JSON binding.
+func (h *host) isREST(r *http.Request) bool {
+	return h.cfg.RESTPath != "" && strings.HasPrefix(r.URL.Path, h.cfg.RESTPath+"/")
+}
+
+// restURL is the HTTP+JSON interface URL the card names ("" when none).
+func (v *Vendor) restURL() string {
+	for _, h := range v.hosts {
+		if h.cfg.RESTPath != "" {
+			return h.url() + h.cfg.RESTPath
+		}
+	}
+	return ""
+}
+
+// restRoute is a route of the binding: the operation's 1.0 method name,
+// the task id its path names, and whether it takes a body.
+type restRoute struct {
+	method string
+	taskID string
+	body   bool
+}
+
+// routeError is a path or HTTP method the binding has no route for.
+type routeError struct{ method, path string }
+
+func (e *routeError) Error() string { return "no route " + e.method + " " + e.path }
+
+// findRoute maps an HTTP method and a path below RESTPath to a route.
+func findRoute(httpMethod, p string) (restRoute, error) {
+	segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	if len(segs) > 1 && !restTop(segs[0]) {
+		segs = segs[1:] // a tenant
+	}
+	post, get := httpMethod == http.MethodPost, httpMethod == http.MethodGet
+	bad := &routeError{httpMethod, p}
+	switch {
+	case len(segs) == 1 && segs[0] == "message:send" && post:
+		return restRoute{method: "SendMessage", body: true}, nil
+	case len(segs) == 1 && segs[0] == "message:stream" && post:
+		return restRoute{method: "SendStreamingMessage", body: true}, nil
+	case len(segs) == 1 && segs[0] == "tasks" && get:
+		return restRoute{method: "ListTasks"}, nil
+	case len(segs) == 1 && segs[0] == "extendedAgentCard" && get:
+		return restRoute{method: "GetExtendedAgentCard"}, nil
+	case len(segs) >= 2 && segs[0] == "tasks" && segs[1] != "":
+		if len(segs) >= 3 && segs[2] == "pushNotificationConfigs" && len(segs) <= 4 {
+			return restRoute{method: "CreateTaskPushNotificationConfig", taskID: segs[1], body: post}, nil
+		}
+		if len(segs) != 2 {
+			return restRoute{}, bad
+		}
+		id, verb, _ := strings.Cut(segs[1], ":")
+		switch {
+		case id == "":
+		case verb == "" && get:
+			return restRoute{method: "GetTask", taskID: id}, nil
+		case verb == "cancel" && post:
+			return restRoute{method: "CancelTask", taskID: id, body: true}, nil
+		case verb == "subscribe" && (post || get):
+			return restRoute{method: "SubscribeToTask", taskID: id, body: post}, nil
+		}
+	}
+	return restRoute{}, bad
+}
+
+// restTop reports whether a path segment is one the routes start with
+// (else it is a tenant).
+func restTop(seg string) bool {
+	switch seg {
+	case "message:send", "message:stream", "tasks", "extendedAgentCard":
+		return true
+	}
+	return false
+}
+
+// contentTypeError is a request body that is not JSON by its Content-Type.
+type contentTypeError struct{ got string }
+
+func (e *contentTypeError) Error() string {
+	return "Content-Type " + strconv.Quote(e.got) + " is not application/json or application/a2a+json"
+}
+
+// serveREST answers one request to the HTTP+JSON binding on host h.
+func (h *host) serveREST(w http.ResponseWriter, r *http.Request, ev *Event) {
+	version := headerGet(r.Header, a2aVersionKey)
+	if version == "" && r.URL.RawQuery != "" {
+		version = r.URL.Query().Get("A2A-Version")
+	}
+	q := &rpcRequest{host: h, version: version, dialect: Dialect10, rest: true}
+	ev.Binding, ev.Dialect = restBinding, string(Dialect10)
+	res, err := h.answerREST(w, r, q, ev)
+	h.writeAnswer(w, r, q, res, err, ev)
+}
+
+// answerREST runs the stages of a REST request: route, body or query,
+// then the stages JSON-RPC shares (answerMethod).
+func (h *host) answerREST(w http.ResponseWriter, r *http.Request, q *rpcRequest, ev *Event) (rpcResult, error) {
+	rt, err := findRoute(r.Method, strings.TrimPrefix(r.URL.Path, h.cfg.RESTPath))
+	if err != nil {
+		return rpcResult{}, err
+	}
+	q.method = rt.method
+	q.info, q.known = methods[rt.method]
+	ev.Method, ev.Op = rt.method, q.info.op
+	var params map[string]json.RawMessage
+	if rt.body {
+		if params, err = h.restBody(w, r, ev); err != nil {
+			return rpcResult{}, err
+		}
+	} else if params, err = restQuery(r, rt.method); err != nil {
+		return rpcResult{}, err
+	}
+	if rt.taskID != "" {
+		params["id"], _ = json.Marshal(rt.taskID)
+	}
+	q.params, _ = json.Marshal(params)
+	if q.info.op == OpGet || q.info.op == OpCancel || q.info.task == taskSubscribe {
+		q.task, q.taskErr = decodeTaskParams(q.params)
+	}
+	return h.answerMethod(q, ev)
+}
+
+// restBody reads a POST body: JSON by its Content-Type (an empty body is
+// an empty object), one JSON object, within the body limit.
+func (h *host) restBody(w http.ResponseWriter, r *http.Request, ev *Event) (map[string]json.RawMessage, error) {
+	body, err := h.readBody(w, r, ev)
+	if err != nil {
+		return nil, err
+	}
+	params := map[string]json.RawMessage{}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return params, nil
+	}
+	if ct := r.Header.Get("Content-Type"); !jsonContentType(ct) {
+		return nil, &contentTypeError{ct}
+	}
+	if len(body) <= MaxTracedBody && json.Valid(body) {
+		ev.Request = body
+	}
+	if !json.Valid(body) {
+		return nil, errParse("the body is not JSON")
+	}
+	if err := json.Unmarshal(body, &params); err != nil || params == nil {
+		return nil, errInvalidParams("the body must be a JSON object")
+	}
+	return params, nil
+}
+
+// jsonContentType reports whether a Content-Type is JSON: application/json
+// or application/a2a+json (§11.1), any parameters.
+func jsonContentType(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && (mt == "application/json" || mt == "application/a2a+json")
+}
+
+// restQuery turns a GET's query into the params of its method: strings as
+// they are, the integer and boolean members of ListTasks and GetTask
+// parsed (-32602 when they do not parse).
+func restQuery(r *http.Request, method string) (map[string]json.RawMessage, error) {
+	params := map[string]json.RawMessage{}
+	for k, vs := range r.URL.Query() {
+		if k == "A2A-Version" || len(vs) == 0 {
+			continue
+		}
+		v := vs[0]
+		switch k {
+		case "historyLength", "pageSize":
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return nil, errInvalidParams(k + " must be an integer")
+			}
+			params[k], _ = json.Marshal(n)
+		case "includeArtifacts":
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return nil, errInvalidParams(k + " must be true or false")
+			}
+			params[k], _ = json.Marshal(b)
+		default:
+			params[k], _ = json.Marshal(v)
+		}
+	}
+	return params, nil
+}
