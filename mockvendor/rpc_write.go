@@ -71,13 +71,16 @@ func writeRESTError(w http.ResponseWriter, rpcErr *RPCError, status int, ev *Eve
 // writeError writes a JSON-RPC error response.
 func (h *host) writeError(w http.ResponseWriter, q *rpcRequest, rpcErr *RPCError, status int, ev *Event) {
 	b := encodeAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "error": rpcErr.wire(q.dialect)}, q.fast)
-	if c := q.call; status == http.StatusOK && q.dialect != Dialect01 && c != nil && c.Op == OpStream && !c.StreamAsJSON {
+	if c := q.call; status == http.StatusOK && c != nil && (q.dialect != Dialect01 && c.Op == OpStream && !c.StreamAsJSON || q.dialect == Dialect03 && q.info.task == taskSubscribe) {
 		// A 0.3 or 1.0 stream's answer is an SSE stream of JSON-RPC responses,
 		// which includes the error response: a2a-go v0.3.3 reads only "data: "
 		// lines and sees an application/json error body as an empty stream,
 		// and @a2a-js/sdk refuses any stream answer that is not
 		// text/event-stream before it looks at the error; so the error
 		// travels as the stream's one event (as a2a-go's own server sends it).
+		// So does a 0.3 tasks/resubscribe error (a2a-go's ResubscribeToTask
+		// would see none otherwise); a 1.0 SubscribeToTask error stays plain
+		// JSON, which the official TCK reads (STREAM-SUB-004).
 		hdr := w.Header()
 		hdr.Set("Content-Type", "text/event-stream")
 		hdr.Set("Cache-Control", "no-cache")

@@ -348,9 +348,28 @@ func TestSubscribe(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.method, func(t *testing.T) {
 			done := tTask(tSend(t, c, tRPCD, tc.d, "done", ""))["id"]
-			tWantCode(t, "unknown task", tRPC(t, c, tRPCD, tc.version, tc.method, map[string]any{"id": "t-nope"}), -32001)
-			tWantCode(t, "terminal task", tRPC(t, c, tRPCD, tc.version, tc.method, map[string]any{"id": done}), -32004)
-			tWantCode(t, "missing id", tRPC(t, c, tRPCD, tc.version, tc.method, map[string]any{}), -32602)
+			for _, e := range []struct {
+				name   string
+				params map[string]any
+				code   int
+			}{
+				{"unknown task", map[string]any{"id": "t-nope"}, -32001},
+				{"terminal task", map[string]any{"id": done}, -32004},
+				{"missing id", map[string]any{}, -32602},
+			} {
+				if tc.d == Dialect10 {
+					tWantCode(t, e.name, tRPC(t, c, tRPCD, tc.version, tc.method, e.params), e.code)
+					continue
+				}
+				// A 0.3 subscription's error is the stream's one event
+				// (a2a-go reads nothing else).
+				resp := tStream(t, c, tRPCD, tc.version, tc.method, e.params)
+				evs := tReadSSE(t, resp.Body)
+				resp.Body.Close()
+				if resp.Header.Get("Content-Type") != "text/event-stream" || len(evs) != 1 || tPath(evs[0], "error", "code") != float64(e.code) {
+					t.Errorf("%s: %s %v, want one error event %d", e.name, resp.Header.Get("Content-Type"), evs, e.code)
+				}
+			}
 			live := tLiveSend(t, c, tc.d, "")["id"]
 			resp := tStream(t, c, tRPCD, tc.version, tc.method, map[string]any{"id": live})
 			evs := tReadSSE(t, resp.Body)
