@@ -115,14 +115,13 @@ type wirePart struct {
 }
 
 type wireMessage struct {
-	Kind      string          `json:"kind,omitempty"`
-	Role      string          `json:"role"`
-	MessageID string          `json:"messageId,omitempty"`
-	ContextID string          `json:"contextId,omitempty"`
-	TaskID    string          `json:"taskId,omitempty"`
-	Parts     []wirePart      `json:"parts"`
-	Metadata  map[string]any  `json:"metadata,omitempty"`
-	raw       json.RawMessage `json:"-"`
+	Kind      string         `json:"kind,omitempty"`
+	Role      string         `json:"role"`
+	MessageID string         `json:"messageId,omitempty"`
+	ContextID string         `json:"contextId,omitempty"`
+	TaskID    string         `json:"taskId,omitempty"`
+	Parts     []wirePart     `json:"parts"`
+	Metadata  map[string]any `json:"metadata,omitempty"`
 }
 
 // decodeMessage reads a message in dialect d. Parts must carry the

@@ -149,14 +149,6 @@ func (v *Vendor) runHeaderHooks(hostKey string, hdr http.Header) {
 	}
 }
 
-// claimedVersion is the A2A version the vendor's card claims, Major.Minor.
-func (v *Vendor) claimedVersion() string {
-	if v.cfg.Card.ProtocolVersion != "" {
-		return v.cfg.Card.ProtocolVersion
-	}
-	return "1.0"
-}
-
 // responseVersion is the A2A-Version an honest vendor answers with: the
 // version the request asked for when the vendor serves it, else the
 // version of the request's dialect (none for the 0.1 dialect).
