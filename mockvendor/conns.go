@@ -3,6 +3,7 @@ package mockvendor
 import (
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -12,13 +13,32 @@ import (
 // header buffers (net/http's default, 1 MiB, would allow 1 GiB).
 const maxHeaderBytes = 64 << 10
 
-// capListener accepts at most Limits.MaxConns connections open at once
-// across the fleet's listeners (the proxy's and every host's). A
-// connection past the cap reads refusal (when set) and is closed at once,
-// before it costs more than the moment of its descriptor.
+// ConnCap bounds the connections open at once across the listeners it
+// wraps: past Max, a new connection reads the listener's refusal (when set)
+// and is closed at once, before it costs more than the moment of its
+// descriptor. The fleet keeps one for its proxy and hosts
+// (Limits.MaxConns); the admin server one of its own. The zero value
+// refuses every connection: set Max.
+type ConnCap struct {
+	// Max is the number of connections that may be open at once.
+	Max int64
+
+	open, refused atomic.Int64
+}
+
+// Listen wraps ln under the cap; refusal, when not nil, is written to a
+// connection refused past it.
+func (cc *ConnCap) Listen(ln net.Listener, refusal []byte) net.Listener {
+	return &capListener{Listener: ln, cc: cc, refusal: refusal}
+}
+
+// Counts returns how many connections are open now and how many were
+// refused past the cap.
+func (cc *ConnCap) Counts() (open, refused int64) { return cc.open.Load(), cc.refused.Load() }
+
 type capListener struct {
 	net.Listener
-	f       *Fleet
+	cc      *ConnCap
 	refusal []byte
 }
 
@@ -28,11 +48,11 @@ func (l *capListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		if l.f.conns.Add(1) <= int64(l.f.limits.MaxConns) {
-			return &countedConn{Conn: c, f: l.f}, nil
+		if l.cc.open.Add(1) <= l.cc.Max {
+			return &countedConn{Conn: c, cc: l.cc}, nil
 		}
-		l.f.conns.Add(-1)
-		l.f.refusedConns.Add(1)
+		l.cc.open.Add(-1)
+		l.cc.refused.Add(1)
 		if l.refusal != nil {
 			_ = c.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
 			_, _ = c.Write(l.refusal)
@@ -41,20 +61,18 @@ func (l *capListener) Accept() (net.Conn, error) {
 	}
 }
 
-// countedConn gives its place under Limits.MaxConns back when closed.
+// countedConn gives its place under the cap back when closed.
 type countedConn struct {
 	net.Conn
-	f    *Fleet
+	cc   *ConnCap
 	once sync.Once
 }
 
 func (c *countedConn) Close() error {
-	c.once.Do(func() { c.f.conns.Add(-1) })
+	c.once.Do(func() { c.cc.open.Add(-1) })
 	return c.Conn.Close()
 }
 
 // Conns returns how many connections the fleet's listeners hold open now
 // (at most Limits.MaxConns) and how many they refused past the cap.
-func (f *Fleet) Conns() (open, refused int64) {
-	return f.conns.Load(), f.refusedConns.Load()
-}
+func (f *Fleet) Conns() (open, refused int64) { return f.conns.Counts() }

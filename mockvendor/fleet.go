@@ -46,9 +46,9 @@ type Fleet struct {
 	started  atomic.Bool
 	closed   atomic.Bool
 	tmpDir   string
-	// conns counts the connections open on the fleet's listeners
-	// (Limits.MaxConns); refusedConns those refused past the cap.
-	conns, refusedConns atomic.Int64
+	// conns bounds the connections open on the fleet's listeners
+	// (Limits.MaxConns).
+	conns ConnCap
 }
 
 // host is one TLS host of a vendor with its own listener.
@@ -87,6 +87,7 @@ func NewUnstartedFleet(cfg Config) (*Fleet, error) {
 		return nil, &ConfigError{Field: "limits", Msg: "limits must not be negative (zero means the default)"}
 	}
 	f.trace = newTrace(f.limits)
+	f.conns.Max = int64(f.limits.MaxConns)
 	f.tasks = newTaskStore(f.limits.MaxTasks)
 	names := map[string]bool{}
 	for i, vc := range cfg.Vendors {
@@ -190,7 +191,7 @@ func (f *Fleet) Start() error {
 			MinVersion:     tls.VersionTLS12,
 			GetCertificate: func(*tls.ClientHelloInfo) (*tls.Certificate, error) { return h.cert.Load(), nil },
 		}
-		ln := tls.NewListener(&hostListener{Listener: &capListener{Listener: h.ln, f: f}, host: h}, tcfg)
+		ln := tls.NewListener(&hostListener{Listener: f.conns.Listen(h.ln, nil), host: h}, tcfg)
 		f.wg.Add(1)
 		go func() {
 			defer f.wg.Done()

@@ -43,7 +43,7 @@ func newProxy(f *Fleet) (*proxy, error) {
 	f.wg.Add(1)
 	go func() {
 		defer f.wg.Done()
-		_ = p.srv.Serve(&capListener{Listener: ln, f: f, refusal: proxyBusy})
+		_ = p.srv.Serve(f.conns.Listen(ln, proxyBusy))
 	}()
 	return p, nil
 }

@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor"
@@ -39,38 +38,6 @@ const MinTokenLen = 16
 // it a connection is closed at once. The listener is the admin API's own,
 // so a saturated fleet proxy (Limits.MaxConns) leaves it reachable.
 const MaxConns = 64
-
-// capListener closes connections past max.
-type capListener struct {
-	net.Listener
-	max  int64
-	open atomic.Int64
-}
-
-func (l *capListener) Accept() (net.Conn, error) {
-	for {
-		c, err := l.Listener.Accept()
-		if err != nil {
-			return nil, err
-		}
-		if l.open.Add(1) <= l.max {
-			return &countedConn{Conn: c, l: l}, nil
-		}
-		l.open.Add(-1)
-		_ = c.Close()
-	}
-}
-
-type countedConn struct {
-	net.Conn
-	l    *capListener
-	once sync.Once
-}
-
-func (c *countedConn) Close() error {
-	c.once.Do(func() { c.l.open.Add(-1) })
-	return c.Conn.Close()
-}
 
 // NewToken returns a random token of 32 hex characters.
 func NewToken() string {
@@ -115,7 +82,7 @@ func StartAt(f *mockvendor.Fleet, token, addr string) (*Server, error) {
 	s.wg.Add(2)
 	go func() {
 		defer s.wg.Done()
-		_ = s.srv.Serve(&capListener{Listener: ln, max: MaxConns})
+		_ = s.srv.Serve((&mockvendor.ConnCap{Max: MaxConns}).Listen(ln, nil))
 	}()
 	go func() {
 		defer s.wg.Done()
