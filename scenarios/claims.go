@@ -48,13 +48,15 @@ func (r *Run) Contradiction(i int) string {
 	return ""
 }
 
-// CompletedOnWire reports whether delegation i reported completed and the
-// wire bears it out.
-func (r *Run) CompletedOnWire(i int) bool {
-	if i >= len(r.Delegations) || r.Delegations[i].Outcome == nil {
-		return false
+// Corroborate fills in each delegation's Contradiction and CompletedOnWire
+// (the outcome says completed and the wire bears it out), once the trace
+// is in.
+func (r *Run) Corroborate() {
+	for i := range r.Delegations {
+		d := &r.Delegations[i]
+		d.Contradiction = r.Contradiction(i)
+		d.CompletedOnWire = d.Outcome != nil && d.Outcome.Outcome == contract.OutcomeCompleted && d.Contradiction == ""
 	}
-	return r.Delegations[i].Outcome.Outcome == contract.OutcomeCompleted && r.Contradiction(i) == ""
 }
 
 func (r *Run) completionContradiction(i int, o *contract.DelegationOutcome) string {

@@ -45,7 +45,7 @@ type Delegation struct {
 	ElapsedMs int64 `json:"elapsedMs"`
 	// CompletedOnWire is true when the outcome says completed and the wire
 	// bears it out; Contradiction says what the wire shows against the
-	// outcome ("" when nothing). Both are filled in once the trace is in.
+	// outcome ("" when nothing). Run.Corroborate fills both in.
 	CompletedOnWire bool   `json:"completedOnWire"`
 	Contradiction   string `json:"contradiction,omitempty"`
 }

@@ -85,10 +85,7 @@ func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scen
 	}
 	res.Transcript = sess.Close()
 	run.Events = f.Trace().Events()
-	for i := range run.Delegations {
-		run.Delegations[i].Contradiction = run.Contradiction(i)
-		run.Delegations[i].CompletedOnWire = run.CompletedOnWire(i)
-	}
+	run.Corroborate()
 	res.Delegations = run.Delegations
 	res.Trace, res.TraceLeftOut, res.BodiesLeftOut = reportTrace(run.Events)
 	res.Untrusted = run.UntrustedHosts

@@ -89,19 +89,24 @@ func foldGlobal(g scenarios.Check, obs []CheckResult) CheckResult {
 	for _, o := range append(by[scenarios.Pass], by[scenarios.Fail]...) {
 		cr.Covered = append(cr.Covered, o.Scenario)
 	}
-	pick := func(res scenarios.Outcome, list []CheckResult, detail string) CheckResult {
+	// pick decides the result; the observation that decided it (if any)
+	// lends its scenario, event, transcript and expected/actual.
+	pick := func(res scenarios.Outcome, decided *CheckResult, detail string) CheckResult {
 		cr.Result, cr.Detail = res, detail
-		cr.Scenario, cr.Seq, cr.Trace = list[0].Scenario, list[0].Seq, list[0].Trace
-		cr.Expected, cr.Actual = list[0].Expected, list[0].Actual
+		if decided != nil {
+			cr.Scenario, cr.Seq, cr.Trace = decided.Scenario, decided.Seq, decided.Trace
+			cr.Expected, cr.Actual = decided.Expected, decided.Actual
+		}
 		return cr
 	}
+	engagedNA := slices.IndexFunc(by[scenarios.NotApplicable], func(o CheckResult) bool { return o.Engaged })
 	switch {
 	case len(by[scenarios.Fail]) > 0:
 		var parts []string
 		for _, o := range by[scenarios.Fail] {
 			parts = append(parts, o.Scenario+": "+o.Detail)
 		}
-		return pick(scenarios.Fail, by[scenarios.Fail], fmt.Sprintf("failed in %d of %d scenarios that exercised it: %s", len(by[scenarios.Fail]), len(cr.Covered), strings.Join(parts, "; ")))
+		return pick(scenarios.Fail, &by[scenarios.Fail][0], fmt.Sprintf("failed in %d of %d scenarios that exercised it: %s", len(by[scenarios.Fail]), len(cr.Covered), strings.Join(parts, "; ")))
 	case len(by[scenarios.Pass]) > 0:
 		d := fmt.Sprintf("held in all %d scenarios that exercised it (%s)", len(by[scenarios.Pass]), strings.Join(cr.Covered, ", "))
 		if n := len(obs) - len(by[scenarios.Pass]); n > 0 {
@@ -110,18 +115,18 @@ func foldGlobal(g scenarios.Check, obs []CheckResult) CheckResult {
 		if e := by[scenarios.Error]; len(e) > 0 {
 			d += fmt.Sprintf("; harness error in %d", len(e))
 		}
-		cr = pick(scenarios.Pass, by[scenarios.Pass], d)
-		cr.Scenario, cr.Seq, cr.Trace, cr.Expected, cr.Actual = "", 0, nil, "", ""
-		return cr
+		return pick(scenarios.Pass, nil, d)
 	case len(by[scenarios.Error]) > 0:
-		return pick(scenarios.Error, by[scenarios.Error], fmt.Sprintf("harness error in %d scenarios: %s", len(by[scenarios.Error]), by[scenarios.Error][0].Detail))
-	case slices.ContainsFunc(by[scenarios.NotApplicable], func(o CheckResult) bool { return o.Engaged }):
-		i := slices.IndexFunc(by[scenarios.NotApplicable], func(o CheckResult) bool { return o.Engaged })
-		return pick(scenarios.NotApplicable, by[scenarios.NotApplicable][i:], by[scenarios.NotApplicable][i].Detail)
+		return pick(scenarios.Error, &by[scenarios.Error][0], fmt.Sprintf("harness error in %d scenarios: %s", len(by[scenarios.Error]), by[scenarios.Error][0].Detail))
+	case engagedNA >= 0:
+		o := by[scenarios.NotApplicable][engagedNA]
+		return pick(scenarios.NotApplicable, &o, o.Detail)
 	case len(by[scenarios.NotExercised]) > 0:
-		return pick(scenarios.NotExercised, by[scenarios.NotExercised], "no scenario exercised it: "+by[scenarios.NotExercised][0].Detail)
+		o := by[scenarios.NotExercised][0]
+		return pick(scenarios.NotExercised, &o, "no scenario exercised it: "+o.Detail)
 	case len(by[scenarios.Unimplemented]) > 0:
-		return pick(scenarios.Unimplemented, by[scenarios.Unimplemented], by[scenarios.Unimplemented][0].Detail)
+		o := by[scenarios.Unimplemented][0]
+		return pick(scenarios.Unimplemented, &o, o.Detail)
 	}
-	return pick(scenarios.NotApplicable, obs, obs[0].Detail)
+	return pick(scenarios.NotApplicable, &first, first.Detail)
 }

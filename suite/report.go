@@ -64,7 +64,7 @@ type DelegationTally struct {
 	// Attempted is the number of delegations the harness asked for.
 	Attempted int `json:"attempted"`
 	// Completed is the number whose outcome said completed and whose
-	// completion the wire bears out (scenarios.Run.CompletedOnWire).
+	// completion the wire bears out (scenarios.Run.Corroborate).
 	Completed int `json:"completed"`
 }
 
@@ -509,11 +509,7 @@ func ReadReport(file string) (*Report, error) {
 		r.Checks = splitGlobals(r.Checks, r.Scenarios)
 		for i := range r.Scenarios {
 			sc := &r.Scenarios[i]
-			run := &scenarios.Run{Events: sc.Trace, Delegations: sc.Delegations}
-			for k := range sc.Delegations {
-				sc.Delegations[k].Contradiction = run.Contradiction(k)
-				sc.Delegations[k].CompletedOnWire = run.CompletedOnWire(k)
-			}
+			(&scenarios.Run{Events: sc.Trace, Delegations: sc.Delegations}).Corroborate()
 		}
 		r.Schema = Schema
 		r.Finish(r.Baseline)
