@@ -51,6 +51,7 @@ import (
 	"os/exec"
 	"regexp"
 	"runtime/pprof"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -58,6 +59,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/a2a-conform/a2a-conform/internal/gcbudget"
 	"github.com/a2a-conform/a2a-conform/mockvendor"
 	"github.com/a2a-conform/a2a-conform/mockvendor/admin"
 )
@@ -80,9 +82,10 @@ func main() {
 	conns := flag.Int("conns", 16, "keep-alive connections")
 	startups := flag.Int("startups", 20, "fleet start-ups measured")
 	dialects := flag.String("dialects", "03,10", "dialects measured (03, 10)")
-	only := flag.String("only", "", "measure only the targets whose name contains this (fleet, bare, plain, live), for profiling")
+	only := flag.String("only", "", "measure only these targets, a comma-separated list of fleet, bare, fleet_plain, fleet_live (for profiling)")
 	traceCap := flag.Int("tracecap", 0, "the fleets' MaxTraceEvents (0: the default), for diagnosis")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the servers to this file")
+	gcBudget := flag.Bool("gcbudget", true, "run the servers with a2a-conform's GC settings (internal/gcbudget); false keeps Go's defaults")
 	var cl clientArgs
 	flag.BoolVar(&cl.on, "client", false, "run as the load client (the parent starts it)")
 	flag.StringVar(&cl.addr, "client-addr", "", "load client: address to dial")
@@ -97,6 +100,10 @@ func main() {
 			os.Exit(2)
 		}
 		return
+	}
+	if *gcBudget {
+		p, l := gcbudget.Apply()
+		fmt.Printf("gc_percent=%d\ngc_limit_mib=%d\n", p, l>>20)
 	}
 	if *cpuProfile != "" {
 		pf, err := os.Create(*cpuProfile)
@@ -219,7 +226,7 @@ func run(rounds int, dur time.Duration, conns, startups int, dialects []string, 
 			{name: "fleet_live", dialect: d, addr: fastAddr, stream: adm.URL + "/admin/trace/stream"},
 			{name: "bare", dialect: d, addr: bare.addr},
 		} {
-			if only == "" || strings.Contains(t.name, only) {
+			if only == "" || slices.Contains(strings.Split(only, ","), t.name) {
 				targets = append(targets, t)
 			}
 		}

@@ -13,6 +13,8 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/a2a-conform/a2a-conform/internal/gcbudget"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -61,6 +63,7 @@ Run 'a2a-conform COMMAND -h' for a command's flags.
 `
 
 func main() {
+	gcbudget.Apply()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
