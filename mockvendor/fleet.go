@@ -431,7 +431,9 @@ func (h *host) serve(w http.ResponseWriter, r *http.Request) {
 		Authorization: r.Header.Get("Authorization") != "",
 	}
 	_, ev.HasA2AVersion = r.Header["A2a-Version"]
-	ev.A2AVersionQuery = r.URL.Query().Get("A2A-Version")
+	if r.URL.RawQuery != "" {
+		ev.A2AVersionQuery = r.URL.Query().Get("A2A-Version")
+	}
 	if r.TLS != nil {
 		ev.ServerName = r.TLS.ServerName
 	}

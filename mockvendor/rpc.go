@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -491,19 +492,24 @@ func isProbe(params map[string]any, m *Message) bool {
 	return texts == 1 && probeText
 }
 
+// summarize describes a message's parts in one line for the trace
+// ("text \"...\", data {...}"), each at most 80 bytes of its content.
 func summarize(m *Message) string {
-	var parts []string
-	for _, p := range m.Parts {
+	var b []byte
+	for i, p := range m.Parts {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
 		switch p.Kind {
 		case "text":
-			parts = append(parts, fmt.Sprintf("text %q", clip(p.Text, 80)))
+			b = strconv.AppendQuote(append(b, "text "...), clip(p.Text, 80))
 		case "data":
-			parts = append(parts, "data "+clip(string(p.Data), 80))
+			b = append(append(b, "data "...), clip(string(p.Data), 80)...)
 		default:
-			parts = append(parts, p.Kind)
+			b = append(b, p.Kind...)
 		}
 	}
-	return strings.Join(parts, ", ")
+	return string(b)
 }
 
 func clip(s string, n int) string {

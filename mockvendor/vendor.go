@@ -76,7 +76,7 @@ func (v *Vendor) attach(spec FaultSpec, live bool) (string, error) {
 	v.mu.Lock()
 	v.nextFault++
 	af.id = spec.Type + "-" + strconv.Itoa(v.nextFault)
-	v.faults = append(v.faults, af)
+	v.faults = append(slices.Clip(v.faults), af) // a new array: snapshots share the old one
 	v.cards = nil
 	v.mu.Unlock()
 	if live {
@@ -92,7 +92,7 @@ func (v *Vendor) detach(id string) error {
 		v.mu.Unlock()
 		return &NotFoundError{What: "fault", Name: id}
 	}
-	v.faults = slices.Delete(v.faults, i, i+1)
+	v.faults = append(slices.Clip(v.faults[:i]), v.faults[i+1:]...) // a new array, as in attach
 	v.cards = nil
 	v.mu.Unlock()
 	return v.refreshCerts()
@@ -119,10 +119,13 @@ func (v *Vendor) refreshCerts() error {
 	return nil
 }
 
+// faultsSnapshot returns the attached faults. attach and detach never
+// write into the slice they replace, so the snapshot needs no copy: it
+// stays as it was while faults change.
 func (v *Vendor) faultsSnapshot() []*attachedFault {
 	v.mu.RLock()
 	defer v.mu.RUnlock()
-	return append([]*attachedFault(nil), v.faults...)
+	return v.faults
 }
 
 func (v *Vendor) runCallHooks(c *Call) *RPCError {
