@@ -304,7 +304,7 @@ func (h *host) newTask(q *rpcRequest) (*task, error) {
 	if (sp.Configuration.Blocking != nil && !*sp.Configuration.Blocking) || sp.Configuration.ReturnImmediately {
 		t.blocking = false
 	}
-	t.output = fmt.Sprintf("%s ran %s on %s", v.cfg.Organization, skill, summarize(c.Message))
+	t.output = v.cfg.Organization + " ran " + skill + " on " + summarize(c.Message)
 	v.fleet.tasks.put(t)
 	return t, nil
 }
