@@ -114,8 +114,8 @@ func GlobalChecks() []Check {
 func judgeJSONRPC(r *Run) Verdict {
 	n := 0
 	for _, e := range r.Events {
-		if !isRPC(e) || e.Pending {
-			continue // a request still being answered is not known yet
+		if !isRPC(e) || e.Pending || e.Binding == mockvendor.BindingREST {
+			continue // not known yet (still being answered), or not JSON-RPC (HTTP+JSON)
 		}
 		n++
 		if e.ErrorCode == -32700 || e.ErrorCode == -32600 {
