@@ -505,7 +505,7 @@ func iface006() *Scenario {
 		Source: "A2ACLI_VER_001 (a2a-cli SPEC §13.2); A2A 1.0 §3.6.2-3.6.3",
 		Setup: "D's honest-looking card lists JSONRPC 1.0, HTTP+JSON 1.0 and JSONRPC 0.3; the endpoint answers every request that is not 0.3 with -32009 " +
 			"(supportedVersions 0.3): the card was upgraded before the server (fault version-reject).",
-		Fleet: fleetOf(withFaults(mockvendor.VendorD(), mockvendor.Spec("version-reject", mockvendor.VersionReject{Accepted: []string{"0.3"}}))),
+		Fleet:    fleetOf(withFaults(mockvendor.VendorD(), mockvendor.Spec("version-reject", mockvendor.VersionReject{Accepted: []string{"0.3"}}))),
 		Requests: []Request{req(skillS, mockvendor.HostCardD)},
 		Checks: []Check{
 			{

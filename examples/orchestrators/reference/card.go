@@ -17,13 +17,13 @@ import (
 type agentCard struct {
 	raw []byte
 
-	Name                string `json:"name"`
+	Name                 string            `json:"name"`
 	URL                  string            `json:"url"`             // 0.3 members, read only as a fallback
 	ProtocolVersion      string            `json:"protocolVersion"` // 0.3
 	PreferredTransport   string            `json:"preferredTransport"`
 	AdditionalInterfaces []legacyInterface `json:"additionalInterfaces"`
 	SupportedInterfaces  []cardInterface   `json:"supportedInterfaces"`
-	Capabilities struct {
+	Capabilities         struct {
 		Streaming  bool `json:"streaming"`
 		Extensions []struct {
 			URI    string         `json:"uri"`
