@@ -121,6 +121,25 @@ func versionRefused(vendor string) Precondition {
 	}
 }
 
+// refusedUnspoken is NOT_APPLICABLE for a client that speaks none of the
+// versions the card offers and says so: it reported version-mismatch and
+// sent nothing to the vendor (no call, no connection). ok false otherwise.
+func refusedUnspoken(r *Run, vendor string) (Verdict, bool) {
+	if len(r.Delegations) == 0 || r.Delegations[0].Outcome == nil {
+		return Verdict{}, false
+	}
+	o := r.Delegations[0].Outcome
+	if o.Outcome == contract.OutcomeCompleted || o.Reason != contract.ReasonVersionMismatch {
+		return Verdict{}, false
+	}
+	if slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool {
+		return inVendor(e, vendor) && (isCall(e) || e.Op == mockvendor.OpConnRefused)
+	}) {
+		return Verdict{}, false
+	}
+	return NotApplicablef("the client speaks none of the card's interface versions: it reported version-mismatch and sent nothing"), true
+}
+
 // ifaceVendorD is vendor D with extra hosts and the card's interfaces.
 func ifaceVendorD(card func(c *mockvendor.CardConfig), extra ...mockvendor.HostConfig) mockvendor.VendorConfig {
 	d := mockvendor.VendorD()
@@ -225,7 +244,12 @@ func iface001() *Scenario {
 				Fix:          "Walk supportedInterfaces in order and take the first whose binding and version you speak.",
 				ReadsOutcome: true,
 				Reached:      cardFetched("d"),
-				Judge:        func(r *Run) Verdict { return completedThrough(r, 0, "d", rpcURLD, restURLD) },
+				Judge: func(r *Run) Verdict {
+					if v, ok := refusedUnspoken(r, "d"); ok {
+						return v
+					}
+					return completedThrough(r, 0, "d", rpcURLD, restURLD)
+				},
 			},
 		},
 	}
@@ -268,8 +292,9 @@ func iface002() *Scenario {
 					if o.Outcome == contract.OutcomeCompleted {
 						return completedAt(r, 0, "d")
 					}
-					if len(callsAt(r, "d")) == 0 && o.Reason == contract.ReasonVersionMismatch {
-						return NotApplicablef("the client refused the 0.3 card (version-mismatch) and sent nothing: it speaks no 0.3, which a 1.0 client need not (a2a-cli SPEC §13.2)")
+					if v, ok := refusedUnspoken(r, "d"); ok {
+						v.Detail += " (a 1.0 client need not speak 0.3, a2a-cli SPEC §13.2)"
+						return v
 					}
 					return Failf("outcome %s (reason %q) for a 0.3 card whose endpoint works", o.Outcome, o.Reason).
 						Want("completed through url/preferredTransport, or a refusal with reason version-mismatch and nothing sent", o.Outcome+" "+o.Reason)
@@ -377,15 +402,19 @@ func iface004() *Scenario {
 		Area:   "iface",
 		Source: "a2aproject/a2a-go PR 50; A2A 1.0 §5.2, §8.3.2; A2ACLI_TX_001",
 		Setup: "D's card lists supportedInterfaces [GRPC 1.0 at " + grpcURLD + ", JSONRPC 1.0 at " + downURLD + " (its host closes every connection), JSONRPC 1.0 at " + rpcURLD + "]. " +
-			"The gRPC host serves no A2A over HTTP/1.1.",
-		Fleet: fleetOf(withFaults(ifaceVendorD(func(c *mockvendor.CardConfig) {
-			c.Interfaces = []mockvendor.CardInterface{
-				{URL: grpcURLD, Binding: mockvendor.BindingGRPC},
-				{URL: downURLD},
-				{URL: rpcURLD},
-			}
-		}, mockvendor.HostConfig{Name: hostGRPCD}, mockvendor.HostConfig{Name: hostDownD, RPCPath: mockvendor.DefaultRPCPath}),
-			mockvendor.FaultSpec{Type: "refuse-connections", Hosts: []string{hostDownD}})),
+			"The gRPC host serves no A2A over HTTP/1.1; the card is a 1.0 card (no 0.3 members).",
+		Fleet: func() mockvendor.Config {
+			d := withFaults(ifaceVendorD(func(c *mockvendor.CardConfig) {
+				c.Interfaces = []mockvendor.CardInterface{
+					{URL: grpcURLD, Binding: mockvendor.BindingGRPC},
+					{URL: downURLD},
+					{URL: rpcURLD},
+				}
+			}, mockvendor.HostConfig{Name: hostGRPCD}, mockvendor.HostConfig{Name: hostDownD, RPCPath: mockvendor.DefaultRPCPath}),
+				mockvendor.FaultSpec{Type: "refuse-connections", Hosts: []string{hostDownD}})
+			d.Versions = []string{"1.0"} // a 1.0 card: every interface is 1.0
+			return mockvendor.Config{Vendors: []mockvendor.VendorConfig{d}}
+		},
 		Requests: []Request{req(skillS, mockvendor.HostCardD)},
 		Checks: []Check{
 			{
@@ -397,6 +426,9 @@ func iface004() *Scenario {
 				Fix:         "Filter supportedInterfaces by protocolBinding before taking the first entry.",
 				Reached:     interfaceTried("d"),
 				Judge: func(r *Run) Verdict {
+					if v, ok := refusedUnspoken(r, "d"); ok {
+						return v
+					}
 					for _, e := range r.Events {
 						if e.Host != hostGRPCD || e.HTTPMethod == "" {
 							continue
@@ -421,6 +453,9 @@ func iface004() *Scenario {
 				Judge: func(r *Run) Verdict {
 					refused := slices.IndexFunc(r.Events, func(e mockvendor.Event) bool { return e.Op == mockvendor.OpConnRefused && e.Host == hostDownD })
 					if refused < 0 {
+						if v, ok := refusedUnspoken(r, "d"); ok {
+							return v
+						}
 						return NotExercisedf("the client never tried %s", downURLD)
 					}
 					v := completedThrough(r, 0, "d", rpcURLD)
@@ -446,13 +481,17 @@ func iface005() *Scenario {
 		Area:   "iface",
 		Source: "A2A 1.0 §8.3.2 rule 4; A2ACLI_TX_003",
 		Setup: "D's card lists supportedInterfaces [JSONRPC 1.0 at " + rpcURLD + ", HTTP+JSON 1.0 at " + restURLD + "], both with tenant " + tenantD +
-			"; the endpoint serves several tenants and refuses a request that names none of its own (-32602).",
-		Fleet: fleetOf(ifaceVendorD(func(c *mockvendor.CardConfig) {
-			c.Interfaces = []mockvendor.CardInterface{
-				{URL: rpcURLD, Tenant: tenantD},
-				{URL: restURLD, Binding: mockvendor.BindingREST, Tenant: tenantD},
-			}
-		})),
+			"; the card is a 1.0 card (no 0.3 members); the endpoint serves several tenants and refuses a request that names none of its own (-32602).",
+		Fleet: func() mockvendor.Config {
+			d := ifaceVendorD(func(c *mockvendor.CardConfig) {
+				c.Interfaces = []mockvendor.CardInterface{
+					{URL: rpcURLD, Tenant: tenantD},
+					{URL: restURLD, Binding: mockvendor.BindingREST, Tenant: tenantD},
+				}
+			})
+			d.Versions = []string{"1.0"} // a 1.0 card: 0.3 has no tenant
+			return mockvendor.Config{Vendors: []mockvendor.VendorConfig{d}}
+		},
 		Requests: []Request{req(skillS, mockvendor.HostCardD)},
 		Checks: []Check{
 			{
@@ -467,6 +506,9 @@ func iface005() *Scenario {
 				Judge: func(r *Run) Verdict {
 					calls := callsAt(r, "d")
 					if len(calls) == 0 {
+						if v, ok := refusedUnspoken(r, "d"); ok {
+							return v
+						}
 						return NotExercisedf("no call reached D")
 					}
 					for _, e := range calls {
@@ -486,7 +528,12 @@ func iface005() *Scenario {
 				Fix:          "Send the tenant the card declares; a request without it reaches no agent behind a shared endpoint.",
 				ReadsOutcome: true,
 				Reached:      cardFetched("d"),
-				Judge:        func(r *Run) Verdict { return completedThrough(r, 0, "d", rpcURLD, restURLD) },
+				Judge: func(r *Run) Verdict {
+					if v, ok := refusedUnspoken(r, "d"); ok {
+						return v
+					}
+					return completedThrough(r, 0, "d", rpcURLD, restURLD)
+				},
 			},
 		},
 	}
