@@ -27,6 +27,7 @@ import (
 // naive orchestrator (a 0.3 client without fallback or tenants) shows the
 // same checks failing where its behaviour is wrong: JSON-RPC to the gRPC
 // interface (it takes the first entry whatever its binding), no tenant.
+// Orchestrators that reach nothing get NOT_EXERCISED everywhere.
 func TestIfaceStrategies(t *testing.T) {
 	t.Parallel()
 	const (
@@ -52,6 +53,12 @@ func TestIfaceStrategies(t *testing.T) {
 		}, []scenarios.Outcome{P, P, P, P, P, P, P, P, P, P, P, P}},
 		{"0.3-only client", func() driver.GoOrchestrator { return v03Client{} },
 			[]scenarios.Outcome{P, P, P, P, N, N, N, N, N, N, N, N}},
+		{"does nothing", doNothing, []scenarios.Outcome{E, E, E, E, E, E, E, E, E, E, E, E}},
+		{"says version-mismatch to everything, reads nothing", func() driver.GoOrchestrator {
+			return orchestratorFunc(func(_ context.Context, req contract.DelegationRequest, _ *http.Client) contract.DelegationOutcome {
+				return contract.DelegationOutcome{Contract: 1, ID: req.ID, Outcome: contract.OutcomeRejected, Reason: contract.ReasonVersionMismatch}
+			})
+		}, []scenarios.Outcome{E, E, E, E, E, E, E, E, E, E, E, E}},
 		{"naive (0.3, no fallback, no tenant)", func() driver.GoOrchestrator { return naive.New() },
 			[]scenarios.Outcome{P, P, P, P, N, N, F, E, F, F, N, N}},
 	}
