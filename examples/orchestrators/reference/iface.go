@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/a2a-conform/a2a-conform/contract"
 	"github.com/a2a-conform/a2a-conform/examples/orchestrators/internal/wire"
 )
 
@@ -427,4 +428,20 @@ func (i iface) version() string {
 		return ProtocolVersion
 	}
 	return i.Version
+}
+
+// noInterfaceReason says why a card offers no interface the reference
+// speaks: version-mismatch when it offers a binding the reference speaks,
+// but only in versions it does not; other when it offers none at all (or
+// when, under NoLegacyFallback, it reads only supportedInterfaces).
+func (r *run) noInterfaceReason(c *agentCard) string {
+	for _, ci := range c.SupportedInterfaces {
+		if speaks(ci.ProtocolBinding, ProtocolVersion) || speaks(ci.ProtocolBinding, legacyVersion) {
+			return contract.ReasonVersionMismatch
+		}
+	}
+	if len(c.SupportedInterfaces) == 0 && c.URL != "" && !r.br.NoLegacyFallback {
+		return contract.ReasonVersionMismatch
+	}
+	return contract.ReasonOther
 }

@@ -403,7 +403,7 @@ func (r *run) useCard(a *attempt, card *agentCard) bool {
 	}
 	if a.ep.URL == "" {
 		r.notef("%s: card names no interface the reference speaks", a.cardURL)
-		a.reason = contract.ReasonOther
+		a.reason = r.noInterfaceReason(card)
 		return false
 	}
 	if r.br.SendToCardHost {
