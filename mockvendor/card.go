@@ -149,6 +149,9 @@ func (v *Vendor) cardDocument() map[string]any {
 			ifaces = append(ifaces, map[string]any{"url": rest, "protocolBinding": restBinding, "protocolVersion": "1.0"})
 		}
 	}
+	if len(c.Interfaces) > 0 {
+		ifaces = v.cardInterfaceDocs()
+	}
 	caps := map[string]any{"streaming": c.Streaming, "pushNotifications": false}
 	if len(c.Extensions) > 0 {
 		caps["extensions"] = c.Extensions
@@ -174,6 +177,9 @@ func (v *Vendor) cardDocument() map[string]any {
 		delete(card, "url")
 		delete(card, "preferredTransport")
 		delete(card, "protocolVersion")
+	}
+	if v.explicitCard() {
+		v.applyCardForm(card)
 	}
 	return card
 }

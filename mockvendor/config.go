@@ -185,6 +185,26 @@ type CardConfig struct {
 	DefaultInputModes []string `json:"defaultInputModes,omitempty"`
 	// DefaultOutputModes of the card. Empty means ["text/plain"].
 	DefaultOutputModes []string `json:"defaultOutputModes,omitempty"`
+
+	// Interface and version selection (card_iface.go, the IFACE scenarios).
+
+	// Interfaces, when set, are the card's supportedInterfaces exactly, in
+	// this order, instead of one interface per version served. Each
+	// endpoint then serves the versions the card declares for its URL
+	// (-32009 for any other), and where an entry declares a tenant a
+	// request must name one declared for its URL (-32602 otherwise). Empty
+	// means one interface per version served (the honest card).
+	Interfaces []CardInterface `json:"interfaces,omitempty"`
+	// Form is the card's shape: "" (the zero value) the honest form (the
+	// 1.0 members, plus the 0.3 members when the vendor serves 0.3); "0.3"
+	// a pure 0.3 card (url, preferredTransport, additionalInterfaces,
+	// protocolVersion; no supportedInterfaces); "hybrid" both sets of
+	// members whatever the vendor serves.
+	Form string `json:"form,omitempty"`
+	// LegacyURL is the url of the card's 0.3 members (which then serves
+	// 0.3). Empty means the first JSON-RPC interface's URL (the JSON-RPC
+	// endpoint when Interfaces is empty).
+	LegacyURL string `json:"legacyURL,omitempty"`
 }
 
 // CardExtension is one capabilities.extensions entry.

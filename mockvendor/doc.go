@@ -35,6 +35,8 @@
 //	                         message ("server error"), data (none), times (all),
 //	                         probes (probes pass)
 //	stub-endpoint            every method answers -32601
+//	refuse-connections       every connection is closed at once, before TLS (a
+//	                         dead endpoint); traced as connection-refused
 //	probe-accept             a probe's task stays working until cancelled
 //	input-mode-coercion      text parts for a non-text skill silently become
 //	                         data parts {"text": ...}; the coercion is traced

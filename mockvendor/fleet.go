@@ -393,11 +393,16 @@ func (f *Fleet) recordFailedHandshake(c net.Conn, state http.ConnState) {
 }
 
 func (l *hostListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		if l.host.refuseConn(c) {
+			continue
+		}
+		return &hostConn{Conn: c, host: l.host}, nil
 	}
-	return &hostConn{Conn: c, host: l.host}, nil
 }
 
 // serveHTTP routes a request to the card, JWKS or JSON-RPC handler of its host.

@@ -92,10 +92,7 @@ func (q *rpcRequest) negotiate() error {
 		return nil
 	}
 	asked := majorMinor(q.version)
-	served := v.servedVersions()
-	if q.rest {
-		served = restVersions(served)
-	}
+	served := v.endpointVersions(q.host, q.rest)
 	if !slices.Contains(served, asked) {
 		return errVersionNotSupported(asked, served)
 	}

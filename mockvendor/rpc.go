@@ -208,6 +208,9 @@ func (h *host) answerMethod(q *rpcRequest, ev *Event) (rpcResult, error) {
 	if err := q.negotiate(); err != nil {
 		return rpcResult{}, err
 	}
+	if err := h.checkTenant(q, ev); err != nil {
+		return rpcResult{}, err
+	}
 	if err := q.decodeParams(ev); err != nil {
 		return rpcResult{}, err
 	}

@@ -30,6 +30,9 @@ const (
 	// after its ClientHello (it did not accept the host's certificate): the
 	// only trace of a client that verified and refused.
 	OpTLSFailed Op = "tls-handshake-failed"
+	// OpConnRefused is a connection a dead endpoint (the
+	// refuse-connections fault) closed at once, before TLS.
+	OpConnRefused Op = "connection-refused"
 )
 
 // MaxTracedBody is the largest request body an event keeps (64 KiB). All
@@ -106,6 +109,9 @@ type Event struct {
 	// Clipped names the fields cut to MaxTracedField bytes ("path",
 	// "rpcId", ...), and "coercions" when more than 16 were made.
 	Clipped []string `json:"clipped,omitempty"`
+	// Tenant is the tenant the request named: params.tenant (JSON-RPC) or
+	// the /{tenant}/ path segment (HTTP+JSON); "" when none.
+	Tenant string `json:"tenant,omitempty"`
 	// Skill is the skill id the message was for ("" = the default skill).
 	Skill string `json:"skill,omitempty"`
 	// Probe is true for a send whose only text is __probe__ or whose metadata
@@ -363,7 +369,7 @@ func clipEvent(e *Event) {
 		{"dialect", &e.Dialect}, {"a2aVersion", &e.A2AVersion},
 		{"a2aVersionQuery", &e.A2AVersionQuery}, {"cacheControl", &e.CacheControl},
 		{"pragma", &e.Pragma}, {"ifNoneMatch", &e.IfNoneMatch}, {"skill", &e.Skill},
-		{"taskId", &e.TaskID}, {"contentType", &e.ContentType}, {"state", &e.State},
+		{"taskId", &e.TaskID}, {"tenant", &e.Tenant}, {"contentType", &e.ContentType}, {"state", &e.State},
 		{"errorMessage", &e.ErrorMessage}, {"served", &e.Served}, {"note", &e.Note},
 	} {
 		if len(*f.s) > MaxTracedField {

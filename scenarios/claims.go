@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strings"
 
 	"github.com/a2a-conform/a2a-conform/contract"
 	"github.com/a2a-conform/a2a-conform/mockvendor"
@@ -71,7 +72,7 @@ func (r *Run) completionContradiction(i int, o *contract.DelegationOutcome) stri
 	}
 	created := evs[k]
 	host, path := hostPath(o.Agent)
-	if created.Host != host || created.Path != path {
+	if created.Host != host || created.Path != path && !(created.Binding == mockvendor.BindingREST && strings.HasPrefix(created.Path, path+"/")) {
 		return says + fmt.Sprintf("; the wire shows task %q at https://%s%s", o.TaskID, created.Host, created.Path)
 	}
 	if created.Skill != o.Skill {

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"encoding/json"
+	"net/http"
 	"regexp"
 	"slices"
 	"strings"
@@ -114,8 +115,11 @@ func GlobalChecks() []Check {
 func judgeJSONRPC(r *Run) Verdict {
 	n := 0
 	for _, e := range r.Events {
-		if !isRPC(e) || e.Pending {
-			continue // a request still being answered is not known yet
+		if !isRPC(e) || e.Pending || e.Binding == mockvendor.BindingREST {
+			continue // not known yet (still being answered), or not JSON-RPC (HTTP+JSON)
+		}
+		if e.Method == "" && e.ErrorCode == 0 && len(e.Request) == 0 && (e.Status == http.StatusNotFound || e.Status == http.StatusMethodNotAllowed) {
+			continue // a POST where the host has no JSON-RPC endpoint: never read, nothing to judge
 		}
 		n++
 		if e.ErrorCode == -32700 || e.ErrorCode == -32600 {

@@ -85,7 +85,13 @@ func judgeMessageShape(r *Run) Verdict {
 			continue
 		}
 		n++
-		if why := messageShapeError(e.Dialect, e.Request); why != "" {
+		body := e.Request
+		if e.Binding == mockvendor.BindingREST {
+			// An HTTP+JSON body is the request message itself, the params
+			// of its JSON-RPC form.
+			body = append(append([]byte(`{"params":`), body...), '}')
+		}
+		if why := messageShapeError(e.Dialect, body); why != "" {
 			return Failf("%s (%s dialect): %s", describe(e), e.Dialect, why).At(e.Seq).Want("a message in the "+e.Dialect+" shape", why)
 		}
 	}

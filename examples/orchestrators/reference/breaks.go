@@ -122,6 +122,31 @@ type Breaks struct {
 	RefetchPlain bool `break:"refetch-plain" check:"CARD-006.INVALIDATE"`
 	// CancelAfterComplete cancels the real task after it completed.
 	CancelAfterComplete bool `break:"cancel-after-complete" check:"CARD-002.G-CANCEL-ABANDONED"`
+
+	// Interface and version selection (iface.go).
+
+	// AnyVersionInterface takes the first JSON-RPC or HTTP+JSON entry of
+	// supportedInterfaces whatever its protocolVersion and speaks 1.0 to
+	// it (trpc-group/trpc-agent-go PR 2472's firstSupportedInterface).
+	AnyVersionInterface bool `break:"any-version-interface" check:"IFACE-001.NO-MISMATCH,IFACE-001.DONE"`
+	// NoLegacyFallback reads supportedInterfaces only: a 0.3 card has no
+	// interface (a2aproject/a2a-java issue 1121).
+	NoLegacyFallback bool `break:"no-legacy-fallback" check:"IFACE-002.FALLBACK"`
+	// LegacyAs10 reads a 0.3 card's url but speaks 1.0 to it.
+	LegacyAs10 bool `break:"legacy-as-1.0" check:"IFACE-002.VERSION,IFACE-002.FALLBACK"`
+	// LegacyURLFirst takes a card's top-level url first, as a 1.0 JSON-RPC
+	// interface, ahead of supportedInterfaces.
+	LegacyURLFirst bool `break:"legacy-url-first" check:"IFACE-003.SUPPORTED-FIRST,IFACE-003.DONE"`
+	// IgnoreBinding takes every interface for JSON-RPC, gRPC ones too.
+	IgnoreBinding bool `break:"ignore-binding" check:"IFACE-004.SKIP-UNSPOKEN"`
+	// NoInterfaceFallback gives up on a candidate when its first interface
+	// cannot be reached instead of trying the next one.
+	NoInterfaceFallback bool `break:"no-interface-fallback" check:"IFACE-004.NEXT-ON-FAIL"`
+	// OmitTenant sends no tenant, whatever the interface declares.
+	OmitTenant bool `break:"omit-tenant" check:"IFACE-005.TENANT,IFACE-005.DONE"`
+	// DowngradeOnVersionError answers -32009 by trying the same endpoint
+	// again in 0.3.
+	DowngradeOnVersionError bool `break:"downgrade-on-version-error" check:"IFACE-006.NO-DOWNGRADE,IFACE-006.REPORT"`
 }
 
 // Alternatives switch on a different behaviour that the seeds and the
@@ -149,6 +174,10 @@ type Alternatives struct {
 	// caller's text instead of sending it as a data part (reason
 	// input-mode-mismatch).
 	RefuseModeMismatch bool `alt:"refuse-mode-mismatch" keeps:"MODE-001.NO-COERCION"`
+	// CardOrder takes the first supportedInterfaces entry whose binding and
+	// version the reference speaks, in card order (A2A 1.0 §8.3.2 rule 1),
+	// instead of preferring 1.0 entries to 0.3 ones (a2a-cli SPEC §13.2).
+	CardOrder bool `alt:"card-order" keeps:"IFACE-001.NO-MISMATCH,IFACE-001.DONE,IFACE-003.SUPPORTED-FIRST,IFACE-005.TENANT"`
 }
 
 // AltInfo describes one Alternatives field.

@@ -17,16 +17,13 @@ import (
 type agentCard struct {
 	raw []byte
 
-	Name                string `json:"name"`
-	URL                 string `json:"url"`             // 0.3 members, read only as a fallback
-	ProtocolVersion     string `json:"protocolVersion"` // 0.3
-	SupportedInterfaces []struct {
-		URL             string `json:"url"`
-		ProtocolBinding string `json:"protocolBinding"`
-		ProtocolVersion string `json:"protocolVersion"`
-		Tenant          string `json:"tenant"`
-	} `json:"supportedInterfaces"`
-	Capabilities struct {
+	Name                 string            `json:"name"`
+	URL                  string            `json:"url"`             // 0.3 members, read only as a fallback
+	ProtocolVersion      string            `json:"protocolVersion"` // 0.3
+	PreferredTransport   string            `json:"preferredTransport"`
+	AdditionalInterfaces []legacyInterface `json:"additionalInterfaces"`
+	SupportedInterfaces  []cardInterface   `json:"supportedInterfaces"`
+	Capabilities         struct {
 		Streaming  bool `json:"streaming"`
 		Extensions []struct {
 			URI    string         `json:"uri"`
@@ -41,9 +38,10 @@ type agentCard struct {
 	Signatures json.RawMessage `json:"signatures"`
 }
 
-// iface is the interface the reference speaks to.
+// iface is the interface the reference speaks to: its URL, binding
+// (JSONRPC or HTTP+JSON), version (Major.Minor) and tenant (iface.go).
 type iface struct {
-	URL, Version, Tenant string
+	URL, Version, Tenant, Binding string
 }
 
 func parseCard(b []byte) (*agentCard, error) {
@@ -53,21 +51,6 @@ func parseCard(b []byte) (*agentCard, error) {
 	}
 	c.raw = b
 	return &c, nil
-}
-
-// endpoint picks the first JSONRPC interface whose protocolVersion is 1.0
-// [A2A 1.0 §8.3.2], else the 0.3 top-level url (whose version then is the
-// card's protocolVersion, which a 1.0 client will not find equal to 1.0).
-func (c *agentCard) endpoint() iface {
-	for _, i := range c.SupportedInterfaces {
-		if strings.EqualFold(i.ProtocolBinding, "JSONRPC") && majorMinor(i.ProtocolVersion) == ProtocolVersion && i.URL != "" {
-			return iface{URL: i.URL, Version: ProtocolVersion, Tenant: i.Tenant}
-		}
-	}
-	if c.URL != "" {
-		return iface{URL: c.URL, Version: majorMinor(c.ProtocolVersion)}
-	}
-	return iface{}
 }
 
 func majorMinor(v string) string {

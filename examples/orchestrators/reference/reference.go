@@ -243,7 +243,7 @@ func newRun(o *Orchestrator, ctx context.Context, req contract.DelegationRequest
 			rt, r.idle = ins, ins
 		}
 	}
-	r.fence = &wire.Fence{Base: rt}
+	r.fence = &wire.Fence{Base: versionHeader{base: rt}}
 	if !r.br.NoVersionHeader && !r.alt.VersionQuery {
 		r.fence.Headers = map[string]string{"A2A-Version": ProtocolVersion}
 	}
@@ -269,6 +269,8 @@ type attempt struct {
 	cardURL string
 	card    *agentCard
 	ep      iface
+	eps     []iface // the card's interfaces the reference speaks, in order (iface.go)
+	epIndex int     // ep is eps[epIndex]
 	wanted  string
 	skill   string
 	tried   map[string]bool
@@ -395,10 +397,13 @@ func (r *run) try(cardURL string) *attempt {
 func (r *run) useCard(a *attempt, card *agentCard) bool {
 	prev := a.ep.URL
 	a.card = card
-	a.ep = card.endpoint()
+	a.eps, a.epIndex, a.ep = r.interfaces(card), 0, iface{}
+	if len(a.eps) > 0 {
+		a.ep = a.eps[0]
+	}
 	if a.ep.URL == "" {
-		r.notef("%s: card names no JSON-RPC endpoint", a.cardURL)
-		a.reason = contract.ReasonOther
+		r.notef("%s: card names no interface the reference speaks", a.cardURL)
+		a.reason = r.noInterfaceReason(card)
 		return false
 	}
 	if r.br.SendToCardHost {

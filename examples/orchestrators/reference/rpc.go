@@ -52,8 +52,8 @@ func (r *run) newRequest(ctx context.Context, a *attempt, method string, params 
 	if r.rpcCalls >= maxRPCCalls {
 		return nil, fmt.Errorf("json-rpc call budget (%d) spent", maxRPCCalls)
 	}
-	if a.ep.Tenant != "" {
-		params["tenant"] = a.ep.Tenant
+	if t := r.tenant(a); t != "" {
+		params["tenant"] = t
 	}
 	body, err := r.envelope(method, params)
 	if err != nil {
@@ -61,7 +61,7 @@ func (r *run) newRequest(ctx context.Context, a *attempt, method string, params 
 	}
 	target := a.ep.URL
 	if r.alt.VersionQuery {
-		target = withQuery(target, "A2A-Version", ProtocolVersion)
+		target = withQuery(target, "A2A-Version", a.ep.version())
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
 	if err != nil {
@@ -105,6 +105,9 @@ func (r *run) observe(a *attempt, resp *http.Response) {
 
 // call makes a JSON-RPC call and decodes its answer.
 func (r *run) call(a *attempt, method string, params map[string]any) callResult {
+	if res, ok := r.callOther(a, method, params); ok {
+		return res
+	}
 	resp, err := r.post(r.ctx, a, method, params, "application/json")
 	if err != nil {
 		return callResult{err: err, tls: wire.IsTLSVerifyError(err)}
@@ -216,6 +219,9 @@ func (r *run) probeStep(a *attempt) bool {
 	}
 	switch {
 	case res.err != nil:
+		if r.nextInterface(a, res) {
+			return r.probeStep(a)
+		}
 		return r.transportFailure(a, "probe", res)
 	case res.rpcErr == nil:
 		a.probeOK = true
@@ -232,6 +238,9 @@ func (r *run) probeStep(a *attempt) bool {
 		return true
 	case res.rpcErr.Code == -32009:
 		r.notef("probe of %s: %v", a.ep.URL, res.rpcErr)
+		if r.downgrade(a) {
+			return r.probeStep(a)
+		}
 		a.reason = contract.ReasonVersionMismatch
 		return false
 	case res.rpcErr.ServerRange():
@@ -461,7 +470,7 @@ func (r *run) sendParams(a *attempt, msg *wire.Message) map[string]any {
 func (r *run) send(a *attempt, params map[string]any) callResult {
 	a.committed = true
 	r.sentTask = true
-	if r.req.Task.PreferStreaming && a.card.Capabilities.Streaming {
+	if r.req.Task.PreferStreaming && a.card.Capabilities.Streaming && a.ep.Binding == bindingJSONRPC && a.ep.Version == ProtocolVersion {
 		res, fallback := r.stream(a, params)
 		if !fallback {
 			return res

@@ -1,0 +1,35 @@
+package mockvendor
+
+import "net"
+
+// RefuseConnections makes a host a dead endpoint: every connection to it
+// is closed as soon as it is accepted, before any TLS, as an interface
+// whose server is down looks to a client (the connection fails; A2A 1.0
+// §5.2 asks clients to fall back to another interface). Each refused
+// connection is traced as OpConnRefused with the host's name, whether it
+// came through the proxy or was dialed directly.
+type RefuseConnections struct{}
+
+func init() {
+	registerFault("refuse-connections", "every connection to the host is closed at once, before TLS (a dead endpoint); each is traced as connection-refused", func() any { return &RefuseConnections{} })
+}
+
+func (RefuseConnections) refusesConnections() bool { return true }
+
+// connRefuser is a fault that makes a host refuse connections.
+type connRefuser interface {
+	refusesConnections() bool
+}
+
+// refuseConn closes c and traces it when a refuse-connections fault
+// applies to the host; it reports whether it did.
+func (h *host) refuseConn(c net.Conn) bool {
+	for _, af := range h.vendor.faultsSnapshot() {
+		if r, ok := af.impl.(connRefuser); ok && af.appliesTo(h.sanName()) && r.refusesConnections() {
+			h.vendor.fleet.trace.add(Event{Vendor: h.vendor.cfg.ID, Host: h.name, Op: OpConnRefused, Faults: []string{af.spec.Type}, Note: "the endpoint refused the connection"})
+			_ = c.Close()
+			return true
+		}
+	}
+	return false
+}

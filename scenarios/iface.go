@@ -1,0 +1,623 @@
+package scenarios
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/a2a-conform/a2a-conform/contract"
+	"github.com/a2a-conform/a2a-conform/mockvendor"
+)
+
+// IFACE: interface and version selection [A2A 1.0 §8.3.2, §5.2, §3.6;
+// a2aproject/a2a-cli specification/COMPLIANCE.md A2ACLI_TX_001..003,
+// A2ACLI_VER_001 (SPEC §13.1-13.2)]. Every scenario gives vendor D a card
+// with explicit interfaces (mockvendor.CardConfig.Interfaces, Form,
+// LegacyURL); D's endpoints hold the card to what it says of them: each
+// serves only the versions the card declares for its URL (-32009 for
+// others) and, where a tenant is declared, refuses a request without it.
+// The checks read which interface each request reached, the version it
+// asked for (A2A-Version header or query parameter; none is 0.3) and the
+// tenant it named, and hold the outcome against the wire.
+
+// Hosts and interface URLs of the IFACE fleets (vendor D).
+const (
+	hostLegacyD = "legacy.agent-d.example"
+	hostGRPCD   = "grpc.agent-d.example"
+	hostDownD   = "down.agent-d.example"
+	legacyPathD = "/a2a"
+	tenantD     = "acme-eu"
+)
+
+var (
+	rpcURLD    = "https://" + mockvendor.HostRPCD + mockvendor.DefaultRPCPath
+	restURLD   = "https://" + mockvendor.HostRPCD + mockvendor.DefaultRESTPath
+	legacyURLD = "https://" + hostLegacyD + legacyPathD
+	grpcURLD   = "https://" + hostGRPCD
+	downURLD   = "https://" + hostDownD + mockvendor.DefaultRPCPath
+)
+
+// declared is one interface a scenario's card declares.
+type declared struct {
+	url, binding, version string
+}
+
+// at reports whether a request reached the interface: its JSON-RPC URL,
+// or a route below its HTTP+JSON URL.
+func (d declared) at(e mockvendor.Event) bool {
+	host, path := hostPath(d.url)
+	if e.Host != host {
+		return false
+	}
+	if d.binding == mockvendor.BindingREST {
+		return e.Binding == mockvendor.BindingREST && strings.HasPrefix(e.Path, path+"/")
+	}
+	return e.Binding == "" && e.Path == path
+}
+
+func (d declared) String() string { return d.binding + " " + d.version + " interface " + d.url }
+
+// isCall reports whether the event is an A2A call on either binding.
+func isCall(e mockvendor.Event) bool {
+	return isRPC(e) || e.Binding == mockvendor.BindingREST
+}
+
+// askedVersion is the A2A version (Major.Minor) a request asked for: its
+// A2A-Version header, else the query parameter, else 0.3 [A2A 1.0 §3.6.2].
+func askedVersion(e mockvendor.Event) string {
+	v := e.A2AVersion
+	if !e.HasA2AVersion && e.A2AVersionQuery != "" {
+		v = e.A2AVersionQuery
+	}
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return "0.3"
+	}
+	if parts := strings.SplitN(v, ".", 3); len(parts) >= 2 {
+		return parts[0] + "." + parts[1]
+	}
+	return v
+}
+
+func below10(v string) bool { return strings.HasPrefix(v, "0.") }
+
+// callsAt are the calls that reached the vendor.
+func callsAt(r *Run, vendor string) []mockvendor.Event {
+	return filter(r.Events, func(e mockvendor.Event) bool { return isCall(e) && inVendor(e, vendor) })
+}
+
+// interfaceTried needs a call to, or a refused connection at, one of the
+// vendor's interfaces.
+func interfaceTried(vendor string) Precondition {
+	return Precondition{
+		Needs: "try one of " + vendorName(vendor) + "'s interfaces",
+		Met: func(r *Run) bool {
+			return slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool {
+				return inVendor(e, vendor) && (isCall(e) || e.Op == mockvendor.OpConnRefused)
+			})
+		},
+	}
+}
+
+// connRefusedAt needs a connection the host refused.
+func connRefusedAt(host string) Precondition {
+	return Precondition{
+		Needs: "try the interface at " + host + ", which refuses connections",
+		Met: func(r *Run) bool {
+			return slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool { return e.Op == mockvendor.OpConnRefused && e.Host == host })
+		},
+	}
+}
+
+// versionRefused needs a 1.x request the vendor answered -32009.
+func versionRefused(vendor string) Precondition {
+	return Precondition{
+		Needs: "ask " + vendorName(vendor) + " for A2A 1.x and get -32009",
+		Met: func(r *Run) bool {
+			return slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool {
+				return isCall(e) && inVendor(e, vendor) && e.ErrorCode == -32009 && !below10(askedVersion(e))
+			})
+		},
+	}
+}
+
+// refusedUnspoken is NOT_APPLICABLE for a client that speaks none of the
+// versions the card offers and says so: it read the card, reported
+// version-mismatch and sent nothing to the vendor (no call, no
+// connection). ok false otherwise.
+func refusedUnspoken(r *Run, vendor string) (Verdict, bool) {
+	if len(r.Delegations) == 0 || r.Delegations[0].Outcome == nil {
+		return Verdict{}, false
+	}
+	o := r.Delegations[0].Outcome
+	if o.Outcome == contract.OutcomeCompleted || o.Reason != contract.ReasonVersionMismatch || !cardFetched(vendor).Met(r) {
+		return Verdict{}, false
+	}
+	if slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool {
+		return inVendor(e, vendor) && (isCall(e) || e.Op == mockvendor.OpConnRefused)
+	}) {
+		return Verdict{}, false
+	}
+	return NotApplicablef("the client speaks none of the card's interface versions: it reported version-mismatch and sent nothing"), true
+}
+
+// ifaceVendorD is vendor D with extra hosts and the card's interfaces.
+func ifaceVendorD(card func(c *mockvendor.CardConfig), extra ...mockvendor.HostConfig) mockvendor.VendorConfig {
+	d := mockvendor.VendorD()
+	d.Hosts = append(d.Hosts, extra...)
+	card(&d.Card)
+	return d
+}
+
+// judgeDeclaredVersions: every call that reached a declared interface
+// asked for the version that interface declares.
+func judgeDeclaredVersions(r *Run, vendor string, decl []declared) Verdict {
+	calls := callsAt(r, vendor)
+	if len(calls) == 0 {
+		return NotExercisedf("no call reached %s", vendorName(vendor))
+	}
+	n := 0
+	for _, e := range calls {
+		for _, d := range decl {
+			if !d.at(e) {
+				continue
+			}
+			n++
+			if got := askedVersion(e); got != d.version {
+				return Failf("%s asked for A2A %s at the %s", describe(e), got, d).At(e.Seq).
+					Want("A2A-Version "+d.version+" at that interface (its declared protocolVersion)", "A2A-Version "+got)
+			}
+		}
+	}
+	if n == 0 {
+		return NotExercisedf("no call reached an interface the card declares")
+	}
+	return Passf("%d calls, each in the version its interface declares", n)
+}
+
+// completedThrough: delegation i completed at the vendor, at the host of
+// one of the URLs.
+func completedThrough(r *Run, i int, vendor string, urls ...string) Verdict {
+	v := completedAt(r, i, vendor)
+	if v.Outcome != Pass {
+		return v
+	}
+	o := r.Delegations[i].Outcome
+	host, _ := hostPath(o.Agent)
+	for _, u := range urls {
+		if h, _ := hostPath(u); h == host {
+			return v
+		}
+	}
+	return Failf("delegation %d completed at %s, not through %v", i+1, o.Agent, urls).Want("a task completed through "+strings.Join(urls, " or "), o.Agent)
+}
+
+func ifaceScenarios() []*Scenario {
+	return []*Scenario{
+		iface001(), iface002(), iface003(), iface004(), iface005(), iface006(),
+	}
+}
+
+// IFACE-001: the card lists a 0.3 JSON-RPC interface first and a 1.0
+// HTTP+JSON interface second. A 1.0 client uses the 1.0 interface and sends
+// no 1.0 request to the 0.3 one; a client that speaks 0.3 may use the 0.3
+// one, in 0.3 [trpc-group/trpc-agent-go PR 2472 review: a card ordered
+// JSONRPC 0.3 then HTTP+JSON 1.0 sent v1 requests to the 0.3 endpoint;
+// A2A 1.0 §8.3.2; A2ACLI_TX_001, A2ACLI_TX_002].
+func iface001() *Scenario {
+	decl := []declared{
+		{rpcURLD, mockvendor.BindingJSONRPC, "0.3"},
+		{restURLD, mockvendor.BindingREST, "1.0"},
+	}
+	return &Scenario{
+		ID:     "IFACE-001",
+		Title:  "0.3 JSON-RPC interface first, 1.0 HTTP+JSON second",
+		Area:   "iface",
+		Source: "trpc-group/trpc-agent-go PR 2472 (review); A2A 1.0 §8.3.2; A2ACLI_TX_001, A2ACLI_TX_002",
+		Setup: "D's card lists supportedInterfaces [JSONRPC 0.3 at " + rpcURLD + ", HTTP+JSON 1.0 at " + restURLD + "]; " +
+			"the JSON-RPC endpoint serves 0.3 only (-32009 for 1.0), the HTTP+JSON one 1.0.",
+		Fleet: fleetOf(ifaceVendorD(func(c *mockvendor.CardConfig) {
+			c.Interfaces = []mockvendor.CardInterface{
+				{URL: rpcURLD, ProtocolVersion: "0.3"},
+				{URL: restURLD, Binding: mockvendor.BindingREST},
+			}
+		})),
+		Requests: []Request{req(skillS, mockvendor.HostCardD)},
+		Checks: []Check{
+			{
+				ID:     "IFACE-001.NO-MISMATCH",
+				Title:  "no request in a version the interface does not declare",
+				Grades: must(Core),
+				Requirement: "Each interface of a card declares the protocol version it serves; a client sends to an interface only requests of that version. " +
+					"A 1.0 request to an interface declared 0.3 is not what the card offers, whatever the interface's place in the list.",
+				Source:  "A2A 1.0 §8.3.2, §3.6.2; trpc-group/trpc-agent-go PR 2472 (review)",
+				Fix:     "When choosing from supportedInterfaces, match protocolVersion as well as protocolBinding; skip entries in versions you do not speak.",
+				Reached: interfaceTried("d"),
+				Judge:   func(r *Run) Verdict { return judgeDeclaredVersions(r, "d", decl) },
+			},
+			{
+				ID:     "IFACE-001.DONE",
+				Title:  "the delegation completes through an interface the client speaks",
+				Grades: should(Core),
+				Requirement: "A client that speaks the 1.0 HTTP+JSON binding, or 0.3 JSON-RPC, finds an interface on this card and completes the task through it; " +
+					"an interface it cannot use is a reason to try the next one, not to give up.",
+				Source:       "A2A 1.0 §5.2 (fallback SHOULD), §8.3.2; A2ACLI_TX_001",
+				Fix:          "Walk supportedInterfaces in order and take the first whose binding and version you speak.",
+				ReadsOutcome: true,
+				Reached:      cardFetched("d"),
+				Judge: func(r *Run) Verdict {
+					if v, ok := refusedUnspoken(r, "d"); ok {
+						return v
+					}
+					return completedThrough(r, 0, "d", rpcURLD, restURLD)
+				},
+			},
+		},
+	}
+}
+
+// IFACE-002: a pure 0.3 card. A client that speaks 1.0 and 0.3 falls back
+// to the legacy members instead of failing for want of supportedInterfaces
+// [a2aproject/a2a-java issue 1121: "No server interface available" for a
+// 0.3 card; a2aproject/a2a-js PR 602; A2A 1.0 §8.3.2 rule 1 ("if
+// present"); A2A 0.3 §5.6].
+func iface002() *Scenario {
+	decl := []declared{{rpcURLD, mockvendor.BindingJSONRPC, "0.3"}}
+	return &Scenario{
+		ID:     "IFACE-002",
+		Title:  "pure 0.3 card (url, preferredTransport, additionalInterfaces)",
+		Area:   "iface",
+		Source: "a2aproject/a2a-java issue 1121; a2aproject/a2a-js PR 602; A2A 1.0 §8.3.2",
+		Setup:  "D's card is a 0.3 card: url " + rpcURLD + ", preferredTransport JSONRPC, additionalInterfaces, protocolVersion 0.3.0, no supportedInterfaces; the endpoint serves 0.3 only.",
+		Fleet: fleetOf(ifaceVendorD(func(c *mockvendor.CardConfig) {
+			c.Form = mockvendor.FormLegacy
+			c.Interfaces = []mockvendor.CardInterface{{URL: rpcURLD}}
+		})),
+		Requests: []Request{req(skillS, mockvendor.HostCardD)},
+		Checks: []Check{
+			{
+				ID:     "IFACE-002.FALLBACK",
+				Title:  "a 0.3 card is read through its legacy members",
+				Grades: must(Core),
+				Requirement: "A card without supportedInterfaces is a 0.3 card: a client that speaks 0.3 takes url and preferredTransport (then additionalInterfaces) and completes the task, " +
+					"instead of failing for want of an interface. A client that speaks no 0.3 may refuse, saying version-mismatch, without sending anything.",
+				Source:       "a2aproject/a2a-java issue 1121; a2aproject/a2a-js PR 602; A2A 1.0 §8.3.2 (\"if present\")",
+				Fix:          "When supportedInterfaces is absent, build the interface list from url + preferredTransport and additionalInterfaces at the card's protocolVersion.",
+				ReadsOutcome: true,
+				Reached:      cardFetched("d"),
+				Judge: func(r *Run) Verdict {
+					o, bad := r.outcome(0)
+					if bad != nil {
+						return *bad
+					}
+					if o.Outcome == contract.OutcomeCompleted {
+						return completedAt(r, 0, "d")
+					}
+					if v, ok := refusedUnspoken(r, "d"); ok {
+						v.Detail += " (a 1.0 client need not speak 0.3, a2a-cli SPEC §13.2)"
+						return v
+					}
+					return Failf("outcome %s (reason %q) for a 0.3 card whose endpoint works", o.Outcome, o.Reason).
+						Want("completed through url/preferredTransport, or a refusal with reason version-mismatch and nothing sent", o.Outcome+" "+o.Reason)
+				},
+			},
+			{
+				ID:          "IFACE-002.VERSION",
+				Title:       "the 0.3 endpoint gets 0.3 requests",
+				Grades:      must(Core),
+				Requirement: "The endpoint a 0.3 card names serves 0.3: requests to it are 0.3 requests (0.3 methods; A2A-Version 0.3 or none), not 1.0 requests sent to a 0.3 url.",
+				Source:      "A2A 1.0 §3.6.1-3.6.2; A2A 0.3 §5.6",
+				Fix:         "Speak the card's protocolVersion at its url; a 1.0-only client should refuse a 0.3 card rather than send it 1.0.",
+				Reached:     interfaceTried("d"),
+				Judge:       func(r *Run) Verdict { return judgeDeclaredVersions(r, "d", decl) },
+			},
+		},
+	}
+}
+
+// IFACE-003: a hybrid card whose 0.3 url is another endpoint than its
+// supportedInterfaces entry. supportedInterfaces wins: the legacy members
+// are a fallback for cards without it [mastra-ai/mastra PR 24134; A2A 1.0
+// §8.3.2 rule 1].
+func iface003() *Scenario {
+	return &Scenario{
+		ID:     "IFACE-003",
+		Title:  "hybrid card: supportedInterfaces wins over the legacy url",
+		Area:   "iface",
+		Source: "mastra-ai/mastra PR 24134; A2A 1.0 §8.3.2",
+		Setup: "D's card has supportedInterfaces [JSONRPC 1.0 at " + rpcURLD + "] and the 0.3 members url " + legacyURLD +
+			", preferredTransport JSONRPC, protocolVersion 0.3.0; the legacy endpoint serves 0.3 only.",
+		Fleet: fleetOf(ifaceVendorD(func(c *mockvendor.CardConfig) {
+			c.Form = mockvendor.FormHybrid
+			c.LegacyURL = legacyURLD
+			c.Interfaces = []mockvendor.CardInterface{{URL: rpcURLD}}
+		}, mockvendor.HostConfig{Name: hostLegacyD, RPCPath: legacyPathD})),
+		Requests: []Request{req(skillS, mockvendor.HostCardD)},
+		Checks: []Check{
+			{
+				ID:     "IFACE-003.SUPPORTED-FIRST",
+				Title:  "a client that reads supportedInterfaces does not use the legacy url",
+				Grades: must(Core),
+				Requirement: "When a card has supportedInterfaces, a client that reads them selects from them; the top-level url of the 0.3 members is for clients that do not. " +
+					"A 1.0 request to the legacy url, or a 1.0 client sending there at all, takes the fallback over the card's own list.",
+				Source:  "mastra-ai/mastra PR 24134; A2A 1.0 §8.3.2",
+				Fix:     "Look at supportedInterfaces first; read url/preferredTransport only when it is absent.",
+				Reached: interfaceTried("d"),
+				Judge: func(r *Run) Verdict {
+					calls := callsAt(r, "d")
+					if len(calls) == 0 {
+						return NotExercisedf("no call reached D")
+					}
+					legacy := filter(calls, func(e mockvendor.Event) bool { return e.Host == hostLegacyD })
+					if len(legacy) == 0 {
+						return Passf("%d calls, none to the legacy url %s", len(calls), legacyURLD)
+					}
+					for _, e := range legacy {
+						if v := askedVersion(e); !below10(v) {
+							return Failf("%s: an A2A %s request to the card's 0.3 url", describe(e), v).At(e.Seq).Want("calls to "+rpcURLD+" (supportedInterfaces)", "a call to "+legacyURLD)
+						}
+					}
+					if i := slices.IndexFunc(calls, func(e mockvendor.Event) bool { return !below10(askedVersion(e)) }); i >= 0 {
+						return Failf("the client speaks 1.0 (%s) yet sent to the legacy url (%s)", describe(calls[i]), describe(legacy[0])).At(legacy[0].Seq)
+					}
+					return NotApplicablef("the client spoke only 0.3 and used the card's 0.3 url: a 0.3 client does not read supportedInterfaces, whose only entry here is 1.0")
+				},
+			},
+			{
+				ID:           "IFACE-003.DONE",
+				Title:        "the delegation completes through supportedInterfaces",
+				Grades:       must(Core),
+				Requirement:  "The task completes through the interface supportedInterfaces names (for a client that speaks only 0.3, through the legacy url, which is then its card).",
+				Source:       "mastra-ai/mastra PR 24134; A2A 1.0 §8.3.2",
+				Fix:          "Select the interface from supportedInterfaces and complete the task there.",
+				ReadsOutcome: true,
+				Reached:      cardFetched("d"),
+				Judge: func(r *Run) Verdict {
+					v := completedAt(r, 0, "d")
+					if v.Outcome != Pass {
+						return v
+					}
+					host, _ := hostPath(r.Delegations[0].Outcome.Agent)
+					if host != hostLegacyD {
+						return v
+					}
+					if slices.ContainsFunc(callsAt(r, "d"), func(e mockvendor.Event) bool { return !below10(askedVersion(e)) }) {
+						return Failf("completed at the legacy url %s by a client that speaks 1.0", legacyURLD)
+					}
+					return NotApplicablef("a client that speaks only 0.3 completed through the card's 0.3 url")
+				},
+			},
+		},
+	}
+}
+
+// IFACE-004: the first interface is gRPC, the second (JSON-RPC 1.0)
+// refuses connections, the third (JSON-RPC 1.0) works. A client skips the
+// binding it does not speak and, when the first one it speaks cannot be
+// reached, tries the next [a2aproject/a2a-go PR 50; A2A 1.0 §5.2
+// "Clients SHOULD implement fallback logic", §8.3.2].
+func iface004() *Scenario {
+	return &Scenario{
+		ID:     "IFACE-004",
+		Title:  "gRPC first, a dead JSON-RPC interface second, a live one third",
+		Area:   "iface",
+		Source: "a2aproject/a2a-go PR 50; A2A 1.0 §5.2, §8.3.2; A2ACLI_TX_001",
+		Setup: "D's card lists supportedInterfaces [GRPC 1.0 at " + grpcURLD + ", JSONRPC 1.0 at " + downURLD + " (its host closes every connection), JSONRPC 1.0 at " + rpcURLD + "]. " +
+			"The gRPC host serves no A2A over HTTP/1.1; the card is a 1.0 card (no 0.3 members).",
+		Fleet: func() mockvendor.Config {
+			d := withFaults(ifaceVendorD(func(c *mockvendor.CardConfig) {
+				c.Interfaces = []mockvendor.CardInterface{
+					{URL: grpcURLD, Binding: mockvendor.BindingGRPC},
+					{URL: downURLD},
+					{URL: rpcURLD},
+				}
+			}, mockvendor.HostConfig{Name: hostGRPCD}, mockvendor.HostConfig{Name: hostDownD, RPCPath: mockvendor.DefaultRPCPath}),
+				mockvendor.FaultSpec{Type: "refuse-connections", Hosts: []string{hostDownD}})
+			d.Versions = []string{"1.0"} // a 1.0 card: every interface is 1.0
+			return mockvendor.Config{Vendors: []mockvendor.VendorConfig{d}}
+		},
+		Requests: []Request{req(skillS, mockvendor.HostCardD)},
+		Checks: []Check{
+			{
+				ID:          "IFACE-004.SKIP-UNSPOKEN",
+				Title:       "no JSON-RPC or HTTP+JSON request to the gRPC interface",
+				Grades:      must(Core),
+				Requirement: "An interface's binding says how to talk to it: a client sends a gRPC interface gRPC or nothing, never JSON-RPC or HTTP+JSON; it skips bindings it does not speak.",
+				Source:      "A2A 1.0 §8.3.2 (\"the first supported transport\", \"the correct URL for the selected transport\"); A2ACLI_TX_001",
+				Fix:         "Filter supportedInterfaces by protocolBinding before taking the first entry.",
+				Reached:     interfaceTried("d"),
+				Judge: func(r *Run) Verdict {
+					if v, ok := refusedUnspoken(r, "d"); ok {
+						return v
+					}
+					for _, e := range r.Events {
+						if e.Host != hostGRPCD || e.HTTPMethod == "" {
+							continue
+						}
+						if !strings.HasPrefix(e.Path, "/lf.a2a.v1.A2AService/") && !strings.HasPrefix(e.Path, "/a2a.v1.A2AService/") {
+							return Failf("%s: an HTTP request that is not gRPC at the gRPC interface %s", describe(e), grpcURLD).At(e.Seq).Want("no JSON-RPC or HTTP+JSON request to a GRPC interface", e.HTTPMethod+" "+e.Path)
+						}
+					}
+					return Passf("nothing but gRPC (here: nothing) reached the gRPC interface")
+				},
+			},
+			{
+				ID:     "IFACE-004.NEXT-ON-FAIL",
+				Title:  "an interface that cannot be reached leads to the next one",
+				Grades: should(Core),
+				Requirement: "When the first interface the client speaks cannot be reached, it tries the next interface of the card, in order, and completes the task there " +
+					"rather than giving up on an agent that declared a working alternative.",
+				Source:       "a2aproject/a2a-go PR 50; A2A 1.0 §5.2 (\"Clients SHOULD implement fallback logic\")",
+				Fix:          "Keep the ordered list of usable interfaces; on a connection failure move to the next before reporting failure.",
+				ReadsOutcome: true,
+				Reached:      connRefusedAt(hostDownD),
+				Judge: func(r *Run) Verdict {
+					refused := slices.IndexFunc(r.Events, func(e mockvendor.Event) bool { return e.Op == mockvendor.OpConnRefused && e.Host == hostDownD })
+					if refused < 0 {
+						if v, ok := refusedUnspoken(r, "d"); ok {
+							return v
+						}
+						return NotExercisedf("the client never tried %s", downURLD)
+					}
+					v := completedThrough(r, 0, "d", rpcURLD)
+					if v.Outcome != Pass {
+						return v
+					}
+					if v.Seq != 0 && v.Seq < r.Events[refused].Seq {
+						return Failf("the task completed at %s before the dead interface was tried", rpcURLD).At(v.Seq)
+					}
+					return Passf("the connection to %s failed (#%d); the task completed at %s", downURLD, r.Events[refused].Seq, rpcURLD).At(v.Seq)
+				},
+			},
+		},
+	}
+}
+
+// IFACE-005: an interface with a tenant. Every request carries it exactly
+// as declared [A2A 1.0 §8.3.2 rule 4; A2ACLI_TX_003].
+func iface005() *Scenario {
+	return &Scenario{
+		ID:     "IFACE-005",
+		Title:  "an interface with a tenant",
+		Area:   "iface",
+		Source: "A2A 1.0 §8.3.2 rule 4; A2ACLI_TX_003",
+		Setup: "D's card lists supportedInterfaces [JSONRPC 1.0 at " + rpcURLD + ", HTTP+JSON 1.0 at " + restURLD + "], both with tenant " + tenantD +
+			"; the card is a 1.0 card (no 0.3 members); the endpoint serves several tenants and refuses a request that names none of its own (-32602).",
+		Fleet: func() mockvendor.Config {
+			d := ifaceVendorD(func(c *mockvendor.CardConfig) {
+				c.Interfaces = []mockvendor.CardInterface{
+					{URL: rpcURLD, Tenant: tenantD},
+					{URL: restURLD, Binding: mockvendor.BindingREST, Tenant: tenantD},
+				}
+			})
+			d.Versions = []string{"1.0"} // a 1.0 card: 0.3 has no tenant
+			return mockvendor.Config{Vendors: []mockvendor.VendorConfig{d}}
+		},
+		Requests: []Request{req(skillS, mockvendor.HostCardD)},
+		Checks: []Check{
+			{
+				ID:     "IFACE-005.TENANT",
+				Title:  "every request carries the declared tenant exactly",
+				Grades: must(Core),
+				Requirement: "An interface that declares a tenant routes by it: every request to it (the probe, the send, every get and cancel) carries that tenant exactly as declared, " +
+					"in params.tenant over JSON-RPC or as the /{tenant}/ path segment over HTTP+JSON.",
+				Source:  "A2A 1.0 §8.3.2 rule 4; a2a.proto AgentInterface.tenant; A2ACLI_TX_003",
+				Fix:     "Keep the selected interface's tenant with its URL and set it on every request message to that interface.",
+				Reached: interfaceTried("d"),
+				Judge: func(r *Run) Verdict {
+					calls := callsAt(r, "d")
+					if len(calls) == 0 {
+						if v, ok := refusedUnspoken(r, "d"); ok {
+							return v
+						}
+						return NotExercisedf("no call reached D")
+					}
+					for _, e := range calls {
+						if e.Tenant != tenantD {
+							return Failf("%s carried tenant %q, the interface declares %q", describe(e), e.Tenant, tenantD).At(e.Seq).Want("tenant "+tenantD, fmt.Sprintf("tenant %q", e.Tenant))
+						}
+					}
+					return Passf("%d calls, each with tenant %s", len(calls), tenantD)
+				},
+			},
+			{
+				ID:           "IFACE-005.DONE",
+				Title:        "the delegation completes at the tenant's interface",
+				Grades:       must(Core),
+				Requirement:  "With the tenant carried, the shared endpoint routes the task and it completes.",
+				Source:       "A2A 1.0 §8.3.2 rule 4; A2ACLI_TX_003",
+				Fix:          "Send the tenant the card declares; a request without it reaches no agent behind a shared endpoint.",
+				ReadsOutcome: true,
+				Reached:      cardFetched("d"),
+				Judge: func(r *Run) Verdict {
+					if v, ok := refusedUnspoken(r, "d"); ok {
+						return v
+					}
+					return completedThrough(r, 0, "d", rpcURLD, restURLD)
+				},
+			},
+		},
+	}
+}
+
+// IFACE-006: the endpoint answers a 1.0 request with -32009 and the
+// versions it supports (0.3). The client negotiates within 1.x or fails
+// with version-mismatch; it never falls back below the 1.0 it asked for
+// [A2ACLI_VER_001, a2a-cli SPEC §13.2; A2A 1.0 §3.6.3: clients that need
+// the latest features should avoid automatic fallback to older versions].
+func iface006() *Scenario {
+	return &Scenario{
+		ID:     "IFACE-006",
+		Title:  "-32009: the endpoint serves only 0.3 although its card says 1.0",
+		Area:   "iface",
+		Source: "A2ACLI_VER_001 (a2a-cli SPEC §13.2); A2A 1.0 §3.6.2-3.6.3",
+		Setup: "D's honest-looking card lists JSONRPC 1.0, HTTP+JSON 1.0 and JSONRPC 0.3; the endpoint answers every request that is not 0.3 with -32009 " +
+			"(supportedVersions 0.3): the card was upgraded before the server (fault version-reject).",
+		Fleet:    fleetOf(withFaults(mockvendor.VendorD(), mockvendor.Spec("version-reject", mockvendor.VersionReject{Accepted: []string{"0.3"}}))),
+		Requests: []Request{req(skillS, mockvendor.HostCardD)},
+		Checks: []Check{
+			{
+				ID:     "IFACE-006.NO-DOWNGRADE",
+				Title:  "no request below 1.0 after -32009",
+				Grades: must(Core),
+				Requirement: "A client that asked for 1.x and got -32009 may negotiate within 1.x, never below 1.0: a 0.3 request to the same agent afterwards is a silent downgrade " +
+					"that loses what 1.0 guarantees (versions before 1.0 are an explicit opt-in).",
+				Source:  "A2ACLI_VER_001 (a2a-cli SPEC §13.2); A2A 1.0 §3.6.3",
+				Fix:     "Treat -32009 to a 1.x request as final for that agent (or retry another 1.x version it lists); report version-mismatch.",
+				Reached: rpcAt("d"),
+				Judge: func(r *Run) Verdict {
+					calls := callsAt(r, "d")
+					if len(calls) == 0 {
+						return NotExercisedf("no call reached D")
+					}
+					first := slices.IndexFunc(calls, func(e mockvendor.Event) bool { return e.ErrorCode == -32009 && !below10(askedVersion(e)) })
+					if first < 0 {
+						if !slices.ContainsFunc(calls, func(e mockvendor.Event) bool { return !below10(askedVersion(e)) }) {
+							return NotApplicablef("the client asked D for no 1.x version (a 0.3 client)")
+						}
+						return NotExercisedf("no 1.x request to D got -32009")
+					}
+					for _, e := range calls[first+1:] {
+						if below10(askedVersion(e)) {
+							return Failf("%s asked for A2A %s after %s got -32009", describe(e), askedVersion(e), describe(calls[first])).At(e.Seq).Want("no request below 1.0 after -32009", "A2A-Version "+askedVersion(e))
+						}
+					}
+					return Passf("after -32009 (#%d) nothing below 1.0 was sent", calls[first].Seq)
+				},
+			},
+			{
+				ID:           "IFACE-006.REPORT",
+				Title:        "the outcome is version-mismatch (or a 1.x completion)",
+				Grades:       must(Core),
+				Requirement:  "After -32009 the delegation either completes in a 1.x version the agent also serves or fails with reason version-mismatch; it is never completed by falling back below 1.0.",
+				Source:       "A2ACLI_VER_001 (a2a-cli SPEC §13.2: surface a version-unsupported error clearly)",
+				Fix:          "Report rejected or failed with reason version-mismatch when the agent serves no 1.x version you speak.",
+				ReadsOutcome: true,
+				Reached:      versionRefused("d"),
+				Judge: func(r *Run) Verdict {
+					o, bad := r.outcome(0)
+					if bad != nil {
+						return *bad
+					}
+					if o.Outcome == contract.OutcomeCompleted {
+						calls := callsAt(r, "d")
+						if !slices.ContainsFunc(calls, func(e mockvendor.Event) bool { return !below10(askedVersion(e)) }) {
+							return NotApplicablef("the client asked D for no 1.x version (a 0.3 client) and completed in 0.3")
+						}
+						refused := slices.IndexFunc(calls, func(e mockvendor.Event) bool { return e.ErrorCode == -32009 && !below10(askedVersion(e)) })
+						k := slices.IndexFunc(calls, func(e mockvendor.Event) bool { return isRealSend(e) && e.TaskID == o.TaskID })
+						if refused >= 0 && k > refused && below10(askedVersion(calls[k])) {
+							e := calls[k]
+							return Failf("completed by %s, an A2A %s request after 1.0 was refused", describe(e), askedVersion(e)).At(e.Seq).Want("version-mismatch, or a 1.x completion", "a completion in "+askedVersion(e))
+						}
+						return completedAt(r, 0, "d")
+					}
+					if (o.Outcome == contract.OutcomeRejected || o.Outcome == contract.OutcomeFailed) && o.Reason == contract.ReasonVersionMismatch {
+						return Passf("outcome %s, reason version-mismatch", o.Outcome)
+					}
+					return Failf("outcome %s (reason %q) after -32009", o.Outcome, o.Reason).Want("rejected or failed with reason version-mismatch", o.Outcome+" "+o.Reason)
+				},
+			},
+		},
+	}
+}
