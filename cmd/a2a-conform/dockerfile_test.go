@@ -138,9 +138,11 @@ func TestDockerImage(t *testing.T) {
 	if err != nil || goImage == "" {
 		t.Skip("needs podman and A2A_CONFORM_GO_IMAGE (a Go 1.26 build image the machine can reach)")
 	}
-	// A2A_CONFORM_PODMAN_FLAGS: flags for a machine whose sandbox limits
-	// containers ("--runtime runc"); A2A_CONFORM_PODMAN_RUN_FLAGS likewise
-	// for podman run ("--ulimit nofile=1024:1024").
+	// A2A_CONFORM_PODMAN_FLAGS: podman's own flags, for a machine whose
+	// sandbox limits containers ("--runtime /usr/sbin/runc");
+	// A2A_CONFORM_PODMAN_RUN_FLAGS: flags of podman build and podman run
+	// ("--ulimit nofile=1024:1024 --ulimit nproc=1024:1024"). docs/ci.md
+	// says when they are needed.
 	global := strings.Fields(os.Getenv("A2A_CONFORM_PODMAN_FLAGS"))
 	runFlags := strings.Fields(os.Getenv("A2A_CONFORM_PODMAN_RUN_FLAGS"))
 	tag := "localhost/a2a-conform-test:latest"
@@ -156,8 +158,9 @@ func TestDockerImage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out, code := pod("build", "--network", "host", "--build-arg", "GO_IMAGE="+goImage,
-		"--build-arg", "VERSION=v0.0.0-test", "--build-arg", "REVISION=feedface", "-t", tag, root); code != 0 {
+	build := append(append([]string{"build", "--network", "host"}, runFlags...), "--build-arg", "GO_IMAGE="+goImage,
+		"--build-arg", "VERSION=v0.0.0-test", "--build-arg", "REVISION=feedface", "-t", tag, root)
+	if out, code := pod(build...); code != 0 {
 		t.Fatalf("podman build: exit %d\n%s", code, out)
 	}
 	if out, _ := pod("image", "inspect", "--format", "{{.Config.User}} {{.Config.Entrypoint}}", tag); strings.TrimSpace(out) != "65532:65532 [a2a-conform]" {
