@@ -108,6 +108,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	switch args[0] {
 	case "fleet":
+		if len(args) == 2 && (args[1] == "-h" || args[1] == "--help" || args[1] == "help") {
+			fmt.Fprintln(stdout, "usage: a2a-conform fleet up [flags]  (a2a-conform fleet up -h lists them)")
+			return nil
+		}
 		if len(args) < 2 || args[1] != "up" {
 			return &usageError{"fleet takes the subcommand up"}
 		}
@@ -119,9 +123,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "list":
 		return listCmd(args[1:], stdout, stderr)
 	case "explain":
-		return explainCmd(args[1:], stdout)
+		return explainCmd(args[1:], stdout, stderr)
 	case "score":
-		return scoreCmd(args[1:], stdout)
+		return scoreCmd(args[1:], stdout, stderr)
 	case "soak":
 		return soakCmd(ctx, args[1:], stdout, stderr)
 	case "report":
