@@ -6,6 +6,7 @@
 #                 unless A2A_CONFORM_REQUIRE_NODE/_PYTHON/_CHROMIUM=1 (CI
 #                 sets all three in .ci/run, so nothing is skipped there).
 #   make reports  the reference run's JSON, JUnit and HTML reports in reports/
+#   make image    the container image (Dockerfile) with podman or docker
 #   make fuzz     every fuzz target for FUZZTIME (default 60s)
 #   make bench    fleet vs a bare TLS server (both dialects, load client in
 #                 its own process), start-up, suite wall time
