@@ -6,21 +6,37 @@
 #                 unless A2A_CONFORM_REQUIRE_NODE/_PYTHON/_CHROMIUM=1 (CI
 #                 sets all three in .ci/run, so nothing is skipped there).
 #   make reports  the reference run's JSON, JUnit and HTML reports in reports/
+#   make image    the container image (Dockerfile) with podman or docker
 #   make fuzz     every fuzz target for FUZZTIME (default 60s)
 #   make bench    fleet vs a bare TLS server (both dialects, load client in
 #                 its own process), start-up, suite wall time
 GO      ?= go
 BIN     ?= bin/a2a-conform
+# REVISION is stamped into the binary (a2a-conform version): Go records no
+# VCS revision in a linked git worktree or with -buildvcs=false. VERSION
+# stays "dev" unless given (make build VERSION=v0.2.0); reports record it.
+REVISION ?= $(shell git rev-parse HEAD 2>/dev/null)
+VERSION  ?= dev
+LDFLAGS  := -X main.version=$(VERSION) -X main.revision=$(REVISION)
+# CONTAINER builds the image (make image): podman, else docker.
+CONTAINER ?= $(shell command -v podman || command -v docker)
 # MODULES are this repository's Go modules: the harness (.) and the example
 # programs that pull SDKs (gRPC and all) a library user must not inherit.
 MODULES := . examples/adapters/a2a-go
 NPM_DIRS := cardsig/testdata/jsinterop examples/adapters/a2a-js \
             examples/adapters/adk examples/adapters/beeai examples/adapters/mastra examples/adapters/ai-sdk
 
-.PHONY: build test lint cross deps fleet reports adapters fuzz bench
+.PHONY: build test lint cross deps fleet reports adapters fuzz bench image
 
 build:
-	$(GO) build -o $(BIN) ./cmd/a2a-conform
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/a2a-conform
+
+# image builds the container image (Dockerfile) as a2a-conform:$(VERSION).
+# GO_IMAGE replaces the build stage's base where golang:1.26-bookworm
+# cannot be pulled.
+GO_IMAGE ?= golang:1.26-bookworm
+image:
+	$(CONTAINER) build --build-arg GO_IMAGE=$(GO_IMAGE) --build-arg VERSION=$(VERSION) --build-arg REVISION=$(REVISION) -t a2a-conform:$(VERSION) .
 
 # deps installs the test-only Node packages (lockfiles committed) when npm
 # is there; without it the Node tests skip (or fail, in CI).

@@ -2,6 +2,7 @@ package mockvendor
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"time"
 )
@@ -24,6 +25,7 @@ func (h *host) writeAnswer(w http.ResponseWriter, r *http.Request, q *rpcRequest
 		if err != nil {
 			rpcErr, _ := rpcFailure(err)
 			ev.ErrorCode, ev.ErrorMessage = rpcErr.Code, rpcErr.Message
+			traceErrorData(ev, rpcErr)
 		}
 		w.WriteHeader(http.StatusNoContent)
 		ev.Status, ev.Note = http.StatusNoContent, "notification: not answered"
@@ -32,6 +34,7 @@ func (h *host) writeAnswer(w http.ResponseWriter, r *http.Request, q *rpcRequest
 	if err != nil {
 		rpcErr, status := rpcFailure(err)
 		ev.ErrorCode, ev.ErrorMessage = rpcErr.Code, rpcErr.Message
+		traceErrorData(ev, rpcErr)
 		if q.rest {
 			writeRESTError(w, rpcErr, status, ev)
 			return
@@ -55,6 +58,23 @@ func (h *host) writeAnswer(w http.ResponseWriter, r *http.Request, q *rpcRequest
 		body = encodeAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "result": res.value}, q.fast)
 	}
 	writeJSON(w, http.StatusOK, body, ev)
+}
+
+// traceErrorData keeps the error's data in the event, when there is some
+// and it is at most MaxTracedErrorData bytes of JSON.
+func traceErrorData(ev *Event, rpcErr *RPCError) {
+	if len(rpcErr.Data) == 0 {
+		return
+	}
+	b, err := json.Marshal(rpcErr.Data)
+	switch {
+	case err != nil:
+		return
+	case len(b) > MaxTracedErrorData:
+		ev.Clipped = appendOnce(ev.Clipped, "errorData")
+	default:
+		ev.ErrorData = b
+	}
 }
 
 // writeRESTError writes an HTTP+JSON error: the HTTP status of the error

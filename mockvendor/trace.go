@@ -39,6 +39,10 @@ const (
 // kept bodies together stay within Limits.MaxTraceBodyBytes.
 const MaxTracedBody = 64 << 10
 
+// MaxTracedErrorData is the largest error data object an event keeps
+// (4 KiB).
+const MaxTracedErrorData = 4 << 10
+
 // MaxTracedField is the most bytes an event keeps of any one text field
 // (a header, the path, the method, the skill, the task id, the JSON-RPC id,
 // a message): a longer value is cut to this many bytes (at a UTF-8
@@ -129,6 +133,11 @@ type Event struct {
 	// ErrorCode and ErrorMessage are set when a JSON-RPC error was answered.
 	ErrorCode    int    `json:"errorCode,omitempty"`
 	ErrorMessage string `json:"errorMessage,omitempty"`
+	// ErrorData is the error's data object as the vendor built it (the 0.x
+	// dialects send it as data; 1.0 wraps it in an ErrorInfo array), such
+	// as a gateway's availableSkills; at most MaxTracedErrorData bytes, or
+	// left out and "errorData" named in Clipped.
+	ErrorData json.RawMessage `json:"errorData,omitempty"`
 	// Served says which copy of a card answered: "cdn", "origin" or
 	// "not-modified"; for a JWKS, the fetch number.
 	Served string `json:"served,omitempty"`

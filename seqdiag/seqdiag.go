@@ -62,23 +62,7 @@ func Render(events []mockvendor.Event, opts Options) []byte {
 	}
 	// Lifelines: the orchestrator, hosts in order of first appearance, then
 	// the outside world when something was refused.
-	lanes := []string{opts.Orchestrator}
-	index := map[string]int{}
-	refused := false
-	for _, e := range events {
-		if e.Op == mockvendor.OpRefused {
-			refused = true
-			continue
-		}
-		if _, ok := index[e.Host]; !ok {
-			index[e.Host] = len(lanes)
-			lanes = append(lanes, e.Host)
-		}
-	}
-	if refused {
-		index["\x00outside"] = len(lanes)
-		lanes = append(lanes, Outside)
-	}
+	lanes, index := laneNames(events, opts.Orchestrator)
 	top := headTop
 	if opts.Title != "" {
 		top += 22
@@ -129,7 +113,7 @@ func Render(events []mockvendor.Event, opts Options) []byte {
 		y := bodyTop + i*rowH
 		to := 0
 		if e.Op == mockvendor.OpRefused {
-			to = index["\x00outside"]
+			to = index[outsideKey]
 		} else {
 			to = index[e.Host]
 		}

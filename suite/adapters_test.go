@@ -27,6 +27,9 @@ const adaptersDir = "../examples/adapters"
 // adapter is one exec adapter around a real third-party A2A client.
 type adapter struct {
 	name string
+	// dir is the adapter's directory under examples/adapters. Empty means
+	// name (a variant of an adapter has a name of its own).
+	dir string
 	// argv builds (or locates) the adapter and returns its command line, or
 	// skips t when a runtime it needs is missing.
 	argv func(t *testing.T) []string
@@ -39,6 +42,7 @@ var adapters = []adapter{
 	{name: "adk", argv: nodeAdapter("adk", "@google/adk", "undici")},
 	{name: "beeai", argv: nodeAdapter("beeai", "beeai-framework", "@a2a-js/sdk", "undici")},
 	{name: "mastra", argv: nodeAdapter("mastra", "@mastra/core", "undici")},
+	{name: "mastra-1.0", dir: "mastra", argv: withArgs(nodeAdapter("mastra", "@mastra/core", "undici"), "--protocol-version", "1.0")},
 	{name: "ai-sdk", argv: nodeAdapter("ai-sdk", "a2a-ai-provider", "ai", "undici")},
 }
 
@@ -91,6 +95,11 @@ func nodeAdapter(dir string, pkgs ...string) func(t *testing.T) []string {
 	}
 }
 
+// withArgs adds arguments to an adapter's command line (a variant).
+func withArgs(argv func(t *testing.T) []string, args ...string) func(t *testing.T) []string {
+	return func(t *testing.T) []string { return append(argv(t), args...) }
+}
+
 // pythonAdapter locates python3 for the standard-library adapter.
 func pythonAdapter(t *testing.T) []string {
 	py := testenv.Program(t, "A2A_CONFORM_REQUIRE_PYTHON", "python3 is needed: apt-get install -y python3", "python3")
@@ -119,8 +128,12 @@ func TestAdapters(t *testing.T) {
 				t.Error(p)
 			}
 			golden := filepath.Join("testdata", "adapters", a.name+".golden")
+			dir := a.dir
+			if dir == "" {
+				dir = a.name
+			}
 			header := fmt.Sprintf("# %s adapter (examples/adapters/%s): scorecard per profile, then every check.\n"+
-				"# Rewrite with: go test ./suite -run 'TestAdapters/%s$' -update\n", a.name, a.name, a.name)
+				"# Rewrite with: go test ./suite -run 'TestAdapters/%s$' -update\n", a.name, dir, a.name)
 			got = header + got
 			if *update {
 				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {

@@ -30,17 +30,76 @@ var marks = map[scenarios.Outcome]string{
 	scenarios.Unimplemented: "u",
 }
 
-func (lw *lineWriter) scenarioLine(s *scenarios.Scenario, results []scenarios.Outcome, ms int64) {
+// StderrTailLines is how many of the orchestrator's last stderr lines the
+// console prints under a scenario with a check FAIL, ERROR or
+// NOT_EXERCISED.
+const StderrTailLines = 10
+
+// scenarioLine prints a scenario's line: its id, a mark per check, its time
+// and title; under a scenario with a FAIL or ERROR, the last
+// StderrTailLines lines of the orchestrator's stderr (the report keeps
+// more), so that the reason an orchestrator gave up is on the console.
+func (lw *lineWriter) scenarioLine(s *scenarios.Scenario, results []scenarios.Outcome, res ScenarioResult) {
 	if len(results) == 0 {
 		return
 	}
 	var b strings.Builder
+	failed := false
 	for _, r := range results {
 		b.WriteString(marks[r])
+		failed = failed || r == scenarios.Fail || r == scenarios.Error || r == scenarios.NotExercised
 	}
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
-	fmt.Fprintf(lw.w, "%-10s %-12s %6.2fs  %s\n", s.ID, b.String(), float64(ms)/1000, s.Title)
+	fmt.Fprintf(lw.w, "%-10s %-12s %6.2fs  %s\n", s.ID, b.String(), float64(res.DurationMs)/1000, s.Title)
+	if !failed {
+		return
+	}
+	tail, total := StderrTail(res.Transcript.Stderr, StderrTailLines)
+	if len(tail) == 0 {
+		return
+	}
+	fmt.Fprintf(lw.w, "  orchestrator stderr (last %d of %d lines):\n", len(tail), total)
+	for _, l := range tail {
+		fmt.Fprintf(lw.w, "  | %s\n", l)
+	}
+}
+
+// StderrTail returns the last n non-blank lines of stderr, each clipped to
+// 200 characters with control characters (ANSI colour codes among them)
+// shown as \x.. escapes, and how many non-blank lines there were.
+func StderrTail(stderr string, n int) ([]string, int) {
+	var lines []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if l = strings.TrimRight(l, "\r \t"); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	total := len(lines)
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	for i, l := range lines {
+		lines[i] = clip(printable(l), 200)
+	}
+	return lines, total
+}
+
+// printable quotes the control characters of s, so an orchestrator's
+// output cannot move the cursor or colour the console.
+func printable(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\t':
+			b.WriteString("  ")
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // WriteScorecard prints the scorecard of a report: per profile the score,

@@ -10,7 +10,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -61,6 +63,11 @@ type Config struct {
 	// Shard runs only part of the catalog (see ShardSpec). Nil means all of
 	// Scenarios.
 	Shard *ShardSpec
+	// Seed, when not zero, runs the selected scenarios (after Shard) in an
+	// order shuffled with this seed: the same seed, catalog and harness give
+	// the same order. Zero means catalog order. The report keeps catalog
+	// order either way.
+	Seed int64
 }
 
 // entry names of the report entries the specs add.
@@ -108,7 +115,7 @@ func Run(t ginkgo.GinkgoTestingT, cfg Config) (*Report, error) {
 	// print the same lines in the same order; ContinueOnFailure keeps a
 	// failed check from skipping the scenarios after it.
 	ginkgo.Describe("a2a-conform catalog", ginkgo.Ordered, ginkgo.ContinueOnFailure, func() {
-		for _, s := range all {
+		for _, s := range RunOrder(all, cfg.Seed) {
 			defineScenario(s, cfg, out, col)
 		}
 	})
@@ -147,6 +154,18 @@ func Run(t ginkgo.GinkgoTestingT, cfg Config) (*Report, error) {
 		}
 	}
 	return report, nil
+}
+
+// RunOrder is the order Run runs scenarios in: all as given when seed is
+// zero, otherwise a copy shuffled with seed (PCG, Fisher-Yates), the same
+// for the same seed and scenarios on every machine.
+func RunOrder(all []*scenarios.Scenario, seed int64) []*scenarios.Scenario {
+	if seed == 0 {
+		return all
+	}
+	out := slices.Clone(all)
+	rand.New(rand.NewPCG(uint64(seed), 0)).Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
 }
 
 // collector keeps the results as each spec finishes, for a run that ends
@@ -223,7 +242,7 @@ func defineScenario(s *scenarios.Scenario, cfg Config, out *lineWriter, col *col
 			stopped = cfg.Context.Err() != nil
 		}, ginkgo.NodeTimeout(time.Duration(len(s.Requests))*(25*time.Second)+scenarioWaits(s)+30*time.Second))
 		ginkgo.AfterAll(func() {
-			out.scenarioLine(s, marks, res.DurationMs)
+			out.scenarioLine(s, marks, res)
 		})
 		for _, c := range s.WithGlobals() {
 			c := c

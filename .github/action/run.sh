@@ -6,8 +6,11 @@
 #   INPUT_PROFILE        comma-separated profiles ("" = all)
 #   INPUT_BASELINE       expected-failures file ("" = none)
 #   INPUT_LABEL_FILTER   Ginkgo label filter ("" = every default check)
+#   INPUT_SHARD          K/N: run only that shard ("" = every scenario)
 #   INPUT_REPORTS        directory for report.json, junit.xml, report.html
-# It writes exit-code=N to $GITHUB_OUTPUT (when set) and exits with N.
+# It writes exit-code=N, score-<profile>=S per profile scored and
+# conformant="<profile>=yes|no ..." to $GITHUB_OUTPUT (when set), and
+# exits with N. The harness's stdout is shown as it runs.
 set -uo pipefail
 if [ -z "${INPUT_ORCHESTRATOR:-}" ]; then
   echo "a2a-conform action: the orchestrator input is required" >&2
@@ -26,9 +29,21 @@ for p in "${profiles[@]}"; do
 done
 [ -n "${INPUT_BASELINE:-}" ] && args+=(--baseline "$INPUT_BASELINE")
 [ -n "${INPUT_LABEL_FILTER:-}" ] && args+=(--label-filter "$INPUT_LABEL_FILTER")
-"${A2A_CONFORM_BIN:?the built harness}" "${args[@]}"
-code=$?
+[ -n "${INPUT_SHARD:-}" ] && args+=(--shard "$INPUT_SHARD")
+log=$(mktemp)
+"${A2A_CONFORM_BIN:?the built harness}" "${args[@]}" | tee "$log"
+code=${PIPESTATUS[0]}
 if [ -n "${GITHUB_OUTPUT:-}" ]; then
-  echo "exit-code=$code" >> "$GITHUB_OUTPUT"
+  {
+    echo "exit-code=$code"
+    # The scorecard's profile lines: "  a2a-core   score 100.0  MUST ...  conformant: yes ..."
+    conf=()
+    while read -r profile _ score _ _ _ yesno _; do
+      echo "score-$profile=$score"
+      conf+=("$profile=$yesno")
+    done < <(grep -E '^  (a2a-core|delegation-safety) +score ' "$log")
+    echo "conformant=${conf[*]}"
+  } >> "$GITHUB_OUTPUT"
 fi
+rm -f "$log"
 exit "$code"

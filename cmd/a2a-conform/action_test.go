@@ -1,13 +1,17 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/a2a-conform/a2a-conform/scenarios"
 )
 
 // The GitHub Action (action.yml at the repository root) builds the CLI and
@@ -97,6 +101,7 @@ func TestActionScript(t *testing.T) {
 	}{
 		{"reference is conformant", []string{"INPUT_ORCHESTRATOR=builtin:reference", "INPUT_LABEL_FILTER=CARD-002 || CARD-004"}, 0},
 		{"naive is not", []string{"INPUT_ORCHESTRATOR=builtin:naive", "INPUT_PROFILE=delegation-safety, a2a-core", "INPUT_LABEL_FILTER=CARD-004"}, 1},
+		{"a shard of the reference", []string{"INPUT_ORCHESTRATOR=builtin:reference", "INPUT_SHARD=2/8", "INPUT_LABEL_FILTER=CARD-002 || PROBE-001 || STREAM-001"}, 0},
 		{"no orchestrator is a configuration error", []string{"INPUT_ORCHESTRATOR="}, 2},
 		{"an input cannot inject shell", []string{"INPUT_ORCHESTRATOR=builtin:reference; touch INJECTED"}, 2},
 	}
@@ -118,8 +123,26 @@ func TestActionScript(t *testing.T) {
 			if c.code == 2 {
 				return
 			}
-			if got, _ := os.ReadFile(out); strings.TrimSpace(string(got)) != "exit-code="+string(rune('0'+c.code)) {
-				t.Errorf("GITHUB_OUTPUT = %q", got)
+			// The outputs say what the JSON report says.
+			rep := readReport(t, filepath.Join(dir, "reports", "report.json"))
+			lines := []string{"exit-code=" + strconv.Itoa(c.code)}
+			var conf []string
+			for _, p := range scenarios.Profiles {
+				ps := rep.Profiles[p]
+				lines = append(lines, fmt.Sprintf("score-%s=%.1f", p, ps.Score))
+				yes := "no"
+				if ps.Conformant {
+					yes = "yes"
+				}
+				conf = append(conf, string(p)+"="+yes)
+			}
+			got, _ := os.ReadFile(out)
+			want := strings.Join(append(lines, "conformant="+strings.Join(conf, " ")), "\n")
+			if strings.TrimSpace(string(got)) != want {
+				t.Errorf("GITHUB_OUTPUT =\n%s\nwant\n%s", got, want)
+			}
+			if c.code == 0 && !strings.Contains(string(b), "a2a-conform scorecard: builtin:reference") {
+				t.Errorf("the step log lacks the scorecard:\n%s", b)
 			}
 			for _, f := range []string{"report.json", "junit.xml", "report.html"} {
 				if st, err := os.Stat(filepath.Join(dir, "reports", f)); err != nil || st.Size() == 0 {

@@ -48,7 +48,16 @@ func grades(gs []scenarios.Grade) string {
 
 // explainCmd prints a scenario or check: the clause, what the fleet does,
 // what passes and how to fix.
-func explainCmd(args []string, stdout io.Writer) error {
+func explainCmd(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: a2a-conform explain ID\n  the clause, the fleet's behaviour, what reaches it and the fix, for a scenario or check id (any case)")
+	}
+	if err := fs.Parse(args); err != nil {
+		return flagError(err)
+	}
+	args = fs.Args()
 	if len(args) != 1 {
 		return &usageError{"explain takes one scenario or check id"}
 	}
@@ -77,7 +86,16 @@ func explainCmd(args []string, stdout io.Writer) error {
 }
 
 // scoreCmd re-scores a saved JSON report.
-func scoreCmd(args []string, stdout io.Writer) error {
+func scoreCmd(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("score", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: a2a-conform score REPORT.json\n  re-score a saved JSON report (v1 or v2) and exit as run would have")
+	}
+	if err := fs.Parse(args); err != nil {
+		return flagError(err)
+	}
+	args = fs.Args()
 	if len(args) != 1 {
 		return &usageError{"score takes one report file"}
 	}

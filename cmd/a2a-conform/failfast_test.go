@@ -25,12 +25,20 @@ func TestRunFailsFast(t *testing.T) {
 	if err := os.WriteFile(notExec, []byte("#!/bin/sh\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
+	type failCase struct {
 		name    string
 		args    []string
 		want    string        // in the one line on stderr
 		atLeast time.Duration // the run waited this long (a grace)
-	}{
+	}
+	var extra []failCase
+	if st, err := os.Stat("/proc/self"); err == nil && st.IsDir() {
+		// A directory nobody can create files in, root included (the tests
+		// may run as root, for whom a mode 0555 directory is writable).
+		extra = append(extra, failCase{"report in an unwritable directory", []string{"--junit-report", "/proc/junit.xml"},
+			"--junit-report /proc/junit.xml: cannot write in /proc:", 0})
+	}
+	for _, tc := range append([]failCase{
 		{"nothing listening", []string{"--orchestrator", "http://127.0.0.1:1/a2a-conform"},
 			"a2a-conform: orchestrator http://127.0.0.1:1/a2a-conform: not reachable: dial tcp 127.0.0.1:1: connect: connection refused", 0},
 		{"nothing listening within the startup grace", []string{"--orchestrator", "http://" + closed + "/x", "--startup-grace", "600ms"},
@@ -50,7 +58,8 @@ func TestRunFailsFast(t *testing.T) {
 			"--json-report " + filepath.Join(dir, "no-such-dir", "r.json") + ": cannot write in " + filepath.Join(dir, "no-such-dir") + ": no such file or directory", 0},
 		{"report path is a directory", []string{"--html-report", dir}, "--html-report " + dir + ": is a directory", 0},
 		{"bad duration", []string{"--hello-timeout", "soon"}, `invalid value "soon" for flag -hello-timeout`, 0},
-	} {
+		{"bad seed", []string{"--seed", "soon"}, `invalid value "soon" for flag -seed`, 0},
+	}, extra...) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			start := time.Now()
@@ -68,7 +77,7 @@ func TestRunFailsFast(t *testing.T) {
 			if !strings.Contains(r.stderr, tc.want) {
 				t.Errorf("stderr %q, want it to contain %q", r.stderr, tc.want)
 			}
-			if tc.name != "bad duration" && strings.Count(strings.TrimRight(r.stderr, "\n"), "\n") != 0 {
+			if !strings.HasPrefix(tc.name, "bad ") && strings.Count(strings.TrimRight(r.stderr, "\n"), "\n") != 0 {
 				t.Errorf("stderr is not one line: %q", r.stderr)
 			}
 			if took < tc.atLeast || took > 10*time.Second {
@@ -78,8 +87,8 @@ func TestRunFailsFast(t *testing.T) {
 	}
 }
 
-// TestHelp checks that -h on each subcommand with flags exits 0 and shows
-// its flags (run: the timing flags too), and that a bad flag is exit 2.
+// TestHelp checks that -h on every subcommand exits 0 and shows its flags
+// or its usage (run: the timing flags too), and that a bad flag is exit 2.
 func TestHelp(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -93,6 +102,12 @@ func TestHelp(t *testing.T) {
 		{[]string{"fleet", "up", "-h"}, []string{"-addr-file"}},
 		{[]string{"soak", "-h"}, []string{"-delegations"}},
 		{[]string{"report", "merge", "-h"}, []string{"-json-report"}},
+		{[]string{"report", "-h"}, []string{"report merge"}},
+		{[]string{"explain", "-h"}, []string{"usage: a2a-conform explain ID"}},
+		{[]string{"score", "-h"}, []string{"usage: a2a-conform score REPORT.json"}},
+		{[]string{"version", "-h"}, []string{"Usage of version"}},
+		{[]string{"fleet", "-h"}, []string{"fleet up -h"}},
+		{[]string{"help"}, []string{"usage:"}},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			t.Parallel()

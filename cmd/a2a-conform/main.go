@@ -20,6 +20,11 @@ import (
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
+// revision is the VCS revision, set at build time with -ldflags
+// "-X main.revision=..." for builds whose build info has none
+// (-buildvcs=false, no .git). The build info's vcs.revision wins.
+var revision = ""
+
 // usageError is a command line the CLI cannot run (exit 2).
 type usageError struct{ msg string }
 
@@ -45,7 +50,7 @@ usage:
   a2a-conform [run] [--orchestrator X] [--profile P] [--label-filter F]
               [--json-report F] [--junit-report F] [--html-report F]
               [--baseline F] [--shard K/N] [--slow]
-              [--hello-timeout 2s] [--startup-grace D] [--deadline D]
+              [--hello-timeout 2s] [--startup-grace D] [--deadline D] [--seed N]
                                                     score an orchestrator (default: builtin:reference)
   a2a-conform list                                  list scenarios and checks
   a2a-conform explain ID                            the clause, the fleet's behaviour and the fix for an id
@@ -57,7 +62,7 @@ usage:
   a2a-conform fleet up [--config F | --scenario ID] [--addr-file F] [--ca DIR] [--admin-token T]
                                                     run the mock vendor fleet (with admin API and live page) until interrupted
   a2a-conform certs --out DIR                       write a long-lived test CA and host certificates
-  a2a-conform version                               print the version
+  a2a-conform version                               print the version, the VCS revision and the Go toolchain
 
 Run 'a2a-conform COMMAND -h' for a command's flags.
 `
@@ -106,6 +111,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	switch args[0] {
 	case "fleet":
+		if len(args) == 2 && (args[1] == "-h" || args[1] == "--help" || args[1] == "help") {
+			fmt.Fprintln(stdout, "usage: a2a-conform fleet up [flags]  (a2a-conform fleet up -h lists them)")
+			return nil
+		}
 		if len(args) < 2 || args[1] != "up" {
 			return &usageError{"fleet takes the subcommand up"}
 		}
@@ -117,16 +126,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "list":
 		return listCmd(args[1:], stdout, stderr)
 	case "explain":
-		return explainCmd(args[1:], stdout)
+		return explainCmd(args[1:], stdout, stderr)
 	case "score":
-		return scoreCmd(args[1:], stdout)
+		return scoreCmd(args[1:], stdout, stderr)
 	case "soak":
 		return soakCmd(ctx, args[1:], stdout, stderr)
 	case "report":
 		return reportCmd(args[1:], stdout, stderr)
 	case "version":
-		fmt.Fprintln(stdout, "a2a-conform", toolVersion())
-		return nil
+		return versionCmd(args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return nil

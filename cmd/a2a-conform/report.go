@@ -8,7 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/a2a-conform/a2a-conform/suite"
 	"github.com/a2a-conform/a2a-conform/suite/htmlreport"
@@ -178,4 +180,83 @@ func toolVersion() string {
 		return bi.Main.Version
 	}
 	return version
+}
+
+// buildFacts is what `a2a-conform version` prints below the version.
+type buildFacts struct {
+	// Module is the main module's path and version ("(devel)" for a build
+	// in a checkout).
+	Module string
+	// Revision is the VCS revision: the -ldflags "-X main.revision=..."
+	// value, else the build info's vcs.revision, else "".
+	Revision string
+	// Modified is true when the build info says the work tree had changes.
+	Modified bool
+	// Time is the revision's commit time from the build info ("" if none).
+	Time string
+	// Go is the toolchain that built the binary.
+	Go string
+}
+
+// readBuildFacts reads bi (nil: no build info) and stamp (main.revision).
+// Go records vcs.revision only when it builds in a checkout with VCS
+// stamping on, and never in a linked git worktree, whose .git is a file
+// (golang/go#58218; one nested in another checkout even gets that
+// checkout's revision). With -buildvcs=false (as GOFLAGS sets on some
+// machines), a build from a source archive, or a container build without
+// .git, only the -X stamp says which revision it is; so a stamp, which
+// someone set on purpose, wins over the build info's VCS settings.
+func readBuildFacts(bi *debug.BuildInfo, stamp string) buildFacts {
+	f := buildFacts{Revision: stamp, Go: runtime.Version()}
+	if bi == nil {
+		return f
+	}
+	f.Module = strings.TrimSpace(bi.Main.Path + " " + bi.Main.Version)
+	f.Go = bi.GoVersion
+	if stamp != "" {
+		return f
+	}
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			f.Revision = s.Value
+		case "vcs.modified":
+			f.Modified = s.Value == "true"
+		case "vcs.time":
+			f.Time = s.Value
+		}
+	}
+	return f
+}
+
+// versionCmd prints the version, then the module, the revision and the Go
+// toolchain, one per line.
+func versionCmd(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("version", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return flagError(err)
+	}
+	if fs.NArg() > 0 {
+		return &usageError{fmt.Sprintf("version takes no arguments, got %q", fs.Args())}
+	}
+	bi, _ := debug.ReadBuildInfo()
+	f := readBuildFacts(bi, revision)
+	fmt.Fprintln(stdout, "a2a-conform", toolVersion())
+	if f.Module != "" {
+		fmt.Fprintln(stdout, "  module:  ", f.Module)
+	}
+	rev := f.Revision
+	switch {
+	case rev == "":
+		rev = "unknown (no VCS stamp: build in a git checkout, or add -ldflags \"-X main.revision=$(git rev-parse HEAD)\")"
+	case f.Modified:
+		rev += " (modified work tree)"
+	}
+	if f.Time != "" {
+		rev += ", committed " + f.Time
+	}
+	fmt.Fprintln(stdout, "  revision:", rev)
+	fmt.Fprintln(stdout, "  go:      ", f.Go)
+	return nil
 }

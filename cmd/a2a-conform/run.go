@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -59,6 +60,8 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	baselineFile := fs.String("baseline", "", "baseline file of expected failures {\"ID-or-glob\": \"reason\"}")
 	slow := fs.Bool("slow", false, "also run scenarios labelled slow (CARD-007 waits 301 s)")
 	verbose := fs.Bool("verbose", false, "show Ginkgo's own progress report on stderr")
+	var seed seedFlag
+	fs.Var(&seed, "seed", "run the scenarios in an order shuffled with this `N` (printed, so a run can be repeated), or with a new seed for 'random'; default: catalog order")
 	var opts driver.Options
 	fs.DurationVar(&opts.HelloTimeout, "hello-timeout", driver.DefaultHelloTimeout,
 		"how long to wait for the orchestrator's hello answer (exec), or for its reset and hello answers (http); a silent one is unnamed")
@@ -120,6 +123,9 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			filter = pf
 		}
 	}
+	if seed != 0 {
+		fmt.Fprintf(stdout, "a2a-conform: scenarios in shuffled order, --seed %d (repeat the order with the same --seed)\n", int64(seed))
+	}
 	t := &cliT{}
 	ginkgoOut := io.Discard
 	if *verbose {
@@ -133,6 +139,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	report, err := suite.Run(t, suite.Config{
 		Context:      ctx,
 		Shard:        shard,
+		Seed:         int64(seed),
 		GinkgoOutput: ginkgoOut,
 		NoColor:      !isTerminal(stderr),
 		Driver:       d,
@@ -156,6 +163,24 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return &exitError{code: 2, err: werr}
 	}
 	return verdictExit(report, profiles)
+}
+
+// seedFlag is --seed: an integer other than 0, or "random" for a seed from
+// the clock (never 0). Zero, the default, keeps catalog order.
+type seedFlag int64
+
+func (s *seedFlag) String() string { return strconv.FormatInt(int64(*s), 10) }
+func (s *seedFlag) Set(v string) error {
+	if v == "random" {
+		*s = seedFlag(time.Now().UnixNano()%1_000_000_000 + 1)
+		return nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return fmt.Errorf("want an integer or random")
+	}
+	*s = seedFlag(n)
+	return nil
 }
 
 // ginkgoMarkup matches the {{red}}-style markup of Ginkgo's messages.

@@ -15,13 +15,16 @@ package htmlreport
 import (
 	"bytes"
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/a2a-conform/a2a-conform/mockvendor"
 	"github.com/a2a-conform/a2a-conform/scenarios"
 	"github.com/a2a-conform/a2a-conform/seqdiag"
 	"github.com/a2a-conform/a2a-conform/suite"
@@ -106,11 +109,38 @@ type scenarioView struct {
 	suite.ScenarioResult
 	Anchor   string
 	Checks   []checkRow
-	Diagram  template.HTML
+	Diagram  *diagramView
 	Trace    []string
 	Outcomes []string
 	Bad      int
 }
+
+// diagramView is a scenario's sequence diagram as rows (seqdiag.Rows): the
+// lifelines' heads, then one <details> per step whose summary is the
+// step's arrow and whose body is its request and answer.
+type diagramView struct {
+	Width int
+	Head  template.HTML
+	Steps []stepView
+}
+
+// stepView is one step of a diagram.
+type stepView struct {
+	Anchor string
+	Class  string
+	// Open is true for a step that decided a check that needs attention:
+	// the page opens with its request and answer shown.
+	Open            bool
+	SVG             template.HTML
+	Request, Answer []field
+	// Body is the request body, pretty-printed and capped at bodyCap;
+	// BodyNote says what was cut or why no body was kept.
+	Body, BodyNote string
+	// ErrorData is the answer's error data, pretty-printed and capped.
+	ErrorData string
+}
+
+type field struct{ Name, Value string }
 
 var resultOrder = []scenarios.Outcome{scenarios.Pass, scenarios.Fail, scenarios.NotExercised, scenarios.Error, scenarios.Waived, scenarios.NotApplicable, scenarios.Unimplemented}
 
@@ -132,8 +162,10 @@ func build(r *suite.Report) page {
 		haveScenario[s.ID] = true
 	}
 	byScenario := map[string][]checkRow{}
+	openSteps := map[string]bool{} // scenario NUL seq of steps that decided a bad check
 	for _, c := range r.Checks {
 		totals[c.Result]++
+		global := isGlobal(c)
 		row := checkRow{CheckResult: c, Anchor: CheckAnchor(c.ID), Grades: grades(c.Grades), Mark: suite.Mark(c.Result), Bad: c.NeedsAttention()}
 		switch {
 		case c.Seq != 0 && haveScenario[c.Scenario]:
@@ -144,6 +176,15 @@ func build(r *suite.Report) page {
 		p.Checks = append(p.Checks, row)
 		if row.Bad {
 			p.Failed = append(p.Failed, row)
+		}
+		if global {
+			// A global requirement is one result for the run: it is listed
+			// once (in the matrix and the failures), never again under the
+			// scenario that decided it; its link still leads to that step.
+			if row.Bad && c.Seq != 0 {
+				openSteps[c.Scenario+"\x00"+fmt.Sprint(c.Seq)] = true
+			}
+			continue
 		}
 		byScenario[c.Scenario] = append(byScenario[c.Scenario], row)
 	}
@@ -161,6 +202,9 @@ func build(r *suite.Report) page {
 				if highlight == 0 {
 					highlight = c.Seq
 				}
+				if c.Seq != 0 {
+					openSteps[s.ID+"\x00"+fmt.Sprint(c.Seq)] = true
+				}
 			}
 		}
 		for _, d := range s.Delegations {
@@ -171,8 +215,7 @@ func build(r *suite.Report) page {
 			if who == "" {
 				who = "orchestrator"
 			}
-			svg := seqdiag.Render(s.Trace, seqdiag.Options{Highlight: highlight, Orchestrator: who})
-			v.Diagram = template.HTML(scope(svg, safeID(s.ID)))
+			v.Diagram = diagram(s, seqdiag.Rows(s.Trace, seqdiag.Options{Highlight: highlight, Orchestrator: who}), openSteps)
 		}
 		p.Scenarios = append(p.Scenarios, v)
 	}
@@ -212,15 +255,163 @@ var unsafeID = regexp.MustCompile(`[^A-Za-z0-9_.-]`)
 // are; scenario ids ("CARD-001") pass unchanged.
 func safeID(s string) string { return unsafeID.ReplaceAllString(s, "_") }
 
-// idAttr matches the ids and id references seqdiag writes: id="…" and
-// url(#…). Text seqdiag draws is escaped (a quote becomes &#34;), so these
-// only occur in its markup.
-var idAttr = regexp.MustCompile(`(id="|url\(#)([A-Za-z][A-Za-z0-9_.-]*)`)
+// isGlobal reports whether c is a global requirement's one result.
+func isGlobal(c suite.CheckResult) bool {
+	return strings.HasPrefix(c.ID, "G-") || len(c.Covered) > 0
+}
 
-// scope prefixes every id of one diagram with its scenario's id, so that
-// the many diagrams of a page keep distinct ids: step anchors
-// ("CARD-001-ev-2") and arrow-head markers alike. (seqdiag's ids are unique
-// within one SVG only.)
-func scope(svg []byte, prefix string) []byte {
-	return idAttr.ReplaceAll(svg, []byte("${1}"+prefix+"-${2}"))
+// bodyCap is how much of a request body or of error data a step shows; the
+// JSON report has the rest.
+const bodyCap = 4 << 10
+
+// diagram builds the rows of scenario s's diagram with each step's request
+// and answer. open holds the steps to show open ("scenario NUL seq").
+func diagram(s suite.ScenarioResult, d seqdiag.Diagram, open map[string]bool) *diagramView {
+	v := &diagramView{Width: d.Width, Head: template.HTML(d.Head)}
+	events := map[int64]mockvendor.Event{}
+	for _, e := range s.Trace {
+		events[e.Seq] = e
+	}
+	for _, row := range d.Rows {
+		e := events[row.Seq]
+		st := stepView{
+			Anchor: StepAnchor(s.ID, row.Seq),
+			Class:  row.Class,
+			Open:   open[s.ID+"\x00"+fmt.Sprint(row.Seq)],
+			// seqdiag escapes every text it draws.
+			SVG:     template.HTML(row.SVG),
+			Request: requestFields(e),
+			Answer:  answerFields(e),
+		}
+		switch {
+		case len(e.Request) > 0:
+			st.Body, st.BodyNote = pretty(e.Request)
+		case e.RequestNotKept != "":
+			st.BodyNote = fmt.Sprintf("body of %d bytes not kept: %s", e.RequestSize, e.RequestNotKept)
+		}
+		if len(e.ErrorData) > 0 {
+			st.ErrorData, _ = pretty(e.ErrorData)
+		}
+		v.Steps = append(v.Steps, st)
+	}
+	return v
+}
+
+// pretty indents JSON and caps it at bodyCap bytes (on a line boundary
+// when it can), saying what it left out.
+func pretty(raw json.RawMessage) (text, note string) {
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, "", "  "); err != nil {
+		b.Reset()
+		b.Write(raw)
+	}
+	text = b.String()
+	if len(text) > bodyCap {
+		cut := bodyCap
+		if i := strings.LastIndexByte(text[:cut], '\n'); i > bodyCap/2 {
+			cut = i
+		}
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		note = fmt.Sprintf("first %d of %d bytes shown; the JSON report has the whole body", cut, len(text))
+		text = text[:cut] + "\n…"
+	}
+	return text, note
+}
+
+// requestFields are the parts of a request the checks look at: where it
+// went, the TLS server name, the headers that matter and the JSON-RPC call.
+func requestFields(e mockvendor.Event) []field {
+	var f []field
+	add := func(name, value string) {
+		if value != "" {
+			f = append(f, field{name, value})
+		}
+	}
+	if e.Op == mockvendor.OpRefused {
+		add("request", "CONNECT "+e.Host)
+		add("refused", "the fleet's proxy reaches fleet hosts only")
+		return f
+	}
+	scheme := "https://"
+	if e.ServerName == "" && e.Op == mockvendor.OpOther {
+		scheme = ""
+	}
+	add("request", strings.TrimSpace(e.HTTPMethod+" "+scheme+e.Host+e.Path))
+	sni := e.ServerName
+	if sni == "" {
+		sni = "(none)"
+	}
+	add("TLS server name", sni)
+	switch {
+	case e.HasA2AVersion:
+		add("A2A-Version", fmt.Sprintf("%q", e.A2AVersion))
+	case e.Method != "":
+		add("A2A-Version", "(not sent)")
+	}
+	if e.A2AVersionQuery != "" {
+		add("A2A-Version (query)", e.A2AVersionQuery)
+	}
+	add("Cache-Control", e.CacheControl)
+	add("Pragma", e.Pragma)
+	add("If-None-Match", e.IfNoneMatch)
+	if e.Authorization {
+		add("Authorization", "sent")
+	}
+	if e.Method != "" {
+		call := e.Method
+		if e.Dialect != "" {
+			call += " (dialect " + e.Dialect + ")"
+		}
+		if e.Binding != "" {
+			call += " over " + e.Binding
+		}
+		add("method", call)
+		add("id", string(e.RPCID))
+	}
+	switch {
+	case e.Skill != "":
+		add("skill", e.Skill)
+	case e.Op == mockvendor.OpSend || e.Op == mockvendor.OpStream:
+		add("skill", "(none sent: the default skill)")
+	}
+	if e.Probe {
+		add("probe", "yes (the fleet counts no real task)")
+	}
+	if len(e.Clipped) > 0 {
+		add("cut", strings.Join(e.Clipped, ", ")+" (cut to 256 bytes in the trace)")
+	}
+	return f
+}
+
+// answerFields are what the fleet answered: status, task, error, the copy
+// of a card it served, the faults that changed the answer.
+func answerFields(e mockvendor.Event) []field {
+	var f []field
+	add := func(name, value string) {
+		if value != "" {
+			f = append(f, field{name, value})
+		}
+	}
+	if e.Pending {
+		add("pending", "still being answered when the trace was read")
+	}
+	if e.Status != 0 {
+		add("status", strings.TrimSpace(fmt.Sprintf("%d %s", e.Status, e.ContentType)))
+	}
+	if e.DurationMs > 0 {
+		add("took", fmt.Sprintf("%.1f ms", e.DurationMs))
+	}
+	add("task", strings.TrimSpace(e.TaskID+" "+e.State))
+	if e.ErrorCode != 0 {
+		add("error", fmt.Sprintf("%d %s", e.ErrorCode, e.ErrorMessage))
+	}
+	add("served", e.Served)
+	add("faults", strings.Join(e.Faults, ", "))
+	for _, c := range e.Coercions {
+		add("coerced", fmt.Sprintf("part %d: %s → %s", c.Part, c.From, c.To))
+	}
+	add("note", e.Note)
+	return f
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -222,6 +223,33 @@ func TestReportInBrowser(t *testing.T) {
 	must(err, "resources")
 	pwned, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`window.__pwned !== undefined`))
 	must(err, "pwned")
+	// The steps as rows: which are open, what an open one shows, and
+	// whether any drawn text is cut (ends in an ellipsis, or runs past its
+	// SVG's edge; a lone "…" is the mark of an answer with no status).
+	type stepState struct {
+		ID, Text string
+		Open     bool
+	}
+	stepStates, err := chromedp.Run(bctx, chromedp.Evaluate[[]stepState](fmt.Sprintf(`Array.from(document.querySelectorAll("#%s details.step")).map(d =>
+		({ID: d.id, Open: d.open, Text: d.querySelector(".exchange").innerText}))`, htmlreport.ScenarioAnchor("CARD-001"))))
+	must(err, "the steps")
+	cut, err := chromedp.Run(bctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#scenarios svg text")).filter(t => {
+		const svg = t.ownerSVGElement, b = t.getBBox();
+		return (t.textContent.length > 1 && t.textContent.endsWith("…")) || b.x < 0 || b.x + b.width > svg.width.baseVal.value + 0.5;
+	}).map(t => t.textContent)`))
+	must(err, "cut labels")
+	heads, err := chromedp.Run(bctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#sc-BIND-004 .seq-head text")).map(t => t.textContent)`))
+	must(err, "lifeline names")
+	globalsInScenarios, err := chromedp.Run(bctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("section.scenario a[href^='#check-G-']")).map(a => a.textContent)`))
+	must(err, "globals under scenarios")
+	globalRows, err := chromedp.Run(bctx, chromedp.Evaluate[int](`document.querySelectorAll("#matrix tr[id='check-G-JSONRPC']").length`))
+	must(err, "G-JSONRPC's rows")
+	// A closed step opens in place when its arrow is clicked.
+	first := htmlreport.StepAnchor("CARD-001", card001.Trace[0].Seq)
+	must(chromedp.Do(bctx, chromedp.Click(chromedp.CSS("#"+first+" > summary"))), "clicking the first step")
+	opened, err := chromedp.Run(bctx, chromedp.Evaluate[stepState](fmt.Sprintf(`(() => { const d = document.getElementById(%q);
+		return {ID: d.id, Open: d.open, Text: d.querySelector(".exchange").innerText}; })()`, first)))
+	must(err, "the first step after the click")
 	page, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
 	must(err, "screenshot")
 	// Follow the failed check's link: the step it names becomes the page's
@@ -279,6 +307,35 @@ func TestReportInBrowser(t *testing.T) {
 	}
 	if scripts != 0 || pwned || resources != 0 {
 		t.Errorf("the page ran or loaded something: %d scripts, pwned %v, %d resources", scripts, pwned, resources)
+	}
+	if len(stepStates) != len(card001.Trace) {
+		t.Fatalf("CARD-001 has %d step rows, want %d", len(stepStates), len(card001.Trace))
+	}
+	for _, st := range stepStates {
+		decided := st.ID == htmlreport.StepAnchor("CARD-001", fail.Seq)
+		if st.Open != decided {
+			t.Errorf("step %s open %v; want only the step that decided %s open", st.ID, st.Open, fail.ID)
+		}
+		if decided {
+			for _, want := range []string{"POST https://rpc.agent-b.example/a2a/v1", "TLS server name", "A2A-Version", "message/send (dialect 0.3)",
+				"invoice-reconciliation", `"parts"`, "-32004", "error data", `"availableSkills"`, "invoice-reconciliation-v2"} {
+				if !strings.Contains(st.Text, want) {
+					t.Errorf("the open step %s lacks %q:\n%s", st.ID, want, st.Text)
+				}
+			}
+		}
+	}
+	if !opened.Open || !strings.Contains(opened.Text, "GET https://agent-b.example/.well-known/agent-card.json") || !strings.Contains(opened.Text, "cdn") {
+		t.Errorf("the first step after a click: %+v; want it open with the card fetch and the CDN's answer", opened)
+	}
+	if len(cut) > 0 {
+		t.Errorf("labels cut off or drawn past their diagram: %q", cut)
+	}
+	if !slices.Contains(heads, "127.0.0.1") && !slices.ContainsFunc(heads, func(h string) bool { return strings.HasPrefix(h, "127.0.0.1:") }) {
+		t.Errorf("BIND-004's lifelines %q: want the bare-IP host in full", heads)
+	}
+	if len(globalsInScenarios) > 0 || globalRows != 1 {
+		t.Errorf("global requirements under scenarios: %q; G-JSONRPC rows in the matrix: %d (want none and 1)", globalsInScenarios, globalRows)
 	}
 	if !strings.Contains(stderr, "<script>window.__pwned=1</script>") {
 		t.Errorf("the stderr shows %q; want the hostile text as text", stderr)

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // a2a-conform exec adapter around Mastra's remote A2A agent, @mastra/core
 // 1.71.0 (A2AAgent from @mastra/core/a2a), in its default mode
-// (protocolVersion "0.3"). What Mastra does by default, and so what this
-// scores:
+// (protocolVersion "0.3"), or with `--protocol-version 1.0` in its 1.0 mode
+// (A2AAgent({ url, protocolVersion: '1.0' })). What Mastra does by default,
+// and so what this scores:
 //
 //   - A2AAgent({ url }) takes the card URL as given (a URL ending in
 //     /agent-card.json is fetched as is) and keeps the card for the agent's
@@ -22,6 +23,14 @@
 //   - no probe, no retry (retries: 0), no re-fetch, no signature check
 //     (verifyAgentCard is opt-in).
 //
+// In the 1.0 mode Mastra reads the card's supportedInterfaces and takes the
+// first JSONRPC interface of protocolVersion "1.0" (a card without one is an
+// error: "does not advertise a JSON-RPC interface"), sends the 1.0 methods
+// (SendMessage, SendStreamingMessage, GetTask) with the header
+// A2A-Version: 1.0 and the 1.0 shapes (ROLE_USER, member-named parts), and
+// still sends no skill id. getAgentCard() then returns the card as Mastra
+// projects it, whose url is that interface's url: the adapter reports it.
+//
 // Outcome: completed only when the returned task's state is "completed"
 // (Mastra also returns failed, canceled and rejected tasks as results);
 // failed otherwise, with Mastra's error. The endpoint is the card's url, the
@@ -35,11 +44,21 @@
 //
 //   npm ci --prefix examples/adapters/mastra
 //   a2a-conform run --orchestrator 'exec:node examples/adapters/mastra/adapter.mjs'
+//   a2a-conform run --orchestrator 'exec:node examples/adapters/mastra/adapter.mjs --protocol-version 1.0'
 
 import * as undici from 'undici';
 import { describe, reasonFor, serve, textOf, useEnvProxy } from '../internal-node/contract.mjs';
 
 useEnvProxy(undici);
+
+// protocolVersion is Mastra's A2AAgent option: "0.3" (its default) unless
+// --protocol-version says "1.0".
+const flag = process.argv.indexOf('--protocol-version');
+const protocolVersion = flag > 0 ? process.argv[flag + 1] : '0.3';
+if (protocolVersion !== '0.3' && protocolVersion !== '1.0') {
+  process.stderr.write(`--protocol-version ${protocolVersion}: want 0.3 or 1.0\n`);
+  process.exit(2);
+}
 
 async function load() {
   const { A2AAgent } = await import('@mastra/core/a2a');
@@ -49,7 +68,7 @@ async function load() {
 async function delegate(A2AAgent, req, signal) {
   const cand = req.candidates?.[0];
   if (!cand) return { outcome: 'failed', reason: 'other', detail: 'no candidates' };
-  const agent = new A2AAgent({ url: cand, abortSignal: signal });
+  const agent = new A2AAgent({ url: cand, abortSignal: signal, ...(protocolVersion === '1.0' ? { protocolVersion } : {}) });
   const streaming = Boolean(req.task?.preferStreaming);
   let card;
   let result;
@@ -87,4 +106,4 @@ async function delegate(A2AAgent, req, signal) {
   return { ...out, outcome: 'failed', reason: 'other', detail: `${how}: remote task ${taskId || '(none)'} ended in state "${state || 'unknown'}"` };
 }
 
-serve({ name: 'a2a-conform-adapter-mastra', version: '@mastra/core@1.71.0 (A2A 0.3)', load });
+serve({ name: 'a2a-conform-adapter-mastra', version: `@mastra/core@1.71.0 (A2A ${protocolVersion})`, load });
