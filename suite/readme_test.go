@@ -20,6 +20,7 @@ var readmeRows = []struct{ label, golden string }{
 	{"@google/adk 2.0.0 (RemoteA2AAgent)", "testdata/adapters/adk.golden"},
 	{"beeai-framework 0.1.30 (A2AAgent)", "testdata/adapters/beeai.golden"},
 	{"@mastra/core 1.71.0 (A2AAgent, 0.3)", "testdata/adapters/mastra.golden"},
+	{"@mastra/core 1.71.0 (A2AAgent, 1.0)", "testdata/adapters/mastra-1.0.golden"},
 	{"a2a-ai-provider 0.5.0-alpha.1 (AI SDK)", "testdata/adapters/ai-sdk.golden"},
 }
 
