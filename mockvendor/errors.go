@@ -85,6 +85,10 @@ func errSkillUnavailable(region string, available []string) *RPCError {
 	}
 }
 
+func errExtendedCardNotConfigured() *RPCError {
+	return &RPCError{Code: -32007, Message: "Extended agent card not configured", Reason: "EXTENDED_AGENT_CARD_NOT_CONFIGURED"}
+}
+
 func errContentType(detail string) *RPCError {
 	return &RPCError{Code: -32005, Message: "Content type not supported: " + detail, Reason: "CONTENT_TYPE_NOT_SUPPORTED"}
 }

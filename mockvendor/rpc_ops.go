@@ -232,14 +232,21 @@ func (f *Fleet) taskAnswer(t *task, d Dialect) rpcResult {
 	return rpcResult{value: f.encodeTaskAt(t, d, state, now), taskID: t.id, state: state}
 }
 
-// servePushConfig answers the push-notification config methods: the
-// fleet's agents do not offer push notifications.
-func (h *host) servePushConfig(*rpcRequest) (rpcResult, error) {
-	return rpcResult{}, errPushNotSupported()
+// servePushConfig answers the push-notification config methods as the
+// card's capabilities.pushNotifications says (push.go): -32003 without it.
+func (h *host) servePushConfig(q *rpcRequest) (rpcResult, error) {
+	if !h.vendor.cfg.Card.PushNotifications {
+		return rpcResult{}, errPushNotSupported()
+	}
+	return h.servePush(q)
 }
 
-// serveUnsupported answers the methods the fleet knows but does not offer.
+// serveUnsupported answers the methods the fleet knows but does not offer,
+// and the extended-card methods (push.go), which follow the card's flag.
 func (h *host) serveUnsupported(q *rpcRequest) (rpcResult, error) {
+	if isExtendedCardMethod(q.method) {
+		return h.serveExtendedCard(q)
+	}
 	return rpcResult{}, errUnsupported(q.method + " is not offered by this agent")
 }
 
