@@ -261,3 +261,47 @@ func TestExtendedCardCapability(t *testing.T) {
 		t.Errorf("1.0-only card: %v", card)
 	}
 }
+
+// TestPushBadInput: the push-config methods' bad-input table, with the
+// capability on: wrong types and missing members are -32602 over
+// JSON-RPC; over HTTP+JSON a body that is not JSON by its Content-Type is
+// 415, malformed JSON 400 PARSE_ERROR, a body that is no object 400
+// INVALID_PARAMS, an oversized one 413; every request is in the trace.
+func TestPushBadInput(t *testing.T) {
+	cfg := VendorD()
+	cfg.Card.PushNotifications = true
+	f := tStart(t, Config{Vendors: []VendorConfig{cfg}, Limits: Limits{MaxBody: 4096}})
+	c := tClient(t, f, tViaProxy)
+	rpc := "https://" + HostRPCD + DefaultRPCPath
+	task, _ := tTask(tSend(t, c, rpc, Dialect10, "x", ""))["id"].(string)
+	seq := f.Trace().Seq()
+	for _, tc := range []struct {
+		name, version, method string
+		params                any
+	}{
+		{"params an array", "1.0", "CreateTaskPushNotificationConfig", []any{1}},
+		{"taskId a number", "1.0", "CreateTaskPushNotificationConfig", map[string]any{"taskId": 5, "url": "https://h.example"}},
+		{"url a number", "1.0", "CreateTaskPushNotificationConfig", map[string]any{"taskId": task, "url": 5}},
+		{"no taskId", "1.0", "ListTaskPushNotificationConfigs", map[string]any{}},
+		{"get without config id", "1.0", "GetTaskPushNotificationConfig", map[string]any{"taskId": task}},
+		{"delete without config id", "1.0", "DeleteTaskPushNotificationConfig", map[string]any{"taskId": task}},
+		{"0.3 config a string", "0.3", "tasks/pushNotificationConfig/set", map[string]any{"taskId": task, "pushNotificationConfig": "x"}},
+		{"0.3 set without config", "0.3", "tasks/pushNotificationConfig/set", map[string]any{"taskId": task}},
+		{"0.3 delete without config id", "0.3", "tasks/pushNotificationConfig/delete", map[string]any{"id": task}},
+		{"0.1 set without id", "", "tasks/pushNotification/set", map[string]any{"pushNotificationConfig": map[string]any{"url": "https://h.example"}}},
+	} {
+		r := tRPC(t, c, rpc, tc.version, tc.method, tc.params)
+		tWantCode(t, tc.name, r, -32602)
+	}
+	base := "/tasks/" + task + "/pushNotificationConfigs"
+	tRESTError(t, "text/plain body", tREST(t, c, http.MethodPost, base, `{"url":"https://h.example"}`, map[string]string{"Content-Type": "text/plain"}), http.StatusUnsupportedMediaType, "CONTENT_TYPE_NOT_SUPPORTED")
+	tRESTError(t, "malformed JSON", tREST(t, c, http.MethodPost, base, `{"url":`, nil), http.StatusBadRequest, "PARSE_ERROR")
+	tRESTError(t, "body an array", tREST(t, c, http.MethodPost, base, `[1]`, nil), http.StatusBadRequest, "INVALID_PARAMS")
+	tRESTError(t, "no url", tREST(t, c, http.MethodPost, base, `{"token":"t"}`, nil), http.StatusBadRequest, "INVALID_PARAMS")
+	if r := tREST(t, c, http.MethodPost, base, `{"url":"`+strings.Repeat("a", 5000)+`"}`, nil); r.Status != http.StatusRequestEntityTooLarge {
+		t.Errorf("oversized body: HTTP %d %s", r.Status, r.Body)
+	}
+	if n := len(tEvents(f, seq)); n != 15 {
+		t.Errorf("%d trace events for 15 bad requests", n)
+	}
+}
