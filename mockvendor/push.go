@@ -132,7 +132,7 @@ var pushVerbs = map[string]pushVerb{
 // that is not there succeeds.
 func (h *host) servePush(q *rpcRequest) (rpcResult, error) {
 	var p pushParams
-	if err := json.Unmarshal(nonNull(q.params), &p); err != nil {
+	if err := json.Unmarshal(camelKeys(nonNull(q.params)), &p); err != nil {
 		return rpcResult{}, errInvalidParams(err.Error())
 	}
 	verb := pushVerbs[q.method]
@@ -208,6 +208,46 @@ func (h *host) servePush(q *rpcRequest) (rpcResult, error) {
 		return rpcResult{value: map[string]any{}, taskID: taskID}, nil // google.protobuf.Empty
 	}
 	return rpcResult{value: nil, taskID: taskID}, nil // 0.3: result null
+}
+
+// camelKeys renames the snake_case members of a params object to their
+// camelCase JSON names ("task_id" -> "taskId") where the camelCase one is
+// not there too: a ProtoJSON parser accepts both the JSON name and the
+// proto field name, and the official TCK's 1.0 JSON-RPC client sends
+// task_id. Anything that is not an object is returned as it is (the
+// decoder then reports it).
+func camelKeys(raw json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil || m == nil {
+		return raw
+	}
+	changed := false
+	for k, v := range m {
+		if !strings.Contains(k, "_") {
+			continue
+		}
+		parts := strings.Split(k, "_")
+		for i := 1; i < len(parts); i++ {
+			if parts[i] != "" {
+				parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+			}
+		}
+		if c := strings.Join(parts, ""); c != k {
+			if _, dup := m[c]; !dup {
+				m[c] = v
+			}
+			delete(m, k)
+			changed = true
+		}
+	}
+	if !changed {
+		return raw
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return raw
+	}
+	return b
 }
 
 // encodePushConfig renders a stored config as the dialect's

@@ -129,6 +129,19 @@ func TestPushNotificationCapability(t *testing.T) {
 					tWantCode(t, "get after delete", tRPC(t, c, rpc, dc.Version, ms[1], tPushRef(d, task, "c1")), -32602)
 				})
 			}
+			t.Run("proto field names", func(t *testing.T) {
+				// task_id, as the official TCK's JSON-RPC client sends it
+				// (ProtoJSON parsers take the proto name too).
+				task, _ := tTask(tSend(t, c, rpc, Dialect10, "x", ""))["id"].(string)
+				r := tRPC(t, c, rpc, "1.0", "CreateTaskPushNotificationConfig", map[string]any{"task_id": task, "id": "p1", "url": "https://hook.example/p"})
+				if r.Code() != 0 || tPath(r.JSON["result"], "taskId") != task {
+					t.Fatalf("create with task_id: %s", r.Body)
+				}
+				r = tRPC(t, c, rpc, "1.0", "GetTaskPushNotificationConfig", map[string]any{"task_id": task, "id": "p1"})
+				if r.Code() != 0 || tPath(r.JSON["result"], "url") != "https://hook.example/p" {
+					t.Errorf("get with task_id: %s", r.Body)
+				}
+			})
 			t.Run("http+json", func(t *testing.T) {
 				r := tREST(t, c, http.MethodPost, "/message:send", tRESTMsg, nil)
 				task, _ := tPath(r.JSON, "task", "id").(string)
