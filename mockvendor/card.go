@@ -152,7 +152,10 @@ func (v *Vendor) cardDocument() map[string]any {
 	if len(c.Interfaces) > 0 {
 		ifaces = v.cardInterfaceDocs()
 	}
-	caps := map[string]any{"streaming": c.Streaming, "pushNotifications": false}
+	caps := map[string]any{"streaming": c.Streaming, "pushNotifications": c.PushNotifications}
+	if c.ExtendedCard != nil {
+		caps["extendedAgentCard"] = true
+	}
 	if len(c.Extensions) > 0 {
 		caps["extensions"] = c.Extensions
 	}
@@ -170,13 +173,16 @@ func (v *Vendor) cardDocument() map[string]any {
 		"defaultOutputModes":  orList(c.DefaultOutputModes, "text/plain"),
 		"skills":              skillDocs(v.cardSkills()),
 	}
+	if c.ExtendedCard != nil {
+		card["supportsAuthenticatedExtendedCard"] = true // the 0.3 flag
+	}
 	if !v.serves("0.3") || v.cfg.Signing != nil && !v.cfg.Signing.LegacyFields {
 		// A card of a vendor that serves no 0.3 is a 1.0 card, valid under
 		// the 1.0 schema (no members outside it); so is a signed card
 		// without LegacyFields.
-		delete(card, "url")
-		delete(card, "preferredTransport")
-		delete(card, "protocolVersion")
+		for _, k := range legacyMembers {
+			delete(card, k)
+		}
 	}
 	if v.explicitCard() {
 		v.applyCardForm(card)

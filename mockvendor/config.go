@@ -205,6 +205,34 @@ type CardConfig struct {
 	// 0.3). Empty means the first JSON-RPC interface's URL (the JSON-RPC
 	// endpoint when Interfaces is empty).
 	LegacyURL string `json:"legacyURL,omitempty"`
+
+	// Optional capabilities the vendor honours (A2A 1.0.1 §3.3.4).
+
+	// PushNotifications is capabilities.pushNotifications. False (the zero
+	// value) means every push-notification config method answers -32003
+	// PushNotificationNotSupported. True means they keep, return, list and
+	// delete configs for the vendor's tasks (at most 16 per task); the
+	// fleet calls no webhook, so notifications are never delivered.
+	PushNotifications bool `json:"pushNotifications,omitempty"`
+	// ExtendedCard declares an extended agent card: capabilities.
+	// extendedAgentCard (1.0) and supportsAuthenticatedExtendedCard (0.3)
+	// are true and GetExtendedAgentCard / agent/getAuthenticatedExtendedCard
+	// answer it. Nil (the zero value) declares none, and those methods
+	// answer -32004 UnsupportedOperation. The fleet asks for no
+	// authentication first (§13.3 would).
+	ExtendedCard *ExtendedCardConfig `json:"extendedCard,omitempty"`
+}
+
+// ExtendedCardConfig is the extended agent card a vendor declares.
+type ExtendedCardConfig struct {
+	// Unconfigured declares the extended card without having one: the
+	// methods answer -32007 ExtendedAgentCardNotConfigured. False (the
+	// zero value) serves the card.
+	Unconfigured bool `json:"unconfigured,omitempty"`
+	// Description is the extended card's description. Empty means the
+	// public card's with " (extended card)" appended; the rest of the
+	// extended card is the public card's (unsigned).
+	Description string `json:"description,omitempty"`
 }
 
 // CardExtension is one capabilities.extensions entry.

@@ -85,6 +85,10 @@ func errSkillUnavailable(region string, available []string) *RPCError {
 	}
 }
 
+func errExtendedCardNotConfigured() *RPCError {
+	return &RPCError{Code: -32007, Message: "Extended agent card not configured", Reason: "EXTENDED_AGENT_CARD_NOT_CONFIGURED"}
+}
+
 func errContentType(detail string) *RPCError {
 	return &RPCError{Code: -32005, Message: "Content type not supported: " + detail, Reason: "CONTENT_TYPE_NOT_SUPPORTED"}
 }
@@ -113,9 +117,30 @@ func restStatus(code int) (int, string) {
 
 // rest renders e as the HTTP+JSON binding's error body (a google.rpc.Status
 // whose code is the HTTP status, with the ErrorInfo and the vendor data as
-// details) for HTTP status status.
-func (e *RPCError) rest(status int, statusName string) map[string]any {
-	details := e.wire(Dialect10)["data"]
+// details) for HTTP status status; domain is the vendor's ErrorInfo domain
+// (see wire). Over this binding the status alone does not tell the A2A
+// errors apart, so an A2A-specific error MUST carry the spec's ErrorInfo
+// (A2A 1.0.1 §11.6), and AIP-193 (which §11.6 adopts) allows one ErrorInfo
+// per Status: an A2A-specific error with a vendor reason (the region gate's
+// SKILL_NOT_AVAILABLE) carries the spec's reason of its code under
+// a2a-protocol.org, and the vendor's reason and domain travel in the
+// vendor data object.
+func (e *RPCError) rest(status int, statusName, domain string) map[string]any {
+	var details []any
+	if spec, ok := a2aReasons[e.Code]; ok && !protocolReasons[e.Reason] {
+		details = e.details(spec, a2aDomain)
+		vd := map[string]any{"@type": VendorDataType, "reason": e.Reason, "domain": domain}
+		for k, v := range e.Data {
+			vd[k] = v
+		}
+		if len(details) > 1 {
+			details[1] = vd
+		} else {
+			details = append(details, vd)
+		}
+	} else {
+		details = e.details(e.Reason, e.domain(domain))
+	}
 	return map[string]any{"error": map[string]any{"code": status, "status": statusName, "message": e.Message, "details": details}}
 }
 
@@ -124,8 +149,54 @@ const errorInfoType = "type.googleapis.com/google.rpc.ErrorInfo"
 // VendorDataType is the @type of the vendor data object in 1.0 error data.
 const VendorDataType = "type.a2a-conform.dev/a2aconform.v1.VendorErrorData"
 
-// wireError renders e in dialect d.
-func (e *RPCError) wire(d Dialect) map[string]any {
+// a2aDomain is the ErrorInfo domain of the reasons the A2A spec defines
+// (A2A 1.0.1 §9.5, §11.6: "domain: Set to a2a-protocol.org").
+const a2aDomain = "a2a-protocol.org"
+
+// a2aReasons are the ErrorInfo reasons of the A2A-specific error codes:
+// the error type in UPPER_SNAKE_CASE without "Error" (A2A 1.0.1 §3.3.2,
+// §5.4, §11.6).
+var a2aReasons = map[int]string{
+	-32001: "TASK_NOT_FOUND",
+	-32002: "TASK_NOT_CANCELABLE",
+	-32003: "PUSH_NOTIFICATION_NOT_SUPPORTED",
+	-32004: "UNSUPPORTED_OPERATION",
+	-32005: "CONTENT_TYPE_NOT_SUPPORTED",
+	-32006: "INVALID_AGENT_RESPONSE",
+	-32007: "EXTENDED_AGENT_CARD_NOT_CONFIGURED",
+	-32008: "EXTENSION_SUPPORT_REQUIRED",
+	-32009: "VERSION_NOT_SUPPORTED",
+}
+
+// protocolReasons are the reasons rendered under a2aDomain: the A2A error
+// types' and those of the JSON-RPC standard errors the fleet answers
+// (@a2a-js/sdk 1.3.0 files INVALID_PARAMS under a2a-protocol.org too).
+// Any other reason is a vendor's own and gets the vendor's domain.
+var protocolReasons = func() map[string]bool {
+	m := map[string]bool{"PARSE_ERROR": true, "INVALID_REQUEST": true, "METHOD_NOT_FOUND": true, "INVALID_PARAMS": true, "INTERNAL": true}
+	for _, r := range a2aReasons {
+		m[r] = true
+	}
+	return m
+}()
+
+// domain is the ErrorInfo domain of e's reason: a2a-protocol.org for a
+// reason of the spec's, else vendor (the vendor's own domain). A vendor
+// reason is never filed under the spec's domain.
+func (e *RPCError) domain(vendor string) string {
+	if protocolReasons[e.Reason] {
+		return a2aDomain
+	}
+	return vendor
+}
+
+// wire renders e in dialect d; domain is the vendor's ErrorInfo domain
+// (Vendor.errorDomain: "agent-b.example"), used for a reason the spec does
+// not define. The 0.x dialects send the vendor data as the data object;
+// 1.0 sends an array of typed objects (A2A 1.0.1 §9.5): one
+// google.rpc.ErrorInfo, then the vendor data with an @type. @a2a-js/sdk
+// keeps that array as the error's data (JsonRpc*Error.data).
+func (e *RPCError) wire(d Dialect, domain string) map[string]any {
 	out := map[string]any{"code": e.Code, "message": e.Message}
 	if d != Dialect10 {
 		if e.Data != nil {
@@ -133,7 +204,15 @@ func (e *RPCError) wire(d Dialect) map[string]any {
 		}
 		return out
 	}
-	info := map[string]any{"@type": errorInfoType, "reason": e.Reason, "domain": "a2a-protocol.org"}
+	out["data"] = e.details(e.Reason, e.domain(domain))
+	return out
+}
+
+// details are e's 1.0 error details: an ErrorInfo with reason and domain
+// and e.Data flattened as its metadata, then (when e has data) the vendor
+// data object.
+func (e *RPCError) details(reason, domain string) []any {
+	info := map[string]any{"@type": errorInfoType, "reason": reason, "domain": domain}
 	if len(e.Data) > 0 {
 		md := map[string]string{}
 		for k, v := range e.Data {
@@ -149,8 +228,7 @@ func (e *RPCError) wire(d Dialect) map[string]any {
 		}
 		data = append(data, vd)
 	}
-	out["data"] = data
-	return out
+	return data
 }
 
 // flatten renders a data value as an ErrorInfo metadata string (lists are
@@ -169,4 +247,27 @@ func flatten(v any) string {
 		return strings.Join(parts, ",")
 	}
 	return fmt.Sprint(v)
+}
+
+// errorDomain is the ErrorInfo domain of the vendor's own error reasons:
+// the name of its first card host ("agent-b.example"), else of its first
+// named host, else "vendor-<id>.invalid" for a vendor with bare-IP hosts
+// only. It is never the spec's a2a-protocol.org.
+func (v *Vendor) errorDomain() string {
+	name := ""
+	for _, h := range v.hosts {
+		if h.cfg.Name == "" {
+			continue
+		}
+		if h.cfg.Card {
+			return h.cfg.Name
+		}
+		if name == "" {
+			name = h.cfg.Name
+		}
+	}
+	if name == "" {
+		return "vendor-" + v.cfg.ID + ".invalid"
+	}
+	return name
 }

@@ -20,8 +20,13 @@ func tFaultRegionGate(t *testing.T, e *tFaultEnv) {
 	r = e.send(t, Dialect10, "x", "gamma")
 	tWantCode(t, "1.0 gated send", r, -32004)
 	data := tAsList(tPath(r.Err(), "data"))
-	if len(data) != 2 || tPath(data, 0, "@type") != "type.googleapis.com/google.rpc.ErrorInfo" || tPath(data, 0, "reason") == nil {
-		t.Errorf("1.0 data %v", data)
+	// The gate's reason is the vendor's own: its ErrorInfo is filed under
+	// the vendor's domain, never the spec's a2a-protocol.org.
+	if len(data) != 2 || tPath(data, 0, "@type") != "type.googleapis.com/google.rpc.ErrorInfo" || tPath(data, 0, "reason") != "SKILL_NOT_AVAILABLE" || tPath(data, 0, "domain") != tHostX {
+		t.Errorf("1.0 data %v, want an ErrorInfo SKILL_NOT_AVAILABLE under %s", data, tHostX)
+	}
+	if tPath(data, 0, "metadata", "region") != "r1" || tPath(data, 0, "metadata", "availableSkills") != "beta" {
+		t.Errorf("1.0 ErrorInfo metadata %v", tPath(data, 0, "metadata"))
 	}
 	if tPath(data, 1, "@type") == nil || tPath(data, 1, "region") != "r1" || !slices.Equal(tStrings(tPath(data, 1, "availableSkills")), []string{"beta"}) {
 		t.Errorf("1.0 data object %v", tPath(data, 1))

@@ -30,7 +30,11 @@ import (
 //	GET  /tasks/{id}              GetTask (query: historyLength)
 //	POST /tasks/{id}:cancel       CancelTask
 //	POST /tasks/{id}:subscribe    SubscribeToTask (GET too: the proto says get)
-//	     /tasks/{id}/pushNotificationConfigs[/{configId}]  push configs (-32003)
+//	POST /tasks/{id}/pushNotificationConfigs             CreateTaskPushNotificationConfig
+//	GET  /tasks/{id}/pushNotificationConfigs             ListTaskPushNotificationConfigs
+//	GET  /tasks/{id}/pushNotificationConfigs/{configId}  GetTaskPushNotificationConfig
+//	DELETE /tasks/{id}/pushNotificationConfigs/{configId} DeleteTaskPushNotificationConfig
+//	                              (all -32003 unless CardConfig.PushNotifications)
 //	GET  /extendedAgentCard       GetExtendedAgentCard
 const restBinding = "HTTP+JSON"
 
@@ -50,11 +54,15 @@ func (v *Vendor) restURL() string {
 }
 
 // restRoute is a route of the binding: the operation's 1.0 method name,
-// the task id its path names, and whether it takes a body.
+// the task id its path names, and whether it takes a body. A push-config
+// route (push) names the task as taskId and its config (configID) as id,
+// as the 1.0 push-config messages do.
 type restRoute struct {
-	method string
-	taskID string
-	body   bool
+	method   string
+	taskID   string
+	configID string
+	push     bool
+	body     bool
 }
 
 // routeError is a path or HTTP method the binding has no route for.
@@ -80,8 +88,19 @@ func findRoute(httpMethod, p string) (restRoute, error) {
 	case len(segs) == 1 && segs[0] == "extendedAgentCard" && get:
 		return restRoute{method: "GetExtendedAgentCard"}, nil
 	case len(segs) >= 2 && segs[0] == "tasks" && segs[1] != "":
-		if len(segs) >= 3 && segs[2] == "pushNotificationConfigs" && len(segs) <= 4 {
-			return restRoute{method: "CreateTaskPushNotificationConfig", taskID: segs[1], body: post}, nil
+		if len(segs) >= 3 && segs[2] == "pushNotificationConfigs" {
+			del := httpMethod == http.MethodDelete
+			switch {
+			case len(segs) == 3 && post:
+				return restRoute{method: "CreateTaskPushNotificationConfig", taskID: segs[1], push: true, body: true}, nil
+			case len(segs) == 3 && get:
+				return restRoute{method: "ListTaskPushNotificationConfigs", taskID: segs[1], push: true}, nil
+			case len(segs) == 4 && segs[3] != "" && get:
+				return restRoute{method: "GetTaskPushNotificationConfig", taskID: segs[1], configID: segs[3], push: true}, nil
+			case len(segs) == 4 && segs[3] != "" && del:
+				return restRoute{method: "DeleteTaskPushNotificationConfig", taskID: segs[1], configID: segs[3], push: true}, nil
+			}
+			return restRoute{}, bad
 		}
 		if len(segs) != 2 {
 			return restRoute{}, bad
@@ -147,7 +166,13 @@ func (h *host) answerREST(w http.ResponseWriter, r *http.Request, q *rpcRequest,
 	} else if params, err = restQuery(r, rt.method); err != nil {
 		return rpcResult{}, err
 	}
-	if rt.taskID != "" {
+	switch {
+	case rt.push:
+		params["taskId"], _ = json.Marshal(rt.taskID)
+		if rt.configID != "" {
+			params["id"], _ = json.Marshal(rt.configID)
+		}
+	case rt.taskID != "":
 		params["id"], _ = json.Marshal(rt.taskID)
 	}
 	q.params, _ = json.Marshal(params)

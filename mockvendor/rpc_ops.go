@@ -163,6 +163,11 @@ func (h *host) serveList(q *rpcRequest) (rpcResult, error) {
 	want := ""
 	if lp.Status != "" && lp.Status != "TASK_STATE_UNSPECIFIED" {
 		want = normalState(lp.Status)
+		if !knownState(want) {
+			// Not a TaskState (@a2a-js/sdk 1.3.0 sends "UNRECOGNIZED" for
+			// a request without status): refused, not a silent empty list.
+			return rpcResult{}, errInvalidParams(fmt.Sprintf("params.status %q is not a task state", lp.Status))
+		}
 	}
 	var match []*task
 	for _, t := range f.tasks.list(h.vendor.cfg.ID) {
@@ -193,6 +198,16 @@ func (h *host) serveList(q *rpcRequest) (rpcResult, error) {
 		next = pageTokenPrefix + page[len(page)-1].id
 	}
 	return rpcResult{value: map[string]any{"tasks": tasks, "nextPageToken": next, "pageSize": size, "totalSize": len(match)}}, nil
+}
+
+// knownState reports whether state (0.3 spelling) is a task state a
+// ListTasks filter can name.
+func knownState(state string) bool {
+	switch state {
+	case "submitted", "working", "input-required", "auth-required", "completed", "canceled", "failed", "rejected":
+		return true
+	}
+	return false
 }
 
 // serveCancel cancels the task unless it is terminal and answers with it.
@@ -232,14 +247,21 @@ func (f *Fleet) taskAnswer(t *task, d Dialect) rpcResult {
 	return rpcResult{value: f.encodeTaskAt(t, d, state, now), taskID: t.id, state: state}
 }
 
-// servePushConfig answers the push-notification config methods: the
-// fleet's agents do not offer push notifications.
-func (h *host) servePushConfig(*rpcRequest) (rpcResult, error) {
-	return rpcResult{}, errPushNotSupported()
+// servePushConfig answers the push-notification config methods as the
+// card's capabilities.pushNotifications says (push.go): -32003 without it.
+func (h *host) servePushConfig(q *rpcRequest) (rpcResult, error) {
+	if !h.vendor.cfg.Card.PushNotifications {
+		return rpcResult{}, errPushNotSupported()
+	}
+	return h.servePush(q)
 }
 
-// serveUnsupported answers the methods the fleet knows but does not offer.
+// serveUnsupported answers the methods the fleet knows but does not offer,
+// and the extended-card methods (push.go), which follow the card's flag.
 func (h *host) serveUnsupported(q *rpcRequest) (rpcResult, error) {
+	if isExtendedCardMethod(q.method) {
+		return h.serveExtendedCard(q)
+	}
 	return rpcResult{}, errUnsupported(q.method + " is not offered by this agent")
 }
 

@@ -36,7 +36,7 @@ func (h *host) writeAnswer(w http.ResponseWriter, r *http.Request, q *rpcRequest
 		ev.ErrorCode, ev.ErrorMessage = rpcErr.Code, rpcErr.Message
 		traceErrorData(ev, rpcErr)
 		if q.rest {
-			writeRESTError(w, rpcErr, status, ev)
+			writeRESTError(w, rpcErr, status, h.vendor.errorDomain(), ev)
 			return
 		}
 		h.writeError(w, q, rpcErr, status, ev)
@@ -79,18 +79,18 @@ func traceErrorData(ev *Event, rpcErr *RPCError) {
 
 // writeRESTError writes an HTTP+JSON error: the HTTP status of the error
 // (status when the JSON-RPC path would not answer 200: an over-limit body)
-// and a google.rpc.Status body.
-func writeRESTError(w http.ResponseWriter, rpcErr *RPCError, status int, ev *Event) {
+// and a google.rpc.Status body; domain is the vendor's ErrorInfo domain.
+func writeRESTError(w http.ResponseWriter, rpcErr *RPCError, status int, domain string, ev *Event) {
 	name := "INVALID_ARGUMENT"
 	if status == http.StatusOK {
 		status, name = restStatus(rpcErr.Code)
 	}
-	writeJSON(w, status, encodeAnswer(rpcErr.rest(status, name), false), ev)
+	writeJSON(w, status, encodeAnswer(rpcErr.rest(status, name, domain), false), ev)
 }
 
 // writeError writes a JSON-RPC error response.
 func (h *host) writeError(w http.ResponseWriter, q *rpcRequest, rpcErr *RPCError, status int, ev *Event) {
-	b := encodeAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "error": rpcErr.wire(q.dialect)}, q.fast)
+	b := encodeAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "error": rpcErr.wire(q.dialect, h.vendor.errorDomain())}, q.fast)
 	if c := q.call; status == http.StatusOK && c != nil && (q.dialect != Dialect01 && c.Op == OpStream && !c.StreamAsJSON || q.dialect == Dialect03 && q.info.task == taskSubscribe) {
 		// A 0.3 or 1.0 stream's answer is an SSE stream of JSON-RPC responses,
 		// which includes the error response: a2a-go v0.3.3 reads only "data: "

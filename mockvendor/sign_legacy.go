@@ -7,8 +7,10 @@ import (
 
 // legacyMembers are the 0.3 members a hybrid card carries beside the 1.0
 // ones; a 1.0 verifier that projects the card onto the 1.0 schema first
-// (@a2a-js/sdk 1.3.0) never sees them.
-var legacyMembers = []string{"url", "preferredTransport", "protocolVersion"}
+// (@a2a-js/sdk 1.3.0) never sees them. supportsAuthenticatedExtendedCard
+// is there only when the card declares an extended card (CardConfig.
+// ExtendedCard).
+var legacyMembers = []string{"url", "preferredTransport", "protocolVersion", "supportsAuthenticatedExtendedCard"}
 
 // signHybrid signs a card that carries the 0.3 members (SigningConfig.
 // LegacyFields) twice with the vendor's key: the first signature covers

@@ -24,6 +24,8 @@ type Vendor struct {
 	cards     *cardSet // built lazily; nil after a fault change
 	signer    *vendorSigner
 	jwksCount int
+
+	push pushStore // push-notification configs (push.go)
 }
 
 // ID returns the vendor's id.

@@ -1,0 +1,313 @@
+package mockvendor
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// The push-notification config methods (A2A 1.0.1 §3.1.7-§3.1.10; 0.3
+// tasks/pushNotificationConfig/*; 0.1 tasks/pushNotification/*). They follow
+// the card's capabilities.pushNotifications (CardConfig.PushNotifications):
+// without it every one answers -32003 PushNotificationNotSupported (§3.3.4);
+// with it the vendor keeps, returns, lists and deletes the configs of its
+// tasks. No webhook is ever called: the fleet does not deliver
+// notifications (docs/tck.md says what that would take).
+
+// Bounds of the push-config store: configs per task, and tasks with
+// configs per vendor (the oldest task's configs are forgotten first).
+const (
+	maxPushPerTask = 16
+	maxPushTasks   = 1024
+)
+
+// pushConfig is one stored push-notification config, dialect-neutral.
+type pushConfig struct {
+	id, url, token string
+	// auth is the config's authentication object as the client sent it.
+	auth json.RawMessage
+}
+
+// pushStore holds a vendor's push configs by task id.
+type pushStore struct {
+	mu     sync.Mutex
+	byTask map[string][]pushConfig
+	order  []string // task ids, oldest first
+}
+
+// set stores c for task id, replacing a config with the same id.
+func (s *pushStore) set(task string, c pushConfig) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.byTask == nil {
+		s.byTask = map[string][]pushConfig{}
+	}
+	cs, known := s.byTask[task]
+	if i := slices.IndexFunc(cs, func(x pushConfig) bool { return x.id == c.id }); i >= 0 {
+		cs[i] = c
+		return nil
+	}
+	if len(cs) >= maxPushPerTask {
+		return errInvalidParams(fmt.Sprintf("task %s already has %d push notification configs, the most this agent keeps", task, maxPushPerTask))
+	}
+	if !known {
+		if len(s.order) >= maxPushTasks {
+			delete(s.byTask, s.order[0])
+			s.order = s.order[1:]
+		}
+		s.order = append(s.order, task)
+	}
+	s.byTask[task] = append(cs, c)
+	return nil
+}
+
+// list returns task id's configs, oldest first.
+func (s *pushStore) list(task string) []pushConfig {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.byTask[task])
+}
+
+// remove deletes task id's config id (nothing when there is none: delete
+// is idempotent).
+func (s *pushStore) remove(task, id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.byTask[task] = slices.DeleteFunc(s.byTask[task], func(x pushConfig) bool { return x.id == id })
+}
+
+// pushParams are the params of every push-config method of every dialect:
+// 1.0 has the TaskPushNotificationConfig flat (taskId, id, url, token,
+// authentication) or {taskId, id}; 0.3 {taskId, pushNotificationConfig}
+// for set and {id, pushNotificationConfigId} for the rest; 0.1 {id,
+// pushNotificationConfig}.
+type pushParams struct {
+	ID                       string          `json:"id"`
+	TaskID                   string          `json:"taskId"`
+	URL                      string          `json:"url"`
+	Token                    string          `json:"token"`
+	Authentication           json.RawMessage `json:"authentication"`
+	PushNotificationConfig   *pushConfigJSON `json:"pushNotificationConfig"`
+	PushNotificationConfigID string          `json:"pushNotificationConfigId"`
+}
+
+// pushConfigJSON is a 0.x PushNotificationConfig.
+type pushConfigJSON struct {
+	ID             string          `json:"id,omitempty"`
+	URL            string          `json:"url"`
+	Token          string          `json:"token,omitempty"`
+	Authentication json.RawMessage `json:"authentication,omitempty"`
+}
+
+// pushVerb is what a push-config method does.
+type pushVerb int
+
+const (
+	pushSet pushVerb = iota
+	pushGet
+	pushList
+	pushDelete
+)
+
+// pushVerbs maps each push-config method to its verb.
+var pushVerbs = map[string]pushVerb{
+	"tasks/pushNotification/set":          pushSet,
+	"tasks/pushNotification/get":          pushGet,
+	"tasks/pushNotificationConfig/set":    pushSet,
+	"tasks/pushNotificationConfig/get":    pushGet,
+	"tasks/pushNotificationConfig/list":   pushList,
+	"tasks/pushNotificationConfig/delete": pushDelete,
+	"CreateTaskPushNotificationConfig":    pushSet,
+	"GetTaskPushNotificationConfig":       pushGet,
+	"ListTaskPushNotificationConfigs":     pushList,
+	"DeleteTaskPushNotificationConfig":    pushDelete,
+}
+
+// servePush answers a push-config method for a vendor whose card claims
+// push notifications: the task must exist (-32001), a set needs a url
+// (-32602), a get names an existing config (-32602 otherwise; 0.x may
+// leave the id out for the task's first config), a delete of a config
+// that is not there succeeds.
+func (h *host) servePush(q *rpcRequest) (rpcResult, error) {
+	var p pushParams
+	if err := json.Unmarshal(camelKeys(nonNull(q.params)), &p); err != nil {
+		return rpcResult{}, errInvalidParams(err.Error())
+	}
+	verb := pushVerbs[q.method]
+	// The task and the config the params name, per dialect.
+	taskID, cfgID := p.ID, p.PushNotificationConfigID
+	switch {
+	case q.dialect == Dialect10:
+		taskID, cfgID = p.TaskID, p.ID
+	case q.dialect == Dialect03 && verb == pushSet:
+		taskID = p.TaskID
+	}
+	if taskID == "" {
+		field := "params.id"
+		if q.dialect == Dialect10 || q.dialect == Dialect03 && verb == pushSet {
+			field = "params.taskId"
+		}
+		return rpcResult{}, errInvalidParams(field + " (the task) is required")
+	}
+	v := h.vendor
+	if v.fleet.tasks.get(v.cfg.ID, taskID) == nil {
+		return rpcResult{}, errTaskNotFound(taskID)
+	}
+	switch verb {
+	case pushSet:
+		c := pushConfig{id: cfgID, url: p.URL, token: p.Token, auth: p.Authentication}
+		if q.dialect != Dialect10 {
+			if p.PushNotificationConfig == nil {
+				return rpcResult{}, errInvalidParams("params.pushNotificationConfig is required")
+			}
+			pc := p.PushNotificationConfig
+			c = pushConfig{id: pc.ID, url: pc.URL, token: pc.Token, auth: pc.Authentication}
+		}
+		if c.url == "" {
+			return rpcResult{}, errInvalidParams("the push notification config's url is required")
+		}
+		if c.id == "" {
+			c.id = newID("pnc-")
+		}
+		if err := v.push.set(taskID, c); err != nil {
+			return rpcResult{}, err
+		}
+		return rpcResult{value: encodePushConfig(taskID, c, q.dialect), taskID: taskID}, nil
+	case pushGet:
+		cs := v.push.list(taskID)
+		i := slices.IndexFunc(cs, func(x pushConfig) bool { return x.id == cfgID })
+		if cfgID == "" && q.dialect != Dialect10 && len(cs) > 0 {
+			i = 0
+		}
+		if i < 0 {
+			if cfgID == "" {
+				return rpcResult{}, errInvalidParams(fmt.Sprintf("task %s has no push notification config", taskID))
+			}
+			return rpcResult{}, errInvalidParams(fmt.Sprintf("task %s has no push notification config %q", taskID, cfgID))
+		}
+		return rpcResult{value: encodePushConfig(taskID, cs[i], q.dialect), taskID: taskID}, nil
+	case pushList:
+		cs := v.push.list(taskID)
+		out := make([]any, 0, len(cs))
+		for _, c := range cs {
+			out = append(out, encodePushConfig(taskID, c, q.dialect))
+		}
+		if q.dialect == Dialect10 {
+			// One page holds them all (at most maxPushPerTask).
+			return rpcResult{value: map[string]any{"configs": out, "nextPageToken": ""}, taskID: taskID}, nil
+		}
+		return rpcResult{value: out, taskID: taskID}, nil
+	}
+	if cfgID == "" {
+		return rpcResult{}, errInvalidParams("the config id to delete is required")
+	}
+	v.push.remove(taskID, cfgID)
+	if q.dialect == Dialect10 {
+		return rpcResult{value: map[string]any{}, taskID: taskID}, nil // google.protobuf.Empty
+	}
+	return rpcResult{value: nil, taskID: taskID}, nil // 0.3: result null
+}
+
+// camelKeys renames the snake_case members of a params object to their
+// camelCase JSON names ("task_id" -> "taskId") where the camelCase one is
+// not there too: a ProtoJSON parser accepts both the JSON name and the
+// proto field name, and the official TCK's 1.0 JSON-RPC client sends
+// task_id. Anything that is not an object is returned as it is (the
+// decoder then reports it).
+func camelKeys(raw json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil || m == nil {
+		return raw
+	}
+	changed := false
+	for k, v := range m {
+		if !strings.Contains(k, "_") {
+			continue
+		}
+		parts := strings.Split(k, "_")
+		for i := 1; i < len(parts); i++ {
+			if parts[i] != "" {
+				parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+			}
+		}
+		if c := strings.Join(parts, ""); c != k {
+			if _, dup := m[c]; !dup {
+				m[c] = v
+			}
+			delete(m, k)
+			changed = true
+		}
+	}
+	if !changed {
+		return raw
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return raw
+	}
+	return b
+}
+
+// encodePushConfig renders a stored config as the dialect's
+// TaskPushNotificationConfig.
+func encodePushConfig(taskID string, c pushConfig, d Dialect) map[string]any {
+	if d == Dialect10 {
+		out := map[string]any{"id": c.id, "taskId": taskID, "url": c.url}
+		if c.token != "" {
+			out["token"] = c.token
+		}
+		if len(c.auth) > 0 && string(c.auth) != "null" {
+			out["authentication"] = c.auth
+		}
+		return out
+	}
+	pc := map[string]any{"url": c.url}
+	if d == Dialect03 {
+		pc["id"] = c.id
+	}
+	if c.token != "" {
+		pc["token"] = c.token
+	}
+	if len(c.auth) > 0 && string(c.auth) != "null" {
+		pc["authentication"] = c.auth
+	}
+	if d == Dialect01 {
+		return map[string]any{"id": taskID, "pushNotificationConfig": pc}
+	}
+	return map[string]any{"taskId": taskID, "pushNotificationConfig": pc}
+}
+
+// isExtendedCardMethod reports whether method fetches the extended card:
+// 1.0 GetExtendedAgentCard or 0.3 agent/getAuthenticatedExtendedCard.
+func isExtendedCardMethod(method string) bool {
+	return method == "GetExtendedAgentCard" || method == "agent/getAuthenticatedExtendedCard"
+}
+
+// serveExtendedCard answers GetExtendedAgentCard and
+// agent/getAuthenticatedExtendedCard: -32004 UnsupportedOperation when the
+// card does not declare the extended card (A2A 1.0.1 §3.3.4), -32007
+// ExtendedAgentCardNotConfigured when it declares one it does not have,
+// else the extended card in the request's generation (1.0: the 1.0
+// members only; 0.3: the card as 0.3 clients read it).
+func (h *host) serveExtendedCard(q *rpcRequest) (rpcResult, error) {
+	v := h.vendor
+	ec := v.cfg.Card.ExtendedCard
+	if ec == nil {
+		return rpcResult{}, errUnsupported(q.method + ": the card does not declare an extended agent card (capabilities.extendedAgentCard)")
+	}
+	if ec.Unconfigured {
+		return rpcResult{}, errExtendedCardNotConfigured()
+	}
+	card := v.cardDocument()
+	desc, _ := card["description"].(string)
+	card["description"] = or(ec.Description, strings.TrimSuffix(desc, ".")+" (extended card)")
+	if q.dialect == Dialect10 {
+		for _, k := range legacyMembers {
+			delete(card, k)
+		}
+		delete(card, "supportsAuthenticatedExtendedCard")
+	}
+	return rpcResult{value: card}, nil
+}
