@@ -175,6 +175,7 @@ func (v *Vendor) cardDocument() map[string]any {
 		delete(card, "preferredTransport")
 		delete(card, "protocolVersion")
 	}
+	v.securityDocs(card)
 	return card
 }
 

@@ -32,6 +32,7 @@ func (h *host) writeAnswer(w http.ResponseWriter, r *http.Request, q *rpcRequest
 	if err != nil {
 		rpcErr, status := rpcFailure(err)
 		ev.ErrorCode, ev.ErrorMessage = rpcErr.Code, rpcErr.Message
+		challengeHeader(hdr, err)
 		if q.rest {
 			writeRESTError(w, rpcErr, status, ev)
 			return
@@ -62,6 +63,9 @@ func (h *host) writeAnswer(w http.ResponseWriter, r *http.Request, q *rpcRequest
 // and a google.rpc.Status body.
 func writeRESTError(w http.ResponseWriter, rpcErr *RPCError, status int, ev *Event) {
 	name := "INVALID_ARGUMENT"
+	if status == http.StatusUnauthorized {
+		name = "UNAUTHENTICATED"
+	}
 	if status == http.StatusOK {
 		status, name = restStatus(rpcErr.Code)
 	}

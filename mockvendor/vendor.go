@@ -24,6 +24,7 @@ type Vendor struct {
 	cards     *cardSet // built lazily; nil after a fault change
 	signer    *vendorSigner
 	jwksCount int
+	auth      *vendorAuth // nil: an open vendor (auth.go)
 }
 
 // ID returns the vendor's id.
@@ -56,7 +57,7 @@ func (v *Vendor) init() error {
 		}
 		v.signer = s
 	}
-	return nil
+	return v.initAuth()
 }
 
 // attach adds a fault; live says the fleet may be running, so certificates
