@@ -108,6 +108,7 @@ func GlobalChecks() []Check {
 			Reached:     taskCompleted,
 			Judge:       judgeCancelAbandoned,
 		},
+		credentialScopeCheck(),
 	}
 }
 
