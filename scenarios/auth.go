@@ -201,13 +201,13 @@ func authScenarios() []*Scenario {
 			Requests: []Request{authReq(skillS, []string{"d"}, mockvendor.HostCardD)},
 			Checks: []Check{
 				{
-					ID:     "AUTH-003.NO-RETRY",
-					Title:  "a refused credential is not sent again and again",
-					Grades: must(Safety),
+					ID:          "AUTH-003.NO-RETRY",
+					Title:       "a refused credential is not sent again and again",
+					Grades:      must(Safety),
 					Requirement: "A 401 says the credential was refused; sending the same one to the same origin again cannot succeed and, repeated, looks like an attack (lock-outs, rate limits). After a 401 the client sends the same credential there at most once more in the delegation.",
-					Source:  "A2A 1.0 §3.3.2; RFC 6750 §3.1; issue 13, AUTH (no retry of the same credential in a loop)",
-					Fix:     "Treat 401 as final for that credential and origin in this delegation: stop, move to the next candidate, or get a new credential.",
-					Reached: credentialRefused("d"),
+					Source:      "A2A 1.0 §3.3.2; RFC 6750 §3.1; issue 13, AUTH (no retry of the same credential in a loop)",
+					Fix:         "Treat 401 as final for that credential and origin in this delegation: stop, move to the next candidate, or get a new credential.",
+					Reached:     credentialRefused("d"),
 					Judge: func(r *Run) Verdict {
 						for i := range r.Delegations {
 							refused, again := false, 0
