@@ -68,7 +68,7 @@ type Breaks struct {
 	Escape bool `break:"escape" check:"CARD-002.G-NO-ESCAPE"`
 	// SkipTLSVerify turns certificate verification off and treats an
 	// endpoint whose certificate could not be checked as fully trusted.
-	SkipTLSVerify bool `break:"skip-tls-verify" check:"BIND-004.NO-FULL,BIND-004.G-TLS-VERIFIED"`
+	SkipTLSVerify bool `break:"skip-tls-verify" check:"BIND-004.NO-FULL,BIND-004.G-TLS-VERIFIED,AUTH-005.NO-UNVERIFIED"`
 	// TrustAnySignature runs in full trust as soon as the signature
 	// verifies, without binding the signer to the endpoint.
 	TrustAnySignature bool `break:"trust-any-signature" check:"BIND-001.NO-FULL"`
@@ -122,6 +122,23 @@ type Breaks struct {
 	RefetchPlain bool `break:"refetch-plain" check:"CARD-006.INVALIDATE"`
 	// CancelAfterComplete cancels the real task after it completed.
 	CancelAfterComplete bool `break:"cancel-after-complete" check:"CARD-002.G-CANCEL-ABANDONED"`
+	// NoCredentials never presents a credential, whatever the card demands.
+	NoCredentials bool `break:"no-credentials" check:"AUTH-001.ATTACH,AUTH-001.DONE,AUTH-002.ATTACH"`
+	// APIKeyAsBearer presents every credential as Authorization: Bearer,
+	// an API key too.
+	APIKeyAsBearer bool `break:"api-key-as-bearer" check:"AUTH-002.ATTACH,AUTH-002.DONE"`
+	// RetryOn401 sends a refused request three more times with the same
+	// credential.
+	RetryOn401 bool `break:"retry-on-401" check:"AUTH-003.NO-RETRY"`
+	// AuthRejectedAsOther reports a 401 with reason other.
+	AuthRejectedAsOther bool `break:"auth-rejected-as-other" check:"AUTH-003.REPORT"`
+	// CredentialByCard looks the credential up by the card's origin first,
+	// so the issuer's credential follows its card to whatever endpoint the
+	// card names (a reseller gateway).
+	CredentialByCard bool `break:"credential-by-card" check:"AUTH-004.NO-LEAK,AUTH-004.G-CREDENTIAL-SCOPE"`
+	// AnyCredential, holding none for the endpoint's origin, presents any
+	// credential it holds.
+	AnyCredential bool `break:"any-credential" check:"AUTH-006.NO-FIT,AUTH-006.G-CREDENTIAL-SCOPE"`
 }
 
 // Alternatives switch on a different behaviour that the seeds and the
@@ -149,6 +166,10 @@ type Alternatives struct {
 	// caller's text instead of sending it as a data part (reason
 	// input-mode-mismatch).
 	RefuseModeMismatch bool `alt:"refuse-mode-mismatch" keeps:"MODE-001.NO-COERCION"`
+	// RefuseWithoutCredential rejects the delegation (reason
+	// no-credential) at the first candidate whose card demands a
+	// credential the caller does not hold, instead of trying the next.
+	RefuseWithoutCredential bool `alt:"refuse-without-credential" keeps:"AUTH-006.NO-FIT"`
 }
 
 // AltInfo describes one Alternatives field.
