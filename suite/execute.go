@@ -90,6 +90,7 @@ func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scen
 		}
 	}
 	res.Transcript = sess.Close()
+	redactReported(&res, run, f)
 	run.Events = f.Trace().Events()
 	run.Corroborate()
 	res.Delegations = run.Delegations
@@ -174,6 +175,31 @@ func redactCredentials(req contract.DelegationRequest, f *mockvendor.Fleet) cont
 	}
 	req.Trust.Credentials = creds
 	return req
+}
+
+// redactReported cuts the fleet's credential values out of what the OUT
+// reported (its stderr, the driver's notes, each outcome's detail), so the
+// report never shows one even when the OUT logs it.
+func redactReported(res *ScenarioResult, run *scenarios.Run, f *mockvendor.Fleet) {
+	creds := f.Credentials()
+	if len(creds) == 0 {
+		return
+	}
+	cut := func(s string) string {
+		for _, c := range creds {
+			s = strings.ReplaceAll(s, c.Value, "(vendor "+c.Vendor+"'s credential, redacted)")
+		}
+		return s
+	}
+	res.Transcript.Stderr = cut(res.Transcript.Stderr)
+	for i, n := range res.Transcript.Notes {
+		res.Transcript.Notes[i] = cut(n)
+	}
+	for i := range run.Delegations {
+		if o := run.Delegations[i].Outcome; o != nil {
+			o.Detail = cut(o.Detail)
+		}
+	}
 }
 
 // Bounds on the trace a scenario keeps in the report (the checks judge the
