@@ -149,7 +149,7 @@ func authScenarios() []*Scenario {
 				{
 					ID:           "AUTH-001.DONE",
 					Title:        "the authenticated delegation completes",
-					Grades:       must(Core),
+					Grades:       must(Safety),
 					Requirement:  "With the right credential presented the right way, the agent runs the task: the outcome is completed at D.",
 					Source:       srcAttach,
 					Fix:          "Present the credential as the card declares; a 401 means it was missing or sent the wrong way.",
@@ -181,7 +181,7 @@ func authScenarios() []*Scenario {
 				{
 					ID:           "AUTH-002.DONE",
 					Title:        "the delegation with the API key completes",
-					Grades:       must(Core),
+					Grades:       must(Safety),
 					Requirement:  "With the key in the declared header the agent runs the task: the outcome is completed at D.",
 					Source:       srcAttach,
 					Fix:          "Send the API key in the header the card names.",
