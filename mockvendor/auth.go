@@ -137,87 +137,92 @@ func (f *Fleet) Credentials() []Credential {
 	return out
 }
 
-// issued lists the vendors that issued a credential.
-func (f *Fleet) issued() []*Vendor {
-	var out []*Vendor
+// ownerOf returns the id of the vendor that issued value, or
+// CredentialUnknown.
+func (f *Fleet) ownerOf(value string) string {
 	for _, v := range f.vendors {
-		if v.auth != nil {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// ownerOf returns the vendor whose credential value is, or CredentialUnknown.
-func ownerOf(issuers []*Vendor, value string) string {
-	for _, v := range issuers {
-		if value == v.auth.value {
+		if v.auth != nil && value == v.auth.value {
 			return v.cfg.ID
 		}
 	}
 	return CredentialUnknown
 }
 
+// apiKeyHeader reports whether a vendor of the fleet takes an API key in
+// the header k (canonical form).
+func (f *Fleet) apiKeyHeader(k string) bool {
+	for _, v := range f.vendors {
+		if v.auth != nil && v.auth.scheme == AuthAPIKey && v.auth.header == k {
+			return true
+		}
+	}
+	return false
+}
+
+// anyIssued reports whether a vendor of the fleet issued a credential.
+func (f *Fleet) anyIssued() bool {
+	for _, v := range f.vendors {
+		if v.auth != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // presented finds the credentials r presents: the Authorization header,
 // any header or query parameter holding a credential the fleet issued, and
-// any API key header a vendor of the fleet declares.
+// any API key header a vendor of the fleet declares. The list is sorted
+// (owner, then how).
 func (f *Fleet) presented(r *http.Request) []Presented {
-	issuers := f.issued()
 	var out []Presented
 	add := func(p Presented) {
 		if len(out) < maxPresented && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}
-	apiHeaders := map[string]bool{}
-	for _, v := range issuers {
-		if v.auth.scheme == AuthAPIKey {
-			apiHeaders[v.auth.header] = true
+	if auth := strings.TrimSpace(headerGet(r.Header, "Authorization")); auth != "" {
+		scheme, rest, _ := strings.Cut(auth, " ")
+		switch owner := f.ownerOf(strings.TrimSpace(rest)); {
+		case strings.EqualFold(scheme, "bearer"):
+			add(Presented{Owner: owner, Via: "bearer"})
+		default:
+			if whole := f.ownerOf(auth); whole != CredentialUnknown {
+				owner = whole
+			}
+			add(Presented{Owner: owner, Via: "authorization"})
 		}
 	}
-	keys := make([]string, 0, len(r.Header))
-	for k := range r.Header {
-		keys = append(keys, k)
+	if !f.anyIssued() {
+		return out
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		for _, val := range r.Header[k] {
-			val = strings.TrimSpace(val)
-			if val == "" {
+	for k, vals := range r.Header {
+		if k == "Authorization" {
+			continue
+		}
+		for _, val := range vals {
+			if val = strings.TrimSpace(val); val == "" {
 				continue
 			}
-			if k == "Authorization" {
-				scheme, rest, _ := strings.Cut(val, " ")
-				switch owner := ownerOf(issuers, strings.TrimSpace(rest)); {
-				case strings.EqualFold(scheme, "bearer"):
-					add(Presented{Owner: owner, Via: "bearer"})
-				case ownerOf(issuers, val) != CredentialUnknown:
-					add(Presented{Owner: ownerOf(issuers, val), Via: "authorization"})
-				default:
-					add(Presented{Owner: owner, Via: "authorization"})
-				}
-				continue
-			}
-			if owner := ownerOf(issuers, val); owner != CredentialUnknown || apiHeaders[k] {
+			if owner := f.ownerOf(val); owner != CredentialUnknown || f.apiKeyHeader(k) {
 				add(Presented{Owner: owner, Via: "header:" + k})
 			}
 		}
 	}
-	if r.URL.RawQuery != "" && len(issuers) > 0 {
-		q := r.URL.Query()
-		names := make([]string, 0, len(q))
-		for k := range q {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		for _, k := range names {
-			for _, val := range q[k] {
-				if owner := ownerOf(issuers, val); owner != CredentialUnknown {
+	if r.URL.RawQuery != "" {
+		for k, vals := range r.URL.Query() {
+			for _, val := range vals {
+				if owner := f.ownerOf(val); owner != CredentialUnknown {
 					add(Presented{Owner: owner, Via: "query:" + k})
 				}
 			}
 		}
 	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Owner != out[j].Owner {
+			return out[i].Owner < out[j].Owner
+		}
+		return out[i].Via < out[j].Via
+	})
 	return out
 }
 
@@ -225,7 +230,10 @@ func (f *Fleet) presented(r *http.Request) []Presented {
 // request body and every text field (a credential in a body, a path or a
 // cache header stays out of the trace too).
 func (f *Fleet) redact(e *Event) {
-	for _, v := range f.issued() {
+	for _, v := range f.vendors {
+		if v.auth == nil {
+			continue
+		}
 		val := v.auth.value
 		mark := "(credential of " + v.cfg.ID + ", redacted)"
 		if len(e.Request) > 0 && strings.Contains(string(e.Request), val) {

@@ -77,7 +77,7 @@ func TestAuthEnforcedAndTraced(t *testing.T) {
 		{"api key right", cURL, map[string]string{"X-Vendor-Key": cCred.Value}, 200, "", []Presented{{"c", "header:X-Vendor-Key"}}},
 		{"api key as bearer", cURL, map[string]string{"Authorization": "Bearer " + cCred.Value}, 401, "ApiKey", []Presented{{"c", "bearer"}}},
 		{"api key unknown", cURL, map[string]string{"X-Vendor-Key": "guess"}, 401, "ApiKey", []Presented{{CredentialUnknown, "header:X-Vendor-Key"}}},
-		{"D's token in an odd header", cURL, map[string]string{"X-Vendor-Key": cCred.Value, "X-Other": dCred.Value}, 200, "", []Presented{{"d", "header:X-Other"}, {"c", "header:X-Vendor-Key"}}},
+		{"D's token in an odd header", cURL, map[string]string{"X-Vendor-Key": cCred.Value, "X-Other": dCred.Value}, 200, "", []Presented{{"c", "header:X-Vendor-Key"}, {"d", "header:X-Other"}}},
 	}
 	c := tClient(t, f, tViaProxy)
 	for _, tc := range cases {
@@ -142,6 +142,31 @@ func TestAuthConfigRejects(t *testing.T) {
 		if f, err := NewFleet(Config{Vendors: []VendorConfig{d}}); err == nil {
 			f.Close()
 			t.Errorf("%+v accepted", ac)
+		}
+	}
+}
+
+// TestAuthRESTBinding: the HTTP+JSON binding demands the credential too
+// and answers a google.rpc.Status UNAUTHENTICATED.
+func TestAuthRESTBinding(t *testing.T) {
+	f := tAuthFleet(t)
+	cred, _ := f.Credential("d")
+	c := tClient(t, f, tViaResolve)
+	u := tURL(t, f, HostRPCD, DefaultRESTPath+"/tasks/t-none")
+	cases := []struct {
+		hdr    map[string]string
+		status int
+	}{
+		{map[string]string{"A2A-Version": "1.0"}, 401},
+		{map[string]string{"A2A-Version": "1.0", "Authorization": "Bearer " + cred.Value}, 404},
+	}
+	for _, tc := range cases {
+		r := tGet(t, c, u, tc.hdr)
+		if r.Status != tc.status {
+			t.Fatalf("GET %s with %v: %d (%s), want %d", u, tc.hdr, r.Status, r.Body, tc.status)
+		}
+		if tc.status == 401 && (tPath(r.JSON, "error", "status") != "UNAUTHENTICATED" || r.Header.Get("WWW-Authenticate") == "") {
+			t.Errorf("401 body %s, challenge %q", r.Body, r.Header.Get("WWW-Authenticate"))
 		}
 	}
 }

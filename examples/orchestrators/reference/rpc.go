@@ -679,6 +679,9 @@ func (r *run) stream(a *attempt, params map[string]any) (res callResult, fallbac
 		switch {
 		case e.resp != nil:
 			resp = e.resp
+			if resp.StatusCode == http.StatusUnauthorized {
+				return callResult{err: fmt.Errorf("SendStreamingMessage %s: %w", a.ep.URL, errAuthRejected)}, false
+			}
 			r.observe(a, resp)
 			if !isSSE(resp.Header.Get("Content-Type")) {
 				a.streamTrouble = true
