@@ -280,7 +280,7 @@ func authScenarios() []*Scenario {
 					Requirement: "A credential belongs to the origin it was issued for. A card signed by A that names another party's gateway does not make A's credential valid there: the gateway's own security context applies, so A's credential is never presented to it " +
 						"(the client refuses, or runs with the credential it holds for the gateway itself).",
 					Source:  srcLeak,
-					Fix:     "Key credentials by the endpoint's origin, not by the card or its signer; present at the gateway only a credential issued for the gateway's origin.",
+					Fix:     "Key credentials by the endpoint's origin, not by the card or its signer; present at the gateway only a credential issued for the gateway's origin (or refuse it as signer-endpoint-mismatch).",
 					Reached: cardFetched("a"),
 					Judge: func(r *Run) Verdict {
 						hosts := r.VendorHosts["a"]
@@ -295,7 +295,19 @@ func authScenarios() []*Scenario {
 							}
 							sent++
 						}
-						return Passf("A's credential stayed with A's hosts (%d requests presented it)", sent)
+						if slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool { return e.Host == mockvendor.HostResellerB && isRPC(e) }) {
+							return Passf("the gateway was called, never with A's credential (A's hosts saw it %d times)", sent)
+						}
+						// Nothing reached the gateway: a refusal passes when it
+						// names the problem the card poses.
+						if len(r.Delegations) == 0 || r.Delegations[0].Outcome == nil {
+							return NotExercisedf("no request reached the gateway, and no outcome came")
+						}
+						o := r.Delegations[0].Outcome
+						if o.Outcome != contract.OutcomeCompleted && slices.Contains([]string{contract.ReasonSignerEndpointMismatch, contract.ReasonNoCredential}, o.Reason) {
+							return Passf("refused (%s, reason %s) before the gateway; A's credential never left A", o.Outcome, o.Reason)
+						}
+						return NotExercisedf("no request reached the gateway and the outcome (%s, reason %q) names neither the signer mismatch nor a missing credential", o.Outcome, o.Reason)
 					},
 				},
 			},

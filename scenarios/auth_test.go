@@ -86,6 +86,12 @@ func TestAuthChecks(t *testing.T) {
 		{"no leak: A's stays home", "AUTH-004.NO-LEAK", one(card(1, "a", mockvendor.HostVendorA), tCred(2, "b", mockvendor.HostResellerB, 200, mockvendor.Presented{Owner: "b", Via: "bearer"})), Pass},
 		{"no leak: A's at the gateway", "AUTH-004.NO-LEAK", one(card(1, "a", mockvendor.HostVendorA), tCred(2, "b", mockvendor.HostResellerB, 401, aBearer)), Fail},
 		{"no leak: card never fetched", "AUTH-004.NO-LEAK", one(), NotExercised},
+		{"no leak: refused as signer-endpoint-mismatch", "AUTH-004.NO-LEAK", func() *Run {
+			r := one(card(1, "a", mockvendor.HostVendorA))
+			r.Delegations[0].Outcome.Reason = contract.ReasonSignerEndpointMismatch
+			return r
+		}(), Pass},
+		{"no leak: refused for another reason", "AUTH-004.NO-LEAK", one(card(1, "a", mockvendor.HostVendorA)), NotExercised},
 		{"no fit: A's token at D", "AUTH-006.NO-FIT", one(card(1, "d", mockvendor.HostCardD), tCred(2, "d", rpcD, 401, aBearer)), Fail},
 		{"no fit: refused with auth-rejected after D's 401", "AUTH-006.NO-FIT", one(card(1, "d", mockvendor.HostCardD), tCred(2, "d", rpcD, 401)), Pass},
 	}

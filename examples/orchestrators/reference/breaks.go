@@ -150,7 +150,7 @@ type Alternatives struct {
 	// RefuseUnbound rejects a signed card whose endpoint the signer does
 	// not operate before contacting it, and reports no trustMode (seed
 	// 003's "reject the delegation" instead of reduced trust).
-	RefuseUnbound bool `alt:"refuse-unbound" keeps:"BIND-001.NO-FULL,BIND-004.NO-FULL,BIND-004.G-TLS-VERIFIED"`
+	RefuseUnbound bool `alt:"refuse-unbound" keeps:"BIND-001.NO-FULL,BIND-004.NO-FULL,BIND-004.G-TLS-VERIFIED,AUTH-004.NO-LEAK"`
 	// LifecycleProbe probes with a get of a synthetic task id marked as a
 	// probe (seed 000, Condition of Validity: expect -32001) instead of a
 	// probe send.
