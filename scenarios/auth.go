@@ -438,3 +438,31 @@ func credentialScopeCheck() Check {
 		Judge:   judgeCredentialScope,
 	}
 }
+
+// judgeCredentialRedacted is G-CREDENTIAL-REDACTED: the orchestrator writes
+// no credential value it was handed into what it reports (its outcome's
+// detail, its stderr).
+func judgeCredentialRedacted(r *Run) Verdict {
+	if len(r.CredentialHosts) == 0 {
+		return NotApplicablef("the scenario handed out no credential")
+	}
+	if len(r.CredentialsReported) > 0 {
+		return Failf("the orchestrator wrote out a credential value: %s", strings.Join(r.CredentialsReported, "; ")).
+			Want("no credential value in the outcome or the logs", strings.Join(r.CredentialsReported, "; "))
+	}
+	return Passf("no credential value in what the orchestrator reported")
+}
+
+// credentialRedactedCheck is the global requirement G-CREDENTIAL-REDACTED.
+func credentialRedactedCheck() Check {
+	return Check{
+		ID:          "G-CREDENTIAL-REDACTED",
+		Title:       "no credential value in the orchestrator's reports or logs",
+		Grades:      must(Safety),
+		Requirement: "Credential material stays out of diagnostic output: a token in an outcome's detail or a log line ends up in CI logs and reports that many people read.",
+		Source:      "a2a-cli COMPLIANCE.md A2ACLI_AUTH_004 (credentials redacted from all diagnostic output)",
+		Fix:         "Never format a credential into a message; log which credential (its origin or scheme), not its value.",
+		Reached:     allOf(credentialsHeld, delegationsRan(1)),
+		Judge:       judgeCredentialRedacted,
+	}
+}

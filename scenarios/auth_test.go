@@ -103,3 +103,21 @@ func TestAuthChecks(t *testing.T) {
 		})
 	}
 }
+
+func TestCredentialRedacted(t *testing.T) {
+	held := map[string][]string{"d": {mockvendor.HostRPCD}}
+	cases := []struct {
+		name string
+		run  Run
+		want Outcome
+	}{
+		{"nothing handed out", Run{}, NotApplicable},
+		{"kept out", Run{CredentialHosts: held}, Pass},
+		{"in the detail", Run{CredentialHosts: held, CredentialsReported: []string{"delegation 1's detail: vendor d's credential"}}, Fail},
+	}
+	for _, c := range cases {
+		if v := judgeCredentialRedacted(&c.run); v.Outcome != c.want {
+			t.Errorf("%s: %s (%s), want %s", c.name, v.Outcome, v.Detail, c.want)
+		}
+	}
+}

@@ -109,6 +109,7 @@ func GlobalChecks() []Check {
 			Judge:       judgeCancelAbandoned,
 		},
 		credentialScopeCheck(),
+		credentialRedactedCheck(),
 	}
 }
 

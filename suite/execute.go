@@ -185,19 +185,24 @@ func redactReported(res *ScenarioResult, run *scenarios.Run, f *mockvendor.Fleet
 	if len(creds) == 0 {
 		return
 	}
-	cut := func(s string) string {
+	cut := func(where, s string) string {
 		for _, c := range creds {
-			s = strings.ReplaceAll(s, c.Value, "(vendor "+c.Vendor+"'s credential, redacted)")
+			if strings.Contains(s, c.Value) {
+				if where != "" {
+					run.CredentialsReported = append(run.CredentialsReported, where+": vendor "+c.Vendor+"'s credential")
+				}
+				s = strings.ReplaceAll(s, c.Value, "(vendor "+c.Vendor+"'s credential, redacted)")
+			}
 		}
 		return s
 	}
-	res.Transcript.Stderr = cut(res.Transcript.Stderr)
+	res.Transcript.Stderr = cut("stderr", res.Transcript.Stderr)
 	for i, n := range res.Transcript.Notes {
-		res.Transcript.Notes[i] = cut(n)
+		res.Transcript.Notes[i] = cut("", n) // the driver's own notes
 	}
 	for i := range run.Delegations {
 		if o := run.Delegations[i].Outcome; o != nil {
-			o.Detail = cut(o.Detail)
+			o.Detail = cut(fmt.Sprintf("delegation %d's detail", i+1), o.Detail)
 		}
 	}
 }

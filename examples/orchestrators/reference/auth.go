@@ -189,6 +189,9 @@ func (r *run) authorize(a *attempt, req *http.Request) {
 	}
 	if p, ok := r.credentialFor(a); ok && p.header != "" {
 		req.Header.Set(p.header, p.value)
+		if r.br.LogCredential {
+			r.notef("%s: %s", p.header, p.value)
+		}
 	}
 }
 

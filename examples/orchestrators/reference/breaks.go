@@ -139,6 +139,9 @@ type Breaks struct {
 	// AnyCredential, holding none for the endpoint's origin, presents any
 	// credential it holds.
 	AnyCredential bool `break:"any-credential" check:"AUTH-006.NO-FIT,AUTH-006.G-CREDENTIAL-SCOPE"`
+	// LogCredential writes the credential it presents into its notes (and
+	// so the outcome's detail).
+	LogCredential bool `break:"log-credential" check:"AUTH-001.G-CREDENTIAL-REDACTED"`
 }
 
 // Alternatives switch on a different behaviour that the seeds and the
