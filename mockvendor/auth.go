@@ -148,6 +148,18 @@ func (f *Fleet) ownerOf(value string) string {
 	return CredentialUnknown
 }
 
+// ownerIn returns the id of the vendor whose credential s holds (a cookie
+// or a header value may wrap it), or CredentialUnknown. Issued values are
+// long and random, so holding one is no accident.
+func (f *Fleet) ownerIn(s string) string {
+	for _, v := range f.vendors {
+		if v.auth != nil && strings.Contains(s, v.auth.value) {
+			return v.cfg.ID
+		}
+	}
+	return CredentialUnknown
+}
+
 // apiKeyHeader reports whether a vendor of the fleet takes an API key in
 // the header k (canonical form).
 func (f *Fleet) apiKeyHeader(k string) bool {
@@ -186,7 +198,7 @@ func (f *Fleet) presented(r *http.Request) []Presented {
 		case strings.EqualFold(scheme, "bearer"):
 			add(Presented{Owner: owner, Via: "bearer"})
 		default:
-			if whole := f.ownerOf(auth); whole != CredentialUnknown {
+			if whole := f.ownerIn(auth); whole != CredentialUnknown {
 				owner = whole
 			}
 			add(Presented{Owner: owner, Via: "authorization"})
@@ -203,7 +215,7 @@ func (f *Fleet) presented(r *http.Request) []Presented {
 			if val = strings.TrimSpace(val); val == "" {
 				continue
 			}
-			if owner := f.ownerOf(val); owner != CredentialUnknown || f.apiKeyHeader(k) {
+			if owner := f.ownerIn(val); owner != CredentialUnknown || f.apiKeyHeader(k) {
 				add(Presented{Owner: owner, Via: "header:" + k})
 			}
 		}
@@ -211,7 +223,7 @@ func (f *Fleet) presented(r *http.Request) []Presented {
 	if r.URL.RawQuery != "" {
 		for k, vals := range r.URL.Query() {
 			for _, val := range vals {
-				if owner := f.ownerOf(val); owner != CredentialUnknown {
+				if owner := f.ownerIn(val); owner != CredentialUnknown {
 					add(Presented{Owner: owner, Via: "query:" + k})
 				}
 			}

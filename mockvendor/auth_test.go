@@ -77,6 +77,8 @@ func TestAuthEnforcedAndTraced(t *testing.T) {
 		{"api key right", cURL, map[string]string{"X-Vendor-Key": cCred.Value}, 200, "", []Presented{{"c", "header:X-Vendor-Key"}}},
 		{"api key as bearer", cURL, map[string]string{"Authorization": "Bearer " + cCred.Value}, 401, "ApiKey", []Presented{{"c", "bearer"}}},
 		{"api key unknown", cURL, map[string]string{"X-Vendor-Key": "guess"}, 401, "ApiKey", []Presented{{CredentialUnknown, "header:X-Vendor-Key"}}},
+		{"D's token in the query", cURL + "?api_key=" + dCred.Value, map[string]string{"X-Vendor-Key": cCred.Value}, 200, "", []Presented{{"c", "header:X-Vendor-Key"}, {"d", "query:api_key"}}},
+		{"D's token in a cookie", cURL, map[string]string{"X-Vendor-Key": cCred.Value, "Cookie": "session=" + dCred.Value}, 200, "", []Presented{{"c", "header:X-Vendor-Key"}, {"d", "header:Cookie"}}},
 		{"D's token in an odd header", cURL, map[string]string{"X-Vendor-Key": cCred.Value, "X-Other": dCred.Value}, 200, "", []Presented{{"c", "header:X-Vendor-Key"}, {"d", "header:X-Other"}}},
 	}
 	c := tClient(t, f, tViaProxy)
