@@ -11,6 +11,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
+	"sort"
+	"strings"
 )
 
 // Version is the contract version this package speaks. Every message carries
@@ -76,6 +79,102 @@ type Trust struct {
 	// Issuers maps a signer (issuer URL) to the operators it may vouch for.
 	// Nil or empty means no signer is trusted.
 	Issuers map[string]Issuer `json:"issuers,omitempty"`
+	// Credentials are the credentials the caller holds, keyed by the origin
+	// they were issued for ("https://host", with ":port" when not 443):
+	// a credential may be presented only in requests to that origin, never
+	// to another host, even one the issuer's own card names (see
+	// [Trust.Validate]). Nil or empty means the caller holds none.
+	Credentials map[string]Credential `json:"credentials,omitempty"`
+}
+
+// Credential is one credential of the caller: a secret to present the way
+// the agent's card declares its security scheme.
+type Credential struct {
+	// Scheme is the kind of security scheme the credential answers, one of
+	// the CredentialScheme* constants. Empty is invalid.
+	Scheme string `json:"scheme"`
+	// Value is the secret itself (the bearer token, the API key). Empty is
+	// invalid. Log it never; present it only to its origin.
+	Value string `json:"value"`
+}
+
+// Credential schemes ([Credential.Scheme]), named after the card's
+// security scheme they answer [A2A 1.0 §4.5 SecurityScheme].
+const (
+	// CredentialSchemeBearer answers an HTTP auth scheme "Bearer": send
+	// "Authorization: Bearer <value>".
+	CredentialSchemeBearer = "bearer"
+	// CredentialSchemeAPIKey answers an API key scheme: send the value
+	// where the card's scheme says (location and name).
+	CredentialSchemeAPIKey = "apiKey"
+)
+
+// Validate checks the trust block: every credential key is an https origin
+// (scheme https, a host, no user info, path, query or fragment; a port
+// only when it is not 443), and every credential has a known scheme and a
+// non-empty value without control characters (which would let it break
+// out of an HTTP header). A nil error means the block is usable.
+func (t Trust) Validate() error {
+	var errs []error
+	keys := make([]string, 0, len(t.Credentials))
+	for k := range t.Credentials {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, origin := range keys {
+		c := t.Credentials[origin]
+		if err := checkOrigin(origin); err != nil {
+			errs = append(errs, fmt.Errorf("credentials[%q]: %w", origin, err))
+		}
+		if c.Scheme != CredentialSchemeBearer && c.Scheme != CredentialSchemeAPIKey {
+			errs = append(errs, fmt.Errorf("credentials[%q].scheme %q is not %s or %s", origin, c.Scheme, CredentialSchemeBearer, CredentialSchemeAPIKey))
+		}
+		if c.Value == "" {
+			errs = append(errs, fmt.Errorf("credentials[%q].value is empty", origin))
+		}
+		if strings.ContainsFunc(c.Value, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			errs = append(errs, fmt.Errorf("credentials[%q].value holds a control character", origin))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// checkOrigin checks that s is an https origin in its shortest form.
+func checkOrigin(s string) error {
+	u, err := url.Parse(s)
+	switch {
+	case err != nil:
+		return fmt.Errorf("not a URL: %w", err)
+	case u.Scheme != "https":
+		return errors.New("not an https origin")
+	case u.Host == "" || u.Hostname() == "":
+		return errors.New("no host")
+	case u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(s, "/"):
+		return errors.New(`an origin has no user info, path, query or fragment ("https://host[:port]")`)
+	case u.Port() == "443":
+		return errors.New(`port 443 is implied: write the origin without it`)
+	case strings.ToLower(u.Host) != u.Host:
+		return errors.New("the host must be lower case")
+	}
+	return nil
+}
+
+// OriginOf returns the origin of an https URL in the form
+// [Trust.Credentials] keys use ("https://host", ":port" kept unless 443),
+// or "" when raw is not an https URL with a host.
+func OriginOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "https" || u.Hostname() == "" {
+		return ""
+	}
+	host := strings.ToLower(u.Host)
+	if u.Port() == "443" {
+		host = strings.ToLower(u.Hostname())
+		if strings.Contains(host, ":") {
+			host = "[" + host + "]"
+		}
+	}
+	return "https://" + host
 }
 
 // Issuer lists what one signer is allowed to vouch for.
@@ -197,6 +296,12 @@ const (
 	ReasonDeadline = "deadline"
 	// ReasonOther: none of the above.
 	ReasonOther = "other"
+	// ReasonNoCredential: the card demands a credential the caller holds
+	// none of for the endpoint's origin (trust.credentials).
+	ReasonNoCredential = "no-credential"
+	// ReasonAuthRejected: the endpoint refused the credential presented
+	// (HTTP 401).
+	ReasonAuthRejected = "auth-rejected"
 )
 
 // KnownOutcome reports whether s is one of the Outcome* words.
@@ -215,7 +320,7 @@ func KnownReason(s string) bool {
 		ReasonSignerEndpointMismatch, ReasonSignatureInvalid, ReasonKeyUnknown,
 		ReasonKeyAmbiguous, ReasonUnsignedCard, ReasonTLSSANMismatch,
 		ReasonVersionMismatch, ReasonInputModeMismatch, ReasonStreamTimeout,
-		ReasonDeadline, ReasonOther:
+		ReasonDeadline, ReasonOther, ReasonNoCredential, ReasonAuthRejected:
 		return true
 	}
 	return false

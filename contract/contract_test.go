@@ -226,3 +226,57 @@ func TestControlMessages(t *testing.T) {
 		t.Errorf("reset answer = %+v (%v)", r, err)
 	}
 }
+
+func TestTrustCredentials(t *testing.T) {
+	ok := contract.Credential{Scheme: contract.CredentialSchemeBearer, Value: "tok"}
+	cases := []struct {
+		name  string
+		creds map[string]contract.Credential
+		want  string // "" = valid
+	}{
+		{"none", nil, ""},
+		{"bearer and api key", map[string]contract.Credential{
+			"https://rpc.agent-d.example":    ok,
+			"https://127.0.0.1:8443":         {Scheme: contract.CredentialSchemeAPIKey, Value: "k"},
+			"https://agent.vendor-a.example": ok,
+		}, ""},
+		{"http origin", map[string]contract.Credential{"http://a.example": ok}, "not an https origin"},
+		{"a path", map[string]contract.Credential{"https://a.example/a2a": ok}, "no user info, path"},
+		{"trailing slash", map[string]contract.Credential{"https://a.example/": ok}, "no user info, path"},
+		{"port 443", map[string]contract.Credential{"https://a.example:443": ok}, "port 443 is implied"},
+		{"upper case", map[string]contract.Credential{"https://A.example": ok}, "lower case"},
+		{"no host", map[string]contract.Credential{"https://": ok}, "no host"},
+		{"unknown scheme", map[string]contract.Credential{"https://a.example": {Scheme: "basic", Value: "x"}}, `scheme "basic"`},
+		{"empty value", map[string]contract.Credential{"https://a.example": {Scheme: "bearer"}}, "value is empty"},
+		{"header injection", map[string]contract.Credential{"https://a.example": {Scheme: "bearer", Value: "x\r\nX-Evil: 1"}}, "control character"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := contract.Trust{Credentials: c.creds}.Validate()
+			if (err == nil) != (c.want == "") || err != nil && !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("Validate = %v, want %q", err, c.want)
+			}
+		})
+	}
+	// The wire form round-trips, and an old reader ignores it.
+	b, err := json.Marshal(contract.Trust{Credentials: map[string]contract.Credential{"https://a.example": ok}})
+	if err != nil || string(b) != `{"caFile":"","credentials":{"https://a.example":{"scheme":"bearer","value":"tok"}}}` {
+		t.Fatalf("%s %v", b, err)
+	}
+}
+
+func TestOriginOf(t *testing.T) {
+	cases := map[string]string{
+		"https://rpc.agent-d.example/a2a/v1":     "https://rpc.agent-d.example",
+		"https://RPC.agent-d.example:443/a2a":    "https://rpc.agent-d.example",
+		"https://127.0.0.1:8443/a2a":             "https://127.0.0.1:8443",
+		"http://rpc.agent-d.example/a2a":         "",
+		"not a url":                              "",
+		"https://gateway.vendor-b.example?x=1#f": "https://gateway.vendor-b.example",
+	}
+	for in, want := range cases {
+		if got := contract.OriginOf(in); got != want {
+			t.Errorf("OriginOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

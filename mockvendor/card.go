@@ -187,6 +187,7 @@ func (v *Vendor) cardDocument() map[string]any {
 	if v.explicitCard() {
 		v.applyCardForm(card)
 	}
+	v.securityDocs(card)
 	return card
 }
 

@@ -133,6 +133,41 @@ type VendorConfig struct {
 	Signing *SigningConfig `json:"signing,omitempty"`
 	// Faults are attached at start-up (and restored by a reset).
 	Faults []FaultSpec `json:"faults,omitempty"`
+	// Auth, when set, makes the vendor's card declare a security scheme
+	// and its endpoints refuse calls without the credential it issued
+	// (auth.go). Nil means an open vendor: no scheme, no check.
+	Auth *AuthConfig `json:"auth,omitempty"`
+}
+
+// AuthConfig is how a vendor authenticates its callers [A2A 1.0 §7.3-7.4]:
+// the scheme its card declares and the one credential it accepts. The card
+// and the JWKS stay public; every JSON-RPC and HTTP+JSON call must present
+// the credential the way the scheme says, or it gets HTTP 401.
+type AuthConfig struct {
+	// Scheme is AuthBearer (an HTTP bearer token in Authorization) or
+	// AuthAPIKey (an API key in a request header). Empty means AuthBearer.
+	Scheme string `json:"scheme,omitempty"`
+	// Header is the API key's header name. Empty means "X-API-Key". Only
+	// read for AuthAPIKey.
+	Header string `json:"header,omitempty"`
+	// Name is the scheme's key in the card's securitySchemes. Empty means
+	// "bearerAuth" or "apiKeyAuth".
+	Name string `json:"name,omitempty"`
+	// CardShape is the shape the card declares the scheme in: "1.0"
+	// (securitySchemes entries such as {"httpAuthSecurityScheme": ...},
+	// and securityRequirements) or "0.3" (entries such as {"type": "http",
+	// ...}, and security). Empty means the card's own generation: "0.3" for
+	// a card that carries the 0.3 members (url, preferredTransport), whose
+	// 0.3 readers refuse an unknown scheme type, else "1.0".
+	CardShape string `json:"cardShape,omitempty"`
+	// Credential is the value the vendor accepts (the bearer token or the
+	// API key). Empty means a fresh random value per fleet start, which
+	// Fleet.Credential reports.
+	Credential string `json:"credential,omitempty"`
+	// Revoked makes the vendor refuse its own credential as if it had been
+	// revoked: every call gets 401 (invalid_token for bearer). False means
+	// the credential is accepted.
+	Revoked bool `json:"revoked,omitempty"`
 }
 
 // HostConfig is one TLS host of a vendor.

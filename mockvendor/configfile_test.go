@@ -294,6 +294,9 @@ func TestConfigFileDocExample(t *testing.T) {
 	if cfg.Vendors[0].Signing.KeyPEM == "" || len(cfg.Vendors[2].Skills) != 2 || cfg.Limits.ReadTimeout != 10*time.Second {
 		t.Errorf("keyFile, cardFile or limits not applied: %+v", cfg)
 	}
+	if a := cfg.Vendors[2].Auth; a == nil || a.Scheme != mockvendor.AuthAPIKey || a.Header != "X-Vendor-Key" {
+		t.Errorf("vendor d's auth block not read: %+v", a)
+	}
 	f, err := mockvendor.NewFleet(cfg)
 	if err != nil {
 		t.Fatal(err)

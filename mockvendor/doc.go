@@ -102,6 +102,18 @@
 // a fault answers. JSON-RPC errors go with HTTP 200; a body over
 // Limits.MaxBody gets 413 without being read.
 //
+// # Authentication
+//
+// A vendor with VendorConfig.Auth (auth.go) declares one security scheme on
+// its card (an HTTP bearer token, or an API key in a header; in the 1.0
+// shape, or the 0.3 one for a card with the 0.3 members) and accepts one
+// credential, made up per start unless configured (Fleet.Credential). A
+// JSON-RPC or HTTP+JSON call without it, presented the declared way, gets
+// HTTP 401 with WWW-Authenticate; cards and key sets stay public. For
+// every request to every host the trace lists the credentials presented
+// (Event.Credentials: the issuing vendor, or CredentialUnknown, and how),
+// never a value, and issued values are cut out of what events keep.
+//
 // # Bounds
 //
 // What a client can make the fleet hold is bounded by Limits (the zero

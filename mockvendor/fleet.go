@@ -436,6 +436,7 @@ func (h *host) serve(w http.ResponseWriter, r *http.Request) {
 		Authorization: r.Header.Get("Authorization") != "",
 	}
 	_, ev.HasA2AVersion = r.Header["A2a-Version"]
+	ev.Credentials = h.vendor.fleet.presented(r)
 	if r.URL.RawQuery != "" {
 		ev.A2AVersionQuery = r.URL.Query().Get("A2A-Version")
 	}
@@ -466,6 +467,7 @@ func (h *host) serve(w http.ResponseWriter, r *http.Request) {
 		ev.Status = sw.status
 		ev.ContentType = sw.Header().Get("Content-Type")
 	}
+	h.vendor.fleet.redact(&ev)
 	clipEvent(&ev)
 	checkText(&ev)
 	tr.finish(seq, func(e *Event) { *e = withSeq(ev, e) })

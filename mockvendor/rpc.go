@@ -214,6 +214,9 @@ func (h *host) answerMethod(q *rpcRequest, ev *Event) (rpcResult, error) {
 	if err := q.decodeParams(ev); err != nil {
 		return rpcResult{}, err
 	}
+	if err := h.vendor.authenticate(ev); err != nil {
+		return rpcResult{}, err
+	}
 	if e := h.vendor.runCallHooks(q.call); e != nil {
 		return rpcResult{}, e
 	}
@@ -249,7 +252,10 @@ func rpcFailure(err error) (*RPCError, int) {
 	var noRoute *routeError
 	var notJSON *contentTypeError
 	var rpcErr *RPCError
+	var unauth *authError
 	switch {
+	case errors.As(err, &unauth):
+		return unauth.rpc, http.StatusUnauthorized
 	case errors.As(err, &tooBig):
 		return errInvalidRequest(tooBig.Error()), http.StatusRequestEntityTooLarge
 	case errors.As(err, &unread):

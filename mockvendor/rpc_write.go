@@ -35,6 +35,7 @@ func (h *host) writeAnswer(w http.ResponseWriter, r *http.Request, q *rpcRequest
 		rpcErr, status := rpcFailure(err)
 		ev.ErrorCode, ev.ErrorMessage = rpcErr.Code, rpcErr.Message
 		traceErrorData(ev, rpcErr)
+		challengeHeader(hdr, err)
 		if q.rest {
 			writeRESTError(w, rpcErr, status, h.vendor.errorDomain(), ev)
 			return
@@ -82,6 +83,9 @@ func traceErrorData(ev *Event, rpcErr *RPCError) {
 // and a google.rpc.Status body; domain is the vendor's ErrorInfo domain.
 func writeRESTError(w http.ResponseWriter, rpcErr *RPCError, status int, domain string, ev *Event) {
 	name := "INVALID_ARGUMENT"
+	if status == http.StatusUnauthorized {
+		name = "UNAUTHENTICATED"
+	}
 	if status == http.StatusOK {
 		status, name = restStatus(rpcErr.Code)
 	}

@@ -98,6 +98,10 @@ type Event struct {
 	Pragma          string `json:"pragma,omitempty"`
 	IfNoneMatch     string `json:"ifNoneMatch,omitempty"`
 	Authorization   bool   `json:"authorization,omitempty"`
+	// Credentials are the credentials the request presented: whose each
+	// was (a vendor id, or CredentialUnknown) and how, never the value
+	// (auth.go). Empty means none.
+	Credentials []Presented `json:"credentials,omitempty"`
 	// Request is the JSON-RPC request as received, when it parsed as JSON,
 	// is valid UTF-8, is at most MaxTracedBody bytes and fits in what is
 	// left of Limits.MaxTraceBodyBytes; other requests are judged from the

@@ -25,7 +25,8 @@ type Vendor struct {
 	signer    *vendorSigner
 	jwksCount int
 
-	push pushStore // push-notification configs (push.go)
+	push pushStore   // push-notification configs (push.go)
+	auth *vendorAuth // nil: an open vendor (auth.go)
 }
 
 // ID returns the vendor's id.
@@ -58,7 +59,7 @@ func (v *Vendor) init() error {
 		}
 		v.signer = s
 	}
-	return nil
+	return v.initAuth()
 }
 
 // attach adds a fault; live says the fleet may be running, so certificates

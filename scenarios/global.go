@@ -109,6 +109,8 @@ func GlobalChecks() []Check {
 			Reached:     taskCompleted,
 			Judge:       judgeCancelAbandoned,
 		},
+		credentialScopeCheck(),
+		credentialRedactedCheck(),
 	}
 }
 

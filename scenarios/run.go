@@ -26,6 +26,15 @@ type Run struct {
 	// Successors is the scenario's Successors (requested skill -> the
 	// skills that may stand in for it).
 	Successors map[string][]string `json:"successors,omitempty"`
+	// CredentialHosts maps each vendor whose credential the scenario
+	// handed out to the hosts (as the trace names them) it was handed out
+	// for: the only hosts it may be presented to. Nil means none was.
+	CredentialHosts map[string][]string `json:"credentialHosts,omitempty"`
+	// CredentialsReported says where the orchestrator wrote out a
+	// credential value it was handed ("delegation 1's detail: vendor d's
+	// credential", "stderr: ..."), before the report cut it out. Nil means
+	// nowhere.
+	CredentialsReported []string `json:"credentialsReported,omitempty"`
 }
 
 // Delegation is one request and what came of it.

@@ -211,6 +211,11 @@ type Request struct {
 	Wait time.Duration
 	// Before runs on the fleet just before the delegation (to switch faults).
 	Before func(f *mockvendor.Fleet) error
+	// Credentials names the vendors whose credentials the delegation hands
+	// out in trust.credentials, each keyed by the origins of the vendor's
+	// hosts that demand it (mockvendor.Fleet.Credential). A vendor that
+	// issued none is a harness error. Nil means the caller holds none.
+	Credentials []string
 }
 
 // Scenario is one situation of the catalog.
@@ -285,7 +290,7 @@ func (s *Scenario) HasLabel(l string) bool {
 // All returns the catalog, in catalog order. Each call builds fresh values.
 func All() []*Scenario {
 	var out []*Scenario
-	for _, area := range [][]*Scenario{cardScenarios(), probeScenarios(), streamScenarios(), modeScenarios(), bindScenarios(), sigScenarios(), ifaceScenarios()} {
+	for _, area := range [][]*Scenario{cardScenarios(), probeScenarios(), streamScenarios(), modeScenarios(), bindScenarios(), sigScenarios(), ifaceScenarios(), authScenarios()} {
 		out = append(out, area...)
 	}
 	return out

@@ -221,6 +221,9 @@ func Labels(e mockvendor.Event) (req, res string) {
 	if len(e.Faults) > 0 {
 		parts = append(parts, "["+strings.Join(e.Faults, ",")+"]")
 	}
+	for _, p := range e.Credentials {
+		parts = append(parts, "cred:"+p.Owner) // whose, never the value
+	}
 	return strings.Join(parts, " "), res
 }
 
@@ -233,6 +236,8 @@ func status(e mockvendor.Event) string {
 
 func result(e mockvendor.Event) string {
 	switch {
+	case e.Status == 401:
+		return "401" // refused credential (or none)
 	case e.ErrorCode != 0:
 		return strconv.Itoa(e.ErrorCode)
 	case e.State != "":

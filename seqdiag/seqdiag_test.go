@@ -157,3 +157,20 @@ func TestClipLongLabels(t *testing.T) {
 		t.Error("no send label")
 	}
 }
+
+func TestLabelsShowCredentialOwners(t *testing.T) {
+	cases := []struct {
+		ev       mockvendor.Event
+		req, res string
+	}{
+		{mockvendor.Event{Op: mockvendor.OpSend, Method: "SendMessage", Status: 200, State: "completed",
+			Credentials: []mockvendor.Presented{{Owner: "d", Via: "bearer"}}}, "SendMessage cred:d", "200 completed"},
+		{mockvendor.Event{Op: mockvendor.OpSend, Method: "SendMessage", Status: 401, ErrorCode: -32000,
+			Credentials: []mockvendor.Presented{{Owner: "a", Via: "bearer"}, {Owner: mockvendor.CredentialUnknown, Via: "header:X-Api-Key"}}}, "SendMessage cred:a cred:unknown", "401"},
+	}
+	for _, c := range cases {
+		if req, res := Labels(c.ev); req != c.req || res != c.res {
+			t.Errorf("Labels = %q, %q; want %q, %q", req, res, c.req, c.res)
+		}
+	}
+}

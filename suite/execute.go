@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/contract"
@@ -67,11 +69,15 @@ func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scen
 			break
 		}
 		req := delegationRequest(s, i, hex.EncodeToString(nonce), caFile, f)
+		if err := handOutCredentials(&req, rq.Credentials, f, run); err != nil {
+			res.Transcript = sess.Close()
+			return fail(fmt.Errorf("delegation %d: %w", i+1, err))
+		}
 		first := f.Trace().Seq() + 1
 		r := sess.Delegate(ctx, req)
 		f.Settle(settleTime)
 		run.Delegations = append(run.Delegations, scenarios.Delegation{
-			Request:       req,
+			Request:       redactCredentials(req, f),
 			Outcome:       r.Outcome,
 			NoOutcome:     r.NoOutcome,
 			Unimplemented: r.Unimplemented,
@@ -84,6 +90,7 @@ func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scen
 		}
 	}
 	res.Transcript = sess.Close()
+	redactReported(&res, run, f)
 	run.Events = f.Trace().Events()
 	run.Corroborate()
 	res.Delegations = run.Delegations
@@ -122,6 +129,82 @@ func delegationRequest(s *scenarios.Scenario, i int, nonce, caFile string, f *mo
 		req.Candidates = append(req.Candidates, scenarios.CardURL(h))
 	}
 	return req
+}
+
+// handOutCredentials puts the credentials of the named vendors in the
+// request, keyed by the origins of the vendor's hosts that demand them,
+// and records those hosts in the run (Run.CredentialHosts).
+func handOutCredentials(req *contract.DelegationRequest, vendors []string, f *mockvendor.Fleet, run *scenarios.Run) error {
+	for _, id := range vendors {
+		c, ok := f.Credential(id)
+		if !ok {
+			return fmt.Errorf("the scenario hands out vendor %s's credential, which the fleet did not issue", id)
+		}
+		if req.Trust.Credentials == nil {
+			req.Trust.Credentials = map[string]contract.Credential{}
+		}
+		if run.CredentialHosts == nil {
+			run.CredentialHosts = map[string][]string{}
+		}
+		for _, o := range c.Origins {
+			origin := contract.OriginOf(o)
+			req.Trust.Credentials[origin] = contract.Credential{Scheme: c.Scheme, Value: c.Value}
+			host := strings.TrimPrefix(origin, "https://")
+			if !slices.Contains(run.CredentialHosts[id], host) {
+				run.CredentialHosts[id] = append(run.CredentialHosts[id], host)
+			}
+		}
+	}
+	return req.Trust.Validate()
+}
+
+// redactCredentials is the request as the run keeps it (and the report
+// shows it): each credential value replaced by whose it is.
+func redactCredentials(req contract.DelegationRequest, f *mockvendor.Fleet) contract.DelegationRequest {
+	if len(req.Trust.Credentials) == 0 {
+		return req
+	}
+	owner := map[string]string{}
+	for _, c := range f.Credentials() {
+		owner[c.Value] = c.Vendor
+	}
+	creds := make(map[string]contract.Credential, len(req.Trust.Credentials))
+	for k, c := range req.Trust.Credentials {
+		c.Value = "(vendor " + owner[c.Value] + "'s credential, redacted)"
+		creds[k] = c
+	}
+	req.Trust.Credentials = creds
+	return req
+}
+
+// redactReported cuts the fleet's credential values out of what the OUT
+// reported (its stderr, the driver's notes, each outcome's detail), so the
+// report never shows one even when the OUT logs it.
+func redactReported(res *ScenarioResult, run *scenarios.Run, f *mockvendor.Fleet) {
+	creds := f.Credentials()
+	if len(creds) == 0 {
+		return
+	}
+	cut := func(where, s string) string {
+		for _, c := range creds {
+			if strings.Contains(s, c.Value) {
+				if where != "" {
+					run.CredentialsReported = append(run.CredentialsReported, where+": vendor "+c.Vendor+"'s credential")
+				}
+				s = strings.ReplaceAll(s, c.Value, "(vendor "+c.Vendor+"'s credential, redacted)")
+			}
+		}
+		return s
+	}
+	res.Transcript.Stderr = cut("stderr", res.Transcript.Stderr)
+	for i, n := range res.Transcript.Notes {
+		res.Transcript.Notes[i] = cut("", n) // the driver's own notes
+	}
+	for i := range run.Delegations {
+		if o := run.Delegations[i].Outcome; o != nil {
+			o.Detail = cut(fmt.Sprintf("delegation %d's detail", i+1), o.Detail)
+		}
+	}
 }
 
 // Bounds on the trace a scenario keeps in the report (the checks judge the

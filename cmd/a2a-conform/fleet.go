@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor"
 	"github.com/a2a-conform/a2a-conform/mockvendor/admin"
@@ -23,6 +24,9 @@ type addrFile struct {
 	// Admin is the admin API's base URL, AdminToken its bearer token.
 	Admin      string `json:"admin"`
 	AdminToken string `json:"adminToken"`
+	// Credentials are the credentials the fleet's vendors issued (fresh
+	// each start): what a client must present to their endpoints.
+	Credentials []mockvendor.Credential `json:"credentials,omitempty"`
 }
 
 func fleetUp(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -84,11 +88,18 @@ func fleetUp(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fmt.Fprintf(stdout, "proxy:  %s\nCA:     %s\n", f.ProxyURL(), caFile)
 	fmt.Fprintf(stdout, "admin:  %s (Authorization: Bearer %s)\n", adm.URL, adm.Token)
 	fmt.Fprintf(stdout, "live:   %s/?token=%s\n", adm.URL, adm.Token)
+	for _, c := range f.Credentials() {
+		how := "Authorization: Bearer " + c.Value
+		if c.Scheme == mockvendor.AuthAPIKey {
+			how = c.Header + ": " + c.Value
+		}
+		fmt.Fprintf(stdout, "credential: vendor %s, at %s: %s\n", c.Vendor, strings.Join(c.Origins, ", "), how)
+	}
 	if card := firstCardHost(f); card != "" {
 		fmt.Fprintf(stdout, "try:    curl --proxy %s --cacert %s https://%s%s\n", f.ProxyURL(), caFile, card, mockvendor.CardPath)
 	}
 	if *addrPath != "" {
-		b, _ := json.MarshalIndent(addrFile{Proxy: f.ProxyURL(), CAFile: caFile, Hosts: routes, Admin: adm.URL, AdminToken: adm.Token}, "", "  ")
+		b, _ := json.MarshalIndent(addrFile{Proxy: f.ProxyURL(), CAFile: caFile, Hosts: routes, Admin: adm.URL, AdminToken: adm.Token, Credentials: f.Credentials()}, "", "  ")
 		if err := os.WriteFile(*addrPath, append(b, '\n'), 0o600); err != nil {
 			return err
 		}

@@ -291,3 +291,18 @@ func TestFleetUpPrintConfig(t *testing.T) {
 		t.Errorf("--print-config did not read back as the default fleet:\n%s", stdout.String())
 	}
 }
+
+// TestFleetUpScenarioCredentials: an AUTH scenario's fleet hands the
+// developer the credentials its vendors issued (in the address file and on
+// stdout), fresh each start.
+func TestFleetUpScenarioCredentials(t *testing.T) {
+	a := fleetUpRun(t, "--scenario", "AUTH-001")
+	if len(a.Credentials) != 1 || a.Credentials[0].Vendor != "d" || a.Credentials[0].Value == "" ||
+		a.Credentials[0].Scheme != mockvendor.AuthBearer || len(a.Credentials[0].Origins) != 1 {
+		t.Fatalf("credentials %+v, want D's bearer token", a.Credentials)
+	}
+	b := fleetUpRun(t, "--scenario", "AUTH-001")
+	if len(b.Credentials) != 1 || b.Credentials[0].Value == a.Credentials[0].Value {
+		t.Errorf("the credential did not change between starts: %+v %+v", a.Credentials, b.Credentials)
+	}
+}

@@ -68,7 +68,7 @@ type Breaks struct {
 	Escape bool `break:"escape" check:"CARD-002.G-NO-ESCAPE"`
 	// SkipTLSVerify turns certificate verification off and treats an
 	// endpoint whose certificate could not be checked as fully trusted.
-	SkipTLSVerify bool `break:"skip-tls-verify" check:"BIND-004.NO-FULL,BIND-004.G-TLS-VERIFIED"`
+	SkipTLSVerify bool `break:"skip-tls-verify" check:"BIND-004.NO-FULL,BIND-004.G-TLS-VERIFIED,AUTH-005.NO-UNVERIFIED"`
 	// TrustAnySignature runs in full trust as soon as the signature
 	// verifies, without binding the signer to the endpoint.
 	TrustAnySignature bool `break:"trust-any-signature" check:"BIND-001.NO-FULL"`
@@ -147,6 +147,26 @@ type Breaks struct {
 	// DowngradeOnVersionError answers -32009 by trying the same endpoint
 	// again in 0.3.
 	DowngradeOnVersionError bool `break:"downgrade-on-version-error" check:"IFACE-006.NO-DOWNGRADE,IFACE-006.REPORT"`
+	// NoCredentials never presents a credential, whatever the card demands.
+	NoCredentials bool `break:"no-credentials" check:"AUTH-001.ATTACH,AUTH-001.DONE,AUTH-002.ATTACH"`
+	// APIKeyAsBearer presents every credential as Authorization: Bearer,
+	// an API key too.
+	APIKeyAsBearer bool `break:"api-key-as-bearer" check:"AUTH-002.ATTACH,AUTH-002.DONE"`
+	// RetryOn401 sends a refused request three more times with the same
+	// credential.
+	RetryOn401 bool `break:"retry-on-401" check:"AUTH-003.NO-RETRY"`
+	// AuthRejectedAsOther reports a 401 with reason other.
+	AuthRejectedAsOther bool `break:"auth-rejected-as-other" check:"AUTH-003.REPORT"`
+	// CredentialByCard looks the credential up by the card's origin first,
+	// so the issuer's credential follows its card to whatever endpoint the
+	// card names (a reseller gateway).
+	CredentialByCard bool `break:"credential-by-card" check:"AUTH-004.NO-LEAK,AUTH-004.G-CREDENTIAL-SCOPE"`
+	// AnyCredential, holding none for the endpoint's origin, presents any
+	// credential it holds.
+	AnyCredential bool `break:"any-credential" check:"AUTH-006.NO-FIT,AUTH-006.G-CREDENTIAL-SCOPE"`
+	// LogCredential writes the credential it presents into its notes (and
+	// so the outcome's detail).
+	LogCredential bool `break:"log-credential" check:"AUTH-001.G-CREDENTIAL-REDACTED"`
 }
 
 // Alternatives switch on a different behaviour that the seeds and the
@@ -158,7 +178,7 @@ type Alternatives struct {
 	// RefuseUnbound rejects a signed card whose endpoint the signer does
 	// not operate before contacting it, and reports no trustMode (seed
 	// 003's "reject the delegation" instead of reduced trust).
-	RefuseUnbound bool `alt:"refuse-unbound" keeps:"BIND-001.NO-FULL,BIND-004.NO-FULL,BIND-004.G-TLS-VERIFIED"`
+	RefuseUnbound bool `alt:"refuse-unbound" keeps:"BIND-001.NO-FULL,BIND-004.NO-FULL,BIND-004.G-TLS-VERIFIED,AUTH-004.NO-LEAK"`
 	// LifecycleProbe probes with a get of a synthetic task id marked as a
 	// probe (seed 000, Condition of Validity: expect -32001) instead of a
 	// probe send.
@@ -178,6 +198,10 @@ type Alternatives struct {
 	// version the reference speaks, in card order (A2A 1.0 §8.3.2 rule 1),
 	// instead of preferring 1.0 entries to 0.3 ones (a2a-cli SPEC §13.2).
 	CardOrder bool `alt:"card-order" keeps:"IFACE-001.NO-MISMATCH,IFACE-001.DONE,IFACE-003.SUPPORTED-FIRST,IFACE-005.TENANT"`
+	// RefuseWithoutCredential rejects the delegation (reason
+	// no-credential) at the first candidate whose card demands a
+	// credential the caller does not hold, instead of trying the next.
+	RefuseWithoutCredential bool `alt:"refuse-without-credential" keeps:"AUTH-006.NO-FIT"`
 }
 
 // AltInfo describes one Alternatives field.

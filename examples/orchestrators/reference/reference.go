@@ -230,6 +230,7 @@ type run struct {
 	rpcSeq      int
 	sentTask    bool
 	notes       []string
+	auth        authState // credentials (auth.go)
 }
 
 func newRun(o *Orchestrator, ctx context.Context, req contract.DelegationRequest, base *http.Client) *run {
@@ -374,6 +375,9 @@ func (r *run) try(cardURL string) *attempt {
 		r.notef("%s: signer %s does not operate %s: refused before contacting it", cardURL, a.verified.Issuer, a.ep.URL)
 		a.outcome, a.reason, a.refusedUnbound = contract.OutcomeRejected, contract.ReasonSignerEndpointMismatch, true
 		a.final = true
+		return a
+	}
+	if !r.credentialStep(a) {
 		return a
 	}
 	if r.br.PrevalidateSkill && a.wanted != "" && !card.hasSkill(a.wanted) {

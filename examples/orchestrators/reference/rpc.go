@@ -69,6 +69,7 @@ func (r *run) newRequest(ctx context.Context, a *attempt, method string, params 
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", accept)
+	r.authorize(a, req)
 	r.rpcCalls++
 	return req, nil
 }
@@ -113,6 +114,9 @@ func (r *run) call(a *attempt, method string, params map[string]any) callResult 
 		return callResult{err: err, tls: wire.IsTLSVerifyError(err)}
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusUnauthorized {
+		return r.unauthorized(a, resp, method, params)
+	}
 	return decodeAnswer(resp)
 }
 
@@ -253,6 +257,9 @@ func (r *run) probeStep(a *attempt) bool {
 }
 
 func (r *run) transportFailure(a *attempt, what string, res callResult) bool {
+	if r.authFailure(a, what, res) {
+		return false
+	}
 	if res.tls {
 		r.notef("%s of %s: certificate does not verify: %v", what, a.ep.URL, res.err)
 		a.reason = contract.ReasonTLSSANMismatch
@@ -681,6 +688,9 @@ func (r *run) stream(a *attempt, params map[string]any) (res callResult, fallbac
 		switch {
 		case e.resp != nil:
 			resp = e.resp
+			if resp.StatusCode == http.StatusUnauthorized {
+				return callResult{err: fmt.Errorf("SendStreamingMessage %s: %w", a.ep.URL, errAuthRejected)}, false
+			}
 			r.observe(a, resp)
 			if !isSSE(resp.Header.Get("Content-Type")) {
 				a.streamTrouble = true
