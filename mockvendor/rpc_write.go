@@ -3,6 +3,7 @@ package mockvendor
 import (
 	"bytes"
 	"net/http"
+	"slices"
 	"time"
 )
 
@@ -42,7 +43,8 @@ func (h *host) writeAnswer(w http.ResponseWriter, r *http.Request, q *rpcRequest
 	if ev.TaskID == "" {
 		ev.TaskID = res.taskID
 	}
-	ev.State = res.state
+	ev.State = normalState(stateName(res.state, q.dialect)) // as the wire said it
+	ev.MessageReply = res.message
 	if res.stream != nil {
 		h.writeStream(w, r, q, res, ev)
 		return
@@ -124,8 +126,9 @@ func (h *host) writeStream(w http.ResponseWriter, r *http.Request, q *rpcRequest
 		}
 	}
 	var buf bytes.Buffer
+	restFrom := max(res.restFrom, 1)
 	for i, item := range res.stream {
-		if i == 1 && res.restAfter > 0 && !h.wait(r, res.restAfter, ev) {
+		if i == restFrom && res.restAfter > 0 && !h.wait(r, res.restAfter, ev) {
 			return
 		}
 		buf.Reset()
@@ -143,6 +146,19 @@ func (h *host) writeStream(w http.ResponseWriter, r *http.Request, q *rpcRequest
 			return
 		}
 		_ = rc.Flush()
+	}
+	if res.restState != "" {
+		ev.State = normalState(stateName(res.restState, q.dialect))
+	}
+	if res.abort {
+		ev.Note = "stream broken off mid-way, the task still running (stream-cut)"
+		if conn, _, err := rc.Hijack(); err == nil {
+			_ = conn.Close() // no closing chunk: the client reads an unexpected EOF
+		}
+		return
+	}
+	if len(ev.Faults) > 0 && slices.Contains(ev.Faults, "stream-cut") {
+		ev.Note = "stream ended cleanly, the task still running (stream-cut)"
 	}
 }
 
