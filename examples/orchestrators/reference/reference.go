@@ -296,6 +296,13 @@ type attempt struct {
 	taskID         string
 	taskState      string
 	committed      bool
+
+	// The task after the send (life.go): viaStream is set when a stream
+	// answered the real send, streamBroke when that stream failed midway
+	// (rather than ending), and params are the real send's params.
+	viaStream   bool
+	streamBroke bool
+	params      map[string]any
 }
 
 // delegate tries the candidates in order until one completes the task.
@@ -554,7 +561,7 @@ func (r *run) finish(a *attempt, outcome, reason, detail string) contract.Delega
 				reason = contract.ReasonSignerEndpointMismatch
 			}
 		}
-		if outcome == contract.OutcomeCompleted {
+		if outcome == contract.OutcomeCompleted || outcome == contract.OutcomeInterrupted {
 			out.Agent, out.Skill, out.TaskID, out.TaskState = a.ep.URL, a.skill, a.taskID, a.taskState
 		}
 	}
