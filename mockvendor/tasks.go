@@ -34,11 +34,11 @@ type task struct {
 	// completed), and workFor how long it stays working first (0: it
 	// reaches end as a blocking send is answered); both set by the
 	// task-outcome fault.
-	end     string
-	workFor time.Duration
-	canceled  atomic.Bool
-	input     *Message
-	output    string
+	end      string
+	workFor  time.Duration
+	canceled atomic.Bool
+	input    *Message
+	output   string
 
 	mu sync.Mutex
 	// more are the follow-up messages after input, oldest first, at most
@@ -115,7 +115,9 @@ func (t *task) onlyInput() bool {
 
 // interruptedState reports whether a (0.3-spelled) state waits for the
 // client: input-required or auth-required.
-func interruptedState(state string) bool { return state == "input-required" || state == "auth-required" }
+func interruptedState(state string) bool {
+	return state == "input-required" || state == "auth-required"
+}
 
 func terminal(state string) bool {
 	switch state {

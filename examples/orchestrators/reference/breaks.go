@@ -140,7 +140,8 @@ type Breaks struct {
 	NoPoll bool `break:"no-poll" check:"LIFE-003.DONE"`
 	// FastPoll polls every 10 ms (a busy loop).
 	FastPoll bool `break:"fast-poll" check:"LIFE-003.BACKOFF"`
-	// PollPastDeadline polls on for 600 ms past the delegation's deadline.
+	// PollPastDeadline polls on (every 300 ms at most) for 900 ms past the
+	// delegation's deadline.
 	PollPastDeadline bool `break:"poll-past-deadline" check:"LIFE-004.STOP"`
 	// NoAbandonCancel leaves a task given up at the deadline working.
 	NoAbandonCancel bool `break:"no-abandon-cancel" check:"LIFE-004.CANCEL"`

@@ -39,8 +39,9 @@ const (
 	// delegation's own context has run out (within the 250 ms Delegate
 	// keeps to report in).
 	cancelWait = 200 * time.Millisecond
-	// pastDeadline is how long the PollPastDeadline break polls on.
-	pastDeadline = 600 * time.Millisecond
+	// pastDeadline is how long the PollPastDeadline break polls on (every
+	// 300 ms at most).
+	pastDeadline = 900 * time.Millisecond
 )
 
 // follow drives a task that the send (or stream) left running to its end,
@@ -119,8 +120,11 @@ func (r *run) poll(a *attempt, info wire.TaskInfo) wire.TaskInfo {
 	}
 	wait := pollFirst
 	for i := 0; i < maxPolls && !settled(info.State); i++ {
-		if r.br.FastPoll {
+		switch {
+		case r.br.FastPoll:
 			wait = 10 * time.Millisecond
+		case r.br.PollPastDeadline:
+			wait = min(wait, 300*time.Millisecond)
 		}
 		t := time.NewTimer(wait)
 		select {
@@ -184,7 +188,7 @@ func (r *run) resubscribe(a *attempt, info wire.TaskInfo) wire.TaskInfo {
 			}
 			if r.br.TerminalSubscribeAsFailure {
 				r.notef("subscription to task %s refused: %v (taken as a failure)", info.ID, rpcErr)
-				info.State = "unknown"
+				info.State = "failed"
 				return info
 			}
 			// A2A 1.0 §3.1.6: a terminal task has nothing to subscribe to.
