@@ -376,8 +376,11 @@ func judgeBackoff(r *Run) Verdict {
 				Want(fmt.Sprintf("at most %d gets a second", maxGetsPerSecond), fmt.Sprintf("%d", in))
 		}
 	}
+	if n == 0 && slices.ContainsFunc(r.Events, isSubscribe) {
+		return NotApplicablef("did not poll (followed the task by a subscription)")
+	}
 	if n == 0 {
-		return NotApplicablef("did not poll (followed the task another way)")
+		return NotExercisedf("never polled the working task")
 	}
 	return Passf("%d gets, never more than %d in a second", n, maxGetsPerSecond)
 }
@@ -407,6 +410,10 @@ func judgeStopAtDeadline(r *Run) Verdict {
 	o, bad := r.outcome(0)
 	if bad != nil {
 		return *bad
+	}
+	d := r.Delegations[0]
+	if dl := int64(d.Request.DeadlineMs); o.Outcome != contract.OutcomeCompleted && d.ElapsedMs < dl/2 {
+		return NotExercisedf("gave the task up %d ms into a %d ms deadline (outcome %s, reason %q): never followed it to the deadline", d.ElapsedMs, dl, o.Outcome, o.Reason)
 	}
 	if o.Outcome == contract.OutcomeCompleted || o.Outcome == contract.OutcomeInterrupted || o.Reason != contract.ReasonDeadline {
 		return Failf("outcome %s (reason %q): want failed with reason deadline", o.Outcome, o.Reason).Want("failed, deadline", o.Outcome+", "+o.Reason)
