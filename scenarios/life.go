@@ -46,6 +46,13 @@ func lifeOutcome(state string) func(f *mockvendor.Fleet) error {
 	}
 }
 
+// lifeFleet is D whose real tasks end in state (the first delegation's;
+// lifeOutcome switches it for the next ones), so that fleet up --scenario
+// starts in the first delegation's state.
+func lifeFleet(state string) func() mockvendor.Config {
+	return fleetOf(withFaults(mockvendor.VendorD(), mockvendor.Spec("task-outcome", mockvendor.TaskOutcome{State: state})))
+}
+
 // lifeRequest is a delegation of skill S to D, after before.
 func lifeRequest(before func(f *mockvendor.Fleet) error) Request {
 	return Request{Skill: skillS, Candidates: []string{mockvendor.HostCardD}, Before: before}
@@ -59,9 +66,9 @@ func lifeScenarios() []*Scenario {
 			Area:   "life",
 			Source: "A2A 1.0 §3.1.1 (terminal states); A2A CLI A2ACLI_EXIT_002",
 			Setup:  "Three delegations to D; its real task ends failed in the first, rejected in the second, canceled (by the agent) in the third.",
-			Fleet:  fleetOf(mockvendor.VendorD()),
+			Fleet:  lifeFleet("failed"),
 			Requests: []Request{
-				lifeRequest(lifeOutcome("failed")),
+				lifeRequest(nil),
 				lifeRequest(lifeOutcome("rejected")),
 				lifeRequest(lifeOutcome("canceled")),
 			},
@@ -94,9 +101,9 @@ func lifeScenarios() []*Scenario {
 			Area:   "life",
 			Source: "A2A 1.0 §3.1.1 (interrupted states); A2A CLI A2ACLI_TASK_POLL_003, A2ACLI_INTERACT_004",
 			Setup:  "Two delegations to D; its real task stops at input-required in the first and at auth-required in the second, and stays there.",
-			Fleet:  fleetOf(mockvendor.VendorD()),
+			Fleet:  lifeFleet("input-required"),
 			Requests: []Request{
-				lifeRequest(lifeOutcome("input-required")),
+				lifeRequest(nil),
 				lifeRequest(lifeOutcome("auth-required")),
 			},
 			Checks: []Check{
