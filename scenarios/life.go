@@ -20,7 +20,7 @@ import (
 // deadline of a delegation that must give up on it.
 const (
 	lifeWorkMs     = 3000
-	lifeDeadlineMs = 2000
+	lifeDeadlineMs = 2500
 	// maxGetsPerSecond bounds the polling of one task: more gets than
 	// this in any one-second window is a busy loop.
 	maxGetsPerSecond = 5
