@@ -15,7 +15,7 @@ import (
 // streaming, and an orchestrator that sends plainly is NOT_APPLICABLE.
 
 // streamWorkMs is how long the task of a cut stream works on.
-const streamWorkMs = 800
+const streamWorkMs = 500
 
 // cutStream is D with a stream that ends (or, abort, breaks off) after the
 // task and its working status, its task working workMs more (0: the task
