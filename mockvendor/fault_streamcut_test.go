@@ -94,8 +94,9 @@ func tTaskIDOf(ev map[string]any) string {
 	return id
 }
 
-// TestStreamCutREST: over the HTTP+JSON binding a cut stream ends (or
-// breaks off) the same way, and a message reply is a bare Message.
+// TestStreamCutREST: over the HTTP+JSON binding a cut stream ends the
+// same way, a message reply is a SendMessageResponse holding the Message,
+// and task-outcome's states are spelled TASK_STATE_*.
 func TestStreamCutREST(t *testing.T) {
 	f := tDefault(t)
 	c := tClient(t, f, tViaProxy)
@@ -112,5 +113,28 @@ func TestStreamCutREST(t *testing.T) {
 	r = tREST(t, c, "POST", "/message:send", tRESTMsg, nil)
 	if m, _ := r.JSON["message"].(map[string]any); m["role"] != "ROLE_AGENT" {
 		t.Errorf("REST message reply: %s", r.Body)
+	}
+	// task-outcome's states, as the binding spells them, by send and get.
+	for _, x := range []string{"message-reply", "stream-cut"} {
+		fs, _ := f.Faults("d")
+		for _, a := range fs {
+			if a.Type == x {
+				if err := f.RemoveFault("d", a.ID); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if _, err := f.AddFault("d", Spec("task-outcome", TaskOutcome{State: "rejected"})); err != nil {
+		t.Fatal(err)
+	}
+	r = tREST(t, c, "POST", "/message:send", tRESTMsg, nil)
+	task, _ := r.JSON["task"].(map[string]any)
+	id, _ := task["id"].(string)
+	if tPath(task, "status", "state") != "TASK_STATE_REJECTED" || id == "" {
+		t.Fatalf("REST send of a rejected task: %s", r.Body)
+	}
+	if g := tREST(t, c, "GET", "/tasks/"+id, "", nil); tPath(g.JSON, "status", "state") != "TASK_STATE_REJECTED" {
+		t.Errorf("REST get of a rejected task: %s", g.Body)
 	}
 }
