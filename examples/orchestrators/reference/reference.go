@@ -24,6 +24,11 @@
 //     origin, and the task sent to the skill's successor (or the next
 //     candidate). No error is ever escalated, and no vendor is marked
 //     degraded.
+//   - Following (life.go). A task the send left running is followed to its
+//     end: subscribed to again when its stream ended first, else polled
+//     with backoff until the deadline, when it is cancelled; input-required
+//     and auth-required are reported interrupted, a Message reply
+//     completed.
 //   - Report. cardTrust is "authoritative" only when every condition of
 //     validity of seed 000 held; trustMode is what Bind said.
 //
