@@ -30,15 +30,16 @@ type task struct {
 	created   time.Time
 	blocking  bool // answered after completion
 	hold      bool // stays working until cancelled (probe-accept)
+	canceled  atomic.Bool
+	input     *Message
+	output    string
+
 	// end is the state the task reaches in place of completed ("":
 	// completed), and workFor how long it stays working first (0: it
 	// reaches end as a blocking send is answered); both set by the
 	// task-outcome fault.
-	end      string
-	workFor  time.Duration
-	canceled atomic.Bool
-	input    *Message
-	output   string
+	end     string
+	workFor time.Duration
 
 	mu sync.Mutex
 	// more are the follow-up messages after input, oldest first, at most
@@ -111,12 +112,6 @@ func (t *task) onlyInput() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return len(t.more) == 0
-}
-
-// interruptedState reports whether a (0.3-spelled) state waits for the
-// client: input-required or auth-required.
-func interruptedState(state string) bool {
-	return state == "input-required" || state == "auth-required"
 }
 
 func terminal(state string) bool {
