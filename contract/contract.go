@@ -242,7 +242,33 @@ const (
 	// OutcomeUnimplemented: the OUT declares it cannot run this scenario at
 	// all. The harness scores it UNIMPLEMENTED, apart from pass and fail.
 	OutcomeUnimplemented = "unimplemented"
+	// OutcomeInterrupted: the remote task paused at an interrupted state
+	// and waits for the caller (more input, or credentials). The outcome
+	// names the task (TaskID) and the state it stopped at (TaskState, one
+	// of the interrupted TaskState* words), so that the caller can
+	// continue it. Added in contract 1 as an optional word.
+	OutcomeInterrupted = "interrupted"
 )
+
+// Interrupted task states ([DelegationOutcome.TaskState] of an
+// [OutcomeInterrupted] outcome), in the 0.3 spelling; the 1.0 spellings
+// (TASK_STATE_INPUT_REQUIRED, TASK_STATE_AUTH_REQUIRED) are accepted too.
+const (
+	// TaskStateInputRequired: the agent waits for more input.
+	TaskStateInputRequired = "input-required"
+	// TaskStateAuthRequired: the agent waits for credentials.
+	TaskStateAuthRequired = "auth-required"
+)
+
+// InterruptedState reports whether s names an interrupted task state, in
+// the 0.3 or the 1.0 spelling.
+func InterruptedState(s string) bool {
+	switch s {
+	case TaskStateInputRequired, TaskStateAuthRequired, "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED":
+		return true
+	}
+	return false
+}
 
 // Card trust words ([DelegationOutcome.CardTrust]).
 const (
@@ -307,7 +333,7 @@ const (
 // KnownOutcome reports whether s is one of the Outcome* words.
 func KnownOutcome(s string) bool {
 	switch s {
-	case OutcomeCompleted, OutcomeRejected, OutcomeFailed, OutcomeEscalated, OutcomeUnimplemented:
+	case OutcomeCompleted, OutcomeRejected, OutcomeFailed, OutcomeEscalated, OutcomeUnimplemented, OutcomeInterrupted:
 		return true
 	}
 	return false
@@ -363,7 +389,8 @@ func (e *UnknownWordError) Is(target error) bool { return target == ErrUnknownWo
 // Validate checks o as the answer to the request with id reqID. It returns
 // nil when o is fully valid; an error not matching [ErrUnknownWord] when o is
 // unusable (contract version other than [Version], id not echoed, outcome
-// word unknown); and, when the only problems are unknown words in reason,
+// word unknown, an [OutcomeInterrupted] without its taskId or with a
+// taskState that is not an interrupted state); and, when the only problems are unknown words in reason,
 // cardTrust or trustMode, an error that matches [ErrUnknownWord] (possibly
 // joining several [*UnknownWordError]s), which callers should only flag.
 func (o *DelegationOutcome) Validate(reqID string) error {
@@ -378,6 +405,12 @@ func (o *DelegationOutcome) Validate(reqID string) error {
 	}
 	if !KnownOutcome(o.Outcome) {
 		return fmt.Errorf("unknown outcome %q", o.Outcome)
+	}
+	if o.Outcome == OutcomeInterrupted && !InterruptedState(o.TaskState) {
+		return fmt.Errorf("outcome interrupted with taskState %q: it needs the interrupted state (input-required or auth-required)", o.TaskState)
+	}
+	if o.Outcome == OutcomeInterrupted && o.TaskID == "" {
+		return errors.New("outcome interrupted without taskId: the caller needs the task to continue it")
 	}
 	var flags []error
 	if o.Reason != "" && !KnownReason(o.Reason) {

@@ -153,6 +153,21 @@ func TestValidate(t *testing.T) {
 		{name: "unknown trust words", edit: func(o *contract.DelegationOutcome) {
 			o.CardTrust, o.TrustMode = "gospel", "yolo"
 		}, flagged: true},
+		{name: "interrupted", edit: func(o *contract.DelegationOutcome) {
+			o.Outcome, o.TaskID, o.TaskState = "interrupted", "t-1", "input-required"
+		}},
+		{name: "interrupted, 1.0 spelling", edit: func(o *contract.DelegationOutcome) {
+			o.Outcome, o.TaskID, o.TaskState = "interrupted", "t-1", "TASK_STATE_AUTH_REQUIRED"
+		}},
+		{name: "interrupted without state", edit: func(o *contract.DelegationOutcome) {
+			o.Outcome, o.TaskID = "interrupted", "t-1"
+		}, fatal: "needs the interrupted state"},
+		{name: "interrupted at a terminal state", edit: func(o *contract.DelegationOutcome) {
+			o.Outcome, o.TaskID, o.TaskState = "interrupted", "t-1", "failed"
+		}, fatal: "needs the interrupted state"},
+		{name: "interrupted without task", edit: func(o *contract.DelegationOutcome) {
+			o.Outcome, o.TaskState = "interrupted", "auth-required"
+		}, fatal: "without taskId"},
 		{name: "fatal wins over flag", edit: func(o *contract.DelegationOutcome) {
 			o.ID, o.Reason = "zz", "cosmic-rays"
 		}, fatal: "want \"r1\""},
@@ -197,7 +212,7 @@ func TestVocabulary(t *testing.T) {
 			t.Errorf("reason %q unknown", w)
 		}
 	}
-	for _, w := range []string{"completed", "rejected", "failed", "escalated", "unimplemented"} {
+	for _, w := range []string{"completed", "rejected", "failed", "escalated", "unimplemented", "interrupted"} {
 		if !contract.KnownOutcome(w) {
 			t.Errorf("outcome %q unknown", w)
 		}

@@ -304,5 +304,15 @@ func stateName(state string, d Dialect) string {
 		}
 		return "TASK_STATE_" + strings.ToUpper(strings.ReplaceAll(state, "-", "_"))
 	}
+	if d == Dialect01 {
+		// 0.1 has neither rejected nor auth-required (both came in 0.2):
+		// its nearest states stand in.
+		switch state {
+		case "rejected":
+			return "failed"
+		case "auth-required":
+			return "input-required"
+		}
+	}
 	return state
 }

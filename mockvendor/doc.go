@@ -42,6 +42,14 @@
 //	                         data parts {"text": ...}; the coercion is traced
 //	stream-content-type-lie  stream methods answer application/json
 //	slow-first-frame         a stream waits before its first event. delayMs (10000)
+//	stream-cut               a stream ends cleanly (or, abort, breaks off) while
+//	                         its task runs on. afterEvents (2: the task and its
+//	                         working status), abort (a clean end)
+//	task-outcome             real tasks end in state (completed), or stay
+//	                         working workingMs (0) first: failed, rejected,
+//	                         canceled, input-required, auth-required
+//	message-reply            sends and streams answer a Message, no task (0.3,
+//	                         1.0)
 //	version-header-lie       responses carry another A2A-Version. version (header
 //	                         left out)
 //	version-reject           -32009 for unsupported A2A-Version (a missing header

@@ -54,6 +54,19 @@ type Call struct {
 	StreamAsJSON bool
 	// FirstFrameDelay holds a stream open this long before its first event.
 	FirstFrameDelay time.Duration
+	// EndState is the state (0.3 spelling) the task the call creates
+	// reaches in place of completed ("": completed), and WorkFor how long
+	// it stays working first (0: it is there when the send is answered).
+	EndState string
+	WorkFor  time.Duration
+	// MessageReply answers a send or stream with a Message and creates no
+	// task (0.3 and 1.0; a 0.1 send always answers a task).
+	MessageReply bool
+	// StreamCut ends a stream after its first StreamCut events, the task
+	// still running (0: no cut); StreamAbort breaks the connection off
+	// there instead of ending the stream cleanly.
+	StreamCut   int
+	StreamAbort bool
 	// Coercions are the parts a fault changed.
 	Coercions []Coercion
 	// Faults names the faults that acted on the call.
@@ -137,8 +150,17 @@ type rpcResult struct {
 	stream []any
 	// taskID and state (0.3 spelling) are the task the answer carries.
 	taskID, state string
-	// restAfter delays the stream's events after the first.
+	// restAfter delays the stream's events from restFrom on (0: from the
+	// second); restState, when set, is the state the trace records once
+	// those events are written (a subscription's final state).
 	restAfter time.Duration
+	restFrom  int
+	restState string
+	// message is true when the answer is a Message and no task.
+	message bool
+	// abort breaks the connection off after the stream's events instead
+	// of ending the stream (stream-cut).
+	abort bool
 }
 
 // rpcHandler answers one operation; an error is answered by rpcFailure.

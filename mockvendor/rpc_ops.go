@@ -11,6 +11,12 @@ import (
 // serveSend creates the task of a send (or continues the task its message
 // names) and answers it.
 func (h *host) serveSend(q *rpcRequest) (rpcResult, error) {
+	if q.call.MessageReply && q.dialect != Dialect01 {
+		if _, err := h.replySkill(q); err != nil {
+			return rpcResult{}, err
+		}
+		return h.messageResult(q, false), nil
+	}
 	t, err := h.sendTask(q)
 	if err != nil {
 		return rpcResult{}, err
@@ -31,6 +37,12 @@ func (h *host) serveStream(q *rpcRequest) (rpcResult, error) {
 	if !h.vendor.cfg.Card.Streaming && !q.call.StreamAsJSON {
 		return rpcResult{}, errNoStreaming()
 	}
+	if q.call.MessageReply && q.dialect != Dialect01 && !q.call.StreamAsJSON {
+		if _, err := h.replySkill(q); err != nil {
+			return rpcResult{}, err
+		}
+		return h.messageResult(q, true), nil // a message-only stream: one Message
+	}
 	t, err := h.sendTask(q)
 	if err != nil {
 		return rpcResult{}, err
@@ -39,7 +51,60 @@ func (h *host) serveStream(q *rpcRequest) (rpcResult, error) {
 		return h.taskResult(q, t), nil
 	}
 	evs, state := h.vendor.fleet.streamEvents(t, q.dialect)
-	return rpcResult{stream: evs, taskID: t.id, state: state}, nil
+	res := rpcResult{stream: evs, taskID: t.id, state: state}
+	if t.workFor > 0 && !t.hold {
+		// The task's working status goes out at once; the rest when the
+		// work is done.
+		res.restFrom = 2
+		if q.dialect == Dialect01 {
+			res.restFrom = 1
+		}
+		res.restAfter = max(time.Until(t.doneAt(h.vendor.fleet.limits.WorkTime)), 0)
+	}
+	if n := q.call.StreamCut; n > 0 && n < len(evs) {
+		// stream-cut: the stream ends (or breaks) while the task runs on;
+		// the trace records the last state the stream announced.
+		res.stream, res.restAfter, res.abort = evs[:n], 0, q.call.StreamAbort
+		res.state = "working"
+		if n == 1 && q.dialect != Dialect01 {
+			res.state = "submitted"
+		}
+	}
+	return res, nil
+}
+
+// replySkill checks the skill of a send answered by a message as a new
+// task's would be: a skill the host does not serve is -32004.
+func (h *host) replySkill(q *rpcRequest) (string, error) {
+	c, v := q.call, h.vendor
+	skill := c.Skill
+	if skill == "" {
+		skill = v.defaultSkill()
+	}
+	if !c.AnySkill && !v.servesSkill(skill, h.cfg.Region) {
+		return "", errSkillNotServed(skill, h.cfg.Region, v.skillsIn(h.cfg.Region))
+	}
+	return skill, nil
+}
+
+// messageResult answers a send (or, as its one event, a stream) with an
+// agent Message and no task (A2A 1.0 §3.1.1: a send may answer a Message).
+func (h *host) messageResult(q *rpcRequest, stream bool) rpcResult {
+	m := q.call.Message
+	ctx := m.ContextID
+	if ctx == "" {
+		ctx = newID("ctx-")
+	}
+	reply := &Message{Role: "agent", MessageID: newID("m-"), ContextID: ctx,
+		Parts: []Part{{Kind: "text", Text: fmt.Sprintf("%s answered %s", h.vendor.cfg.Organization, summarize(m))}}}
+	var v any = encodeMessage(reply, q.dialect)
+	if q.dialect == Dialect10 {
+		v = map[string]any{"message": v}
+	}
+	if stream {
+		return rpcResult{stream: []any{v}, message: true}
+	}
+	return rpcResult{value: v, message: true}
 }
 
 // serveGet answers a get with the task.
@@ -95,8 +160,8 @@ func (h *host) serveSubscribe(q *rpcRequest) (rpcResult, error) {
 		first = map[string]any{"task": f.encodeTaskAt(t, d, state, q.now)}
 	}
 	res := rpcResult{stream: []any{first}, taskID: t.id, state: state}
-	if t.hold {
-		return res, nil
+	if t.hold || interruptedState(state) {
+		return res, nil // the stream closes at an interrupted state
 	}
 	rest, final := f.streamEvents(t, d)
 	// streamEvents starts with the task (0.3, 1.0) or its working status
@@ -107,7 +172,7 @@ func (h *host) serveSubscribe(q *rpcRequest) (rpcResult, error) {
 		rest = rest[2:]
 	}
 	res.stream = append(res.stream, rest...)
-	res.state = final
+	res.restState = final
 	res.restAfter = max(time.Until(t.doneAt(f.limits.WorkTime)), 0)
 	return res, nil
 }
@@ -314,6 +379,8 @@ func (h *host) newTask(q *rpcRequest) (*task, error) {
 		created:   q.now,
 		blocking:  true,
 		hold:      c.Hold,
+		end:       c.EndState,
+		workFor:   c.WorkFor,
 		input:     c.Message,
 	}
 	if c.Dialect == Dialect01 && sp.ID != "" {
@@ -418,7 +485,8 @@ func artifact(t *task, d Dialect) map[string]any {
 }
 
 // streamEvents lists the results of a stream in dialect d: the task first,
-// then working, the artifact and the final status (0.x marks it final). It
+// then working, the artifact (of a completed task) and the final status
+// (0.x marks it final). It
 // returns the last state the stream announces (0.3 spelling).
 func (f *Fleet) streamEvents(t *task, d Dialect) ([]any, string) {
 	now := time.Now()
@@ -426,17 +494,21 @@ func (f *Fleet) streamEvents(t *task, d Dialect) ([]any, string) {
 	status := func(state string) map[string]any {
 		return map[string]any{"state": stateName(state, d), "timestamp": ts}
 	}
-	final := "completed"
+	final := t.endState()
 	if t.hold {
 		final = "working"
 	}
+	// Only a completed task has its artifact; a stream closes at a
+	// terminal or interrupted state (A2A 1.0 §3.1.2; 0.x marks it final).
+	art := final == "completed"
 	switch d {
 	case Dialect01:
 		evs := []any{map[string]any{"id": t.id, "status": status("working"), "final": t.hold}}
 		if !t.hold {
-			evs = append(evs,
-				map[string]any{"id": t.id, "artifact": artifact(t, d)},
-				map[string]any{"id": t.id, "status": status(final), "final": true})
+			if art {
+				evs = append(evs, map[string]any{"id": t.id, "artifact": artifact(t, d)})
+			}
+			evs = append(evs, map[string]any{"id": t.id, "status": status(final), "final": true})
 		}
 		return evs, final
 	case Dialect03:
@@ -445,9 +517,10 @@ func (f *Fleet) streamEvents(t *task, d Dialect) ([]any, string) {
 		delete(first, "artifacts")
 		evs := []any{first, map[string]any{"kind": "status-update", "taskId": t.id, "contextId": t.contextID, "status": status("working"), "final": t.hold}}
 		if !t.hold {
-			evs = append(evs,
-				map[string]any{"kind": "artifact-update", "taskId": t.id, "contextId": t.contextID, "artifact": artifact(t, d), "lastChunk": true},
-				map[string]any{"kind": "status-update", "taskId": t.id, "contextId": t.contextID, "status": status(final), "final": true})
+			if art {
+				evs = append(evs, map[string]any{"kind": "artifact-update", "taskId": t.id, "contextId": t.contextID, "artifact": artifact(t, d), "lastChunk": true})
+			}
+			evs = append(evs, map[string]any{"kind": "status-update", "taskId": t.id, "contextId": t.contextID, "status": status(final), "final": true})
 		}
 		return evs, final
 	}
@@ -456,9 +529,10 @@ func (f *Fleet) streamEvents(t *task, d Dialect) ([]any, string) {
 	delete(first, "artifacts")
 	evs := []any{map[string]any{"task": first}, map[string]any{"statusUpdate": map[string]any{"taskId": t.id, "contextId": t.contextID, "status": status("working")}}}
 	if !t.hold {
-		evs = append(evs,
-			map[string]any{"artifactUpdate": map[string]any{"taskId": t.id, "contextId": t.contextID, "artifact": artifact(t, d), "lastChunk": true}},
-			map[string]any{"statusUpdate": map[string]any{"taskId": t.id, "contextId": t.contextID, "status": status(final)}})
+		if art {
+			evs = append(evs, map[string]any{"artifactUpdate": map[string]any{"taskId": t.id, "contextId": t.contextID, "artifact": artifact(t, d), "lastChunk": true}})
+		}
+		evs = append(evs, map[string]any{"statusUpdate": map[string]any{"taskId": t.id, "contextId": t.contextID, "status": status(final)}})
 	}
 	return evs, final
 }

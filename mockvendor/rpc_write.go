@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"time"
 )
 
@@ -46,7 +47,8 @@ func (h *host) writeAnswer(w http.ResponseWriter, r *http.Request, q *rpcRequest
 	if ev.TaskID == "" {
 		ev.TaskID = res.taskID
 	}
-	ev.State = res.state
+	ev.State = normalState(stateName(res.state, q.dialect)) // as the wire said it
+	ev.MessageReply = res.message
 	if res.stream != nil {
 		h.writeStream(w, r, q, res, ev)
 		return
@@ -148,8 +150,9 @@ func (h *host) writeStream(w http.ResponseWriter, r *http.Request, q *rpcRequest
 		}
 	}
 	var buf bytes.Buffer
+	restFrom := max(res.restFrom, 1)
 	for i, item := range res.stream {
-		if i == 1 && res.restAfter > 0 && !h.wait(r, res.restAfter, ev) {
+		if i == restFrom && res.restAfter > 0 && !h.wait(r, res.restAfter, ev) {
 			return
 		}
 		buf.Reset()
@@ -167,6 +170,19 @@ func (h *host) writeStream(w http.ResponseWriter, r *http.Request, q *rpcRequest
 			return
 		}
 		_ = rc.Flush()
+	}
+	if res.restState != "" {
+		ev.State = normalState(stateName(res.restState, q.dialect))
+	}
+	if res.abort {
+		ev.Note = "stream broken off mid-way, the task still running (stream-cut)"
+		if conn, _, err := rc.Hijack(); err == nil {
+			_ = conn.Close() // no closing chunk: the client reads an unexpected EOF
+		}
+		return
+	}
+	if len(ev.Faults) > 0 && slices.Contains(ev.Faults, "stream-cut") {
+		ev.Note = "stream ended cleanly, the task still running (stream-cut)"
 	}
 }
 

@@ -34,6 +34,13 @@ type task struct {
 	input     *Message
 	output    string
 
+	// end is the state the task reaches in place of completed ("":
+	// completed), and workFor how long it stays working first (0: it
+	// reaches end as a blocking send is answered); both set by the
+	// task-outcome fault.
+	end     string
+	workFor time.Duration
+
 	mu sync.Mutex
 	// more are the follow-up messages after input, oldest first, at most
 	// MaxTaskHistory-1.
@@ -47,8 +54,13 @@ func (t *task) state(now time.Time, work time.Duration) string {
 		return "canceled"
 	case t.hold:
 		return "working"
+	case t.workFor > 0:
+		if now.Sub(t.created) < t.workFor {
+			return "working"
+		}
+		return t.endState()
 	case t.blocking:
-		return "completed"
+		return t.endState()
 	}
 	age := now.Sub(t.created)
 	switch {
@@ -57,11 +69,25 @@ func (t *task) state(now time.Time, work time.Duration) string {
 	case age < work:
 		return "working"
 	}
+	return t.endState()
+}
+
+// endState is the state the task ends in (0.3 spelling): completed unless
+// a fault said otherwise.
+func (t *task) endState() string {
+	if t.end != "" {
+		return t.end
+	}
 	return "completed"
 }
 
-// doneAt is when a task that is not held or blocking completes.
-func (t *task) doneAt(work time.Duration) time.Time { return t.created.Add(work) }
+// doneAt is when a task that is not held reaches its end state.
+func (t *task) doneAt(work time.Duration) time.Time {
+	if t.workFor > 0 {
+		return t.created.Add(t.workFor)
+	}
+	return t.created.Add(work)
+}
 
 // addMessage appends a follow-up message, dropping the oldest follow-up
 // past MaxTaskHistory.

@@ -134,6 +134,9 @@ type Event struct {
 	ContentType string `json:"contentType,omitempty"`
 	// State is the task state answered, normalized to the 0.3 spelling.
 	State string `json:"state,omitempty"`
+	// MessageReply is true when a send or stream was answered by a Message
+	// and no task (TaskID is then empty).
+	MessageReply bool `json:"messageReply,omitempty"`
 	// ErrorCode and ErrorMessage are set when a JSON-RPC error was answered.
 	ErrorCode    int    `json:"errorCode,omitempty"`
 	ErrorMessage string `json:"errorMessage,omitempty"`

@@ -14,7 +14,11 @@ import (
 // orchestrator reports is held against the wire before any check reads it.
 //
 //   - completed needs a completed task at the endpoint named by agent, with
-//     id taskId, created for skill skill, in that delegation;
+//     id taskId, created for skill skill, in that delegation (or, without a
+//     taskId, a real send there for skill answered by a Message and no
+//     task);
+//   - interrupted needs the task taskId, created at agent in that
+//     delegation, answered in the state taskState;
 //   - cardTrust authoritative, and any trustMode, need a card of one of the
 //     delegation's candidates fetched by the end of the delegation (a cache
 //     kept from an earlier delegation of the same scenario counts);
@@ -34,6 +38,11 @@ func (r *Run) Contradiction(i int) string {
 	o := r.Delegations[i].Outcome
 	if o.Outcome == contract.OutcomeCompleted {
 		if why := r.completionContradiction(i, o); why != "" {
+			return why
+		}
+	}
+	if o.Outcome == contract.OutcomeInterrupted {
+		if why := r.interruptionContradiction(i, o); why != "" {
 			return why
 		}
 	}
@@ -64,7 +73,15 @@ func (r *Run) completionContradiction(i int, o *contract.DelegationOutcome) stri
 	says := fmt.Sprintf("the outcome says completed: task %q of skill %q at %q", o.TaskID, o.Skill, o.Agent)
 	evs := r.During(i)
 	if o.TaskID == "" {
-		return says + fmt.Sprintf("; the wire shows %s (an outcome must name the task it reports)", completedTasks(evs))
+		// A reply that is a Message and no task is a completion (A2A CLI
+		// A2ACLI_SEND_003): it needs that reply, from agent, for skill.
+		host, path := hostPath(o.Agent)
+		if slices.ContainsFunc(evs, func(e mockvendor.Event) bool {
+			return isRealSend(e) && e.MessageReply && e.Host == host && e.Path == path && e.Skill == o.Skill
+		}) {
+			return ""
+		}
+		return says + fmt.Sprintf("; the wire shows %s and no Message reply from that endpoint for that skill (an outcome must name the task it reports)", completedTasks(evs))
 	}
 	k := slices.IndexFunc(evs, func(e mockvendor.Event) bool { return isRealSend(e) && e.TaskID == o.TaskID && e.ErrorCode == 0 })
 	if k < 0 {
@@ -135,4 +152,32 @@ func hostPath(raw string) (host, path string) {
 		h = u.Hostname()
 	}
 	return h, u.Path
+}
+
+// interruptionContradiction holds an interrupted outcome against the wire:
+// the real task taskId, created in the delegation at agent, was answered
+// in the state taskState.
+func (r *Run) interruptionContradiction(i int, o *contract.DelegationOutcome) string {
+	want := normalTaskState(o.TaskState)
+	says := fmt.Sprintf("the outcome says interrupted: task %q at %q stopped at %s", o.TaskID, o.Agent, want)
+	evs := r.During(i)
+	k := slices.IndexFunc(evs, func(e mockvendor.Event) bool { return isRealSend(e) && e.TaskID == o.TaskID && e.ErrorCode == 0 })
+	if k < 0 {
+		return says + "; the wire shows no real task with that id created in this delegation"
+	}
+	if host, path := hostPath(o.Agent); evs[k].Host != host || evs[k].Path != path {
+		return says + fmt.Sprintf("; the wire shows task %q at https://%s%s", o.TaskID, evs[k].Host, evs[k].Path)
+	}
+	if !slices.ContainsFunc(evs[k:], func(e mockvendor.Event) bool { return e.TaskID == o.TaskID && e.State == want }) {
+		return says + fmt.Sprintf("; the wire shows task %q never answered in that state (last state %q)", o.TaskID, lastState(evs[k:], o.TaskID))
+	}
+	return ""
+}
+
+// normalTaskState is a task state in the 0.3 spelling (the trace's).
+func normalTaskState(s string) string {
+	if rest, ok := strings.CutPrefix(s, "TASK_STATE_"); ok {
+		return strings.ReplaceAll(strings.ToLower(rest), "_", "-")
+	}
+	return s
 }

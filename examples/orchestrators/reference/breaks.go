@@ -167,6 +167,51 @@ type Breaks struct {
 	// LogCredential writes the credential it presents into its notes (and
 	// so the outcome's detail).
 	LogCredential bool `break:"log-credential" check:"AUTH-001.G-CREDENTIAL-REDACTED"`
+
+	// The task after the send (life.go).
+
+	// TerminalAsCompleted reports completed for a task that ended failed,
+	// rejected or canceled.
+	TerminalAsCompleted bool `break:"terminal-as-completed" check:"LIFE-001.NOT-COMPLETED"`
+	// InterruptedAsEscalated reports a task at input-required or
+	// auth-required as escalated (the reference's answer before the
+	// contract had interrupted).
+	InterruptedAsEscalated bool `break:"interrupted-as-escalated" check:"LIFE-002.INTERRUPTED"`
+	// PollInterrupted gets a task three more times after seeing it
+	// interrupted.
+	PollInterrupted bool `break:"poll-interrupted" check:"LIFE-002.STOP-POLLING"`
+	// NoPoll takes the send's answer as the task's last word: a working
+	// task is reported failed.
+	NoPoll bool `break:"no-poll" check:"LIFE-003.DONE"`
+	// FastPoll polls every 10 ms (a busy loop).
+	FastPoll bool `break:"fast-poll" check:"LIFE-003.BACKOFF"`
+	// PollPastDeadline polls on (every 300 ms at most) for 900 ms past the
+	// delegation's deadline.
+	PollPastDeadline bool `break:"poll-past-deadline" check:"LIFE-004.STOP"`
+	// NoAbandonCancel leaves a task given up at the deadline working.
+	NoAbandonCancel bool `break:"no-abandon-cancel" check:"LIFE-004.CANCEL"`
+	// MessageAsFailure reports a Message reply (no task) as failed.
+	MessageAsFailure bool `break:"message-as-failure" check:"LIFE-005.DONE"`
+	// PollMessageReply gets a made-up task id after a Message reply.
+	PollMessageReply bool `break:"poll-message-reply" check:"LIFE-005.NO-INVENTED-TASK,LIFE-005.G-NO-UNKNOWN-TASK"`
+	// ContinueMadeUpTask, after the task completed, sends a follow-up
+	// message that continues a task id it made up (message.taskId).
+	ContinueMadeUpTask bool `break:"continue-made-up-task" check:"CARD-002.G-NO-UNKNOWN-TASK"`
+	// CompleteOnStreamEnd takes a stream's end for the task's: completed,
+	// whatever the last state.
+	CompleteOnStreamEnd bool `break:"complete-on-stream-end" check:"STREAM-003.NOT-EARLY,STREAM-003.FOLLOW"`
+	// NoFollowAfterCut does not follow a task whose stream ended (or broke
+	// off) before it did: the last state seen is reported.
+	NoFollowAfterCut bool `break:"no-follow-after-cut" check:"STREAM-003.FOLLOW,STREAM-004.FALLBACK,STREAM-005.DONE"`
+	// ResendAfterStreamError sends the work again (SendMessage) when a
+	// stream breaks off midway.
+	ResendAfterStreamError bool `break:"resend-after-stream-error" check:"STREAM-004.FALLBACK"`
+	// ResubscribeLoop subscribes up to five times to a task whose
+	// subscription was refused as terminal.
+	ResubscribeLoop bool `break:"resubscribe-loop" check:"STREAM-005.NO-LOOP"`
+	// TerminalSubscribeAsFailure takes a subscription refused as terminal
+	// (-32004) for a failure instead of reading the task's final state.
+	TerminalSubscribeAsFailure bool `break:"terminal-subscribe-as-failure" check:"STREAM-005.DONE"`
 }
 
 // Alternatives switch on a different behaviour that the seeds and the
@@ -202,6 +247,11 @@ type Alternatives struct {
 	// no-credential) at the first candidate whose card demands a
 	// credential the caller does not hold, instead of trying the next.
 	RefuseWithoutCredential bool `alt:"refuse-without-credential" keeps:"AUTH-006.NO-FIT"`
+
+	// PollAfterCut follows a task whose stream ended before it did by
+	// polling GetTask instead of subscribing again (both are the spec's
+	// ways: A2A 1.0 §3.1.6, A2A CLI A2ACLI_TASK_POLL_004).
+	PollAfterCut bool `alt:"poll-after-cut" keeps:"STREAM-003.FOLLOW,STREAM-003.NOT-EARLY,STREAM-004.FALLBACK,STREAM-005.DONE,STREAM-005.NO-LOOP"`
 }
 
 // AltInfo describes one Alternatives field.

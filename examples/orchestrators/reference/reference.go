@@ -24,6 +24,11 @@
 //     origin, and the task sent to the skill's successor (or the next
 //     candidate). No error is ever escalated, and no vendor is marked
 //     degraded.
+//   - Following (life.go). A task the send left running is followed to its
+//     end: subscribed to again when its stream ended first, else polled
+//     with backoff until the deadline, when it is cancelled; input-required
+//     and auth-required are reported interrupted, a Message reply
+//     completed.
 //   - Report. cardTrust is "authoritative" only when every condition of
 //     validity of seed 000 held; trustMode is what Bind said.
 //
@@ -299,6 +304,13 @@ type attempt struct {
 	taskID         string
 	taskState      string
 	committed      bool
+
+	// The task after the send (life.go): viaStream is set when a stream
+	// answered the real send, streamBroke when that stream failed midway
+	// (rather than ending), and params are the real send's params.
+	viaStream   bool
+	streamBroke bool
+	params      map[string]any
 }
 
 // delegate tries the candidates in order until one completes the task.
@@ -563,7 +575,7 @@ func (r *run) finish(a *attempt, outcome, reason, detail string) contract.Delega
 				reason = contract.ReasonSignerEndpointMismatch
 			}
 		}
-		if outcome == contract.OutcomeCompleted {
+		if outcome == contract.OutcomeCompleted || outcome == contract.OutcomeInterrupted {
 			out.Agent, out.Skill, out.TaskID, out.TaskState = a.ep.URL, a.skill, a.taskID, a.taskState
 		}
 	}

@@ -475,7 +475,7 @@ func (r *run) sendParams(a *attempt, msg *wire.Message) map[string]any {
 // send sends the real task, streaming when asked and offered, and falls
 // back to SendMessage when the stream does not hold its claims.
 func (r *run) send(a *attempt, params map[string]any) callResult {
-	a.committed = true
+	a.committed, a.params = true, params
 	r.sentTask = true
 	if r.req.Task.PreferStreaming && a.card.Capabilities.Streaming && a.ep.Binding == bindingJSONRPC && a.ep.Version == ProtocolVersion {
 		res, fallback := r.stream(a, params)
@@ -492,23 +492,11 @@ func (r *run) send(a *attempt, params map[string]any) callResult {
 // completeTask follows a task to a terminal state (polling GetTask for the
 // id the endpoint gave) and decides the attempt.
 func (r *run) completeTask(a *attempt, info wire.TaskInfo) {
-	for i := 0; i < maxPolls && !info.Message && info.ID != "" && !wire.Terminal(info.State) && !interrupted(info.State); i++ {
-		select {
-		case <-r.ctx.Done():
-		case <-time.After(100 * time.Millisecond):
-		}
-		if r.ctx.Err() != nil {
-			break
-		}
-		g := r.call(a, "GetTask", map[string]any{"id": info.ID})
-		if !g.ok() {
-			break
-		}
-		info.State = g.info.State
-	}
+	info = r.follow(a, info) // life.go
 	a.taskID, a.taskState = info.ID, info.State
 	a.final = true
 	switch {
+	case r.lifeOutcome(a, info): // life.go: interrupted, and the LIFE breaks
 	case info.Message || info.State == "completed":
 		a.outcome, a.reason = contract.OutcomeCompleted, contract.ReasonOK
 		if info.Message {
@@ -521,9 +509,6 @@ func (r *run) completeTask(a *attempt, info wire.TaskInfo) {
 		if r.br.GetUnknownTask {
 			r.call(a, "GetTask", map[string]any{"id": wire.NewID("t-made-up-")})
 		}
-	case interrupted(info.State):
-		a.outcome, a.reason = contract.OutcomeEscalated, contract.ReasonOther
-		r.notef("task %s needs the caller (%s)", info.ID, info.State)
 	default:
 		a.outcome, a.reason = contract.OutcomeFailed, contract.ReasonOther
 		if r.ctx.Err() != nil {
@@ -708,6 +693,7 @@ func (r *run) stream(a *attempt, params map[string]any) (res callResult, fallbac
 			if info.ID == "" && !info.Message {
 				return callResult{err: errors.New("stream named no task")}, false
 			}
+			a.viaStream, a.streamBroke = true, e.err != nil // life.go follows the task on
 			return callResult{info: info}, false
 		case !e.sse:
 			// A stream method answered with a plain body.

@@ -1,0 +1,47 @@
+package mockvendor
+
+import "fmt"
+
+// StreamCut ends a stream early, while its task is still running: after
+// the task and its working status, the stream either ends cleanly (as a
+// load balancer's idle timeout closes it: redpanda-data/console PR 2406,
+// a2aproject/a2a-rs issue 186) or, with Abort, breaks off with no proper
+// end (the client reads an error). The task itself runs on (with
+// task-outcome's WorkingMs, it completes later; without, it has completed
+// already, so a resubscription finds it terminal: a2aproject/A2A issue
+// 174). Subscriptions are not cut. Probes are left alone.
+type StreamCut struct {
+	// AfterEvents is how many events the stream sends before it ends.
+	// Zero means 2 (the task, then its working status).
+	AfterEvents int `json:"afterEvents,omitempty" doc:"events sent before the stream ends; 0 means 2 (the task and its working status)"`
+	// Abort breaks the connection off instead of ending the stream
+	// cleanly. False means a clean end.
+	Abort bool `json:"abort,omitempty" doc:"break the connection off instead of a clean end; false means a clean end"`
+}
+
+func init() {
+	registerFault("stream-cut", "a stream ends (or breaks off) while its task is still running", func() any { return &StreamCut{} })
+}
+
+func (s *StreamCut) validate() error {
+	if s.AfterEvents < 0 {
+		return fmt.Errorf("afterEvents must not be negative")
+	}
+	return nil
+}
+
+func (s *StreamCut) onCall(c *Call) *RPCError {
+	if c.Op != OpStream || c.Probe {
+		return nil
+	}
+	c.StreamCut = s.AfterEvents
+	if c.StreamCut == 0 {
+		c.StreamCut = 2
+		if c.Dialect == Dialect01 {
+			c.StreamCut = 1 // 0.1 streams start with the working status
+		}
+	}
+	c.StreamAbort = s.Abort
+	c.Faults = append(c.Faults, "stream-cut")
+	return nil
+}

@@ -1,0 +1,63 @@
+package mockvendor
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// TaskOutcome makes the real tasks a vendor creates end in another state
+// than completed, pause at an interrupted state, or stay working for a
+// while first: the lifecycle of a real agent beyond submitted -> working
+// -> completed (A2A 1.0 §3.1.1 and the proto's enum TaskState; issue 11,
+// item 2). Probes are left alone. A send is answered at once with the task
+// as it is then (working, while WorkingMs runs), whatever its blocking
+// mode asks, as an agent that answers long work early does (a blocking
+// send held for the whole work would hide the polling the LIFE scenarios
+// judge); a stream sends the task and its working status at once and the
+// rest when the work ends. Each dialect spells the state its own way
+// (TASK_STATE_* in 1.0; 0.1, which has neither rejected nor auth-required,
+// says failed and input-required).
+type TaskOutcome struct {
+	// State is the state the task reaches, in the 0.3 spelling: completed,
+	// failed, rejected, canceled, input-required or auth-required. Empty
+	// means completed.
+	State string `json:"state,omitempty" doc:"the state the task reaches (completed, failed, rejected, canceled, input-required, auth-required); empty means completed"`
+	// WorkingMs is how long the task stays working before it reaches
+	// State, in milliseconds. Zero means it is there when the send is
+	// answered.
+	WorkingMs int `json:"workingMs,omitempty" doc:"milliseconds the task stays working first; 0 means none"`
+}
+
+// taskOutcomeStates are the states TaskOutcome.State may name.
+var taskOutcomeStates = []string{"completed", "failed", "rejected", "canceled", "input-required", "auth-required"}
+
+func init() {
+	registerFault("task-outcome", "real tasks end in another state, pause at an interrupted one, or stay working first", func() any { return &TaskOutcome{} })
+}
+
+func (o *TaskOutcome) validate() error {
+	if o.State != "" && !slices.Contains(taskOutcomeStates, normalState(o.State)) {
+		return fmt.Errorf("state %q is not one of %v", o.State, taskOutcomeStates)
+	}
+	if o.WorkingMs < 0 {
+		return fmt.Errorf("workingMs must not be negative")
+	}
+	return nil
+}
+
+func (o *TaskOutcome) onCall(c *Call) *RPCError {
+	if c.Probe || (c.Op != OpSend && c.Op != OpStream) {
+		return nil
+	}
+	c.EndState = normalState(o.State)
+	c.WorkFor = time.Duration(o.WorkingMs) * time.Millisecond
+	c.Faults = append(c.Faults, "task-outcome")
+	return nil
+}
+
+// interruptedState reports whether a (0.3-spelled) state waits for the
+// client: input-required or auth-required.
+func interruptedState(state string) bool {
+	return state == "input-required" || state == "auth-required"
+}
