@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -153,10 +154,11 @@ func (r *run) fromLegacy(c *agentCard) []iface {
 
 // nextInterface moves the attempt to the card's next interface after a
 // failure to reach the current one (not a certificate that does not
-// verify: that is no connection failure but a refusal). False means there
-// is none, or the NoInterfaceFallback break is on.
+// verify, nor a 401: those are no connection failures but refusals, and
+// the next interface would present the same credential). False means
+// there is none, or the NoInterfaceFallback break is on.
 func (r *run) nextInterface(a *attempt, res callResult) bool {
-	if r.br.NoInterfaceFallback || res.tls || r.ctx.Err() != nil || a.epIndex+1 >= len(a.eps) {
+	if r.br.NoInterfaceFallback || res.tls || errors.Is(res.err, errAuthRejected) || r.ctx.Err() != nil || a.epIndex+1 >= len(a.eps) {
 		return false
 	}
 	failed := a.ep.URL
