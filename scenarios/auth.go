@@ -295,8 +295,13 @@ func authScenarios() []*Scenario {
 							}
 							sent++
 						}
-						if slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool { return e.Host == mockvendor.HostResellerB && isRPC(e) }) {
-							return Passf("the gateway was called, never with A's credential (A's hosts saw it %d times)", sent)
+						if calls := filter(r.Events, func(e mockvendor.Event) bool { return e.Host == mockvendor.HostResellerB && isRPC(e) }); len(calls) > 0 {
+							// Calling the gateway with no credential at all shows
+							// nothing about which credential the client picks.
+							if !slices.ContainsFunc(calls, func(e mockvendor.Event) bool { return presents(e, "b", "") }) {
+								return NotExercisedf("the gateway was called with no credential at all (%s), so the client never chose between A's credential and the gateway's own", describe(calls[0]))
+							}
+							return Passf("the gateway was called with its own (B's) credential, never with A's (A's hosts saw it %d times)", sent)
 						}
 						// Nothing reached the gateway: a refusal passes when it
 						// names the problem the card poses.
@@ -330,12 +335,23 @@ func authScenarios() []*Scenario {
 					Fix:         "Keep certificate and host name verification on; when it fails, do not send the request (and so not the credential).",
 					Reached:     endpointMet("d"),
 					Judge: func(r *Run) Verdict {
+						var bare []mockvendor.Event
 						for _, e := range r.Events {
-							if len(e.Credentials) > 0 && slices.Contains(r.UntrustedHosts, e.Host) {
+							if !slices.Contains(r.UntrustedHosts, e.Host) || !isRPC(e) {
+								continue
+							}
+							if len(e.Credentials) > 0 {
 								return Failf("%s: a credential (%s) went to %s, whose certificate does not verify", describe(e), presentedList(e), e.Host).At(e.Seq)
 							}
+							bare = append(bare, e)
 						}
-						return Passf("no credential reached %v", r.UntrustedHosts)
+						if len(bare) > 0 {
+							// Requests without any credential over the bad
+							// connection: G-TLS-VERIFIED judges the connection;
+							// whether a credential would have gone too was not seen.
+							return NotExercisedf("%s went over the unverified connection with no credential at all, so whether the client withholds its credential there was not seen", describe(bare[0]))
+						}
+						return Passf("no request, and so no credential, reached %v", r.UntrustedHosts)
 					},
 				},
 			},
@@ -390,11 +406,20 @@ func authScenarios() []*Scenario {
 	}
 }
 
-// credentialsHeld needs a scenario that handed out a credential and a
-// request that reached the fleet.
-var credentialsHeld = Precondition{
-	Needs: "connect to the fleet holding a credential",
-	Met:   func(r *Run) bool { return len(r.CredentialHosts) > 0 && len(r.Events) > 0 },
+// credentialPresented is met once the orchestrator presented a credential
+// the scenario handed out, anywhere: an orchestrator that never attaches
+// one has not shown where it would send it, so the credential globals give
+// it no credit.
+var credentialPresented = Precondition{
+	Needs: "present a credential the request handed out",
+	Met: func(r *Run) bool {
+		return slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool {
+			return slices.ContainsFunc(e.Credentials, func(p mockvendor.Presented) bool {
+				_, ours := r.CredentialHosts[p.Owner]
+				return ours
+			})
+		})
+	},
 }
 
 // judgeCredentialScope is G-CREDENTIAL-SCOPE: a credential the scenario
@@ -434,7 +459,7 @@ func credentialScopeCheck() Check {
 			"or an endpoint whose certificate does not verify. A credential anywhere else is a leak, whatever the far side does with it.",
 		Source:  "seed 003, Operational Effect; A2A 1.0 §7.3; a2a-cli COMPLIANCE.md A2ACLI_AUTH_003",
 		Fix:     "Look up the credential by the origin of the URL you are about to call (never by card, signer or scheme name) and attach it in that request only.",
-		Reached: credentialsHeld,
+		Reached: credentialPresented,
 		Judge:   judgeCredentialScope,
 	}
 }
@@ -447,7 +472,7 @@ func judgeCredentialRedacted(r *Run) Verdict {
 		return NotApplicablef("the scenario handed out no credential")
 	}
 	if len(r.CredentialsReported) > 0 {
-		return Failf("the orchestrator wrote out a credential value: %s", strings.Join(r.CredentialsReported, "; ")).
+		return Failf("the orchestrator wrote out a credential value: %s", strings.Join(r.CredentialsReported, "; ")).evidenced().
 			Want("no credential value in the outcome or the logs", strings.Join(r.CredentialsReported, "; "))
 	}
 	return Passf("no credential value in what the orchestrator reported")
@@ -462,7 +487,7 @@ func credentialRedactedCheck() Check {
 		Requirement: "Credential material stays out of diagnostic output: a token in an outcome's detail or a log line ends up in CI logs and reports that many people read.",
 		Source:      "a2a-cli COMPLIANCE.md A2ACLI_AUTH_004 (credentials redacted from all diagnostic output)",
 		Fix:         "Never format a credential into a message; log which credential (its origin or scheme), not its value.",
-		Reached:     allOf(credentialsHeld, delegationsRan(1)),
+		Reached:     allOf(credentialPresented, delegationsRan(1)),
 		Judge:       judgeCredentialRedacted,
 	}
 }

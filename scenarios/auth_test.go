@@ -28,15 +28,18 @@ func TestCredentialScope(t *testing.T) {
 	}{
 		{"nothing handed out", nil, nil, []mockvendor.Event{tCred(1, "d", mockvendor.HostRPCD, 200)}, NotApplicable},
 		{"at its own origin", held, nil, []mockvendor.Event{tCred(1, "d", mockvendor.HostRPCD, 200, dBearer)}, Pass},
-		{"none presented", held, nil, []mockvendor.Event{tCred(1, "d", mockvendor.HostRPCD, 401)}, Pass},
-		{"a credential the fleet did not issue", held, nil, []mockvendor.Event{tCred(1, "d", mockvendor.HostRPCD, 401, mockvendor.Presented{Owner: mockvendor.CredentialUnknown, Via: "bearer"})}, Pass},
+		// An orchestrator that never presents a credential it was handed
+		// has not shown where it would send one: no credit.
+		{"none presented", held, nil, []mockvendor.Event{tCred(1, "d", mockvendor.HostRPCD, 401)}, NotExercised},
+		{"only a credential the fleet did not issue", held, nil, []mockvendor.Event{tCred(1, "d", mockvendor.HostRPCD, 401, mockvendor.Presented{Owner: mockvendor.CredentialUnknown, Via: "bearer"})}, NotExercised},
+		{"ours at its origin and an unknown one", held, nil, []mockvendor.Event{tCred(1, "d", mockvendor.HostRPCD, 200, dBearer), tCred(2, "d", mockvendor.HostRPCD, 401, mockvendor.Presented{Owner: mockvendor.CredentialUnknown, Via: "bearer"})}, Pass},
 		{"A's at the gateway", held, nil, []mockvendor.Event{tCred(1, "b", mockvendor.HostResellerB, 401, aBearer)}, Fail},
 		{"D's at D's card host", held, nil, []mockvendor.Event{{Seq: 1, Vendor: "d", Host: mockvendor.HostCardD, Op: mockvendor.OpCardFetch, Credentials: []mockvendor.Presented{dBearer}}}, Fail},
 		{"over an unverified connection", held, []string{mockvendor.HostRPCD}, []mockvendor.Event{tCred(1, "d", mockvendor.HostRPCD, 200, dBearer)}, Fail},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			v := judgeCredentialScope(&Run{Events: c.events, CredentialHosts: c.held, UntrustedHosts: c.untrusted})
+			v, _ := credentialScopeCheck().Evaluate(&Run{Events: c.events, CredentialHosts: c.held, UntrustedHosts: c.untrusted})
 			if v.Outcome != c.want {
 				t.Fatalf("%s (%s), want %s", v.Outcome, v.Detail, c.want)
 			}
@@ -69,6 +72,7 @@ func TestAuthChecks(t *testing.T) {
 		return mockvendor.Event{Seq: seq, Vendor: vendor, Host: host, Op: mockvendor.OpCardFetch, Status: 200}
 	}
 	rpcD := mockvendor.HostRPCD
+	untrusted := func(r *Run) *Run { r.UntrustedHosts = []string{rpcD}; return r }
 	cases := []struct {
 		name, check string
 		run         *Run
@@ -86,6 +90,10 @@ func TestAuthChecks(t *testing.T) {
 		{"no leak: A's stays home", "AUTH-004.NO-LEAK", one(card(1, "a", mockvendor.HostVendorA), tCred(2, "b", mockvendor.HostResellerB, 200, mockvendor.Presented{Owner: "b", Via: "bearer"})), Pass},
 		{"no leak: A's at the gateway", "AUTH-004.NO-LEAK", one(card(1, "a", mockvendor.HostVendorA), tCred(2, "b", mockvendor.HostResellerB, 401, aBearer)), Fail},
 		{"no leak: card never fetched", "AUTH-004.NO-LEAK", one(), NotExercised},
+		{"no leak: gateway called with no credential at all", "AUTH-004.NO-LEAK", one(card(1, "a", mockvendor.HostVendorA), tCred(2, "b", mockvendor.HostResellerB, 401)), NotExercised},
+		{"no unverified: refused before any request", "AUTH-005.NO-UNVERIFIED", untrusted(one(card(1, "d", mockvendor.HostCardD), mockvendor.Event{Seq: 2, Vendor: "d", Host: rpcD, Op: mockvendor.OpTLSFailed})), Pass},
+		{"no unverified: the token over the bad connection", "AUTH-005.NO-UNVERIFIED", untrusted(one(card(1, "d", mockvendor.HostCardD), tCred(2, "d", rpcD, 200, dBearer))), Fail},
+		{"no unverified: a request there with no credential at all", "AUTH-005.NO-UNVERIFIED", untrusted(one(card(1, "d", mockvendor.HostCardD), tCred(2, "d", rpcD, 401))), NotExercised},
 		{"no leak: refused as signer-endpoint-mismatch", "AUTH-004.NO-LEAK", func() *Run {
 			r := one(card(1, "a", mockvendor.HostVendorA))
 			r.Delegations[0].Outcome.Reason = contract.ReasonSignerEndpointMismatch
@@ -112,11 +120,12 @@ func TestCredentialRedacted(t *testing.T) {
 		want Outcome
 	}{
 		{"nothing handed out", Run{}, NotApplicable},
-		{"kept out", Run{CredentialHosts: held}, Pass},
+		{"kept out", Run{CredentialHosts: held, Events: []mockvendor.Event{tCred(1, "d", mockvendor.HostRPCD, 200, dBearer)}, Delegations: []Delegation{{FirstSeq: 1, LastSeq: 2}}}, Pass},
+		{"never presented, so never shown", Run{CredentialHosts: held, Delegations: []Delegation{{FirstSeq: 1, LastSeq: 2}}}, NotExercised},
 		{"in the detail", Run{CredentialHosts: held, CredentialsReported: []string{"delegation 1's detail: vendor d's credential"}}, Fail},
 	}
 	for _, c := range cases {
-		if v := judgeCredentialRedacted(&c.run); v.Outcome != c.want {
+		if v, _ := credentialRedactedCheck().Evaluate(&c.run); v.Outcome != c.want {
 			t.Errorf("%s: %s (%s), want %s", c.name, v.Outcome, v.Detail, c.want)
 		}
 	}

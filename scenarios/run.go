@@ -89,7 +89,7 @@ func (r *Run) outcome(i int) (*contract.DelegationOutcome, *Verdict) {
 		return nil, &v
 	}
 	if why := r.Contradiction(i); why != "" {
-		v := Failf("delegation %d: %s", i+1, why).Want("an outcome the wire bears out", why).contradicted()
+		v := Failf("delegation %d: %s", i+1, why).Want("an outcome the wire bears out", why).evidenced()
 		return nil, &v
 	}
 	return d.Outcome, nil

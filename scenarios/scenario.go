@@ -134,8 +134,10 @@ func (v Verdict) At(seq int64) Verdict {
 	return v
 }
 
-// contradicted marks a FAIL proven by an outcome the wire contradicts.
-func (v Verdict) contradicted() Verdict {
+// evidenced marks a FAIL proven by something seen that is not one request:
+// an outcome the wire contradicts, a credential value in what the
+// orchestrator wrote.
+func (v Verdict) evidenced() Verdict {
 	v.evident = true
 	return v
 }
