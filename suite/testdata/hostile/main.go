@@ -24,7 +24,7 @@ import (
 )
 
 func main() {
-	mode := flag.String("mode", "", "crash | hang | garbage | huge-line | wrong-id | answer-first | grandchild | setsid | flood | invalid-utf8 | deep-nesting | big-bodies | tunnel-flood | sleep")
+	mode := flag.String("mode", "", "crash | hang | garbage | huge-line | wrong-id | answer-first | grandchild | setsid | flood | invalid-utf8 | deep-nesting | big-bodies | tunnel-flood | escape | escape-mid | sleep")
 	pids := flag.String("pids", "", "file to append started pids to")
 	flag.Parse()
 	record(*pids, os.Getpid())
@@ -34,6 +34,17 @@ func main() {
 		os.Exit(3)
 	case "sleep":
 		time.Sleep(time.Hour)
+		return
+	case "escape-mid":
+		// The middle of a double fork: a grandchild in a session of its
+		// own with an empty environment, and exit at once so that it is
+		// orphaned.
+		cmd := exec.Command(os.Args[0], "-mode", "sleep", "-pids", *pids)
+		cmd.Env = []string{}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err == nil {
+			record(*pids, cmd.Process.Pid)
+		}
 		return
 	case "huge-line":
 		line := strings.Repeat("x", 1<<20)
@@ -89,6 +100,18 @@ func main() {
 				if err := cmd.Start(); err == nil {
 					record(*pids, cmd.Process.Pid)
 				}
+			}
+			fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other"}`+"\n", msg.ID)
+		case "escape":
+			// A double fork out of reach of the process group and the
+			// session marker: the middle process calls setsid with an
+			// empty environment, starts the grandchild and exits.
+			cmd := exec.Command(os.Args[0], "-mode", "escape-mid", "-pids", *pids)
+			cmd.Env = []string{}
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+			if err := cmd.Start(); err == nil {
+				record(*pids, cmd.Process.Pid)
+				_ = cmd.Wait()
 			}
 			fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other"}`+"\n", msg.ID)
 		case "flood":
