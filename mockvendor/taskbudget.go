@@ -32,8 +32,9 @@ type taskBudget struct {
 	byVendor  map[string]int64
 
 	// forgotten counts the tasks forgotten to make room, stubbed the
-	// follow-ups kept as stubs, leftOut the follow-ups not kept at all.
-	forgotten, stubbed, leftOut atomic.Int64
+	// follow-ups kept as stubs, leftOut the follow-ups not kept at all;
+	// capped the tasks the count caps (MaxTasks, MaxTasksPerVendor) forgot.
+	forgotten, stubbed, leftOut, capped atomic.Int64
 }
 
 func newTaskBudget(max, maxVendor int64) *taskBudget {

@@ -143,10 +143,12 @@ func (s *taskStore) put(t *task) {
 		s.remove(old)
 	}
 	if len(s.order) >= s.max {
+		s.budget.capped.Add(int64(max(len(s.order)/10, 1)))
 		s.dropOldest(max(len(s.order)/10, 1))
 	}
 	if vs := s.byVendor[t.vendor]; len(vs) >= MaxTasksPerVendor {
 		n := max(len(vs)/10, 1)
+		s.budget.capped.Add(int64(n))
 		for _, old := range vs[:n] {
 			delete(s.byID, taskKey(old.vendor, old.id))
 			old.release()
