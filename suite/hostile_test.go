@@ -56,12 +56,18 @@ type hostileCase struct {
 	flood     bool   // the orchestrator sends 2,000 requests before answering
 	note      string // a driver note the transcript must hold
 	long      bool   // the orchestrator works for seconds before answering
+	// limit is the fleet limit the orchestrator reaches ("MaxTunnels"):
+	// the scenario must end with every check ERROR naming it, and its
+	// report still be written ("" = no limit reached, no ERROR).
+	limit string
 }
 
 // TestHostileOrchestrators runs orchestrators that misbehave against real
 // scenarios through the exec driver: each run finishes within its bound,
-// the scenario is scored (every check judged, none ERROR), the report can
-// be written, and no process the orchestrator started is left behind.
+// the scenario is scored (every check judged, none ERROR; or, when the
+// orchestrator reached one of the fleet's limits, every check ERROR
+// naming it), the report can be written, and no process the orchestrator
+// started is left behind.
 func TestHostileOrchestrators(t *testing.T) {
 	bin := buildHostile(t)
 	cases := []hostileCase{
@@ -77,7 +83,7 @@ func TestHostileOrchestrators(t *testing.T) {
 		{mode: "invalid-utf8", long: true},
 		{mode: "deep-nesting", long: true},
 		{mode: "big-bodies", long: true},
-		{mode: "tunnel-flood", long: true},
+		{mode: "tunnel-flood", long: true, limit: "MaxTunnels"},
 	}
 	for _, c := range cases {
 		t.Run(c.mode, func(t *testing.T) {
@@ -114,8 +120,14 @@ func runHostile(t *testing.T, bin string, c hostileCase) {
 	start := time.Now()
 	run, res, err := suite.Execute(context.Background(), s, d)
 	elapsed := time.Since(start)
-	if err != nil {
+	var limitErr *suite.LimitError
+	switch {
+	case c.limit == "" && err != nil:
 		t.Fatalf("harness error: %v", err)
+	case c.limit != "" && (!errors.As(err, &limitErr) || !strings.Contains(err.Error(), "Limits."+c.limit)):
+		t.Fatalf("want a limit error naming Limits.%s, got %v", c.limit, err)
+	case c.limit != "" && res.HarnessErr != err.Error():
+		t.Errorf("the scenario result's harness error is %q, want the limit error", res.HarnessErr)
 	}
 	// A flooding orchestrator has a 20 s deadline; on a loaded
 	// machine its scenario may take longer than 15 s.
@@ -134,11 +146,14 @@ func runHostile(t *testing.T, bin string, c hostileCase) {
 	}
 	var checks []suite.CheckResult
 	for _, ch := range s.WithGlobals() {
-		cr := suite.Judge(run, nil, s, ch, nil)
-		if cr.Result == scenarios.Error {
+		cr := suite.Judge(run, err, s, ch, nil)
+		switch {
+		case c.limit == "" && cr.Result == scenarios.Error:
 			t.Errorf("%s: ERROR %s", cr.ID, cr.Detail)
+		case c.limit != "" && (cr.Result != scenarios.Error || !strings.Contains(cr.Detail, "Limits."+c.limit)):
+			t.Errorf("%s = %s (%s), want ERROR naming Limits.%s", cr.ID, cr.Result, cr.Detail, c.limit)
 		}
-		if ch.ReadsOutcome && cr.Result != scenarios.Fail && cr.Result != scenarios.NotExercised {
+		if ch.ReadsOutcome && cr.Result != scenarios.Fail && cr.Result != scenarios.NotExercised && cr.Result != scenarios.Error {
 			t.Errorf("%s = %s (%s); an orchestrator that did no work must not pass it", cr.ID, cr.Result, cr.Detail)
 		}
 		checks = append(checks, cr)
