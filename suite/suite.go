@@ -235,6 +235,10 @@ func defineScenario(s *scenarios.Scenario, cfg Config, out *lineWriter, col *col
 			stopped = cfg.Context.Err() != nil
 		}, ginkgo.NodeTimeout(time.Duration(len(s.Requests))*(25*time.Second)+scenarioWaits(s)+30*time.Second))
 		ginkgo.AfterAll(func() {
+			// Every check has judged the run: drop its whole trace (up to
+			// Limits.MaxTraceEvents events and MaxTraceBodyBytes of bodies)
+			// before the next scenario starts; res keeps the report's part.
+			run = nil
 			out.scenarioLine(s, marks, res.DurationMs)
 			if col.partial != nil && !stopped {
 				col.partial()
