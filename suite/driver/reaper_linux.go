@@ -51,6 +51,26 @@ func enableSubreaper() bool {
 	return reaperOn
 }
 
+var (
+	pidfdMu      sync.Mutex
+	pidfdChecked bool
+	pidfdOK      bool
+)
+
+// pidfdsWork reports whether os/exec holds a pidfd for its children, from
+// pid, a child it has just started (checked once, while one is alive).
+func pidfdsWork(pid int) bool {
+	pidfdMu.Lock()
+	defer pidfdMu.Unlock()
+	if !pidfdChecked {
+		if _, alive := readStat(pid); !alive {
+			return true // gone already: ask again with the next one
+		}
+		pidfdChecked, pidfdOK = true, pidfdPids()[pid]
+	}
+	return pidfdOK
+}
+
 // orphanOwner is an exec session as the orphan sweep sees it.
 type orphanOwner struct {
 	start   uint64 // when it opened (before its first process), clock ticks since boot
@@ -88,7 +108,7 @@ func (o *orphanOwner) add(pid int, marker string) {
 	if marker != "" {
 		o.markers[marker] = true
 	}
-	if _, alive := readStat(pid); o.sweep && alive && !pidfdPids()[pid] {
+	if o.sweep && !pidfdsWork(pid) {
 		o.sweep = false // os/exec holds no pidfds here: our children cannot be told apart
 	}
 }
