@@ -48,6 +48,21 @@ type Limits struct {
 	// MaxTasks caps the task store. Zero means 10,000. Past the cap the oldest
 	// task is forgotten; a later get or cancel for it answers -32001.
 	MaxTasks int `json:"maxTasks,omitempty"`
+	// MaxTaskBytes caps, in bytes, what the task store keeps for the
+	// whole fleet (a scenario runs a fleet of its own, so this is also the
+	// scenario's budget): each task's strings and its messages' texts,
+	// data, files and metadata. Zero means 64 MiB. A new task that does
+	// not fit makes room by forgetting the oldest tasks (a later get or
+	// cancel for them answers -32001); a follow-up message that does not
+	// fit is kept as a stub (its role, its id clipped to MaxTracedField
+	// and one text part saying how many bytes were left out), or not at
+	// all when even the stub does not fit. The store may exceed the cap
+	// by one task (at most MaxBody of input).
+	MaxTaskBytes int64 `json:"maxTaskBytes,omitempty"`
+	// MaxVendorTaskBytes caps, in bytes, what the task store keeps for
+	// each vendor, within MaxTaskBytes, in the same way. Zero means
+	// 32 MiB.
+	MaxVendorTaskBytes int64 `json:"maxVendorTaskBytes,omitempty"`
 	// ReadTimeout bounds reading one request (headers and body), on the
 	// hosts and on the proxy's absolute-form path. Zero means 10 s; a
 	// client that sends slower is cut off.
@@ -86,6 +101,12 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxTasks == 0 {
 		l.MaxTasks = 10_000
+	}
+	if l.MaxTaskBytes == 0 {
+		l.MaxTaskBytes = 64 << 20
+	}
+	if l.MaxVendorTaskBytes == 0 {
+		l.MaxVendorTaskBytes = 32 << 20
 	}
 	if l.ReadTimeout == 0 {
 		l.ReadTimeout = 10 * time.Second

@@ -140,7 +140,9 @@
 //   - time: IdleTimeout (60 s) for idle keep-alive connections and
 //     tunnels, ReadTimeout (10 s) for reading a request, on the hosts and
 //     on the proxy's absolute-form path.
-//
-// The task store (MaxTasks) keeps every input message of its tasks; it is
-// not bounded in bytes here.
+//   - tasks: MaxTasks (10,000) tasks, 5,000 per vendor, 64 messages per
+//     task, and in bytes MaxTaskBytes (64 MiB) for the fleet (a scenario's
+//     fleet is its own) and MaxVendorTaskBytes (32 MiB) per vendor: past
+//     them the oldest tasks are forgotten, and a follow-up message is kept
+//     as a stub (taskbudget.go).
 package mockvendor

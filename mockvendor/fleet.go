@@ -82,13 +82,13 @@ func NewUnstartedFleet(cfg Config) (*Fleet, error) {
 		byAddr:   map[string]*host{},
 		closing:  make(chan struct{}),
 	}
-	if l := cfg.Limits; l.MaxBody < 0 || l.MaxTraceEvents < 0 || l.MaxTraceBodyBytes < 0 || l.MaxTasks < 0 || l.ReadTimeout < 0 || l.WorkTime < 0 ||
+	if l := cfg.Limits; l.MaxBody < 0 || l.MaxTraceEvents < 0 || l.MaxTraceBodyBytes < 0 || l.MaxTasks < 0 || l.MaxTaskBytes < 0 || l.MaxVendorTaskBytes < 0 || l.ReadTimeout < 0 || l.WorkTime < 0 ||
 		l.MaxConns < 0 || l.MaxTunnels < 0 || l.IdleTimeout < 0 {
 		return nil, &ConfigError{Field: "limits", Msg: "limits must not be negative (zero means the default)"}
 	}
 	f.trace = newTrace(f.limits)
 	f.conns.Max = int64(f.limits.MaxConns)
-	f.tasks = newTaskStore(f.limits.MaxTasks)
+	f.tasks = newTaskStore(f.limits.MaxTasks, newTaskBudget(f.limits.MaxTaskBytes, f.limits.MaxVendorTaskBytes))
 	names := map[string]bool{}
 	for i, vc := range cfg.Vendors {
 		if vc.ID == "" {

@@ -3,6 +3,7 @@ package mockvendor
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -49,11 +50,22 @@ func BenchmarkHostile(b *testing.B) {
 			c := f.Client()
 			u := "https://" + HostRPCD + DefaultRPCPath
 			for i := 0; i < 3000; i++ {
-				resp, err := c.Post(u, "application/json", bytes.NewReader(body))
+				// A2A-Version 1.0: without it the request is a 0.3 one, and
+				// SendMessage would be refused (-32601) before any task is
+				// made.
+				req, _ := http.NewRequest(http.MethodPost, u, bytes.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("A2A-Version", "1.0")
+				resp, err := c.Do(req)
 				if err != nil {
 					b.Fatal(err)
 				}
+				head := make([]byte, 512)
+				n, _ := io.ReadFull(resp.Body, head)
 				resp.Body.Close()
+				if i == 0 && !bytes.Contains(head[:n], []byte(`"task"`)) {
+					b.Fatalf("the send made no task: %s", head[:n])
+				}
 			}
 			return func() { c.CloseIdleConnections() }
 		}},

@@ -25,6 +25,8 @@ type proxy struct {
 	conns map[net.Conn]struct{}
 	// tunnels counts the open CONNECT tunnels (Limits.MaxTunnels).
 	tunnels atomic.Int64
+	// tunnelsRefused counts the CONNECTs refused past Limits.MaxTunnels.
+	tunnelsRefused atomic.Int64
 }
 
 func newProxy(f *Fleet) (*proxy, error) {
@@ -127,6 +129,7 @@ func (p *proxy) connect(w http.ResponseWriter, r *http.Request) {
 	}
 	if n := p.tunnels.Add(1); n > int64(p.f.limits.MaxTunnels) {
 		p.tunnels.Add(-1)
+		p.tunnelsRefused.Add(1)
 		w.Header().Set("Retry-After", "1")
 		w.Header().Set("Connection", "close")
 		http.Error(w, "a2a-conform proxy: "+strconv.Itoa(p.f.limits.MaxTunnels)+" tunnels are open (Limits.MaxTunnels)", http.StatusServiceUnavailable)

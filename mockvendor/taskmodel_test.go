@@ -409,7 +409,7 @@ func TestSubscribe(t *testing.T) {
 // the newest), a vendor MaxTasksPerVendor tasks (the oldest go), and one
 // vendor's flood leaves another's tasks alone.
 func TestTaskStoreBounds(t *testing.T) {
-	s := newTaskStore(1_000_000)
+	s := newTaskStore(1_000_000, nil)
 	keep := &task{id: "keep", vendor: "w", input: &Message{MessageID: "w0"}}
 	s.put(keep)
 	for i := 0; i < MaxTasksPerVendor+10; i++ {

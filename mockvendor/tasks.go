@@ -3,6 +3,7 @@ package mockvendor
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -13,7 +14,9 @@ import (
 // each task keeps at most MaxTaskHistory messages (its first message and
 // the newest follow-ups; older follow-ups are dropped), and each vendor at
 // most MaxTasksPerVendor tasks (past it the oldest tenth of that vendor's
-// tasks is dropped), within the fleet-wide Limits.MaxTasks.
+// tasks is dropped), within the fleet-wide Limits.MaxTasks; in bytes, the
+// store keeps within Limits.MaxTaskBytes and Limits.MaxVendorTaskBytes
+// (taskbudget.go).
 const (
 	MaxTaskHistory    = 64
 	MaxTasksPerVendor = 5_000
@@ -45,6 +48,11 @@ type task struct {
 	// more are the follow-up messages after input, oldest first, at most
 	// MaxTaskHistory-1.
 	more []*Message
+	// budget is the budget the task is charged to (nil once forgotten),
+	// cost what it is charged, moreCost each follow-up's part of it.
+	budget   *taskBudget
+	cost     int64
+	moreCost []int64
 }
 
 // state returns the task's state at now, in the 0.3 spelling.
@@ -90,14 +98,21 @@ func (t *task) doneAt(work time.Duration) time.Time {
 }
 
 // addMessage appends a follow-up message, dropping the oldest follow-up
-// past MaxTaskHistory.
+// past MaxTaskHistory; past the byte budget it keeps a stub, or nothing
+// (chargeLocked).
 func (t *task) addMessage(m *Message) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if len(t.more) >= MaxTaskHistory-1 {
-		t.more = slices.Delete(t.more, 0, len(t.more)-(MaxTaskHistory-2))
+		n := len(t.more) - (MaxTaskHistory - 2)
+		t.refundLocked(t.moreCost[:n])
+		t.more = slices.Delete(t.more, 0, n)
+		t.moreCost = slices.Delete(t.moreCost, 0, n)
 	}
-	t.more = append(t.more, m)
+	if m, c := t.chargeLocked(m); m != nil {
+		t.more = append(t.more, m)
+		t.moreCost = append(t.moreCost, c)
+	}
 }
 
 // messages are the task's messages, oldest first.
@@ -129,6 +144,7 @@ func terminal(state string) bool {
 type taskStore struct {
 	mu       sync.Mutex
 	max      int
+	budget   *taskBudget
 	byID     map[string]*task // taskKey(vendor, id)
 	order    []string
 	byVendor map[string][]*task // oldest first
@@ -136,33 +152,37 @@ type taskStore struct {
 
 func taskKey(vendor, id string) string { return vendor + "\x00" + id }
 
-func newTaskStore(max int) *taskStore {
-	return &taskStore{max: max, byID: map[string]*task{}, byVendor: map[string][]*task{}}
+// newTaskStore returns a store of at most max tasks within budget (nil:
+// no byte budget).
+func newTaskStore(max int, budget *taskBudget) *taskStore {
+	if budget == nil {
+		budget = newTaskBudget(math.MaxInt64, math.MaxInt64)
+	}
+	return &taskStore{max: max, budget: budget, byID: map[string]*task{}, byVendor: map[string][]*task{}}
 }
 
 func (s *taskStore) put(t *task) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	k := taskKey(t.vendor, t.id)
-	if old, ok := s.byID[k]; ok { // a 0.1 client reused its task id
-		s.byID[k] = t
-		vs := s.byVendor[t.vendor]
-		if i := slices.Index(vs, old); i >= 0 {
-			vs[i] = t
-		}
-		return
+	if old, ok := s.byID[k]; ok { // a 0.1 client reused its task id: the new task replaces it
+		s.remove(old)
 	}
 	if len(s.order) >= s.max {
+		s.budget.capped.Add(int64(max(len(s.order)/10, 1)))
 		s.dropOldest(max(len(s.order)/10, 1))
 	}
 	if vs := s.byVendor[t.vendor]; len(vs) >= MaxTasksPerVendor {
 		n := max(len(vs)/10, 1)
+		s.budget.capped.Add(int64(n))
 		for _, old := range vs[:n] {
 			delete(s.byID, taskKey(old.vendor, old.id))
+			old.release()
 		}
 		s.byVendor[t.vendor] = append(vs[:0], vs[n:]...)
 		s.order = slices.DeleteFunc(s.order, func(k string) bool { _, ok := s.byID[k]; return !ok })
 	}
+	s.charge(t)
 	s.byID[k] = t
 	s.order = append(s.order, k)
 	s.byVendor[t.vendor] = append(s.byVendor[t.vendor], t)
@@ -174,6 +194,7 @@ func (s *taskStore) dropOldest(n int) {
 	for _, k := range s.order[:n] {
 		if t := s.byID[k]; t != nil {
 			gone[t] = true
+			t.release()
 		}
 		delete(s.byID, k)
 	}
@@ -222,6 +243,10 @@ func (s *taskStore) cancel(vendor, id string, now time.Time, work time.Duration)
 func (s *taskStore) reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	for _, t := range s.byID {
+		t.release()
+	}
+	s.budget.reset()
 	s.byID = map[string]*task{}
 	s.order = nil
 	s.byVendor = map[string][]*task{}

@@ -20,7 +20,9 @@ import (
 // driver session, makes the scenario's delegations in order, and returns
 // what happened. It knows nothing of Ginkgo, so tests and tools can run a
 // scenario directly. A non-nil error is a harness failure (the fleet or
-// the session could not start); the result still says what is known.
+// the session could not start, or a *LimitError: the run reached one of
+// the fleet's limits, so its evidence is incomplete and its checks are
+// ERROR); the result still says what is known.
 func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scenarios.Run, ScenarioResult, error) {
 	start := time.Now()
 	res := ScenarioResult{ID: s.ID, Title: s.Title, Area: s.Area, Reproduce: ReproduceCommand(s.ID)}
@@ -97,7 +99,34 @@ func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scen
 	res.Trace, res.TraceLeftOut, res.BodiesLeftOut = reportTrace(run.Events)
 	res.Untrusted = run.UntrustedHosts
 	res.DurationMs = time.Since(start).Milliseconds()
+	if hits := f.LimitsHit(); len(hits) > 0 {
+		err := &LimitError{Hits: hits}
+		res.HarnessErr = err.Error()
+		return run, res, err
+	}
 	return run, res, nil
+}
+
+// LimitError is a scenario run that reached limits of the fleet
+// (mockvendor.Fleet.LimitsHit): trace events or bodies were dropped,
+// connections refused or tasks forgotten, so the checks cannot judge the
+// orchestrator honestly and the scenario ends with ERROR. The run goes on
+// with the next scenario. A body cut to its digest is not a hit: the
+// checks still judge it.
+type LimitError struct {
+	Hits []mockvendor.LimitHit
+}
+
+func (e *LimitError) Error() string {
+	var b strings.Builder
+	b.WriteString("the run reached the fleet's limits, so the evidence is incomplete and no verdict is given: ")
+	for i, h := range e.Hits {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(h.What)
+	}
+	return b.String()
 }
 
 // delegationRequest is the contract request for delegation i of s.

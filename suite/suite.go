@@ -68,6 +68,13 @@ type Config struct {
 	// the same order. Zero means catalog order. The report keeps catalog
 	// order either way.
 	Seed int64
+	// Partial, when set, is called after each scenario with the report of
+	// the scenarios finished so far (Complete false), so that a run that
+	// dies (out of memory, killed) leaves the reports of what finished;
+	// the CLI writes every requested report with it. Nil means no partial
+	// reports. (On parallel processes other than the first, the finished
+	// scenarios are only those of that process.)
+	Partial func(*Report)
 }
 
 // entry names of the report entries the specs add.
@@ -110,6 +117,9 @@ func Run(t ginkgo.GinkgoTestingT, cfg Config) (*Report, error) {
 	start := time.Now()
 	out := &lineWriter{w: cfg.Out}
 	col := &collector{}
+	if cfg.Partial != nil {
+		col.partial = func() { cfg.Partial(NewReport(cfg, start, false, col.checks(), col.scenarios())) }
+	}
 	// One ordered container around the scenarios keeps catalog order (Ginkgo
 	// shuffles top-level containers with a time seed otherwise), so two runs
 	// print the same lines in the same order; ContinueOnFailure keeps a
@@ -174,6 +184,8 @@ type collector struct {
 	mu    sync.Mutex
 	cs    []CheckResult
 	scens []ScenarioResult
+	// partial reports what finished so far (Config.Partial); nil: none.
+	partial func()
 }
 
 func (c *collector) addCheck(cr CheckResult) {
@@ -242,7 +254,14 @@ func defineScenario(s *scenarios.Scenario, cfg Config, out *lineWriter, col *col
 			stopped = cfg.Context.Err() != nil
 		}, ginkgo.NodeTimeout(time.Duration(len(s.Requests))*(25*time.Second)+scenarioWaits(s)+30*time.Second))
 		ginkgo.AfterAll(func() {
+			// Every check has judged the run: drop its whole trace (up to
+			// Limits.MaxTraceEvents events and MaxTraceBodyBytes of bodies)
+			// before the next scenario starts; res keeps the report's part.
+			run = nil
 			out.scenarioLine(s, marks, res)
+			if col.partial != nil && !stopped {
+				col.partial()
+			}
 		})
 		for _, c := range s.WithGlobals() {
 			c := c

@@ -149,6 +149,10 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		Baseline:     bl,
 		Out:          stdout,
 		Version:      toolVersion(),
+		// After each scenario the reports of what finished are written,
+		// so a harness that dies (out of memory, killed) leaves them; the
+		// full reports replace them at the end.
+		Partial: func(r *suite.Report) { _ = out.write(r) },
 	})
 	if err != nil {
 		return &exitError{code: 2, err: err}

@@ -3,7 +3,7 @@
 // at run time, reset the fleet, read and stream the trace, draw it as a
 // sequence diagram, and a live traffic page for a browser.
 //
-//	GET    /                                   live traffic page (token also as ?token=)
+//	GET    /                                   live traffic page (?token= on the first visit sets the cookie)
 //	GET    /admin/vendors                      vendors with their hosts and attached faults
 //	GET    /admin/vendors/{vendor}             one vendor
 //	GET    /admin/vendors/{vendor}/faults      its attached faults
@@ -19,6 +19,17 @@
 // Errors are JSON {"error": "...", "field": "..."}; writeError is the one
 // place that maps them to HTTP statuses.
 //
+// The token travels in "Authorization: Bearer TOKEN" or in the admin
+// cookie, which one authenticated visit of the page sets: GET /?token=TOKEN
+// answers 303 to / with the cookie (HttpOnly, SameSite=Strict, Path=/,
+// named for the listener's port), so the token leaves the address bar and
+// the page holds none. The page's fetches, its event stream and its
+// diagram then carry the cookie. A request authenticated by the cookie
+// alone must come from the page's own origin: a Sec-Fetch-Site other than
+// same-origin or none, or an Origin that is not the Host's, is refused
+// (403), and a method other than GET must carry a matching Origin (a
+// browser sends one). ?token= is read on GET / only.
+//
 // Bounds: the Host header must name a loopback address or localhost (a
 // DNS-rebinding page cannot), a request without the token is answered
 // 401 and its connection closed without reading its body, a body is read
@@ -32,7 +43,6 @@
 package admin
 
 import (
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -76,9 +86,9 @@ type api struct {
 }
 
 // New returns the admin API of the fleet. Every request must carry
-// "Authorization: Bearer TOKEN"; the page and its event stream also take
-// ?token=TOKEN so a browser can open them. Requests from outside loopback
-// are refused. An empty token refuses everything.
+// "Authorization: Bearer TOKEN" or the admin cookie, which GET /?token=TOKEN
+// sets (see the package doc). Requests from outside loopback are refused.
+// An empty token refuses everything.
 func New(f *mockvendor.Fleet, token string) http.Handler {
 	return newHandler(f, token, nil)
 }
@@ -115,6 +125,7 @@ var (
 	errMethod       = errors.New("method not allowed")
 	errRoute        = errors.New("no such route")
 	errHost         = errors.New("the Host header must name the admin API's loopback address or localhost")
+	errCrossOrigin  = errors.New("a request authenticated by the admin cookie must come from the admin page's own origin")
 	errTooMany      = errors.New("too many")
 	errTooLarge     = errors.New("too large")
 )
@@ -132,10 +143,6 @@ func (e *capError) Unwrap() error { return e.kind }
 type badRequest struct{ field, msg string }
 
 func (e *badRequest) Error() string { return e.msg }
-
-// queryTokenPaths may carry the token as ?token= (a browser opening the
-// page, its EventSource and its diagram image cannot set headers).
-var queryTokenPaths = map[string]bool{"/": true, "/admin/trace/stream": true, "/admin/diagram.svg": true}
 
 // loopbackHost reports whether a Host header names a loopback address or
 // localhost (with or without a port).
@@ -168,13 +175,21 @@ func (a *api) guard(next http.Handler) http.Handler {
 			writeError(w, errHost)
 			return
 		}
-		got := ""
-		if h := r.Header.Get("Authorization"); len(h) > 7 && strings.EqualFold(h[:7], "bearer ") {
-			got = strings.TrimSpace(h[7:])
-		} else if r.Method == http.MethodGet && queryTokenPaths[r.URL.Path] {
-			got = r.URL.Query().Get("token")
-		}
-		if a.token == "" || subtle.ConstantTimeCompare([]byte(got), []byte(a.token)) != 1 {
+		switch how := a.authenticate(r); how {
+		case authFirstVisit:
+			a.setCookie(w, r)
+			w.Header().Set("Location", "/")
+			w.Header().Set("Cache-Control", "no-store")
+			w.Header().Set("Referrer-Policy", "no-referrer")
+			w.WriteHeader(http.StatusSeeOther)
+			return
+		case authCookie:
+			if !sameOrigin(r) {
+				w.Header().Set("Connection", "close")
+				writeError(w, errCrossOrigin)
+				return
+			}
+		case authNone:
 			w.Header().Set("Connection", "close")
 			writeError(w, errUnauthorized)
 			return
@@ -200,7 +215,7 @@ func writeError(w http.ResponseWriter, err error) {
 	case errors.Is(err, errUnauthorized):
 		status = http.StatusUnauthorized
 		w.Header().Set("WWW-Authenticate", `Bearer realm="a2a-conform fleet admin"`)
-	case errors.Is(err, errForbidden), errors.Is(err, errHost):
+	case errors.Is(err, errForbidden), errors.Is(err, errHost), errors.Is(err, errCrossOrigin):
 		status = http.StatusForbidden
 	case errors.Is(err, errTooLarge):
 		status = http.StatusRequestEntityTooLarge

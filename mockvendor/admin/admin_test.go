@@ -155,8 +155,9 @@ func TestRoutes(t *testing.T) {
 		{"basic auth", "GET", "/admin/vendors", "", "Basic " + token, 401, nil},
 		{"query token on the API", "GET", "/admin/vendors?token=" + token, "", "", 401, nil},
 		{"no token on an unknown route", "GET", "/nope", "", "", 401, nil},
-		{"query token on the page", "GET", "/?token=" + token, "", "", 200, jsonHas("<title>a2a-conform fleet</title>", `const TOKEN = "`+token+`"`)},
-		{"query token on the diagram", "GET", "/admin/diagram.svg?token=" + token, "", "", 200, jsonHas("<svg", "agent-d.example")},
+		{"query token on the diagram", "GET", "/admin/diagram.svg?token=" + token, "", "", 401, nil},
+		{"query token on the stream", "GET", "/admin/trace/stream?token=" + token, "", "", 401, nil},
+		{"page", "GET", "/", "", bearer, 200, jsonHas("<title>a2a-conform fleet</title>")},
 		// vendors and fault types
 		{"vendors", "GET", "/admin/vendors", "", bearer, 200, jsonHas(`"id":"b"`, `"rpc.agent-b.example"`, `"type":"stale-card"`, `"id":"stale-card-1"`, `"faults":[]`)},
 		{"one vendor", "GET", "/admin/vendors/c", "", bearer, 200, jsonHas(`"input-mode-coercion"`)},
@@ -307,6 +308,7 @@ func sseEvent(t *testing.T, rd *bufio.Reader) mockvendor.Event {
 func openStream(t *testing.T, e *env, ctx context.Context, query string) *bufio.Reader {
 	t.Helper()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, e.srv.URL+"/admin/trace/stream"+query, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
 	resp, err := e.c.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -329,8 +331,8 @@ func TestTraceStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Body.Close()
-	all := openStream(t, e, ctx, "?since=0&token="+token)
-	sends := openStream(t, e, ctx, "?op=send&token="+token)
+	all := openStream(t, e, ctx, "?since=0")
+	sends := openStream(t, e, ctx, "?op=send")
 	if ev := sseEvent(t, all); ev.Seq != 1 || ev.Op != mockvendor.OpCardFetch || ev.Served != "cdn" {
 		t.Errorf("backlog event = %+v", ev)
 	}
@@ -363,7 +365,8 @@ func TestCloseWithFleetLeavesNoGoroutine(t *testing.T) {
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
 	c := &http.Client{Transport: tr}
-	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/admin/trace/stream?token="+srv.Token, nil)
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/admin/trace/stream", nil)
+	req.Header.Set("Authorization", "Bearer "+srv.Token)
 	resp, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -111,7 +111,7 @@ func TestAdminCaps(t *testing.T) {
 				ctx, cancel := context.WithCancel(context.Background())
 				t.Cleanup(cancel)
 				for i := 0; i < admin.MaxStreams; i++ {
-					openStream(t, e, ctx, "?token="+token)
+					openStream(t, e, ctx, "")
 				}
 			},
 			method: "GET", path: "/admin/trace/stream", want: http.StatusServiceUnavailable,

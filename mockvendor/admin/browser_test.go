@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -49,6 +50,19 @@ func TestLivePageInChromium(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`#toggle-d-stub-endpoint`)),
 	); err != nil {
 		t.Fatalf("loading the page: %v", err)
+	}
+	// The first visit traded the token for the cookie: neither the address
+	// nor the page holds it.
+	loc, err := chromedp.Run(ctx, chromedp.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, err := chromedp.Run(ctx, chromedp.OuterHTML(chromedp.CSS("html")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(loc, token) || strings.Contains(html, token) {
+		t.Errorf("the token is still in the address (%s) or the page", loc)
 	}
 
 	// A request through the fleet's proxy appears in the table.

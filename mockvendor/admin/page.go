@@ -9,8 +9,8 @@ import (
 //go:embed page.html
 var pageHTML string
 
-// pageTemplate is the live traffic page; the only value put in it is the
-// token, which html/template escapes for its script context.
+// pageTemplate is the live traffic page. It holds no token: its requests
+// carry the admin cookie.
 var pageTemplate = template.Must(template.New("page").Parse(pageHTML))
 
 // page serves the live traffic page: requests as they arrive (from the
@@ -23,5 +23,5 @@ func (a *api) page(w http.ResponseWriter, _ *http.Request) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'")
-	_ = pageTemplate.Execute(w, struct{ Token string }{a.token})
+	_ = pageTemplate.Execute(w, nil)
 }

@@ -267,6 +267,7 @@ type execSession struct {
 
 	mu     sync.Mutex
 	cur    *proc
+	owner  *orphanOwner // the session as the orphan sweep sees it (reaper_linux.go)
 	closed bool
 	final  Transcript
 	// deadlineNoted is set once the Deadline override has been noted.
@@ -290,6 +291,7 @@ func (s *execSession) start() (*proc, error) {
 	cmd.Stdin = inR
 	cmd.Stdout = pw
 	cmd.Stderr = s.stderr
+	opened := sessionClock()
 	if err := cmd.Start(); err != nil {
 		inR.Close()
 		inW.Close()
@@ -298,6 +300,10 @@ func (s *execSession) start() (*proc, error) {
 		return nil, err
 	}
 	inR.Close()
+	if s.owner == nil {
+		s.owner = newOrphanOwner(opened)
+	}
+	s.owner.add(cmd.Process.Pid, markerIn(cmd.Env))
 	p := &proc{
 		started: time.Now(),
 		cmd:     cmd,
@@ -588,6 +594,9 @@ func (s *execSession) Close() Transcript {
 			p.group.kill()
 			s.retire(p, "killed at close")
 		}
+	}
+	if n := s.owner.close(); n > 0 {
+		s.rec.notef("killed %d orphaned descendants reparented to the harness", n)
 	}
 	s.final = s.rec.transcript(s.stderr.String())
 	return s.final

@@ -24,7 +24,8 @@ import (
 )
 
 func main() {
-	mode := flag.String("mode", "", "crash | hang | garbage | huge-line | wrong-id | answer-first | grandchild | setsid | flood | invalid-utf8 | deep-nesting | big-bodies | tunnel-flood | sleep")
+	mode := flag.String("mode", "", "crash | hang | garbage | huge-line | wrong-id | answer-first | grandchild | setsid | flood | invalid-utf8 | deep-nesting | big-bodies | tunnel-flood | escape | escape-mid | body-flood | sleep")
+	floodFor := flag.Duration("for", 12*time.Second, "how long body-flood sends")
 	pids := flag.String("pids", "", "file to append started pids to")
 	flag.Parse()
 	record(*pids, os.Getpid())
@@ -34,6 +35,17 @@ func main() {
 		os.Exit(3)
 	case "sleep":
 		time.Sleep(time.Hour)
+		return
+	case "escape-mid":
+		// The middle of a double fork: a grandchild in a session of its
+		// own with an empty environment, and exit at once so that it is
+		// orphaned.
+		cmd := exec.Command(os.Args[0], "-mode", "sleep", "-pids", *pids)
+		cmd.Env = []string{}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err == nil {
+			record(*pids, cmd.Process.Pid)
+		}
 		return
 	case "huge-line":
 		line := strings.Repeat("x", 1<<20)
@@ -91,11 +103,28 @@ func main() {
 				}
 			}
 			fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other"}`+"\n", msg.ID)
+		case "escape":
+			// A double fork out of reach of the process group and the
+			// session marker: the middle process calls setsid with an
+			// empty environment, starts the grandchild and exits.
+			cmd := exec.Command(os.Args[0], "-mode", "escape-mid", "-pids", *pids)
+			cmd.Env = []string{}
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+			if err := cmd.Start(); err == nil {
+				record(*pids, cmd.Process.Pid)
+				_ = cmd.Wait()
+			}
+			fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other"}`+"\n", msg.ID)
 		case "flood":
 			flood(msg.Trust.CAFile, msg.Network.Proxy, msg.Candidates)
 			fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other"}`+"\n", msg.ID)
 		case "invalid-utf8", "deep-nesting", "big-bodies":
-			post(*mode, msg.Trust.CAFile, msg.Network.Proxy, msg.Candidates)
+			post(*mode, msg.Trust.CAFile, msg.Network.Proxy, msg.Candidates, 0)
+			fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other"}`+"\n", msg.ID)
+		case "body-flood":
+			// 60 KiB sends, 64 at a time, for -for (for measurements:
+			// not in the test table).
+			post("big-bodies", msg.Trust.CAFile, msg.Network.Proxy, msg.Candidates, *floodFor)
 			fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other"}`+"\n", msg.ID)
 		case "tunnel-flood":
 			conns := tunnels(msg.Network.Proxy, msg.Candidates, 2000)
@@ -147,7 +176,7 @@ func client(caFile, proxy string) *http.Client {
 // post fetches the first candidate's card and sends its JSON-RPC endpoint
 // bodies made to hurt the harness: invalid UTF-8 and a lone surrogate (5), JSON nested 9,990
 // deep (5), or 500 sends of 60 KiB, 64 at a time.
-func post(mode, caFile, proxy string, candidates []string) {
+func post(mode, caFile, proxy string, candidates []string, until time.Duration) {
 	c := client(caFile, proxy)
 	resp, err := c.Get(candidates[0])
 	if err != nil {
@@ -172,13 +201,20 @@ func post(mode, caFile, proxy string, candidates []string) {
 	}
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 64)
-	for i := 0; i < n; i++ {
+	end := time.Now().Add(until)
+	for i := 0; i < n || (until > 0 && time.Now().Before(end)); i++ {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			if resp, err := c.Post(card.URL, "application/json", strings.NewReader(string(body))); err == nil {
+			// A2A-Version 1.0: the sends are 1.0 SendMessage calls (without
+			// it they would be 0.3 requests, refused -32601 before any
+			// task is made).
+			req, _ := http.NewRequest(http.MethodPost, card.URL, strings.NewReader(string(body)))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("A2A-Version", "1.0")
+			if resp, err := c.Do(req); err == nil {
 				resp.Body.Close()
 			}
 		}()

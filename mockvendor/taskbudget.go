@@ -1,0 +1,258 @@
+package mockvendor
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// taskBudget accounts, in bytes, what the task store keeps: each task's
+// own strings and its messages (texts, data, files, metadata), per vendor
+// (Limits.MaxVendorTaskBytes) and for the whole fleet
+// (Limits.MaxTaskBytes). A scenario runs its own fleet, so the fleet's
+// budget is the scenario's. The counts alone (MaxTasks, MaxTasksPerVendor,
+// MaxTaskHistory) let a flood of 1 MiB bodies hold gigabytes; the budget
+// bounds the bytes whatever the messages hold.
+//
+// A new task that does not fit makes room by forgetting the oldest tasks
+// (of its vendor when the vendor's budget is spent, else of the fleet), as
+// the count caps do. A follow-up message that does not fit is kept as a
+// stub (role, message id clipped to MaxTracedField, one text part saying
+// how many bytes were left out); when even the stub does not fit, the
+// message is not added to the task's history.
+//
+// Lock order: the store's mutex, then a task's, then the budget's (a leaf).
+type taskBudget struct {
+	mu        sync.Mutex
+	max       int64 // whole fleet
+	maxVendor int64 // each vendor
+	used      int64
+	byVendor  map[string]int64
+
+	// forgotten counts the tasks forgotten to make room, stubbed the
+	// follow-ups kept as stubs, leftOut the follow-ups not kept at all;
+	// capped the tasks the count caps (MaxTasks, MaxTasksPerVendor) forgot.
+	forgotten, stubbed, leftOut, capped atomic.Int64
+}
+
+func newTaskBudget(max, maxVendor int64) *taskBudget {
+	return &taskBudget{max: max, maxVendor: maxVendor, byVendor: map[string]int64{}}
+}
+
+// fits reports whether n more bytes for vendor stay within both budgets;
+// over says which one is spent ("vendor" or "fleet").
+func (b *taskBudget) fits(vendor string, n int64) (ok bool, over string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch {
+	case b.byVendor[vendor]+n > b.maxVendor:
+		return false, "vendor"
+	case b.used+n > b.max:
+		return false, "fleet"
+	}
+	return true, ""
+}
+
+// take charges n bytes to vendor if they fit.
+func (b *taskBudget) take(vendor string, n int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.byVendor[vendor]+n > b.maxVendor || b.used+n > b.max {
+		return false
+	}
+	b.used += n
+	b.byVendor[vendor] += n
+	return true
+}
+
+// give returns n bytes of vendor's.
+func (b *taskBudget) give(vendor string, n int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.used -= n
+	if b.byVendor[vendor] -= n; b.byVendor[vendor] <= 0 {
+		delete(b.byVendor, vendor)
+	}
+}
+
+// inUse returns the bytes charged, the fleet's and vendor's.
+func (b *taskBudget) inUse(vendor string) (fleet, ofVendor int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.used, b.byVendor[vendor]
+}
+
+func (b *taskBudget) reset() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.used = 0
+	b.byVendor = map[string]int64{}
+}
+
+// taskCost is what a task costs with its input message alone: a fixed
+// overhead, its strings and the message.
+func taskCost(t *task) int64 {
+	return 256 + int64(len(t.id)+len(t.contextID)+len(t.skill)+len(t.output)) + messageCost(t.input)
+}
+
+// messageCost estimates the bytes a decoded message holds: its strings,
+// raw JSON and metadata, plus a fixed overhead per message and part.
+func messageCost(m *Message) int64 {
+	if m == nil {
+		return 0
+	}
+	n := int64(128 + len(m.Role) + len(m.MessageID) + len(m.ContextID) + len(m.TaskID))
+	n += valueCost(m.Metadata)
+	for i := range m.Parts {
+		p := &m.Parts[i]
+		n += int64(96 + len(p.Kind) + len(p.Text) + len(p.Data) + len(p.File) + len(p.MediaType) + len(p.Filename))
+		n += valueCost(p.Metadata)
+	}
+	return n
+}
+
+// valueCost estimates the bytes of a decoded JSON value (map[string]any,
+// []any, string, number, bool, nil): its strings and 16 bytes per value.
+func valueCost(v any) int64 {
+	switch v := v.(type) {
+	case nil:
+		return 0
+	case string:
+		return 16 + int64(len(v))
+	case map[string]any:
+		n := int64(48)
+		for k, e := range v {
+			n += 16 + int64(len(k)) + valueCost(e)
+		}
+		return n
+	case []any:
+		n := int64(24)
+		for _, e := range v {
+			n += 16 + valueCost(e)
+		}
+		return n
+	}
+	return 16
+}
+
+// stubMessage is what a task keeps of a follow-up message that did not fit
+// the budget: who sent it, its id (clipped) and how many bytes were left
+// out. The strings are copies, so the original's memory is freed.
+func stubMessage(m *Message, cost int64) *Message {
+	return &Message{
+		Role:      clipCopy(m.Role),
+		MessageID: clipCopy(m.MessageID),
+		Parts: []Part{{Kind: "text", Text: fmt.Sprintf(
+			"[message not kept: about %d bytes past the task store's byte budget]", cost)}},
+	}
+}
+
+// clipCopy is a copy of at most MaxTracedField bytes of s, not splitting
+// a UTF-8 sequence.
+func clipCopy(s string) string {
+	if len(s) > MaxTracedField {
+		s = cutUTF8(s, MaxTracedField)
+	}
+	return strings.Clone(s)
+}
+
+// charge charges t, new to the store, to the budget, first forgetting the
+// oldest tasks until it fits (charge then takes the bytes even if the
+// store is empty: the budget is exceeded by at most one task, whose input
+// is at most Limits.MaxBody). The caller holds s.mu.
+func (s *taskStore) charge(t *task) {
+	cost := taskCost(t)
+	for {
+		ok, over := s.budget.fits(t.vendor, cost)
+		if ok {
+			break
+		}
+		var old *task
+		if vs := s.byVendor[t.vendor]; over == "vendor" && len(vs) > 0 {
+			old = vs[0]
+		} else if over == "fleet" && len(s.order) > 0 {
+			old = s.byID[s.order[0]]
+		}
+		if old == nil {
+			break
+		}
+		s.remove(old)
+		s.budget.forgotten.Add(1)
+	}
+	s.budget.mu.Lock()
+	s.budget.used += cost
+	s.budget.byVendor[t.vendor] += cost
+	s.budget.mu.Unlock()
+	t.mu.Lock()
+	t.budget, t.cost = s.budget, cost
+	t.mu.Unlock()
+}
+
+// remove forgets one task of the store and returns its bytes. The caller
+// holds s.mu.
+func (s *taskStore) remove(t *task) {
+	k := taskKey(t.vendor, t.id)
+	if s.byID[k] == t {
+		delete(s.byID, k)
+		if i := slices.Index(s.order, k); i >= 0 {
+			s.order = slices.Delete(s.order, i, i+1)
+		}
+	}
+	if vs := s.byVendor[t.vendor]; len(vs) > 0 {
+		if i := slices.Index(vs, t); i >= 0 {
+			s.byVendor[t.vendor] = slices.Delete(vs, i, i+1)
+		}
+	}
+	t.release()
+}
+
+// release returns the task's bytes to its budget; the task is no longer
+// charged (a follow-up that reaches it after it was forgotten is kept
+// uncharged, for the request in flight only).
+func (t *task) release() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.budget != nil {
+		t.budget.give(t.vendor, t.cost)
+	}
+	t.budget, t.cost = nil, 0
+}
+
+// refundLocked returns the bytes of follow-ups being dropped. The caller
+// holds t.mu.
+func (t *task) refundLocked(costs []int64) {
+	var n int64
+	for _, c := range costs {
+		n += c
+	}
+	if t.budget != nil && n > 0 {
+		t.budget.give(t.vendor, n)
+		t.cost -= n
+	}
+}
+
+// chargeLocked charges follow-up m to the task's budget and returns what
+// the task keeps of it and its cost: m itself if it fits, else its stub if
+// that fits, else nil. The caller holds t.mu.
+func (t *task) chargeLocked(m *Message) (*Message, int64) {
+	b := t.budget
+	if b == nil {
+		return m, 0
+	}
+	c := messageCost(m)
+	if b.take(t.vendor, c) {
+		t.cost += c
+		return m, c
+	}
+	st := stubMessage(m, c)
+	sc := messageCost(st)
+	if b.take(t.vendor, sc) {
+		b.stubbed.Add(1)
+		t.cost += sc
+		return st, sc
+	}
+	b.leftOut.Add(1)
+	return nil, 0
+}
