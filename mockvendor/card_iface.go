@@ -1,6 +1,7 @@
 package mockvendor
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -193,6 +194,11 @@ func (q *rpcRequest) requestTenant(path string) string {
 		if len(segs) > 1 && !restTop(segs[0]) {
 			return segs[0]
 		}
+		return ""
+	}
+	// Most requests name no tenant: a byte search rules that out before a
+	// decode (an escaped member name could spell "tenant", hence \u).
+	if !bytes.Contains(q.params, []byte("tenant")) && !bytes.Contains(q.params, []byte(`\u`)) {
 		return ""
 	}
 	var p struct {
