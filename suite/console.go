@@ -135,7 +135,7 @@ func WriteScorecard(w io.Writer, r *Report) {
 	var globals []string
 	for _, c := range r.Checks {
 		if strings.HasPrefix(c.ID, "G-") {
-			globals = append(globals, fmt.Sprintf("  %s %-20s %-6s %s", marks[c.Result], c.ID, c.Level, clip(c.Detail, 110)))
+			globals = append(globals, fmt.Sprintf("  %s %-22s %-6s %s", marks[c.Result], c.ID, c.Level, clip(c.Detail, 108)))
 		}
 	}
 	if len(globals) > 0 {
