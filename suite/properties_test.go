@@ -45,6 +45,7 @@ func doNothing() driver.GoOrchestrator {
 func TestDoNothingScoresNearZero(t *testing.T) {
 	t.Parallel()
 	rep := runCatalog(t, goDriver("do-nothing", doNothing))
+	checkGolden(t, "do-nothing", renderScorecard(rep))
 	for _, p := range scenarios.Profiles {
 		if ps := rep.Profiles[p]; ps.Score > 5 || ps.Conformant {
 			t.Errorf("%s: score %.1f, conformant %v; want at most 5 and not conformant", p, ps.Score, ps.Conformant)

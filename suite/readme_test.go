@@ -13,6 +13,7 @@ import (
 // readmeRows names the README's "How real clients score" rows that a
 // golden scorecard backs, by the row's first cell.
 var readmeRows = []struct{ label, golden string }{
+	{"built-in reference", "testdata/reference.golden"},
 	{"built-in naive", "testdata/naive.golden"},
 	{"a2a-go v0.3.3", "testdata/adapters/a2a-go.golden"},
 	{"@a2a-js/sdk 1.3.0", "testdata/adapters/a2a-js.golden"},
@@ -22,6 +23,7 @@ var readmeRows = []struct{ label, golden string }{
 	{"@mastra/core 1.71.0 (A2AAgent, 0.3)", "testdata/adapters/mastra.golden"},
 	{"@mastra/core 1.71.0 (A2AAgent, 1.0)", "testdata/adapters/mastra-1.0.golden"},
 	{"a2a-ai-provider 0.5.0-alpha.1 (AI SDK)", "testdata/adapters/ai-sdk.golden"},
+	{"does nothing (refuses everything)", "testdata/do-nothing.golden"},
 }
 
 var (

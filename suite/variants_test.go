@@ -208,8 +208,23 @@ func runCatalog(t *testing.T, d driver.Driver) *suite.Report {
 func TestNaiveGolden(t *testing.T) {
 	t.Parallel()
 	d := driver.NewGo("naive", func() driver.GoOrchestrator { return naive.New() })
-	got := renderScorecard(runCatalog(t, d))
-	golden := filepath.Join("testdata", "naive.golden")
+	checkGolden(t, "naive", renderScorecard(runCatalog(t, d)))
+}
+
+// TestReferenceGolden keeps the reference's scorecard (the README's first
+// row) as a golden beside the naive one.
+func TestReferenceGolden(t *testing.T) {
+	t.Parallel()
+	checkGolden(t, "reference", renderScorecard(runCatalog(t, driver.NewGo("builtin:reference", func() driver.GoOrchestrator {
+		return reference.New(reference.Options{})
+	}))))
+}
+
+// checkGolden compares a scorecard with testdata/NAME.golden (rewritten
+// with -update).
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	golden := filepath.Join("testdata", name+".golden")
 	if *update {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
@@ -217,9 +232,9 @@ func TestNaiveGolden(t *testing.T) {
 	}
 	want, err := os.ReadFile(golden)
 	if err != nil {
-		t.Fatalf("%v (run go test ./suite -run TestNaiveGolden -update)", err)
+		t.Fatalf("%v (run go test ./suite -run %s -update)", err, t.Name())
 	}
 	if got != string(want) {
-		t.Errorf("the naive orchestrator's scorecard changed:\n%s", lineDiff(string(want), got))
+		t.Errorf("the %s orchestrator's scorecard changed:\n%s", name, lineDiff(string(want), got))
 	}
 }
