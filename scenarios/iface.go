@@ -245,12 +245,7 @@ func iface001() *Scenario {
 				Fix:          "Walk supportedInterfaces in order and take the first whose binding and version you speak.",
 				ReadsOutcome: true,
 				Reached:      cardFetched("d"),
-				Judge: func(r *Run) Verdict {
-					if v, ok := refusedUnspoken(r, "d"); ok {
-						return v
-					}
-					return completedThrough(r, 0, "d", rpcURLD, restURLD)
-				},
+				Judge:        judgeDoneAtD,
 			},
 		},
 	}
@@ -529,12 +524,7 @@ func iface005() *Scenario {
 				Fix:          "Send the tenant the card declares; a request without it reaches no agent behind a shared endpoint.",
 				ReadsOutcome: true,
 				Reached:      cardFetched("d"),
-				Judge: func(r *Run) Verdict {
-					if v, ok := refusedUnspoken(r, "d"); ok {
-						return v
-					}
-					return completedThrough(r, 0, "d", rpcURLD, restURLD)
-				},
+				Judge:        judgeDoneAtD,
 			},
 		},
 	}
@@ -620,4 +610,14 @@ func iface006() *Scenario {
 			},
 		},
 	}
+}
+
+// judgeDoneAtD is the DONE check of a scenario whose card is D's: the
+// delegation completes through one of D's endpoints, unless the client
+// speaks none of the card's versions and said so.
+func judgeDoneAtD(r *Run) Verdict {
+	if v, ok := refusedUnspoken(r, "d"); ok {
+		return v
+	}
+	return completedThrough(r, 0, "d", rpcURLD, restURLD)
 }
