@@ -20,12 +20,13 @@ import (
 // and the deadline of a delegation that must give up on a task (LIFE-004)
 // with the work of that task. The deadline leaves the discovery, the probe
 // and the send time enough on a loaded machine (2.5 s did not always,
-// with the whole module's tests running on two cores); only the deadline
-// costs wall time, since the task is cancelled there.
+// with the whole module's tests running on two cores, and 4 s did not
+// once under the race detector); only the deadline costs wall time, since
+// the task is cancelled there.
 const (
 	lifeWorkMs     = 3000
-	lifeDeadlineMs = 4000
-	lifeLongWorkMs = 6000
+	lifeDeadlineMs = 5000
+	lifeLongWorkMs = 8000
 	// maxGetsPerSecond bounds the polling of one task: more gets than
 	// this in any one-second window is a busy loop.
 	maxGetsPerSecond = 5
