@@ -257,28 +257,33 @@ func plainMessage(m *Message) bool {
 
 // encodeSendAnswerFast encodes the whole answer to a 0.3 or 1.0 send of
 // task t in state, as json.Marshal encodes it built from encodeTaskAt's
-// maps; ok is false when it cannot (the caller then builds the maps).
+// maps: token by token for a plain message, from typed structs for any
+// other 0.3 one. ok is false when it cannot (the caller then builds the
+// maps).
 func encodeSendAnswerFast(id json.RawMessage, t *task, d Dialect, state string, now time.Time) ([]byte, bool) {
-	switch d {
-	case Dialect10:
-		return encodeSendAnswer10(id, t, state, now)
-	case Dialect03:
-		m := t.input
-		a := &answer03{ID: jsontext.Value(idOrNull(id)), JSONRPC: "2.0", Result: task03{
-			ContextID: t.contextID, ID: t.id, Kind: "task",
-			Status:  status03{State: stateName(state, d), Timestamp: now.UTC().Format(time.RFC3339Nano)},
-			History: []message03{{ContextID: t.contextID, Kind: "message", MessageID: m.MessageID, Metadata: m.Metadata, Parts: parts03(m.Parts), Role: m.Role, TaskID: t.id}},
-		}}
-		if state == "completed" {
-			a.Result.Artifacts = []artifact03{{ArtifactID: "a-" + t.id, Name: "result", Parts: parts03([]Part{{Kind: "text", Text: t.output}})}}
-		}
-		b, err := jsonv2.Marshal(a, v1Encode)
-		return b, err == nil
+	if d != Dialect03 && d != Dialect10 {
+		return nil, false
 	}
-	return nil, false
+	if plainMessage(t.input) {
+		return encodeSendAnswerTokens(id, t, d, state, now)
+	}
+	if d == Dialect10 {
+		return nil, false
+	}
+	m := t.input
+	a := &answer03{ID: jsontext.Value(idOrNull(id)), JSONRPC: "2.0", Result: task03{
+		ContextID: t.contextID, ID: t.id, Kind: "task",
+		Status:  status03{State: stateName(state, d), Timestamp: now.UTC().Format(time.RFC3339Nano)},
+		History: []message03{{ContextID: t.contextID, Kind: "message", MessageID: m.MessageID, Metadata: m.Metadata, Parts: parts03(m.Parts), Role: m.Role, TaskID: t.id}},
+	}}
+	if state == "completed" {
+		a.Result.Artifacts = []artifact03{{ArtifactID: "a-" + t.id, Name: "result", Parts: parts03([]Part{{Kind: "text", Text: t.output}})}}
+	}
+	b, err := jsonv2.Marshal(a, v1Encode)
+	return b, err == nil
 }
 
-// taskEncoders are reusable jsontext encoders for encodeSendAnswer10.
+// taskEncoders are reusable jsontext encoders for encodeSendAnswerTokens.
 var taskEncoders = sync.Pool{New: func() any {
 	te := &taskEncoder{}
 	te.e = jsontext.NewEncoder(&te.buf, v2Encode)
@@ -305,15 +310,13 @@ func (te *taskEncoder) member(name, value string) {
 	te.str(value)
 }
 
-// encodeSendAnswer10 writes the answer to a 1.0 send,
-// {"id":...,"jsonrpc":"2.0","result":{"task":...}}, token by token, for a
-// plain message (plainMessage); ok is false when it cannot (another
-// message, invalid UTF-8).
-func encodeSendAnswer10(id json.RawMessage, t *task, state string, now time.Time) ([]byte, bool) {
-	m := t.input
-	if !plainMessage(m) {
-		return nil, false
-	}
+// encodeSendAnswerTokens writes the answer to a 0.3 or 1.0 send of a
+// plain message (plainMessage) token by token, members in the order
+// json.Marshal writes encodeTaskAt's maps: in 1.0
+// {"id","jsonrpc","result":{"task":{artifacts, contextId, history, id,
+// status}}}, in 0.3 the task is the result and has "kind":"task" after
+// its id. ok is false when it cannot (invalid UTF-8).
+func encodeSendAnswerTokens(id json.RawMessage, t *task, d Dialect, state string, now time.Time) ([]byte, bool) {
 	te := taskEncoders.Get().(*taskEncoder)
 	defer taskEncoders.Put(te)
 	te.buf.Reset()
@@ -327,26 +330,33 @@ func encodeSendAnswer10(id json.RawMessage, t *task, state string, now time.Time
 	te.member("jsonrpc", "2.0")
 	te.str("result")
 	te.tok(jsontext.BeginObject)
-	te.str("task")
-	te.tok(jsontext.BeginObject)
+	if d == Dialect10 {
+		te.str("task")
+		te.tok(jsontext.BeginObject)
+	}
 	if state == "completed" {
 		te.str("artifacts")
 		te.tok(jsontext.BeginArray)
-		te.artifact10(t)
+		te.artifact(t, d)
 		te.tok(jsontext.EndArray)
 	}
 	te.member("contextId", t.contextID)
 	te.str("history")
 	te.tok(jsontext.BeginArray)
-	te.message10(m, t)
+	te.message(t.input, t, d)
 	te.tok(jsontext.EndArray)
 	te.member("id", t.id)
+	if d == Dialect03 {
+		te.member("kind", "task")
+	}
 	te.str("status")
 	te.tok(jsontext.BeginObject)
-	te.member("state", stateName(state, Dialect10))
+	te.member("state", stateName(state, d))
 	te.member("timestamp", now.UTC().Format(time.RFC3339Nano))
 	te.tok(jsontext.EndObject)
-	te.tok(jsontext.EndObject) // task
+	if d == Dialect10 {
+		te.tok(jsontext.EndObject) // task
+	}
 	te.tok(jsontext.EndObject) // result
 	te.tok(jsontext.EndObject)
 	if te.err != nil {
@@ -356,38 +366,51 @@ func encodeSendAnswer10(id json.RawMessage, t *task, state string, now time.Time
 	return bytes.Clone(bytes.TrimSuffix(te.buf.Bytes(), []byte("\n"))), true
 }
 
-// artifact10 writes artifact(t, Dialect10):
-// {"artifactId","name","parts":[{"text"}]}.
-func (te *taskEncoder) artifact10(t *task) {
+// artifact writes artifact(t, d): {"artifactId","name","parts":[text]}.
+func (te *taskEncoder) artifact(t *task, d Dialect) {
 	te.tok(jsontext.BeginObject)
 	te.member("artifactId", "a-"+t.id)
 	te.member("name", "result")
 	te.str("parts")
 	te.tok(jsontext.BeginArray)
-	te.tok(jsontext.BeginObject)
-	te.member("text", t.output)
-	te.tok(jsontext.EndObject)
+	te.textPart(t.output, d)
 	te.tok(jsontext.EndArray)
 	te.tok(jsontext.EndObject)
 }
 
-// message10 writes the plain message m of task t as encodeMessage does in
-// 1.0: contextId, messageId, parts, role, taskId.
-func (te *taskEncoder) message10(m *Message, t *task) {
+// textPart writes a plain text part: {"kind":"text","text"} in 0.3,
+// {"text"} in 1.0.
+func (te *taskEncoder) textPart(text string, d Dialect) {
+	te.tok(jsontext.BeginObject)
+	if d == Dialect03 {
+		te.member("kind", "text")
+	}
+	te.member("text", text)
+	te.tok(jsontext.EndObject)
+}
+
+// message writes the plain message m of task t as encodeMessage does:
+// contextId, kind (0.3), messageId, parts, role (ROLE_* in 1.0), taskId.
+func (te *taskEncoder) message(m *Message, t *task, d Dialect) {
 	te.tok(jsontext.BeginObject)
 	if t.contextID != "" {
 		te.member("contextId", t.contextID)
+	}
+	if d == Dialect03 {
+		te.member("kind", "message")
 	}
 	te.member("messageId", m.MessageID)
 	te.str("parts")
 	te.tok(jsontext.BeginArray)
 	for _, p := range m.Parts {
-		te.tok(jsontext.BeginObject)
-		te.member("text", p.Text)
-		te.tok(jsontext.EndObject)
+		te.textPart(p.Text, d)
 	}
 	te.tok(jsontext.EndArray)
-	te.member("role", "ROLE_"+strings.ToUpper(m.Role))
+	if d == Dialect03 {
+		te.member("role", m.Role)
+	} else {
+		te.member("role", "ROLE_"+strings.ToUpper(m.Role))
+	}
 	if t.id != "" {
 		te.member("taskId", t.id)
 	}
