@@ -163,10 +163,12 @@ type Event struct {
 // concurrent use. Past its cap it drops the oldest events.
 type Trace struct {
 	mu sync.Mutex
-	// The kept events are buf[head], buf[head+1], ... (n of them, wrapping
-	// around): dropping the oldest moves head instead of the events. buf
-	// grows like a slice up to max.
-	buf     []Event
+	// The kept events are the n events from chunks[0][head] on, in
+	// chunks of traceChunk events: a new event never moves the old ones
+	// (a slice grown by doubling copies every event again, each 568
+	// bytes, and leaves the old array to the collector), and dropping the
+	// oldest moves head, freeing a chunk once head leaves it.
+	chunks  [][]Event
 	head, n int
 	seq     int64
 	max     int
@@ -180,19 +182,20 @@ type Trace struct {
 	bodiesLeftOut int64
 }
 
-// at returns the i-th kept event (0 the oldest).
-func (t *Trace) at(i int) *Event { return &t.buf[(t.head+i)%len(t.buf)] }
+// traceChunk is the number of events in one chunk of a trace.
+const traceChunk = 1024
 
-// push appends e after the newest event, growing buf when it is full.
+// at returns the i-th kept event (0 the oldest).
+func (t *Trace) at(i int) *Event {
+	j := t.head + i
+	return &t.chunks[j/traceChunk][j%traceChunk]
+}
+
+// push appends e after the newest event, adding a chunk when the last one
+// is full.
 func (t *Trace) push(e Event) {
-	if t.n == len(t.buf) {
-		size := max(2*len(t.buf), 64)
-		if t.max > 0 && size > t.max {
-			size = max(t.max, t.n+1)
-		}
-		nb := make([]Event, size)
-		t.copyTo(nb, 0)
-		t.buf, t.head = nb, 0
+	if j := t.head + t.n; j/traceChunk == len(t.chunks) {
+		t.chunks = append(t.chunks, make([]Event, traceChunk))
 	}
 	*t.at(t.n) = e
 	t.n++
@@ -204,19 +207,27 @@ func (t *Trace) dropOldest(k int) {
 		t.bodies -= int64(len(t.at(i).Request))
 		*t.at(i) = Event{} // let the GC have what it held
 	}
-	t.head = (t.head + k) % len(t.buf)
+	t.head += k
 	t.n -= k
+	for t.head >= traceChunk {
+		t.chunks[0] = nil
+		t.chunks = t.chunks[1:]
+		t.head -= traceChunk
+	}
 }
 
 // copyTo copies the kept events from the i-th on into dst, in order, and
 // returns how many it copied.
 func (t *Trace) copyTo(dst []Event, i int) int {
-	if t.n == i {
-		return 0
+	m := 0
+	for i < t.n && m < len(dst) {
+		j := t.head + i
+		c := t.chunks[j/traceChunk][j%traceChunk:]
+		c = c[:min(len(c), t.n-i)]
+		k := copy(dst[m:], c)
+		m += k
+		i += k
 	}
-	start := (t.head + i) % len(t.buf)
-	m := copy(dst, t.buf[start:min(len(t.buf), start+t.n-i)])
-	m += copy(dst[m:], t.buf[:t.n-i-m])
 	return m
 }
 
@@ -497,7 +508,7 @@ func (t *Trace) Dropped() int64 {
 func (t *Trace) Reset() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.buf, t.head, t.n = nil, 0, 0
+	t.chunks, t.head, t.n = nil, 0, 0
 	t.bodies = 0
 }
 
