@@ -257,8 +257,12 @@ func plainMessage(m *Message) bool {
 
 // encodeSendAnswerFast encodes the whole answer to a 0.3 or 1.0 send of
 // task t in state, as json.Marshal encodes it built from encodeTaskAt's
-// maps; ok is false when it cannot (the caller then builds the maps).
+// maps; ok is false when it cannot (configured artifacts, ...: the caller
+// then builds the maps).
 func encodeSendAnswerFast(id json.RawMessage, t *task, d Dialect, state string, now time.Time) ([]byte, bool) {
+	if t.artifacts != nil {
+		return nil, false // configured artifacts (the artifacts fault): the maps
+	}
 	switch d {
 	case Dialect10:
 		return encodeSendAnswer10(id, t, state, now)
