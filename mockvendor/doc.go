@@ -50,6 +50,10 @@
 //	                         canceled, input-required, auth-required
 //	message-reply            sends and streams answer a Message, no task (0.3,
 //	                         1.0)
+//	artifacts                completed tasks hold the configured artifacts (text,
+//	                         file and data parts), a stream sends each in chunks
+//	                         (append, lastChunk). artifacts (one "result" of a
+//	                         text, a file and a data part in three chunks)
 //	version-header-lie       responses carry another A2A-Version. version (header
 //	                         left out)
 //	version-reject           -32009 for unsupported A2A-Version (a missing header

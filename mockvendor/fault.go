@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/tls"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -142,6 +143,12 @@ func newFault(spec FaultSpec) (any, error) {
 	}
 	if v, ok := f.(interface{ validate() error }); ok {
 		if err := v.validate(); err != nil {
+			// A fault that names the field at fault (a *ConfigError) has
+			// it placed under config.
+			var ce *ConfigError
+			if errors.As(err, &ce) {
+				return nil, &ConfigError{Field: "config." + ce.Field, Msg: fmt.Sprintf("%s: %s", spec.Type, ce.Msg)}
+			}
 			return nil, &ConfigError{Field: "config", Msg: fmt.Sprintf("%s: %v", spec.Type, err)}
 		}
 	}

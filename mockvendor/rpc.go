@@ -59,6 +59,10 @@ type Call struct {
 	// it stays working first (0: it is there when the send is answered).
 	EndState string
 	WorkFor  time.Duration
+	// Artifacts are the artifacts the task the call creates holds once
+	// completed, in place of its one text artifact (nil: that one; the
+	// artifacts fault).
+	Artifacts []ArtifactSpec
 	// MessageReply answers a send or stream with a Message and creates no
 	// task (0.3 and 1.0; a 0.1 send always answers a task).
 	MessageReply bool

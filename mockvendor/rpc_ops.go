@@ -381,6 +381,7 @@ func (h *host) newTask(q *rpcRequest) (*task, error) {
 		hold:      c.Hold,
 		end:       c.EndState,
 		workFor:   c.WorkFor,
+		artifacts: c.Artifacts,
 		input:     c.Message,
 	}
 	if c.Dialect == Dialect01 && sp.ID != "" {
@@ -464,7 +465,7 @@ func (f *Fleet) encodeTaskView(t *task, d Dialect, state string, now time.Time, 
 		}
 	}
 	if state == "completed" && view.artifacts {
-		out["artifacts"] = []any{artifact(t, d)}
+		out["artifacts"] = taskArtifacts(t, d)
 	}
 	return out
 }
@@ -485,8 +486,8 @@ func artifact(t *task, d Dialect) map[string]any {
 }
 
 // streamEvents lists the results of a stream in dialect d: the task first,
-// then working, the artifact (of a completed task) and the final status
-// (0.x marks it final). It
+// then working, the artifacts (of a completed task; artifactEvents) and
+// the final status (0.x marks it final). It
 // returns the last state the stream announces (0.3 spelling).
 func (f *Fleet) streamEvents(t *task, d Dialect) ([]any, string) {
 	now := time.Now()
@@ -506,7 +507,7 @@ func (f *Fleet) streamEvents(t *task, d Dialect) ([]any, string) {
 		evs := []any{map[string]any{"id": t.id, "status": status("working"), "final": t.hold}}
 		if !t.hold {
 			if art {
-				evs = append(evs, map[string]any{"id": t.id, "artifact": artifact(t, d)})
+				evs = append(evs, artifactEvents(t, d)...)
 			}
 			evs = append(evs, map[string]any{"id": t.id, "status": status(final), "final": true})
 		}
@@ -518,7 +519,7 @@ func (f *Fleet) streamEvents(t *task, d Dialect) ([]any, string) {
 		evs := []any{first, map[string]any{"kind": "status-update", "taskId": t.id, "contextId": t.contextID, "status": status("working"), "final": t.hold}}
 		if !t.hold {
 			if art {
-				evs = append(evs, map[string]any{"kind": "artifact-update", "taskId": t.id, "contextId": t.contextID, "artifact": artifact(t, d), "lastChunk": true})
+				evs = append(evs, artifactEvents(t, d)...)
 			}
 			evs = append(evs, map[string]any{"kind": "status-update", "taskId": t.id, "contextId": t.contextID, "status": status(final), "final": true})
 		}
@@ -530,7 +531,7 @@ func (f *Fleet) streamEvents(t *task, d Dialect) ([]any, string) {
 	evs := []any{map[string]any{"task": first}, map[string]any{"statusUpdate": map[string]any{"taskId": t.id, "contextId": t.contextID, "status": status("working")}}}
 	if !t.hold {
 		if art {
-			evs = append(evs, map[string]any{"artifactUpdate": map[string]any{"taskId": t.id, "contextId": t.contextID, "artifact": artifact(t, d), "lastChunk": true}})
+			evs = append(evs, artifactEvents(t, d)...)
 		}
 		evs = append(evs, map[string]any{"statusUpdate": map[string]any{"taskId": t.id, "contextId": t.contextID, "status": status(final)}})
 	}

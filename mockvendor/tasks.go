@@ -43,6 +43,10 @@ type task struct {
 	// task-outcome fault.
 	end     string
 	workFor time.Duration
+	// artifacts are the artifacts of the task once completed (nil: one
+	// text artifact of output), set by the artifacts fault and shared with
+	// it (never changed).
+	artifacts []ArtifactSpec
 
 	mu sync.Mutex
 	// more are the follow-up messages after input, oldest first, at most

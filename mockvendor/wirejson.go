@@ -258,11 +258,11 @@ func plainMessage(m *Message) bool {
 // encodeSendAnswerFast encodes the whole answer to a 0.3 or 1.0 send of
 // task t in state, as json.Marshal encodes it built from encodeTaskAt's
 // maps: token by token for a plain message, from typed structs for any
-// other 0.3 one. ok is false when it cannot (the caller then builds the
-// maps).
+// other 0.3 one. ok is false when it cannot (configured artifacts, ...:
+// the caller then builds the maps).
 func encodeSendAnswerFast(id json.RawMessage, t *task, d Dialect, state string, now time.Time) ([]byte, bool) {
-	if d != Dialect03 && d != Dialect10 {
-		return nil, false
+	if t.artifacts != nil || d != Dialect03 && d != Dialect10 {
+		return nil, false // configured artifacts (the artifacts fault): the maps
 	}
 	if plainMessage(t.input) {
 		return encodeSendAnswerTokens(id, t, d, state, now)
