@@ -36,9 +36,6 @@ var tArtConfig = TaskArtifacts{Artifacts: []ArtifactSpec{{
 	Parts: []ArtifactPart{{}},
 }}}
 
-// tArtChunks are the part ranges of tArtConfig's first artifact's chunks.
-var tArtChunks = [][2]int{{0, 2}, {2, 3}, {3, 4}}
-
 // tArtParts are tArtConfig's parts as each dialect spells them (0.1 parts
 // in 0.1 a2a.json, 0.3 in types.ts at v0.3.0, 1.0 in a2a.proto's Part),
 // OUT standing for the task's usual answer.
