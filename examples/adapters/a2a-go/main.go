@@ -13,9 +13,16 @@
 //     the skill id in params.metadata.skillId and message.metadata.skillId;
 //   - the next candidate is tried only when a card cannot be fetched or
 //     used, or the endpoint cannot be reached;
-//   - the outcome is completed or failed with what the SDK returned;
-//     cardTrust is always "authoritative" (the SDK takes the card as a
-//     contract) and trustMode "unpinned" (the SDK verifies no signature).
+//   - trust.credentials go to the SDK's own a2aclient.AuthInterceptor,
+//     through an InMemoryCredentialsStore keyed by session: the session is
+//     the origin of the endpoint the card names, so the SDK presents only
+//     the credential issued for that origin, in the way the card's
+//     (0.3-shaped) securitySchemes say;
+//   - the outcome is completed, interrupted (a task the SDK left at
+//     input-required or auth-required) or failed with what the SDK
+//     returned; cardTrust is always "authoritative" (the SDK takes the card
+//     as a contract) and trustMode "unpinned" (the SDK verifies no
+//     signature).
 //
 // It is a module of its own (go.mod here, with a replace back to the
 // repository root for package contract), so that a2a-go and gRPC stay out
@@ -238,10 +245,12 @@ func (a *adapter) delegate(req contract.DelegationRequest) contract.DelegationOu
 	}
 
 	var problems []string
+	spokeNone := false // a card offered no transport the SDK speaks
 	for _, cand := range req.Candidates {
-		card, client, err := connect(ctx, hc, cand)
+		card, client, err := connect(ctx, hc, cand, req.Trust.Credentials)
 		if err != nil {
 			problems = append(problems, err.Error())
+			spokeNone = spokeNone || noTransport(err)
 			fmt.Fprintf(a.logw, "%s: %v\n", cand, err)
 			if ctx.Err() != nil {
 				break
@@ -250,11 +259,14 @@ func (a *adapter) delegate(req contract.DelegationRequest) contract.DelegationOu
 		}
 		out.Agent = card.URL
 		stream := req.Task.PreferStreaming && card.Capabilities.Streaming
+		// The AuthInterceptor finds the credentials of the session named in
+		// the context: the endpoint's origin.
+		cctx := a2aclient.WithSessionID(ctx, a2aclient.SessionID(contract.OriginOf(card.URL)))
 		var res result
 		if stream {
-			res = streamMessage(ctx, client, params)
+			res = streamMessage(cctx, client, params)
 		} else {
-			r, err := client.SendMessage(ctx, params)
+			r, err := client.SendMessage(cctx, params)
 			res = result{err: err}
 			res.see(r)
 		}
@@ -274,6 +286,12 @@ func (a *adapter) delegate(req contract.DelegationRequest) contract.DelegationOu
 			out.Outcome, out.Reason = contract.OutcomeCompleted, contract.ReasonOK
 			out.Detail = fmt.Sprintf("a2a-go %s via %s", map[bool]string{true: "SendStreamingMessage", false: "SendMessage"}[stream], card.URL)
 			return out
+		case contract.InterruptedState(string(res.state)) && res.taskID != "":
+			// The SDK returns the task as the agent left it; at
+			// input-required or auth-required it waits for the caller.
+			out.Outcome, out.Reason = contract.OutcomeInterrupted, contract.ReasonOK
+			out.Detail = fmt.Sprintf("remote task %s waits in state %q", res.taskID, res.state)
+			return out
 		case res.state == "":
 			return fail(contract.ReasonOther, "the agent answered with neither a task nor a message")
 		default:
@@ -286,11 +304,49 @@ func (a *adapter) delegate(req contract.DelegationRequest) contract.DelegationOu
 	if len(problems) == 0 {
 		problems = []string{"no candidates"}
 	}
+	if spokeNone {
+		return fail(contract.ReasonVersionMismatch, strings.Join(problems, "; "))
+	}
 	return fail(contract.ReasonOther, strings.Join(problems, "; "))
 }
 
-// connect resolves the card at cardURL and builds an SDK client from it.
-func connect(ctx context.Context, hc *http.Client, cardURL string) (*a2a.AgentCard, *a2aclient.Client, error) {
+// noTransport reports whether err is NewFromCard's refusal of a card whose
+// interfaces name no transport the SDK was given (a 1.0-only card has no
+// url/preferredTransport, which is all v0.3.3 reads). The SDK returns a
+// plain error: "no compatible transports found: available transports - [...]".
+func noTransport(err error) bool {
+	return strings.Contains(err.Error(), "no compatible transports found")
+}
+
+// credentialStore puts the caller's credential for origin, if it holds
+// one, under every scheme of the card it answers (bearer: an HTTP or
+// OAuth2 scheme, sent as Authorization: Bearer; apiKey: an API key scheme,
+// sent in the header the scheme names), for the session named origin.
+func credentialStore(card *a2a.AgentCard, origin string, creds map[string]contract.Credential) *a2aclient.InMemoryCredentialsStore {
+	store := a2aclient.NewInMemoryCredentialsStore()
+	c, ok := creds[origin]
+	if !ok || origin == "" {
+		return store
+	}
+	for name, scheme := range card.SecuritySchemes {
+		switch scheme.(type) {
+		case a2a.HTTPAuthSecurityScheme, a2a.OAuth2SecurityScheme:
+			if c.Scheme == contract.CredentialSchemeBearer {
+				store.Set(a2aclient.SessionID(origin), name, a2aclient.AuthCredential(c.Value))
+			}
+		case a2a.APIKeySecurityScheme:
+			if c.Scheme == contract.CredentialSchemeAPIKey {
+				store.Set(a2aclient.SessionID(origin), name, a2aclient.AuthCredential(c.Value))
+			}
+		}
+	}
+	return store
+}
+
+// connect resolves the card at cardURL and builds an SDK client from it,
+// with the SDK's AuthInterceptor holding the caller's credential for the
+// origin of the endpoint the card names.
+func connect(ctx context.Context, hc *http.Client, cardURL string, creds map[string]contract.Credential) (*a2a.AgentCard, *a2aclient.Client, error) {
 	u, err := url.Parse(cardURL)
 	if err != nil {
 		return nil, nil, fmt.Errorf("candidate %q: %w", cardURL, err)
@@ -304,7 +360,8 @@ func connect(ctx context.Context, hc *http.Client, cardURL string) (*a2a.AgentCa
 	if err != nil {
 		return nil, nil, fmt.Errorf("resolving %s: %w", cardURL, err)
 	}
-	client, err := a2aclient.NewFromCard(ctx, card, a2aclient.WithJSONRPCTransport(hc))
+	auth := &a2aclient.AuthInterceptor{Service: credentialStore(card, contract.OriginOf(card.URL), creds)}
+	client, err := a2aclient.NewFromCard(ctx, card, a2aclient.WithJSONRPCTransport(hc), a2aclient.WithInterceptors(auth))
 	if err != nil {
 		return nil, nil, fmt.Errorf("client from card %s: %w", cardURL, err)
 	}
@@ -365,6 +422,10 @@ func reasonFor(ctx context.Context, err error) string {
 		return contract.ReasonDeadline
 	case errors.Is(err, a2a.ErrMethodNotFound):
 		return contract.ReasonEndpointNotA2A
+	case strings.Contains(err.Error(), "unexpected HTTP status: 401"):
+		// The JSON-RPC transport turns any status but 200 into a plain
+		// error naming the status, and drops the body.
+		return contract.ReasonAuthRejected
 	}
 	return contract.ReasonOther
 }

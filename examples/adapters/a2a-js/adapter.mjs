@@ -14,9 +14,15 @@
 //     and message.metadata.skillId;
 //   - the next candidate is tried only when a card cannot be fetched or used,
 //     or the endpoint cannot be reached;
-//   - the outcome is completed or failed with what the SDK returned;
-//     cardTrust "authoritative", trustMode "unpinned" (createFromUrl verifies
-//     no signature).
+//   - trust.credentials go to the SDK's own auth hook,
+//     createAuthenticatingFetchWithRetry, with one AuthenticationHandler per
+//     origin called: the credential issued for that origin, presented the
+//     way the card's (1.0-shaped) securitySchemes say; a 401 is noted by
+//     the handler and not retried;
+//   - the outcome is completed, interrupted (a task the SDK returns at
+//     input-required or auth-required) or failed with what the SDK
+//     returned; cardTrust "authoritative", trustMode "unpinned"
+//     (createFromUrl verifies no signature).
 //
 // HTTP goes through undici's fetch with a ProxyAgent for network.proxy (or an
 // Agent dialling network.resolve) that trusts trust.caFile on top of Node's
@@ -35,6 +41,7 @@ import {
   ClientFactoryOptions,
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
+  createAuthenticatingFetchWithRetry,
 } from '@a2a-js/sdk/client';
 
 const NAME = 'a2a-conform-adapter-a2a-js';
@@ -141,10 +148,37 @@ function describe(err) {
   return s;
 }
 
-function reasonFor(err, signal) {
+function reasonFor(err, signal, refusal) {
   if (signal.aborted || err?.name === 'TimeoutError' || err?.name === 'AbortError') return 'deadline';
   if ((err?.envelopeCode ?? err?.code) === -32601) return 'endpoint-not-a2a';
+  // The transport throws the JSON-RPC error of a 401 body and drops the
+  // status; the auth handler saw the response, so it tells.
+  if (refusal) return refusal;
+  // -32009 from the agent: it serves no version the SDK speaks.
+  if (err?.name === 'VersionNotSupportedError') return 'version-mismatch';
   return 'other';
+}
+
+// noTransport: ClientFactory found no interface it speaks on the card (a
+// 0.3-only card has no supportedInterfaces; the SDK, without legacyCompat,
+// reads nothing else). The SDK throws a plain Error with this text.
+function noTransport(err) {
+  return /No compatible transport found/.test(err?.message ?? '');
+}
+
+// authHeaders: the header the card's security schemes ask for, holding the
+// credential cred; none when the card declares no scheme of cred's kind.
+function authHeaders(card, cred) {
+  for (const s of Object.values(card?.securitySchemes ?? {})) {
+    const { $case, value } = s?.scheme ?? {};
+    if (cred.scheme === 'bearer' && ($case === 'httpAuthSecurityScheme' || $case === 'oauth2SecurityScheme')) {
+      return { Authorization: `Bearer ${cred.value}` };
+    }
+    if (cred.scheme === 'apiKey' && $case === 'apiKeySecurityScheme' && value?.location === 'header' && value.name) {
+      return { [value.name]: cred.value };
+    }
+  }
+  return {};
 }
 
 async function delegate(req) {
@@ -168,7 +202,30 @@ async function delegate(req) {
   } catch (err) {
     return fail('other', describe(err));
   }
-  const fetchImpl = (url, init = {}) => undiciFetch(url, { ...init, dispatcher, signal: init.signal ?? signal });
+  const baseFetch = (url, init = {}) => undiciFetch(url, { ...init, dispatcher, signal: init.signal ?? signal });
+  // The SDK's auth hook, one handler per origin: the credential issued for
+  // the origin of the URL called (none when the caller holds none for it),
+  // the way the card in hand declares it.
+  const credentials = req.trust?.credentials ?? {};
+  let card;
+  const refused = new Map(); // origin -> reason, for origins that answered 401
+  const fetchImpl = (url, init) => {
+    const origin = new URL(String(url)).origin;
+    const cred = credentials[origin];
+    let presented = false;
+    return createAuthenticatingFetchWithRetry(baseFetch, {
+      headers: async () => {
+        const h = cred ? authHeaders(card, cred) : {};
+        presented = Object.keys(h).length > 0;
+        return h;
+      },
+      shouldRetryWithHeaders: async (_req, res) => {
+        // 401 to a credential: refused; to none: one was wanted.
+        if (res.status === 401) refused.set(origin, presented ? 'auth-rejected' : 'no-credential');
+        return undefined; // no other credential to try
+      },
+    })(url, init);
+  };
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
       transports: [new JsonRpcTransportFactory({ fetchImpl })],
@@ -179,15 +236,17 @@ async function delegate(req) {
   if (req.task?.skill) params.metadata = { skillId: req.task.skill };
 
   const problems = [];
+  let spokeNone = false; // a card offered no interface the SDK speaks
   for (const cand of req.candidates ?? []) {
     let client;
-    let card;
+    card = undefined;
     try {
       const u = new URL(cand);
       client = await factory.createFromUrl(u.origin, u.pathname);
       card = client.agentCard;
     } catch (err) {
       problems.push(`${cand}: ${describe(err)}`);
+      spokeNone ||= noTransport(err);
       if (signal.aborted) break;
       continue;
     }
@@ -231,7 +290,7 @@ async function delegate(req) {
         delete out.taskState;
         continue;
       }
-      return fail(reasonFor(err, signal), describe(err));
+      return fail(reasonFor(err, signal, endpoint && refused.get(new URL(endpoint).origin)), describe(err));
     }
     if (taskId) out.taskId = taskId;
     if (state) out.taskState = state;
@@ -242,9 +301,15 @@ async function delegate(req) {
         detail: `@a2a-js/sdk ${stream ? 'sendMessageStream' : 'sendMessage'} via ${endpoint}`,
       });
     }
+    if ((state === 'input-required' || state === 'auth-required') && taskId) {
+      // The SDK hands back the task as the agent left it: paused, waiting
+      // for the caller.
+      return Object.assign(out, { outcome: 'interrupted', reason: 'ok', detail: `remote task waits in state "${state}"` });
+    }
     return fail('other', `remote task ended in state "${state || 'unknown'}"`);
   }
   if (signal.aborted) return fail('deadline', [...problems, 'deadline passed'].join('; '));
+  if (spokeNone) return fail('version-mismatch', problems.join('; '));
   return fail('other', problems.length ? problems.join('; ') : 'no candidates');
 }
 

@@ -23,8 +23,15 @@
 // message.metadata.skillId through RemoteA2AAgent's beforeRequestCallbacks,
 // and reads the task id, state and endpoint from what the library used:
 // afterRequestCallbacks see every raw A2A response, and the agent's client
-// names its transport's endpoint. Outcome: completed only for a task the
-// library saw reach "completed"; failed otherwise, with ADK's errorMessage.
+// names its transport's endpoint. Credentials: RemoteA2AAgent takes a
+// clientFactory, so the adapter gives it the SDK's own ClientFactory whose
+// JSON-RPC transport fetches through the SDK's
+// createAuthenticatingFetchWithRetry, one AuthenticationHandler per origin
+// called: the credential trust.credentials holds for that origin, the way
+// ADK's card declares it; a 401 is noted and not retried. Outcome:
+// completed only for a task the library saw reach "completed"; interrupted
+// for one it left at input-required or auth-required; failed otherwise,
+// with ADK's errorMessage.
 // cardTrust "authoritative" (the card is used as is) and trustMode
 // "unpinned" (nothing is verified) once the card was read.
 //
@@ -44,7 +51,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as undici from 'undici';
-import { baseOf, describe, serve, textOf, useEnvProxy } from '../internal-node/contract.mjs';
+import { baseOf, credentialsFor, describe, isInterrupted, reasonFor, serve, textOf, useEnvProxy } from '../internal-node/contract.mjs';
 
 useEnvProxy(undici);
 
@@ -61,11 +68,14 @@ const require = createRequire(import.meta.url);
 
 async function load() {
   const dist = join(dirname(require.resolve('@google/adk/package.json')), 'dist', 'esm');
-  const [{ RemoteA2AAgent }, { InMemoryRunner }] = await Promise.all([
+  // The @a2a-js/sdk client ADK itself resolves (0.3.14, its dependency).
+  const sdkClient = createRequire(require.resolve('@google/adk/package.json')).resolve('@a2a-js/sdk/client');
+  const [{ RemoteA2AAgent }, { InMemoryRunner }, sdk] = await Promise.all([
     import('@google/adk/a2a'),
     import(pathToFileURL(join(dist, 'runner', 'in_memory_runner.js')).href),
+    import(pathToFileURL(sdkClient.replace(/\.cjs$/, '.js')).href),
   ]);
-  const adk = { RemoteA2AAgent, InMemoryRunner };
+  const adk = { RemoteA2AAgent, InMemoryRunner, sdk };
   return { delegate: (req, signal) => delegate(adk, req, signal) };
 }
 
@@ -76,10 +86,31 @@ async function delegate(adk, req, signal) {
   let taskId = '';
   let state = '';
   let sawCard = false;
-  const remote = new adk.RemoteA2AAgent({
+  let remote;
+  const creds = credentialsFor(req, () => remote?.card);
+  const { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, createAuthenticatingFetchWithRetry } = adk.sdk;
+  const fetchImpl = (url, init) => {
+    let presented = false;
+    return createAuthenticatingFetchWithRetry(fetch, {
+      headers: async () => {
+        const h = creds.headers(url);
+        presented = Object.keys(h).length > 0;
+        return h;
+      },
+      shouldRetryWithHeaders: async (_req, res) => {
+        creds.saw(url, res.status, presented);
+        return undefined; // no other credential to try
+      },
+    })(url, init);
+  };
+  const clientFactory = new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl })] }),
+  );
+  remote = new adk.RemoteA2AAgent({
     name: 'remote_agent',
     description: 'the first candidate',
     agentCard: baseOf(cand),
+    clientFactory,
     beforeRequestCallbacks: [
       (_ctx, params) => {
         sawCard = true;
@@ -130,7 +161,10 @@ async function delegate(adk, req, signal) {
   if (signal.aborted) return { ...out, outcome: 'failed', reason: 'deadline', detail: errors.join('; ') || 'deadline passed' };
   if (errors.length) {
     const text = errors.join('; ');
-    return { ...out, outcome: 'failed', reason: /-32601|method not found/i.test(text) ? 'endpoint-not-a2a' : 'other', detail: text };
+    return { ...out, outcome: 'failed', reason: reasonFor(new Error(text), signal, creds.refusal()), detail: text };
+  }
+  if (isInterrupted(state) && taskId && agent) {
+    return { ...out, outcome: 'interrupted', reason: 'ok', detail: `remote task waits in state "${state}"` };
   }
   if (state === 'completed' && taskId && agent) {
     return { ...out, outcome: 'completed', reason: 'ok', detail: `@google/adk RemoteA2AAgent via ${agent}` };

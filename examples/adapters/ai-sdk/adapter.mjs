@@ -32,7 +32,10 @@
 // calls: the URL of the JSON-RPC POST that returned the task is the agent;
 // a card GET answered 2xx means the card was read (then cardTrust
 // "authoritative", trustMode "unpinned"). Outcome: completed only for a
-// task seen in state "completed"; failed otherwise, with the SDK's error.
+// task seen in state "completed"; interrupted for one at input-required or
+// auth-required; failed otherwise, with the SDK's error. Credentials: the
+// provider calls A2AClient.fromCardUrl(cardUrl) with no options and ignores
+// the AI SDK's headers, so trust.credentials cannot be handed to it.
 //
 // Glue (../internal-node/contract.mjs): Node 20 ignores HTTPS_PROXY and
 // NODE_USE_ENV_PROXY, so an undici ProxyAgent is the global dispatcher;
@@ -44,7 +47,7 @@
 //   a2a-conform run --orchestrator 'exec:node examples/adapters/ai-sdk/adapter.mjs'
 
 import * as undici from 'undici';
-import { describe, reasonFor, serve, textOf, useEnvProxy, watchFetch } from '../internal-node/contract.mjs';
+import { describe, isInterrupted, reasonFor, serve, textOf, useEnvProxy, watchFetch } from '../internal-node/contract.mjs';
 
 useEnvProxy(undici);
 
@@ -98,9 +101,16 @@ async function delegate({ generateText, streamText, a2a }, req, signal) {
   if (st.taskId) out.taskId = st.taskId;
   if (st.state) out.taskState = st.state;
   const how = streaming ? 'streamText' : 'generateText';
-  if (error) return { ...out, outcome: 'failed', reason: reasonFor(error, signal), detail: `${how}: ${describe(error)}` };
+  // The SDK's A2AClient throws the JSON-RPC error of a 401 body and drops
+  // the status; the watched fetch saw it. No credential was presented (the
+  // provider has no hook for one), so a 401 says one was wanted.
+  const refusal = posts.some((r) => r.status === 401) ? 'no-credential' : undefined;
+  if (error) return { ...out, outcome: 'failed', reason: reasonFor(error, signal, refusal), detail: `${how}: ${describe(error)}` };
   if (st.state === 'completed' && st.taskId && out.agent) {
     return { ...out, outcome: 'completed', reason: 'ok', detail: `a2a-ai-provider ${how} via ${out.agent}, no skill id sent (the provider has no place for one)` };
+  }
+  if (isInterrupted(st.state) && st.taskId && out.agent) {
+    return { ...out, outcome: 'interrupted', reason: 'ok', detail: `${how}: remote task waits in state "${st.state}"` };
   }
   return { ...out, outcome: 'failed', reason: 'other', detail: `${how}: remote task ${st.taskId || '(none)'} ended in state "${st.state || 'unknown'}"` };
 }

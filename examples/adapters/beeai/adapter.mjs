@@ -23,7 +23,10 @@
 // the card's url, the one A2AClient used (the global fetch is watched, not
 // changed, to see whether the card GET succeeded when the SDK then refuses
 // the card). Outcome: completed only for a
-// task seen to reach "completed"; failed otherwise, with BeeAI's error.
+// task seen to reach "completed"; interrupted for one it left at
+// input-required or auth-required; failed otherwise, with BeeAI's error.
+// Credentials: A2AAgent builds its A2AClient with no options (no fetch, no
+// headers, no auth handler), so trust.credentials cannot be handed to it.
 // cardTrust "authoritative" and trustMode "unpinned" once the card was read.
 //
 // Install needs --legacy-peer-deps (.npmrc here sets it): without it npm
@@ -41,7 +44,7 @@
 
 import { randomUUID } from 'node:crypto';
 import * as undici from 'undici';
-import { baseOf, describe, reasonFor, serve, textOf, useEnvProxy, watchFetch } from '../internal-node/contract.mjs';
+import { baseOf, describe, isInterrupted, reasonFor, serve, textOf, useEnvProxy, watchFetch } from '../internal-node/contract.mjs';
 
 useEnvProxy(undici);
 const watch = watchFetch();
@@ -99,9 +102,16 @@ async function delegate(A2AAgent, UnconstrainedMemory, req, signal) {
   if (skill) out.skill = skill;
   if (taskId) out.taskId = taskId;
   if (state) out.taskState = state;
-  if (error) return { ...out, outcome: 'failed', reason: reasonFor(error, signal), detail: describe(error) };
+  // The SDK's A2AClient throws the JSON-RPC error of a 401 body and drops
+  // the status; the watched fetch saw it. No credential was presented (the
+  // framework has no hook for one), so a 401 says one was wanted.
+  const refusal = watch.requests().some((r) => r.status === 401) ? 'no-credential' : undefined;
+  if (error) return { ...out, outcome: 'failed', reason: reasonFor(error, signal, refusal), detail: describe(error) };
   if (state === 'completed' && taskId && out.agent) {
     return { ...out, outcome: 'completed', reason: 'ok', detail: `beeai-framework A2AAgent (message/stream) via ${out.agent}` };
+  }
+  if (isInterrupted(state) && taskId && out.agent) {
+    return { ...out, outcome: 'interrupted', reason: 'ok', detail: `remote task waits in state "${state}"` };
   }
   return { ...out, outcome: 'failed', reason: 'other', detail: `remote task ${taskId || '(none)'} ended in state "${state || 'unknown'}"` };
 }

@@ -124,13 +124,75 @@ export function describe(err) {
   return parts.join(': ') || 'unknown error';
 }
 
-// reasonFor maps an error to a reason word: deadline, endpoint-not-a2a for
-// a -32601 (by code or in the text), or other.
-export function reasonFor(err, signal) {
+// unspoken matches the errors the frameworks' clients give for a card
+// that offers nothing they speak: @a2a-js/sdk 0.3.14's A2AClient for a card
+// without the 0.3 url ("... does not contain a valid 'url' ..."), its
+// ClientFactory ("No compatible transport found"), Mastra's 1.0 mode ("does
+// not advertise a JSON-RPC interface"), and -32009 from the agent.
+const unspoken = /does not contain a valid 'url'|No compatible transport found|does not advertise a JSON-RPC interface|-32009|version not supported/i;
+
+// reasonFor maps an error to a reason word: deadline; refusal when given
+// (what a 401 meant, from credentialsFor or a watched fetch);
+// endpoint-not-a2a for a -32601 (by code or in the text); version-mismatch
+// for the errors unspoken matches; or other.
+export function reasonFor(err, signal, refusal) {
   if (signal?.aborted || err?.name === 'TimeoutError' || err?.name === 'AbortError') return 'deadline';
+  if (refusal) return refusal;
   const text = describe(err);
   if (err?.code === -32601 || /-32601|method not found/i.test(text)) return 'endpoint-not-a2a';
+  if (unspoken.test(text)) return 'version-mismatch';
   return 'other';
+}
+
+// isInterrupted: the task paused at a state where it waits for the caller.
+export function isInterrupted(state) {
+  return state === 'input-required' || state === 'auth-required';
+}
+
+// originOf is the origin of url as trust.credentials keys it ('' if none).
+export function originOf(url) {
+  try {
+    return new URL(String(url)).origin;
+  } catch {
+    return '';
+  }
+}
+
+// credentialHeaders returns the request header the card's security
+// schemes ask for, holding the credential cred ({scheme, value}): for
+// bearer an HTTP bearer scheme, for apiKey an API key scheme in a header
+// (its name), in the 1.0 shape (httpAuthSecurityScheme,
+// apiKeySecurityScheme) or the 0.3 one (type http / apiKey); {} when the
+// card declares none of cred's kind.
+export function credentialHeaders(card, cred) {
+  for (const s of Object.values(card?.securitySchemes ?? {})) {
+    if (!s || typeof s !== 'object') continue;
+    const http = s.httpAuthSecurityScheme ?? (s.type === 'http' ? s : undefined);
+    const key = s.apiKeySecurityScheme ?? (s.type === 'apiKey' ? s : undefined);
+    if (cred.scheme === 'bearer' && /^bearer$/i.test(http?.scheme ?? '')) return { Authorization: `Bearer ${cred.value}` };
+    if (cred.scheme === 'apiKey' && (key?.location ?? key?.in) === 'header' && key?.name) return { [key.name]: cred.value };
+  }
+  return {};
+}
+
+// credentialsFor holds a request's trust.credentials for a framework hook
+// that sets headers per request: headers(url) gives the credential issued
+// for url's origin, the way card() declares it; saw(url, status,
+// presented) notes a 401 (to a credential presented: auth-rejected; to
+// none: no-credential), and refusal() says what the last one meant.
+export function credentialsFor(req, card) {
+  const held = req.trust?.credentials ?? {};
+  let refused;
+  return {
+    headers(url) {
+      const cred = held[originOf(url)];
+      return cred ? credentialHeaders(card(), cred) : {};
+    },
+    saw(_url, status, presented) {
+      if (status === 401) refused = presented ? 'auth-rejected' : 'no-credential';
+    },
+    refusal: () => refused,
+  };
 }
 
 // textOf joins the text parts of the request's message: what a framework

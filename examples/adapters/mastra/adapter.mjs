@@ -31,9 +31,18 @@
 // still sends no skill id. getAgentCard() then returns the card as Mastra
 // projects it, whose url is that interface's url: the adapter reports it.
 //
+// Credentials: A2AAgent takes a `fetch` option, which it calls for the card
+// and for every A2A request; the adapter's fetch adds the credential
+// trust.credentials holds for the origin of the URL fetched, the way the
+// card Mastra read declares it (none before the card is read), and notes a
+// 401 (Mastra turns any status but 2xx into an error with data.status and
+// does not retry a 401).
+//
 // Outcome: completed only when the returned task's state is "completed"
 // (Mastra also returns failed, canceled and rejected tasks as results);
-// failed otherwise, with Mastra's error. The endpoint is the card's url, the
+// interrupted when it is input-required or auth-required (Mastra stops
+// there and returns the task with a resume payload); failed otherwise,
+// with Mastra's error. The endpoint is the card's url, the
 // one Mastra posts to. cardTrust "authoritative" and trustMode "unpinned"
 // once the card was read.
 //
@@ -47,7 +56,7 @@
 //   a2a-conform run --orchestrator 'exec:node examples/adapters/mastra/adapter.mjs --protocol-version 1.0'
 
 import * as undici from 'undici';
-import { describe, reasonFor, serve, textOf, useEnvProxy } from '../internal-node/contract.mjs';
+import { credentialsFor, describe, isInterrupted, reasonFor, serve, textOf, useEnvProxy } from '../internal-node/contract.mjs';
 
 useEnvProxy(undici);
 
@@ -68,9 +77,18 @@ async function load() {
 async function delegate(A2AAgent, req, signal) {
   const cand = req.candidates?.[0];
   if (!cand) return { outcome: 'failed', reason: 'other', detail: 'no candidates' };
-  const agent = new A2AAgent({ url: cand, abortSignal: signal, ...(protocolVersion === '1.0' ? { protocolVersion } : {}) });
-  const streaming = Boolean(req.task?.preferStreaming);
   let card;
+  const creds = credentialsFor(req, () => card);
+  const authFetch = async (url, init = {}) => {
+    const extra = creds.headers(url);
+    const headers = new Headers(init.headers);
+    for (const [k, v] of Object.entries(extra)) headers.set(k, v);
+    const res = await fetch(url, { ...init, headers });
+    creds.saw(url, res.status, Object.keys(extra).length > 0);
+    return res;
+  };
+  const agent = new A2AAgent({ url: cand, abortSignal: signal, fetch: authFetch, ...(protocolVersion === '1.0' ? { protocolVersion } : {}) });
+  const streaming = Boolean(req.task?.preferStreaming);
   let result;
   let error;
   try {
@@ -99,9 +117,18 @@ async function delegate(A2AAgent, req, signal) {
   if (taskId) out.taskId = taskId;
   if (state) out.taskState = state;
   const how = streaming ? 'stream()' : 'generate()';
-  if (error) return { ...out, outcome: 'failed', reason: reasonFor(error, signal), detail: `${how}: ${describe(error)}` };
+  if (error) {
+    // In its 0.3 mode Mastra posts to the card's url without checking it:
+    // a 1.0-only card (no url) ends in fetch's "Failed to parse URL from
+    // undefined". The card offered no endpoint Mastra speaks.
+    const unspoken = card && !card.url && !signal.aborted;
+    return { ...out, outcome: 'failed', reason: unspoken ? 'version-mismatch' : reasonFor(error, signal, creds.refusal()), detail: `${how}: ${describe(error)}` };
+  }
   if (state === 'completed' && taskId && out.agent) {
     return { ...out, outcome: 'completed', reason: 'ok', detail: `@mastra/core A2AAgent ${how} via ${out.agent}, no skill id sent (Mastra has no place for one)` };
+  }
+  if (isInterrupted(state) && taskId && out.agent) {
+    return { ...out, outcome: 'interrupted', reason: 'ok', detail: `${how}: remote task waits in state "${state}"` };
   }
   return { ...out, outcome: 'failed', reason: 'other', detail: `${how}: remote task ${taskId || '(none)'} ended in state "${state || 'unknown'}"` };
 }

@@ -15,7 +15,11 @@ write in an afternoon, and it is deliberately not clever:
     plain JSON is read as a plain JSON-RPC response;
   * it tries the next candidate only when a card cannot be fetched or used,
     or the endpoint cannot be reached;
-  * it reports completed or failed with what it saw; cardTrust is always
+  * it presents the credential trust.credentials holds for the endpoint's
+    origin, if any, the way the card's securitySchemes say (Authorization:
+    Bearer, or the API key header the scheme names; 0.3 or 1.0 shape);
+  * it reports completed, interrupted (a task at input-required or
+    auth-required) or failed with what it saw; cardTrust is always
     "authoritative" and trustMode "unpinned" (it verifies no signature).
 
 Network: every connection goes through network.proxy with an HTTP CONNECT
@@ -57,6 +61,10 @@ class RPCError(Exception):
 
 class DeadlineExceeded(Exception):
     pass
+
+
+class Unauthorized(Exception):
+    """HTTP 401 from the endpoint."""
 
 
 class Net:
@@ -156,6 +164,36 @@ def endpoint_of(card):
     return ""
 
 
+def origin_of(url):
+    """The https origin of url as trust.credentials keys it, or ""."""
+    u = urllib.parse.urlsplit(url)
+    if u.scheme != "https" or not u.hostname:
+        return ""
+    host = u.hostname
+    if ":" in host:
+        host = "[%s]" % host
+    return "https://" + host + ("" if u.port in (None, 443) else ":%d" % u.port)
+
+
+def auth_headers(card, cred):
+    """The header the card's security schemes ask for, holding cred; {} when
+    the card declares no scheme of cred's kind."""
+    if not isinstance(cred, dict) or not cred.get("value"):
+        return {}
+    schemes = card.get("securitySchemes")
+    for s in (schemes.values() if isinstance(schemes, dict) else []):
+        if not isinstance(s, dict):
+            continue
+        # 1.0 shape: {"httpAuthSecurityScheme": {...}}; 0.3: {"type": "http", ...}.
+        http_auth = s.get("httpAuthSecurityScheme") or (s if s.get("type") == "http" else None)
+        api_key = s.get("apiKeySecurityScheme") or (s if s.get("type") == "apiKey" else None)
+        if cred.get("scheme") == "bearer" and isinstance(http_auth, dict) and str(http_auth.get("scheme", "")).lower() == "bearer":
+            return {"Authorization": "Bearer " + cred["value"]}
+        if cred.get("scheme") == "apiKey" and isinstance(api_key, dict) and (api_key.get("location") or api_key.get("in")) == "header" and api_key.get("name"):
+            return {api_key["name"]: cred["value"]}
+    return {}
+
+
 class Seen:
     def __init__(self):
         self.task_id = ""
@@ -182,14 +220,18 @@ class Seen:
 _ids = [0]
 
 
-def call(net, endpoint, method, params, deadline, seen):
+def call(net, endpoint, method, params, deadline, seen, auth=None):
     """A JSON-RPC call; streamed answers are read until the server closes."""
     _ids[0] += 1
     body = json.dumps({"jsonrpc": "2.0", "id": _ids[0], "method": method, "params": params}).encode()
     headers = {"Content-Type": "application/json", "Accept": "application/json"}
+    headers.update(auth or {})
     if method == "message/stream":
         headers["Accept"] = "text/event-stream"
     conn, resp = request(net, "POST", endpoint, body, headers, deadline)
+    if resp.status == 401:
+        conn.close()
+        raise Unauthorized("%s: HTTP 401 (WWW-Authenticate: %s)" % (endpoint, resp.getheader("WWW-Authenticate") or "none"))
     try:
         ctype = (resp.getheader("Content-Type") or "").split(";")[0].strip().lower()
         if ctype == "text/event-stream":
@@ -266,7 +308,9 @@ def delegate(req):
         msg["metadata"] = dict(msg.get("metadata") or {}, skillId=skill)
         params["metadata"] = {"skillId": skill}
 
+    credentials = (req.get("trust") or {}).get("credentials") or {}
     problems = []
+    spoke_none = False  # a card named no endpoint this client speaks
     for cand in req.get("candidates") or []:
         try:
             card = fetch_card(net, cand, deadline)
@@ -277,14 +321,17 @@ def delegate(req):
             return fail("deadline", str(e))
         endpoint = endpoint_of(card)
         if not endpoint:
-            problems.append("card %s names no endpoint" % cand)
+            # Neither a 0.3 url nor a JSONRPC interface: nothing it speaks.
+            problems.append("card %s names no endpoint this client speaks (no url, no JSONRPC interface)" % cand)
+            spoke_none = True
             continue
         stream = bool(task.get("preferStreaming")) and bool((card.get("capabilities") or {}).get("streaming"))
         method = "message/stream" if stream else "message/send"
         out["agent"] = endpoint
         seen = Seen()
+        auth = auth_headers(card, credentials.get(origin_of(endpoint)))
         try:
-            call(net, endpoint, method, params, deadline, seen)
+            call(net, endpoint, method, params, deadline, seen, auth)
         except Unreachable as e:
             problems.append(str(e))
             out.pop("agent", None)
@@ -292,9 +339,14 @@ def delegate(req):
         except DeadlineExceeded as e:
             note(out, seen)
             return fail("deadline", str(e))
+        except Unauthorized as e:
+            # 401 to the credential presented: refused; to none: one was wanted.
+            note(out, seen)
+            return fail("auth-rejected" if auth else "no-credential", str(e))
         except RPCError as e:
             note(out, seen)
-            return fail("endpoint-not-a2a" if e.code == -32601 else "other", str(e))
+            reason = {-32601: "endpoint-not-a2a", -32009: "version-mismatch"}.get(e.code, "other")
+            return fail(reason, str(e))
         except (OSError, http.client.HTTPException) as e:
             note(out, seen)
             return fail("other", "%s: %s" % (endpoint, e))
@@ -302,9 +354,14 @@ def delegate(req):
         if seen.state == "completed" or (seen.message and not seen.state):
             out.update(outcome="completed", reason="ok", detail="%s to %s" % (method, endpoint))
             return out
+        if seen.state in ("input-required", "auth-required") and seen.task_id:
+            out.update(outcome="interrupted", reason="ok", detail="remote task waits in state %r" % seen.state)
+            return out
         return fail("other", "remote task ended in state %r" % seen.state)
     if time.monotonic() >= deadline:
         return fail("deadline", "; ".join(problems + ["deadline passed"]))
+    if spoke_none:
+        return fail("version-mismatch", "; ".join(problems))
     return fail("other", "; ".join(problems) or "no candidates")
 
 
