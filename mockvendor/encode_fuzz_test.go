@@ -151,6 +151,15 @@ func FuzzDecodeSendFast(f *testing.F) {
 	f.Add([]byte(`{"message":{"role":"ROLE_USER","messageId":"m","parts":[{"text":"hi","metadata":{"a":1}}]},"metadata":{"skillId":"x"},"configuration":{"blocking":false}}`), uint8(2))
 	f.Add([]byte(`{"id":"t","sessionId":"s","message":{"role":"user","parts":[{"type":"text","text":"x"},{"type":"data","data":{}}]}}`), uint8(0))
 	f.Add([]byte(`{"message":{"kind":"message","role":"agent","parts":[{"kind":"file","file":{"uri":"u"}}]},"Message":null}`), uint8(1))
+	// Shapes decodeSendTokens takes, and near misses it must hand on.
+	f.Add([]byte(`{"message":{"kind":"message","role":"user","messageId":"m-1","parts":[{"kind":"text","text":"reconcile \u00e9 \ud83d\ude00"}]},"metadata":{"skillId":"s"}}`), uint8(1))
+	f.Add([]byte(`{"message":{"role":"ROLE_USER","messageId":"m-1","contextId":"c","taskId":"t","parts":[{"text":"a"},{"text":""}]},"metadata":{}}`), uint8(2))
+	f.Add([]byte(`{"id":"t-1","sessionId":"s","message":{"role":"user","parts":[{"type":"text","text":"x"}]}}`), uint8(0))
+	f.Add([]byte(`{"message":{"role":"user","parts":[{"kind":"text","text":"\ud800"}]}}`), uint8(1))
+	f.Add([]byte(`{"message":{"role":"user","Role":"agent","parts":[{"kind":"text","text":"x"}]}}`), uint8(1))
+	f.Add([]byte(`{"message":{"role":"user","parts":[{"kind":"text","text":"x"}]},"metadata":{"skillId":"a","skillId":"b"}}`), uint8(1))
+	f.Add([]byte(`{"message":{"role":"user","parts":[{"kind":"text","text":"x"}]},"metadata":{"n":1}}`), uint8(1))
+	f.Add([]byte(`{"message":{"role":"user","parts":[]},"id":null}`), uint8(1))
 	f.Fuzz(func(t *testing.T, params []byte, dsel uint8) {
 		if !json.Valid(params) {
 			return

@@ -16,6 +16,7 @@ package mockvendor
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"strings"
 	"sync"
 	"time"
@@ -168,8 +169,14 @@ type sendParamsMsg struct {
 // message, a member set twice; the caller then decodes the two-step way,
 // which gives the same result or the error.
 func decodeSendFast(params json.RawMessage, d Dialect, sp *sendParams) (*Message, bool) {
-	var p sendParamsMsg
-	if err := decodeFast(params, &p); err != nil || p.Message == nil {
+	p, ok := decodeSendTokens(params)
+	if !ok {
+		p = sendParamsMsg{}
+		if err := decodeFast(params, &p); err != nil {
+			return nil, false
+		}
+	}
+	if p.Message == nil {
 		return nil, false
 	}
 	msg, err := buildMessage(p.Message, d)
@@ -178,6 +185,194 @@ func decodeSendFast(params json.RawMessage, d Dialect, sp *sendParams) (*Message
 	}
 	sp.ID, sp.SessionID, sp.Metadata, sp.Configuration = p.ID, p.SessionID, p.Metadata, p.Configuration
 	return msg, true
+}
+
+// sendTokenDecoders are reusable decoders for decodeSendTokens, each
+// reading from its own bytes.Reader.
+var sendTokenDecoders = sync.Pool{New: func() any {
+	sd := &sendTokenDecoder{}
+	sd.d = jsontext.NewDecoder(&sd.rd)
+	return sd
+}}
+
+type sendTokenDecoder struct {
+	rd bytes.Reader
+	d  *jsontext.Decoder
+}
+
+// decodeSendTokens reads the common shape of send params token by token,
+// without reflection: members id, sessionId, message and metadata only,
+// spelled exactly so; a message of string members (kind, role, messageId,
+// contextId, taskId) and parts whose members (kind, type, text) are
+// strings; metadata whose values are strings. ok is false for anything
+// else (another member, another case, a value of another type, a
+// duplicate name, invalid UTF-8), and decodeSendFast then decodes by
+// reflection, as json.Unmarshal would.
+func decodeSendTokens(params []byte) (p sendParamsMsg, ok bool) {
+	sd := sendTokenDecoders.Get().(*sendTokenDecoder)
+	defer sendTokenDecoders.Put(sd)
+	sd.rd.Reset(params)
+	sd.d.Reset(&sd.rd, jsontext.AllowDuplicateNames(false))
+	d := sd.d
+	r := tokenReader{d: d}
+	if !r.begin('{') {
+		return p, false
+	}
+	for r.more() {
+		switch string(r.name()) {
+		case "id":
+			p.ID = r.str()
+		case "sessionId":
+			p.SessionID = r.str()
+		case "message":
+			p.Message = r.message()
+		case "metadata":
+			p.Metadata = r.strings()
+		default:
+			return p, false
+		}
+	}
+	r.end('}')
+	if _, err := d.ReadToken(); err != io.EOF {
+		r.bad = true
+	}
+	return p, !r.bad && p.Message != nil
+}
+
+// tokenReader reads tokens, remembering the first surprise in bad.
+type tokenReader struct {
+	d   *jsontext.Decoder
+	bad bool
+}
+
+func (r *tokenReader) next() jsontext.Token {
+	if r.bad {
+		return jsontext.Null
+	}
+	t, err := r.d.ReadToken()
+	if err != nil {
+		r.bad = true
+	}
+	return t
+}
+
+// begin reads an opening '{' or '['.
+func (r *tokenReader) begin(kind jsontext.Kind) bool {
+	if r.next().Kind() != kind {
+		r.bad = true
+	}
+	return !r.bad
+}
+
+// end reads a closing '}' or ']'.
+func (r *tokenReader) end(kind jsontext.Kind) {
+	if r.next().Kind() != kind {
+		r.bad = true
+	}
+}
+
+// more reports whether the object or array has another member or element.
+func (r *tokenReader) more() bool {
+	k := r.d.PeekKind()
+	return !r.bad && k != '}' && k != ']' && k != 0
+}
+
+// name reads a member name, as it stands between its quotes (no copy: a
+// name with an escape is bad, which hands the params on).
+func (r *tokenReader) name() []byte {
+	if r.bad {
+		return nil
+	}
+	v, err := r.d.ReadValue()
+	if err != nil || len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 {
+		r.bad = true
+		return nil
+	}
+	return v[1 : len(v)-1]
+}
+
+// str reads a string value.
+func (r *tokenReader) str() string {
+	t := r.next()
+	if t.Kind() != '"' {
+		r.bad = true
+		return ""
+	}
+	return t.String()
+}
+
+// strings reads an object of string values.
+func (r *tokenReader) strings() map[string]any {
+	m := map[string]any{}
+	if !r.begin('{') {
+		return nil
+	}
+	for r.more() {
+		k := string(r.name())
+		m[k] = r.str()
+	}
+	r.end('}')
+	return m
+}
+
+// message reads a message of string members and plain parts.
+func (r *tokenReader) message() *wireMessage {
+	wm := &wireMessage{}
+	if !r.begin('{') {
+		return nil
+	}
+	for r.more() {
+		switch string(r.name()) {
+		case "kind":
+			wm.Kind = r.str()
+		case "role":
+			wm.Role = r.str()
+		case "messageId":
+			wm.MessageID = r.str()
+		case "contextId":
+			wm.ContextID = r.str()
+		case "taskId":
+			wm.TaskID = r.str()
+		case "parts":
+			wm.Parts = r.parts()
+		default:
+			r.bad = true
+		}
+	}
+	r.end('}')
+	return wm
+}
+
+// parts reads an array of parts whose members are kind, type and text,
+// each a string.
+func (r *tokenReader) parts() []wirePart {
+	if !r.begin('[') {
+		return nil
+	}
+	var ps []wirePart
+	for r.more() {
+		var wp wirePart
+		if !r.begin('{') {
+			return nil
+		}
+		for r.more() {
+			switch string(r.name()) {
+			case "kind":
+				wp.Kind = r.str()
+			case "type":
+				wp.Type = r.str()
+			case "text":
+				t := r.str()
+				wp.Text = &t
+			default:
+				r.bad = true
+			}
+		}
+		r.end('}')
+		ps = append(ps, wp)
+	}
+	r.end(']')
+	return ps
 }
 
 // The answer of a 0.3 send as typed structs, members in the order

@@ -88,3 +88,32 @@ func TestFastDecodersReadEveryField(t *testing.T) {
 		t.Errorf("the fast path read\n%+v\nencoding/json read\n%+v\nfrom %s", fast, slow, params)
 	}
 }
+
+// TestDecodeSendTokens: the token path takes the shapes real clients send
+// (so the fast path is the one measured) and hands on what it does not
+// read exactly as json.Unmarshal would (FuzzDecodeSendFast compares the
+// results where it takes them).
+func TestDecodeSendTokens(t *testing.T) {
+	cases := []struct {
+		name   string
+		params string
+		takes  bool
+	}{
+		{"0.3 send", `{"message":{"kind":"message","role":"user","messageId":"m-1","parts":[{"kind":"text","text":"hi"}]},"metadata":{"skillId":"s"}}`, true},
+		{"1.0 send", `{"message":{"role":"ROLE_USER","messageId":"m-1","parts":[{"text":"hi"}]},"metadata":{"skillId":"s"}}`, true},
+		{"0.1 send", `{"id":"t-1","sessionId":"s-1","message":{"role":"user","parts":[{"type":"text","text":"hi"}]}}`, true},
+		{"configuration", `{"message":{"role":"user","parts":[{"kind":"text","text":"hi"}]},"configuration":{"blocking":true}}`, false},
+		{"message metadata", `{"message":{"role":"user","metadata":{},"parts":[{"kind":"text","text":"hi"}]}}`, false},
+		{"data part", `{"message":{"role":"user","parts":[{"kind":"data","data":{}}]}}`, false},
+		{"another case", `{"Message":{"role":"user","parts":[{"kind":"text","text":"hi"}]}}`, false},
+		{"number in metadata", `{"message":{"role":"user","parts":[{"kind":"text","text":"hi"}]},"metadata":{"n":1}}`, false},
+		{"duplicate member", `{"message":{"role":"user","role":"agent","parts":[{"kind":"text","text":"hi"}]}}`, false},
+		{"null message", `{"message":null}`, false},
+		{"trailing value", `{"message":{"role":"user","parts":[{"kind":"text","text":"hi"}]}} 1`, false},
+	}
+	for _, c := range cases {
+		if _, ok := decodeSendTokens([]byte(c.params)); ok != c.takes {
+			t.Errorf("%s: decodeSendTokens took it: %v, want %v", c.name, ok, c.takes)
+		}
+	}
+}
