@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -153,12 +152,14 @@ func (r *run) fromLegacy(c *agentCard) []iface {
 }
 
 // nextInterface moves the attempt to the card's next interface after a
-// failure to reach the current one (not a certificate that does not
-// verify, nor a 401: those are no connection failures but refusals, and
-// the next interface would present the same credential). False means
-// there is none, or the NoInterfaceFallback break is on.
+// failure to reach the current one (A2A 1.0 §5.2: the client tries the
+// next interface when one fails to connect). Whatever the endpoint
+// answered (a 401, a body that is no A2A answer) is no connection
+// failure, and neither is a certificate that does not verify: those are
+// refusals. False means there is none, or the NoInterfaceFallback break is
+// on.
 func (r *run) nextInterface(a *attempt, res callResult) bool {
-	if r.br.NoInterfaceFallback || res.tls || errors.Is(res.err, errAuthRejected) || r.ctx.Err() != nil || a.epIndex+1 >= len(a.eps) {
+	if r.br.NoInterfaceFallback || !res.unreached() || res.tls || r.ctx.Err() != nil || a.epIndex+1 >= len(a.eps) {
 		return false
 	}
 	failed := a.ep.URL

@@ -31,6 +31,14 @@ type callResult struct {
 
 func (c callResult) ok() bool { return c.err == nil && c.rpcErr == nil }
 
+// unreached reports whether the call failed before any HTTP answer: the
+// HTTP client's own error (dial, proxy, TLS), as opposed to an answer the
+// endpoint gave that was no A2A answer.
+func (c callResult) unreached() bool {
+	var ue *url.Error
+	return errors.As(c.err, &ue)
+}
+
 // envelope builds a JSON-RPC request body.
 func (r *run) envelope(method string, params map[string]any) ([]byte, error) {
 	r.rpcSeq++
