@@ -107,16 +107,26 @@ func (h *host) messageResult(q *rpcRequest, stream bool) rpcResult {
 	return rpcResult{value: v, message: true}
 }
 
+// paramsTask is the vendor's task the params name (TaskNotFound for an id
+// it never issued).
+func (h *host) paramsTask(q *rpcRequest) (*task, error) {
+	id, err := q.taskParamsID()
+	if err != nil {
+		return nil, err
+	}
+	t := h.vendor.fleet.tasks.get(h.vendor.cfg.ID, id)
+	if t == nil {
+		return nil, errTaskNotFound(id)
+	}
+	return t, nil
+}
+
 // serveGet answers a get with the task.
 func (h *host) serveGet(q *rpcRequest) (rpcResult, error) {
 	f := h.vendor.fleet
-	id, err := q.taskParamsID()
+	t, err := h.paramsTask(q)
 	if err != nil {
 		return rpcResult{}, err
-	}
-	t := f.tasks.get(h.vendor.cfg.ID, id)
-	if t == nil {
-		return rpcResult{}, errTaskNotFound(id)
 	}
 	if n := q.task.HistoryLength; n != nil && *n < 0 {
 		return rpcResult{}, errInvalidParams("params.historyLength must not be negative")
@@ -137,17 +147,13 @@ func (h *host) serveSubscribe(q *rpcRequest) (rpcResult, error) {
 	if !h.vendor.cfg.Card.Streaming {
 		return rpcResult{}, errNoStreaming()
 	}
-	id, err := q.taskParamsID()
+	t, err := h.paramsTask(q)
 	if err != nil {
 		return rpcResult{}, err
 	}
-	t := f.tasks.get(h.vendor.cfg.ID, id)
-	if t == nil {
-		return rpcResult{}, errTaskNotFound(id)
-	}
 	state := t.state(q.now, f.limits.WorkTime)
 	if terminal(state) {
-		return rpcResult{}, errUnsupported(fmt.Sprintf("task %s is %s: a terminal task has no updates to subscribe to", id, state))
+		return rpcResult{}, errUnsupported(fmt.Sprintf("task %s is %s: a terminal task has no updates to subscribe to", t.id, state))
 	}
 	d := q.dialect
 	var first any
