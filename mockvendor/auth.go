@@ -1,8 +1,10 @@
 package mockvendor
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -242,25 +244,48 @@ func (f *Fleet) presented(r *http.Request) []Presented {
 // request body and every text field (a credential in a body, a path or a
 // cache header stays out of the trace too).
 func (f *Fleet) redact(e *Event) {
-	for _, v := range f.vendors {
-		if v.auth == nil {
-			continue
-		}
-		val := v.auth.value
-		mark := "(credential of " + v.cfg.ID + ", redacted)"
-		if len(e.Request) > 0 && strings.Contains(string(e.Request), val) {
-			e.Request = []byte(strings.ReplaceAll(string(e.Request), val, mark))
-		}
-		for _, s := range []*string{&e.Path, &e.A2AVersion, &e.A2AVersionQuery, &e.CacheControl, &e.Pragma, &e.IfNoneMatch,
-			&e.Skill, &e.TaskID, &e.ErrorMessage, &e.Note, &e.Method, &e.ServerName} {
-			if strings.Contains(*s, val) {
-				*s = strings.ReplaceAll(*s, val, mark)
-			}
-		}
-		if strings.Contains(string(e.RPCID), val) {
-			e.RPCID = []byte(strings.ReplaceAll(string(e.RPCID), val, mark))
+	if !f.anyIssued() {
+		return
+	}
+	for _, b := range []*json.RawMessage{&e.Request, &e.RPCID} {
+		if f.holdsCredential(*b) {
+			s, _ := f.RedactText(string(*b))
+			*b = []byte(s)
 		}
 	}
+	for _, s := range []*string{&e.Path, &e.A2AVersion, &e.A2AVersionQuery, &e.CacheControl, &e.Pragma, &e.IfNoneMatch,
+		&e.Skill, &e.TaskID, &e.ErrorMessage, &e.Note, &e.Method, &e.ServerName} {
+		*s, _ = f.RedactText(*s)
+	}
+}
+
+// holdsCredential reports whether b contains a credential the fleet
+// issued (without copying b).
+func (f *Fleet) holdsCredential(b []byte) bool {
+	for _, v := range f.vendors {
+		if v.auth != nil && bytes.Contains(b, []byte(v.auth.value)) {
+			return true
+		}
+	}
+	return false
+}
+
+// RedactText cuts every credential the fleet issued out of s, each
+// replaced by a mark naming whose it was ("(credential of d, redacted)"),
+// and returns the ids of the vendors whose credential s held (none: s is
+// returned as it was). The trace, the report's copy of each request and
+// what the orchestrator wrote (its stderr, its outcomes' details) are all
+// redacted with it.
+func (f *Fleet) RedactText(s string) (string, []string) {
+	var owners []string
+	for _, v := range f.vendors {
+		if v.auth == nil || !strings.Contains(s, v.auth.value) {
+			continue
+		}
+		s = strings.ReplaceAll(s, v.auth.value, "(credential of "+v.cfg.ID+", redacted)")
+		owners = append(owners, v.cfg.ID)
+	}
+	return s, owners
 }
 
 // via is how the vendor's scheme presents its credential.

@@ -135,6 +135,15 @@ func TestAuthRevokedAndRedacted(t *testing.T) {
 	if !slices.Equal(ev.Credentials, []Presented{{"d", "bearer"}}) || strings.Contains(string(ev.Request), "tok-fixed-d") || !strings.Contains(string(ev.Request), "redacted") {
 		t.Errorf("event %+v body %s", ev.Credentials, ev.Request)
 	}
+	for _, c := range []struct{ in, want string }{
+		{"no credential here", "no credential here"},
+		{"token tok-fixed-d, twice: tok-fixed-d", "token (credential of d, redacted), twice: (credential of d, redacted)"},
+	} {
+		got, owners := f.RedactText(c.in)
+		if got != c.want || (got != c.in) != slices.Equal(owners, []string{"d"}) {
+			t.Errorf("RedactText(%q) = %q, %v; want %q", c.in, got, owners, c.want)
+		}
+	}
 }
 
 func TestAuthConfigRejects(t *testing.T) {

@@ -193,13 +193,9 @@ func redactCredentials(req contract.DelegationRequest, f *mockvendor.Fleet) cont
 	if len(req.Trust.Credentials) == 0 {
 		return req
 	}
-	owner := map[string]string{}
-	for _, c := range f.Credentials() {
-		owner[c.Value] = c.Vendor
-	}
 	creds := make(map[string]contract.Credential, len(req.Trust.Credentials))
 	for k, c := range req.Trust.Credentials {
-		c.Value = "(vendor " + owner[c.Value] + "'s credential, redacted)"
+		c.Value, _ = f.RedactText(c.Value)
 		creds[k] = c
 	}
 	req.Trust.Credentials = creds
@@ -210,17 +206,11 @@ func redactCredentials(req contract.DelegationRequest, f *mockvendor.Fleet) cont
 // reported (its stderr, the driver's notes, each outcome's detail), so the
 // report never shows one even when the OUT logs it.
 func redactReported(res *ScenarioResult, run *scenarios.Run, f *mockvendor.Fleet) {
-	creds := f.Credentials()
-	if len(creds) == 0 {
-		return
-	}
 	cut := func(where, s string) string {
-		for _, c := range creds {
-			if strings.Contains(s, c.Value) {
-				if where != "" {
-					run.CredentialsReported = append(run.CredentialsReported, where+": vendor "+c.Vendor+"'s credential")
-				}
-				s = strings.ReplaceAll(s, c.Value, "(vendor "+c.Vendor+"'s credential, redacted)")
+		s, owners := f.RedactText(s)
+		if where != "" {
+			for _, o := range owners {
+				run.CredentialsReported = append(run.CredentialsReported, where+": vendor "+o+"'s credential")
 			}
 		}
 		return s
