@@ -54,24 +54,27 @@ func FuzzEncodeAnswer(f *testing.F) {
 	})
 }
 
-// FuzzReadEnvelope checks the envelope fast path against json.Unmarshal:
-// whenever readEnvelopeFast accepts a valid JSON body, every member (and
-// its absence) must equal what json.Unmarshal gives; readMethodFast must
-// agree with json.Unmarshal into a string whenever it accepts.
+// FuzzReadEnvelope checks the envelope fast path against json.Valid and
+// json.Unmarshal: whenever readEnvelopeFast accepts a body, the body must
+// be valid JSON and every member (and its absence) must equal what
+// json.Unmarshal gives; readMethodFast must agree with json.Unmarshal into
+// a string whenever it accepts.
 func FuzzReadEnvelope(f *testing.F) {
 	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"a":[1,"}",{"b":"\"]"}]}}`))
 	f.Add([]byte(`{"id":null,"id":"x","ID":2}`))
 	f.Add([]byte(` { "jsonrpc" : "2.0" , "params" : null , "x":[[]] } `))
 	f.Add([]byte(`{"m\u0065thod":"x","Method":"y","jſonrpc":"2.0"}`))
 	f.Add([]byte(`{"method":"a\u00e9\ud800","id":"\u2028"}`))
+	f.Add([]byte(`{"jsonrpc":"2.0"} {}`))
+	f.Add([]byte("{\"jsonrpc\":\"\xff\"}"))
+	f.Add([]byte(`{"params":{"a":1,"a":2},"x":1,"x":2}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		trimmed := bytes.TrimSpace(body)
-		if !json.Valid(trimmed) {
-			return
-		}
 		var want rpcEnvelope
-		werr := json.Unmarshal(trimmed, &want)
-		got, ok := readEnvelopeFast(trimmed)
+		werr := json.Unmarshal(body, &want)
+		got, ok := readEnvelopeFast(body)
+		if ok && !json.Valid(body) {
+			t.Fatalf("readEnvelopeFast accepted a body json.Valid refuses: %q", body)
+		}
 		if ok {
 			if werr != nil {
 				t.Fatalf("readEnvelopeFast accepted what json.Unmarshal refuses: %v", werr)
@@ -136,7 +139,7 @@ func FuzzEncodeSendAnswer(f *testing.F) {
 			if ok && (werr != nil || !bytes.Equal(got, want)) {
 				t.Fatalf("%s: encodeSendAnswerFast differs (%v)\ngot:  %s\nwant: %s", d, werr, got, want)
 			}
-			valid := utf8.ValidString(text) && utf8.ValidString(ctxID) && utf8.ValidString(id)
+			valid := utf8.ValidString(text) && utf8.ValidString(ctxID) && utf8.ValidString(id) && utf8.Valid(rid)
 			if !ok && werr == nil && valid && (d == Dialect03 || plainMessage(in)) {
 				t.Fatalf("%s: encodeSendAnswerFast declined a plain answer\nwant: %s", d, want)
 			}

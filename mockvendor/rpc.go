@@ -316,7 +316,17 @@ func (h *host) readBody(w http.ResponseWriter, r *http.Request, ev *Event) ([]by
 
 // readEnvelope checks that body is one JSON-RPC request object and reads
 // its members; the trace keeps the body when it is JSON and small enough.
+// The fast path reads and checks the body in one pass; what it declines is
+// checked and read by encoding/json, as with Config.PlainJSON.
 func readEnvelope(body []byte, fast bool, ev *Event) (rpcEnvelope, error) {
+	if fast {
+		if env, ok := readEnvelopeFast(body); ok {
+			if len(body) <= MaxTracedBody {
+				ev.Request = body
+			}
+			return env, nil
+		}
+	}
 	trimmed := bytes.TrimSpace(body)
 	valid := json.Valid(trimmed)
 	// body is valid JSON exactly when trimmed is and nothing but JSON
@@ -331,15 +341,8 @@ func readEnvelope(body []byte, fast bool, ev *Event) (rpcEnvelope, error) {
 		return rpcEnvelope{}, errInvalidRequest("batch requests are not supported by A2A")
 	}
 	var env rpcEnvelope
-	ok := false
-	if fast {
-		env, ok = readEnvelopeFast(trimmed)
-	}
-	if !ok {
-		env = rpcEnvelope{}
-		if err := json.Unmarshal(trimmed, &env); err != nil {
-			return rpcEnvelope{}, errInvalidRequest("the body is not a JSON-RPC request object")
-		}
+	if err := json.Unmarshal(trimmed, &env); err != nil {
+		return rpcEnvelope{}, errInvalidRequest("the body is not a JSON-RPC request object")
 	}
 	return env, nil
 }

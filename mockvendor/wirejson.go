@@ -75,56 +75,86 @@ type envelopeDecoder struct {
 // envelopeFields are the members of a JSON-RPC envelope.
 var envelopeFields = [...]string{"jsonrpc", "method", "id", "params"}
 
-// readEnvelopeFast reads the members of the envelope b (valid JSON) as
-// json.Unmarshal into rpcEnvelope would, the values as slices of b. It
-// declines (ok false) what encoding/json could read differently: a body
-// that is not an object, a repeated member, a non-ASCII name or one that
-// matches a member only case-insensitively.
+// readEnvelopeFast reads the members of the envelope b as json.Unmarshal
+// into rpcEnvelope would, the values as slices of b, and checks that b is
+// that one object and nothing else: ok true means b is valid JSON (valid
+// UTF-8 too, which json.Valid does not ask). It declines (ok false) what
+// encoding/json could read differently or refuse: a body that is not an
+// object, invalid JSON, a repeated member, a name with an escape or a
+// non-ASCII one, a name that matches a member only case-insensitively.
+// The decoder leaves repeated names to this function (AllowDuplicateNames):
+// those of the envelope are declined, those inside a value are the
+// business of whoever decodes it.
 func readEnvelopeFast(b []byte) (env rpcEnvelope, ok bool) {
 	e := envelopeDecoders.Get().(*envelopeDecoder)
 	defer func() { e.rd.Reset(nil); envelopeDecoders.Put(e) }()
 	e.rd.Reset(b)
 	d := e.d
-	d.Reset(&e.rd)
+	d.Reset(&e.rd, jsontext.AllowDuplicateNames(true))
 	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
 		return env, false
 	}
+	var seen [len(envelopeFields)]bool
 	for d.PeekKind() == '"' {
-		name, err := d.ReadToken() // a repeated name is an error
-		if err != nil {
+		name, err := d.ReadValue() // the quoted name as it stands
+		if err != nil || bytes.IndexByte(name, '\\') >= 0 {
 			return rpcEnvelope{}, false
 		}
-		k := name.String()
+		i := envelopeField(name[1 : len(name)-1]) // name is the decoder's until the next read
+		if i == -2 {
+			return rpcEnvelope{}, false
+		}
 		val, err := d.ReadValue()
 		if err != nil {
 			return rpcEnvelope{}, false
 		}
+		if i == -1 {
+			continue
+		}
+		if seen[i] {
+			return rpcEnvelope{}, false
+		}
 		end := int(d.InputOffset())
 		raw := json.RawMessage(b[end-len(val) : end : end])
-		switch k {
-		case "jsonrpc":
+		seen[i] = true
+		switch i {
+		case 0:
 			env.JSONRPC = raw
-		case "method":
+		case 1:
 			env.Method = raw
-		case "id":
+		case 2:
 			env.ID = raw
-		case "params":
+		case 3:
 			env.Params = raw
-		default:
-			if !plainASCII(k) {
-				return rpcEnvelope{}, false
-			}
-			for _, f := range envelopeFields {
-				if strings.EqualFold(k, f) {
-					return rpcEnvelope{}, false
-				}
-			}
 		}
 	}
 	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '}' {
 		return rpcEnvelope{}, false
 	}
+	if _, err := d.ReadToken(); err != io.EOF {
+		return rpcEnvelope{}, false // more after the object, or bad JSON there
+	}
 	return env, true
+}
+
+// envelopeField returns the index of name in envelopeFields, -1 for
+// another name, or -2 for one json.Unmarshal might still match to a field
+// (non-ASCII, or equal but for case), which readEnvelopeFast declines.
+func envelopeField(name []byte) int {
+	for i, f := range envelopeFields {
+		if string(name) == f {
+			return i
+		}
+	}
+	if !plainASCII(string(name)) {
+		return -2
+	}
+	for _, f := range envelopeFields {
+		if strings.EqualFold(string(name), f) {
+			return -2
+		}
+	}
+	return -1
 }
 
 func plainASCII(s string) bool {
@@ -212,21 +242,26 @@ func decodeSendTokens(params []byte) (p sendParamsMsg, ok bool) {
 	sd := sendTokenDecoders.Get().(*sendTokenDecoder)
 	defer sendTokenDecoders.Put(sd)
 	sd.rd.Reset(params)
-	sd.d.Reset(&sd.rd, jsontext.AllowDuplicateNames(false))
+	sd.d.Reset(&sd.rd, jsontext.AllowDuplicateNames(true)) // once reads its names
 	d := sd.d
 	r := tokenReader{d: d}
 	if !r.begin('{') {
 		return p, false
 	}
+	var seen uint8
 	for r.more() {
 		switch string(r.name()) {
 		case "id":
+			r.once(&seen, 1)
 			p.ID = r.str()
 		case "sessionId":
+			r.once(&seen, 2)
 			p.SessionID = r.str()
 		case "message":
+			r.once(&seen, 4)
 			p.Message = r.message()
 		case "metadata":
+			r.once(&seen, 8)
 			p.Metadata = r.strings()
 		default:
 			return p, false
@@ -254,6 +289,16 @@ func (r *tokenReader) next() jsontext.Token {
 		r.bad = true
 	}
 	return t
+}
+
+// once marks the member bit of an object seen, and a member seen before
+// as bad: encoding/json would merge or overwrite where the token path
+// reads once. (A map's repeated key needs no mark: both keep the last.)
+func (r *tokenReader) once(seen *uint8, bit uint8) {
+	if *seen&bit != 0 {
+		r.bad = true
+	}
+	*seen |= bit
 }
 
 // begin reads an opening '{' or '['.
@@ -321,19 +366,26 @@ func (r *tokenReader) message() *wireMessage {
 	if !r.begin('{') {
 		return nil
 	}
+	var seen uint8
 	for r.more() {
 		switch string(r.name()) {
 		case "kind":
+			r.once(&seen, 1)
 			wm.Kind = r.str()
 		case "role":
+			r.once(&seen, 2)
 			wm.Role = r.str()
 		case "messageId":
+			r.once(&seen, 4)
 			wm.MessageID = r.str()
 		case "contextId":
+			r.once(&seen, 8)
 			wm.ContextID = r.str()
 		case "taskId":
+			r.once(&seen, 16)
 			wm.TaskID = r.str()
 		case "parts":
+			r.once(&seen, 32)
 			wm.Parts = r.parts()
 		default:
 			r.bad = true
@@ -355,13 +407,17 @@ func (r *tokenReader) parts() []wirePart {
 		if !r.begin('{') {
 			return nil
 		}
+		var seen uint8
 		for r.more() {
 			switch string(r.name()) {
 			case "kind":
+				r.once(&seen, 1)
 				wp.Kind = r.str()
 			case "type":
+				r.once(&seen, 2)
 				wp.Type = r.str()
 			case "text":
+				r.once(&seen, 4)
 				t := r.str()
 				wp.Text = &t
 			default:
@@ -478,136 +534,197 @@ func encodeSendAnswerFast(id json.RawMessage, t *task, d Dialect, state string, 
 	return b, err == nil
 }
 
-// taskEncoders are reusable jsontext encoders for encodeSendAnswerTokens.
-var taskEncoders = sync.Pool{New: func() any {
-	te := &taskEncoder{}
-	te.e = jsontext.NewEncoder(&te.buf, v2Encode)
-	return te
-}}
+// answerWriter appends the JSON of a send's answer to b. Member names are
+// constants written as they are; string values go through str, which
+// writes the bytes as they are only where json.Marshal would (printable
+// ASCII without a quote, backslash or an HTML-special character) and hands
+// anything else to encoding/json's own string encoding.
+type answerWriter struct{ b []byte }
 
-// taskEncoder writes tokens, keeping the first error.
-type taskEncoder struct {
-	buf bytes.Buffer
-	e   *jsontext.Encoder
-	err error
-}
-
-func (te *taskEncoder) tok(t jsontext.Token) {
-	if te.err == nil {
-		te.err = te.e.WriteToken(t)
+// name writes a member name (a constant of plain ASCII) and its colon,
+// after a comma unless it opens the object.
+func (w *answerWriter) name(n string) {
+	if c := w.b[len(w.b)-1]; c != '{' && c != '[' {
+		w.b = append(w.b, ',')
 	}
+	w.b = append(w.b, '"')
+	w.b = append(w.b, n...)
+	w.b = append(w.b, '"', ':')
 }
 
-func (te *taskEncoder) str(s string) { te.tok(jsontext.String(s)) }
+// str writes a string value: plain text as it is, anything else quoted by
+// jsontext.AppendQuote (which escapes as encoding/json does) unless it has
+// a character only encoding/json escapes (HTML-special, U+2028, U+2029)
+// or invalid UTF-8, which encoding/json itself encodes.
+func (w *answerWriter) str(s string) { w.prefixed("", s) }
 
-func (te *taskEncoder) member(name, value string) {
-	te.str(name)
-	te.str(value)
+// prefixed writes the string prefix+s (prefix plain text) without
+// building it.
+func (w *answerWriter) prefixed(prefix, s string) {
+	if plainJSONText(s) {
+		w.b = append(w.b, '"')
+		w.b = append(w.b, prefix...)
+		w.b = append(w.b, s...)
+		w.b = append(w.b, '"')
+		return
+	}
+	s = prefix + s
+	if !strings.ContainsAny(s, "<>&\u2028\u2029") {
+		if b, err := jsontext.AppendQuote(w.b, s); err == nil {
+			w.b = b
+			return
+		}
+	}
+	q, _ := json.Marshal(s) // never fails for a string
+	w.b = append(w.b, q...)
+}
+
+func (w *answerWriter) member(name, value string) {
+	w.name(name)
+	w.str(value)
+}
+
+// open and close write a bracket or brace; open writes a comma first when
+// the value follows another element.
+func (w *answerWriter) open(c byte) {
+	if p := w.b[len(w.b)-1]; p == '}' || p == ']' || p == '"' {
+		w.b = append(w.b, ',')
+	}
+	w.b = append(w.b, c)
+}
+
+func (w *answerWriter) close(c byte) { w.b = append(w.b, c) }
+
+// plainJSONText reports whether s is printable ASCII with no character
+// json.Marshal escapes: its quoted form is s between quotes.
+func plainJSONText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
 }
 
 // encodeSendAnswerTokens writes the answer to a 0.3 or 1.0 send of a
-// plain message (plainMessage) token by token, members in the order
-// json.Marshal writes encodeTaskAt's maps: in 1.0
-// {"id","jsonrpc","result":{"task":{artifacts, contextId, history, id,
-// status}}}, in 0.3 the task is the result and has "kind":"task" after
-// its id. ok is false when it cannot (invalid UTF-8).
+// plain message (plainMessage), members in the order json.Marshal writes
+// encodeTaskAt's maps: in 1.0 {"id","jsonrpc","result":{"task":{artifacts,
+// contextId, history, id, status}}}, in 0.3 the task is the result and
+// has "kind":"task" after its id. ok is false for an id encoding/json
+// refuses.
 func encodeSendAnswerTokens(id json.RawMessage, t *task, d Dialect, state string, now time.Time) ([]byte, bool) {
-	te := taskEncoders.Get().(*taskEncoder)
-	defer taskEncoders.Put(te)
-	te.buf.Reset()
-	te.e.Reset(&te.buf, v2Encode)
-	te.err = nil
-	te.tok(jsontext.BeginObject)
-	te.str("id")
-	if te.err == nil {
-		te.err = te.e.WriteValue(jsontext.Value(idOrNull(id)))
-	}
-	te.member("jsonrpc", "2.0")
-	te.str("result")
-	te.tok(jsontext.BeginObject)
-	if d == Dialect10 {
-		te.str("task")
-		te.tok(jsontext.BeginObject)
-	}
-	if state == "completed" {
-		te.str("artifacts")
-		te.tok(jsontext.BeginArray)
-		te.artifact(t, d)
-		te.tok(jsontext.EndArray)
-	}
-	te.member("contextId", t.contextID)
-	te.str("history")
-	te.tok(jsontext.BeginArray)
-	te.message(t.input, t, d)
-	te.tok(jsontext.EndArray)
-	te.member("id", t.id)
-	if d == Dialect03 {
-		te.member("kind", "task")
-	}
-	te.str("status")
-	te.tok(jsontext.BeginObject)
-	te.member("state", stateName(state, d))
-	te.member("timestamp", now.UTC().Format(time.RFC3339Nano))
-	te.tok(jsontext.EndObject)
-	if d == Dialect10 {
-		te.tok(jsontext.EndObject) // task
-	}
-	te.tok(jsontext.EndObject) // result
-	te.tok(jsontext.EndObject)
-	if te.err != nil {
+	buf := answerBufs.Get().(*[]byte)
+	defer answerBufs.Put(buf)
+	w := answerWriter{b: (*buf)[:0]}
+	defer func() { *buf = w.b[:0] }()
+	w.b = append(w.b, `{"id":`...)
+	w.b = appendID(w.b, idOrNull(id))
+	if w.b == nil {
 		return nil, false
 	}
-	// The encoder ends a top-level value with a newline.
-	return bytes.Clone(bytes.TrimSuffix(te.buf.Bytes(), []byte("\n"))), true
+	w.b = append(w.b, `,"jsonrpc":"2.0","result":{`...)
+	if d == Dialect10 {
+		w.b = append(w.b, `"task":{`...)
+	}
+	if state == "completed" {
+		w.name("artifacts")
+		w.open('[')
+		w.artifact(t, d)
+		w.close(']')
+	}
+	w.member("contextId", t.contextID)
+	w.name("history")
+	w.open('[')
+	w.message(t.input, t, d)
+	w.close(']')
+	w.member("id", t.id)
+	if d == Dialect03 {
+		w.member("kind", "task")
+	}
+	w.name("status")
+	w.open('{')
+	w.member("state", stateName(state, d))
+	w.name("timestamp")
+	w.b = append(w.b, '"')
+	w.b = now.UTC().AppendFormat(w.b, time.RFC3339Nano)
+	w.b = append(w.b, '"', '}')
+	if d == Dialect10 {
+		w.close('}') // task
+	}
+	w.close('}') // result
+	w.close('}')
+	return bytes.Clone(w.b), true
+}
+
+// answerBufs are the buffers encodeSendAnswerTokens writes in.
+var answerBufs = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// appendID appends the request id rid (valid JSON) as json.Marshal
+// writes a json.RawMessage: as it is when that changes nothing, else
+// through encoding/json (which escapes HTML-special characters). It
+// returns nil when encoding/json refuses it.
+func appendID(b []byte, rid json.RawMessage) []byte {
+	for _, c := range rid {
+		if c < 0x20 || c > 0x7e || c == '<' || c == '>' || c == '&' {
+			q, err := json.Marshal(rid)
+			if err != nil {
+				return nil
+			}
+			return append(b, q...)
+		}
+	}
+	return append(b, rid...)
 }
 
 // artifact writes artifact(t, d): {"artifactId","name","parts":[text]}.
-func (te *taskEncoder) artifact(t *task, d Dialect) {
-	te.tok(jsontext.BeginObject)
-	te.member("artifactId", "a-"+t.id)
-	te.member("name", "result")
-	te.str("parts")
-	te.tok(jsontext.BeginArray)
-	te.textPart(t.output, d)
-	te.tok(jsontext.EndArray)
-	te.tok(jsontext.EndObject)
+func (w *answerWriter) artifact(t *task, d Dialect) {
+	w.open('{')
+	w.name("artifactId")
+	w.prefixed("a-", t.id)
+	w.member("name", "result")
+	w.name("parts")
+	w.open('[')
+	w.textPart(t.output, d)
+	w.close(']')
+	w.close('}')
 }
 
 // textPart writes a plain text part: {"kind":"text","text"} in 0.3,
 // {"text"} in 1.0.
-func (te *taskEncoder) textPart(text string, d Dialect) {
-	te.tok(jsontext.BeginObject)
+func (w *answerWriter) textPart(text string, d Dialect) {
+	w.open('{')
 	if d == Dialect03 {
-		te.member("kind", "text")
+		w.member("kind", "text")
 	}
-	te.member("text", text)
-	te.tok(jsontext.EndObject)
+	w.member("text", text)
+	w.close('}')
 }
 
 // message writes the plain message m of task t as encodeMessage does:
 // contextId, kind (0.3), messageId, parts, role (ROLE_* in 1.0), taskId.
-func (te *taskEncoder) message(m *Message, t *task, d Dialect) {
-	te.tok(jsontext.BeginObject)
+func (w *answerWriter) message(m *Message, t *task, d Dialect) {
+	w.open('{')
 	if t.contextID != "" {
-		te.member("contextId", t.contextID)
+		w.member("contextId", t.contextID)
 	}
 	if d == Dialect03 {
-		te.member("kind", "message")
+		w.member("kind", "message")
 	}
-	te.member("messageId", m.MessageID)
-	te.str("parts")
-	te.tok(jsontext.BeginArray)
+	w.member("messageId", m.MessageID)
+	w.name("parts")
+	w.open('[')
 	for _, p := range m.Parts {
-		te.textPart(p.Text, d)
+		w.textPart(p.Text, d)
 	}
-	te.tok(jsontext.EndArray)
+	w.close(']')
 	if d == Dialect03 {
-		te.member("role", m.Role)
+		w.member("role", m.Role)
 	} else {
-		te.member("role", "ROLE_"+strings.ToUpper(m.Role))
+		w.name("role")
+		w.prefixed("ROLE_", strings.ToUpper(m.Role))
 	}
 	if t.id != "" {
-		te.member("taskId", t.id)
+		w.member("taskId", t.id)
 	}
-	te.tok(jsontext.EndObject)
+	w.close('}')
 }
