@@ -241,7 +241,7 @@ func TestLoadTaskStoreCap(t *testing.T) {
 		ids = append(ids, id)
 	}
 	f.tasks.mu.Lock()
-	stored, ordered := len(f.tasks.byID), len(f.tasks.order)
+	stored, ordered := len(f.tasks.byID), len(f.tasks.order)-f.tasks.dead
 	f.tasks.mu.Unlock()
 	if stored > capTasks || ordered != stored {
 		t.Fatalf("store holds %d tasks (%d in order), cap %d", stored, ordered, capTasks)

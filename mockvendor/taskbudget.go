@@ -172,8 +172,8 @@ func (s *taskStore) charge(t *task) {
 		var old *task
 		if vs := s.byVendor[t.vendor]; over == "vendor" && len(vs) > 0 {
 			old = vs[0]
-		} else if over == "fleet" && len(s.order) > 0 {
-			old = s.byID[s.order[0]]
+		} else if over == "fleet" {
+			old = s.oldest()
 		}
 		if old == nil {
 			break
@@ -193,12 +193,8 @@ func (s *taskStore) charge(t *task) {
 // remove forgets one task of the store and returns its bytes. The caller
 // holds s.mu.
 func (s *taskStore) remove(t *task) {
-	k := taskKey(t.vendor, t.id)
-	if s.byID[k] == t {
-		delete(s.byID, k)
-		if i := slices.Index(s.order, k); i >= 0 {
-			s.order = slices.Delete(s.order, i, i+1)
-		}
+	if s.byID[refOf(t)] == t {
+		s.unindex(t)
 	}
 	if vs := s.byVendor[t.vendor]; len(vs) > 0 {
 		if i := slices.Index(vs, t); i >= 0 {

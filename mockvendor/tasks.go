@@ -34,8 +34,11 @@ type task struct {
 	blocking  bool // answered after completion
 	hold      bool // stays working until cancelled (probe-accept)
 	canceled  atomic.Bool
-	input     *Message
-	output    string
+	// stored is whether the store holds the task (guarded by the
+	// store's mutex).
+	stored bool
+	input  *Message
+	output string
 
 	// end is the state the task reaches in place of completed ("":
 	// completed), and workFor how long it stays working first (0: it
@@ -146,15 +149,24 @@ func terminal(state string) bool {
 // vendor and id: a 0.1 client names its own task ids and may send the same
 // id to several vendors.
 type taskStore struct {
-	mu       sync.Mutex
-	max      int
-	budget   *taskBudget
-	byID     map[string]*task // taskKey(vendor, id)
-	order    []string
+	mu     sync.Mutex
+	max    int
+	budget *taskBudget
+	// byID holds the stored tasks.
+	byID map[taskRef]*task
+	// order holds the fleet's tasks oldest first, and also tasks removed
+	// since (stored false), dead entries that dropOldest and oldest skip
+	// and compact sweeps out once they are half of order: removing a task
+	// costs no search of order.
+	order    []*task
+	dead     int
 	byVendor map[string][]*task // oldest first
 }
 
-func taskKey(vendor, id string) string { return vendor + "\x00" + id }
+// taskRef is a task's key in the store.
+type taskRef struct{ vendor, id string }
+
+func refOf(t *task) taskRef { return taskRef{t.vendor, t.id} }
 
 // newTaskStore returns a store of at most max tasks within budget (nil:
 // no byte budget).
@@ -162,47 +174,78 @@ func newTaskStore(max int, budget *taskBudget) *taskStore {
 	if budget == nil {
 		budget = newTaskBudget(math.MaxInt64, math.MaxInt64)
 	}
-	return &taskStore{max: max, budget: budget, byID: map[string]*task{}, byVendor: map[string][]*task{}}
+	return &taskStore{max: max, budget: budget, byID: map[taskRef]*task{}, byVendor: map[string][]*task{}}
 }
 
 func (s *taskStore) put(t *task) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	k := taskKey(t.vendor, t.id)
+	k := refOf(t)
 	if old, ok := s.byID[k]; ok { // a 0.1 client reused its task id: the new task replaces it
 		s.remove(old)
 	}
-	if len(s.order) >= s.max {
-		s.budget.capped.Add(int64(max(len(s.order)/10, 1)))
-		s.dropOldest(max(len(s.order)/10, 1))
+	if len(s.byID) >= s.max {
+		n := max(len(s.byID)/10, 1)
+		s.budget.capped.Add(int64(n))
+		s.dropOldest(n)
 	}
 	if vs := s.byVendor[t.vendor]; len(vs) >= MaxTasksPerVendor {
 		n := max(len(vs)/10, 1)
 		s.budget.capped.Add(int64(n))
 		for _, old := range vs[:n] {
-			delete(s.byID, taskKey(old.vendor, old.id))
+			s.unindex(old)
 			old.release()
 		}
 		s.byVendor[t.vendor] = append(vs[:0], vs[n:]...)
-		s.order = slices.DeleteFunc(s.order, func(k string) bool { _, ok := s.byID[k]; return !ok })
 	}
 	s.charge(t)
 	s.byID[k] = t
-	s.order = append(s.order, k)
+	t.stored = true
+	s.order = append(s.order, t)
 	s.byVendor[t.vendor] = append(s.byVendor[t.vendor], t)
+}
+
+// unindex takes t out of byID and marks its entry in order dead. The
+// caller holds s.mu.
+func (s *taskStore) unindex(t *task) {
+	if !t.stored {
+		return
+	}
+	delete(s.byID, refOf(t))
+	t.stored = false
+	s.dead++
+	if s.dead > len(s.order)/2 {
+		s.order = slices.DeleteFunc(s.order, func(t *task) bool { return !t.stored })
+		s.dead = 0
+	}
+}
+
+// oldest returns the fleet's oldest stored task (nil: none), dropping
+// the dead entries before it. The caller holds s.mu.
+func (s *taskStore) oldest() *task {
+	for len(s.order) > 0 && !s.order[0].stored {
+		s.order[0] = nil
+		s.order = s.order[1:]
+		s.dead--
+	}
+	if len(s.order) == 0 {
+		return nil
+	}
+	return s.order[0]
 }
 
 // dropOldest forgets the n oldest tasks of the fleet.
 func (s *taskStore) dropOldest(n int) {
 	gone := map[*task]bool{}
-	for _, k := range s.order[:n] {
-		if t := s.byID[k]; t != nil {
-			gone[t] = true
-			t.release()
+	for len(gone) < n {
+		t := s.oldest()
+		if t == nil {
+			break
 		}
-		delete(s.byID, k)
+		gone[t] = true
+		s.unindex(t)
+		t.release()
 	}
-	s.order = append(s.order[:0], s.order[n:]...)
 	for v, vs := range s.byVendor {
 		s.byVendor[v] = slices.DeleteFunc(vs, func(t *task) bool { return gone[t] })
 	}
@@ -213,7 +256,7 @@ func (s *taskStore) dropOldest(n int) {
 func (s *taskStore) get(vendor, id string) *task {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.byID[taskKey(vendor, id)]
+	return s.byID[taskRef{vendor, id}]
 }
 
 // list returns the vendor's tasks, newest first.
@@ -233,7 +276,7 @@ func (s *taskStore) list(vendor string) []*task {
 func (s *taskStore) cancel(vendor, id string, now time.Time, work time.Duration) (*task, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t := s.byID[taskKey(vendor, id)]
+	t := s.byID[taskRef{vendor, id}]
 	if t == nil {
 		return nil, false
 	}
@@ -248,11 +291,12 @@ func (s *taskStore) reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, t := range s.byID {
+		t.stored = false
 		t.release()
 	}
 	s.budget.reset()
-	s.byID = map[string]*task{}
-	s.order = nil
+	s.byID = map[taskRef]*task{}
+	s.order, s.dead = nil, 0
 	s.byVendor = map[string][]*task{}
 }
 

@@ -569,7 +569,7 @@ func (w *answerWriter) prefixed(prefix, s string) {
 		return
 	}
 	s = prefix + s
-	if !strings.ContainsAny(s, "<>&\u2028\u2029") {
+	if !needsHTMLEscape(s) {
 		if b, err := jsontext.AppendQuote(w.b, s); err == nil {
 			w.b = b
 			return
@@ -594,6 +594,20 @@ func (w *answerWriter) open(c byte) {
 }
 
 func (w *answerWriter) close(c byte) { w.b = append(w.b, c) }
+
+// needsHTMLEscape reports whether s has a character encoding/json
+// escapes and jsontext.AppendQuote does not: <, >, &, U+2028, U+2029.
+func needsHTMLEscape(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '<', c == '>', c == '&':
+			return true
+		case c == 0xe2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xa8 || s[i+2] == 0xa9):
+			return true
+		}
+	}
+	return false
+}
 
 // plainJSONText reports whether s is printable ASCII with no character
 // json.Marshal escapes: its quoted form is s between quotes.
