@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -301,7 +302,13 @@ func (s *taskStore) reset() {
 }
 
 func newID(prefix string) string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return prefix + hex.EncodeToString(b[:])
+	var r [8]byte
+	_, _ = rand.Read(r[:])
+	var sb strings.Builder
+	sb.Grow(len(prefix) + 2*len(r))
+	sb.WriteString(prefix)
+	var h [2 * len(r)]byte
+	hex.Encode(h[:], r[:])
+	sb.Write(h[:])
+	return sb.String()
 }

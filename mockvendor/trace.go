@@ -239,23 +239,23 @@ func newTrace(l Limits) *Trace {
 // finish completes the event once it has been answered. Events keep their
 // arrival order even when a slow answer (a stream) finishes after later ones.
 func (t *Trace) begin(e Event) int64 {
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.seq++
 	t.open++
-	e.Seq = t.seq
-	e.Pending = true
-	if e.Time.IsZero() {
-		e.Time = time.Now()
-	}
-	clipEvent(&e)
 	if t.n >= t.max {
 		n := max(t.n/10, 1)
 		t.dropOldest(n)
 		t.dropped += int64(n)
 	}
 	t.push(e)
-	return e.Seq
+	kept := t.at(t.n - 1)
+	kept.Seq, kept.Pending = t.seq, true
+	clipEvent(kept) // on the kept copy: &e would move e to the heap
+	return t.seq
 }
 
 // finish applies fill to the event seq (if it is still kept) and hands the
