@@ -20,5 +20,5 @@ func (l *VersionHeaderLie) onResponseHeader(h http.Header) {
 		h.Del("A2A-Version")
 		return
 	}
-	h.Set("A2A-Version", l.Version)
+	h[a2aVersionKey] = []string{l.Version} // h.Set without canonicalizing the key each time
 }

@@ -118,9 +118,13 @@ func (h *host) writeError(w http.ResponseWriter, q *rpcRequest, rpcErr *RPCError
 	writeJSON(w, status, b, ev)
 }
 
+// jsonContentTypeHeader is the Content-Type header value of every JSON answer,
+// shared (net/http only reads it; Header.Set and Add replace or copy).
+var jsonContentTypeHeader = []string{"application/json"}
+
 // writeJSON writes a JSON response body.
 func writeJSON(w http.ResponseWriter, status int, body []byte, ev *Event) {
-	w.Header().Set("Content-Type", "application/json")
+	w.Header()["Content-Type"] = jsonContentTypeHeader
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 	ev.Status, ev.ContentType = status, "application/json"

@@ -168,10 +168,15 @@ func plainASCII(s string) bool {
 
 // readMethodFast reads the method, a JSON string; ok is false for
 // anything else and for strings json.Unmarshal would change (invalid
-// UTF-8).
+// UTF-8). A known method's name comes from methodNames, not a new string.
 func readMethodFast(raw json.RawMessage) (string, bool) {
-	if len(raw) == 0 || raw[0] != '"' {
+	if len(raw) < 2 || raw[0] != '"' {
 		return "", false
+	}
+	if in := raw[1 : len(raw)-1]; bytes.IndexByte(in, '\\') < 0 {
+		if name, ok := methodNames[string(in)]; ok {
+			return name, true
+		}
 	}
 	b, err := jsontext.AppendUnquote(nil, raw)
 	if err != nil {
@@ -179,6 +184,15 @@ func readMethodFast(raw json.RawMessage) (string, bool) {
 	}
 	return string(b), true
 }
+
+// methodNames maps each method of the methods table to itself.
+var methodNames = func() map[string]string {
+	m := make(map[string]string, len(methods))
+	for k := range methods {
+		m[k] = k
+	}
+	return m
+}()
 
 // decodeFast decodes b into v with the fast path's options.
 func decodeFast(b []byte, v any) error { return jsonv2.Unmarshal(b, v, v1Decode) }
