@@ -176,6 +176,9 @@ func (h *host) answerREST(w http.ResponseWriter, r *http.Request, q *rpcRequest,
 		params["id"], _ = json.Marshal(rt.taskID)
 	}
 	q.params, _ = json.Marshal(params)
+	if q.info.op != OpSend && q.info.op != OpStream {
+		q.params = protoNames(q.params) // a send's decoder renames them itself
+	}
 	if q.info.op == OpGet || q.info.op == OpCancel || q.info.task == taskSubscribe {
 		q.task, q.taskErr = decodeTaskParams(q.params)
 	}
@@ -220,11 +223,18 @@ func jsonContentType(ct string) bool {
 // parsed (-32602 when they do not parse).
 func restQuery(r *http.Request, method string) (map[string]json.RawMessage, error) {
 	params := map[string]json.RawMessage{}
-	for k, vs := range r.URL.Query() {
+	query := r.URL.Query()
+	for k, vs := range query {
 		if k == "A2A-Version" || len(vs) == 0 {
 			continue
 		}
 		v := vs[0]
+		if name := jsonName(k); name != k { // a proto field name (protonames.go)
+			if _, both := query[name]; both {
+				continue
+			}
+			k = name
+		}
 		switch k {
 		case "historyLength", "pageSize":
 			n, err := strconv.Atoi(v)

@@ -376,8 +376,11 @@ func (q *rpcRequest) resolveMethod(env rpcEnvelope, ev *Event) error {
 	q.notification = env.ID == nil
 	q.method, q.params = method, env.Params
 	q.info, q.known = methods[method]
+	if q.info.dialect == Dialect10 && q.info.op != OpSend && q.info.op != OpStream {
+		q.params = protoNames(q.params) // a send renames only what its fast path declines
+	}
 	if q.info.op == OpGet || q.info.op == OpCancel || q.info.task == taskSubscribe {
-		q.task, q.taskErr = decodeTaskParams(env.Params)
+		q.task, q.taskErr = decodeTaskParams(q.params)
 	}
 	if d := q.methodDialect(); d != "" {
 		q.dialect = d
@@ -454,6 +457,9 @@ func decodeSend(params json.RawMessage, d Dialect, fast bool, sp *sendParams) (*
 		if msg, ok := decodeSendFast(params, d, sp); ok {
 			return msg, nil
 		}
+	}
+	if d == Dialect10 {
+		params = protoNames(params)
 	}
 	*sp = sendParams{}
 	if err := json.Unmarshal(nonNull(params), sp); err != nil {

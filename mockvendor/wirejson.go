@@ -215,6 +215,9 @@ type sendParamsMsg struct {
 func decodeSendFast(params json.RawMessage, d Dialect, sp *sendParams) (*Message, bool) {
 	p, ok := decodeSendTokens(params)
 	if !ok {
+		if d == Dialect10 {
+			params = protoNames(params) // the token path takes JSON names only
+		}
 		p = sendParamsMsg{}
 		if err := decodeFast(params, &p); err != nil {
 			return nil, false

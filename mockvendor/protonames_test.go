@@ -1,0 +1,93 @@
+package mockvendor
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// TestProtoNames: proto field names become JSON names at every level but
+// inside metadata and data, the JSON name wins when both are sent, and a
+// body with nothing to rename comes back as it was.
+func TestProtoNames(t *testing.T) {
+	cases := []struct {
+		name, in, want string
+	}{
+		{"top level", `{"history_length":2,"id":"t-1"}`, `{"historyLength":2,"id":"t-1"}`},
+		{"nested message and parts", `{"message":{"message_id":"m","context_id":"c","parts":[{"text":"x","media_type":"text/plain"}]},"configuration":{"accepted_output_modes":["text/plain"],"history_length":0}}`,
+			`{"configuration":{"acceptedOutputModes":["text/plain"],"historyLength":0},"message":{"contextId":"c","messageId":"m","parts":[{"mediaType":"text/plain","text":"x"}]}}`},
+		{"metadata and data keep their keys", `{"metadata":{"skill_id":"a"},"message":{"task_id":"t","parts":[{"data":{"a_b":1}}],"metadata":{"x_y":2}}}`,
+			`{"message":{"metadata":{"x_y":2},"parts":[{"data":{"a_b":1}}],"taskId":"t"},"metadata":{"skill_id":"a"}}`},
+		{"JSON name wins", `{"page_size":5,"pageSize":1}`, `{"pageSize":1}`},
+		{"values with underscores stay", `{"status":"TASK_STATE_WORKING","message":{"role":"ROLE_USER"}}`, `{"status":"TASK_STATE_WORKING","message":{"role":"ROLE_USER"}}`},
+		{"not an object", `"a_b"`, `"a_b"`},
+		{"not JSON", `{"a_b":`, `{"a_b":`},
+	}
+	for _, tc := range cases {
+		got := protoNames(json.RawMessage(tc.in))
+		var g, w any
+		if json.Unmarshal(got, &g) != nil || json.Unmarshal([]byte(tc.want), &w) != nil {
+			if string(got) != tc.want {
+				t.Errorf("%s: protoNames(%s) = %s, want %s", tc.name, tc.in, got, tc.want)
+			}
+			continue
+		}
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("%s: protoNames(%s) = %s, want %s", tc.name, tc.in, got, tc.want)
+		}
+	}
+	for _, in := range []string{`{"status":"TASK_STATE_WORKING"}`, `{"a":1}`} {
+		if got := protoNames(json.RawMessage(in)); string(got) != in {
+			t.Errorf("protoNames(%s) rewrote it: %s", in, got)
+		}
+	}
+	for proto, want := range map[string]string{"task_id": "taskId", "status_timestamp_after": "statusTimestampAfter", "id": "id", "a__b": "aB"} {
+		if got := jsonName(proto); got != want {
+			t.Errorf("jsonName(%q) = %q, want %q", proto, got, want)
+		}
+	}
+}
+
+// TestProtoNamesOnTheWire: D takes a 1.0 request's members under their
+// proto names (as the official TCK's JSON-RPC client sends them) on
+// JSON-RPC and HTTP+JSON, and a 0.3 request's only under their JSON names.
+func TestProtoNamesOnTheWire(t *testing.T) {
+	f := tStart(t, tHonestConfig())
+	c := tClient(t, f, tViaProxy)
+	live := tLiveSend(t, c, Dialect10, "")
+	id, ctx := live["id"].(string), live["contextId"].(string)
+	follow := map[string]any{"message": map[string]any{"role": "ROLE_USER", "message_id": "m-snake", "task_id": id, "context_id": ctx, "parts": []any{map[string]any{"text": "more"}}},
+		"configuration": map[string]any{"history_length": 1}}
+	r := tRPC(t, c, tRPCD, "1.0", "SendMessage", follow)
+	if task := tTask(r); task["id"] != id || len(tAsList(task["history"])) != 1 {
+		t.Fatalf("follow-up with proto names: %d %s", r.Status, r.Body)
+	}
+	cases := []struct {
+		name   string
+		method string
+		params map[string]any
+		check  func(r *tResp) bool
+	}{
+		{"GetTask history_length", "GetTask", map[string]any{"id": id, "history_length": 0}, func(r *tResp) bool {
+			return tTask(r)["id"] == id && tTask(r)["history"] == nil
+		}},
+		{"ListTasks page_size and context_id", "ListTasks", map[string]any{"page_size": 1, "context_id": ctx, "include_artifacts": false}, func(r *tResp) bool {
+			ts := tAsList(r.Result()["tasks"])
+			return len(ts) == 1 && tPath(ts[0], "contextId") == ctx
+		}},
+		{"ListTasks bad page_size is checked", "ListTasks", map[string]any{"page_size": 0}, func(r *tResp) bool { return r.Code() == -32602 }},
+	}
+	for _, tc := range cases {
+		if r := tRPC(t, c, tRPCD, "1.0", tc.method, tc.params); !tc.check(r) {
+			t.Errorf("%s: %d %s", tc.name, r.Status, r.Body)
+		}
+	}
+	if r := tREST(t, c, "GET", "/tasks/"+id+"?history_length=0", "", nil); r.Status != 200 || r.JSON["history"] != nil {
+		t.Errorf("REST get with history_length=0: %d %s", r.Status, r.Body)
+	}
+	// 0.3 has no proto names: history_length is an unknown member there.
+	r03 := tRPC(t, c, tRPCD, "0.3", "tasks/get", map[string]any{"id": id, "history_length": 0})
+	if h := tAsList(tTask(r03)["history"]); len(h) < 2 {
+		t.Errorf("0.3 tasks/get applied history_length: %s", r03.Body)
+	}
+}
