@@ -143,6 +143,11 @@ func buildMessage(wm *wireMessage, d Dialect) (*Message, error) {
 	if len(wm.Parts) == 0 {
 		return nil, fmt.Errorf("params.message.parts must hold at least one part")
 	}
+	if d != Dialect01 && wm.MessageID == "" {
+		// Required in 0.3 (Message.messageId) and 1.0 (message_id,
+		// REQUIRED in a2a.proto); 0.1 messages had none.
+		return nil, fmt.Errorf("params.message.messageId is required")
+	}
 	m := &Message{MessageID: wm.MessageID, ContextID: wm.ContextID, TaskID: wm.TaskID, Metadata: wm.Metadata}
 	// Each dialect reads its own shapes only: 1.0 roles are ROLE_*, and a
 	// 1.0 message and its parts carry no kind (nor 0.1 type).

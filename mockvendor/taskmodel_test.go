@@ -199,6 +199,8 @@ func TestStrictShapes(t *testing.T) {
 		{"1.0 with message kind", Dialect10, m10(func(m map[string]any) { m["kind"] = "message" }), -32602, "kind"},
 		{"0.3 with ROLE_USER", Dialect03, m03(func(m map[string]any) { m["role"] = "ROLE_USER" }), -32602, "role"},
 		{"0.3 with member parts", Dialect03, m03(func(m map[string]any) { m["parts"] = []any{map[string]any{"text": "x"}} }), -32602, "kind"},
+		{"1.0 without messageId", Dialect10, m10(func(m map[string]any) { delete(m, "messageId") }), -32602, "messageId"},
+		{"0.3 without messageId", Dialect03, m03(func(m map[string]any) { delete(m, "messageId") }), -32602, "messageId"},
 		{"0.1 without id", Dialect01, map[string]any{"message": tMessage(Dialect01, "x", nil)}, -32602, "params.id"},
 		{"0.1 with id", Dialect01, tSendParams(Dialect01, "x", ""), 0, ""},
 	}
