@@ -383,28 +383,42 @@ func (t *Trace) keepBody(e *Event) {
 	e.RequestSize, e.Request = len(e.Request), nil
 }
 
+// clipEventField cuts the text field s of e to MaxTracedField bytes, naming it
+// in e.Clipped.
+func clipEventField(e *Event, name string, s *string) {
+	if len(*s) > MaxTracedField {
+		// A copy: a slice would keep the whole value alive.
+		*s = strings.Clone(cutUTF8(*s, MaxTracedField))
+		e.Clipped = appendOnce(e.Clipped, name)
+	}
+}
+
 // clipEvent cuts every text field of e to MaxTracedField bytes, makes the
 // JSON-RPC id valid UTF-8 JSON, and keeps at most 16 coercions, naming
 // what it cut in e.Clipped.
 func clipEvent(e *Event) {
-	for _, f := range []struct {
-		name string
-		s    *string
-	}{
-		{"vendor", &e.Vendor}, {"host", &e.Host}, {"serverName", &e.ServerName},
-		{"httpMethod", &e.HTTPMethod}, {"path", &e.Path}, {"method", &e.Method},
-		{"dialect", &e.Dialect}, {"a2aVersion", &e.A2AVersion},
-		{"a2aVersionQuery", &e.A2AVersionQuery}, {"cacheControl", &e.CacheControl},
-		{"pragma", &e.Pragma}, {"ifNoneMatch", &e.IfNoneMatch}, {"skill", &e.Skill},
-		{"taskId", &e.TaskID}, {"tenant", &e.Tenant}, {"contentType", &e.ContentType}, {"state", &e.State},
-		{"errorMessage", &e.ErrorMessage}, {"served", &e.Served}, {"note", &e.Note},
-	} {
-		if len(*f.s) > MaxTracedField {
-			// A copy: a slice would keep the whole value alive.
-			*f.s = strings.Clone(cutUTF8(*f.s, MaxTracedField))
-			e.Clipped = appendOnce(e.Clipped, f.name)
-		}
-	}
+	// One call per field, not a table of pointers into e: the table would
+	// move every caller's event to the heap.
+	clipEventField(e, "vendor", &e.Vendor)
+	clipEventField(e, "host", &e.Host)
+	clipEventField(e, "serverName", &e.ServerName)
+	clipEventField(e, "httpMethod", &e.HTTPMethod)
+	clipEventField(e, "path", &e.Path)
+	clipEventField(e, "method", &e.Method)
+	clipEventField(e, "dialect", &e.Dialect)
+	clipEventField(e, "a2aVersion", &e.A2AVersion)
+	clipEventField(e, "a2aVersionQuery", &e.A2AVersionQuery)
+	clipEventField(e, "cacheControl", &e.CacheControl)
+	clipEventField(e, "pragma", &e.Pragma)
+	clipEventField(e, "ifNoneMatch", &e.IfNoneMatch)
+	clipEventField(e, "skill", &e.Skill)
+	clipEventField(e, "taskId", &e.TaskID)
+	clipEventField(e, "tenant", &e.Tenant)
+	clipEventField(e, "contentType", &e.ContentType)
+	clipEventField(e, "state", &e.State)
+	clipEventField(e, "errorMessage", &e.ErrorMessage)
+	clipEventField(e, "served", &e.Served)
+	clipEventField(e, "note", &e.Note)
 	if len(e.RPCID) > MaxTracedField {
 		// Still an id (the checks tell a call without one apart), but
 		// one that says what was sent instead of holding it.
