@@ -357,15 +357,12 @@ func (q *rpcRequest) resolveMethod(env rpcEnvelope, ev *Event) error {
 	if string(env.JSONRPC) != `"2.0"` {
 		return errInvalidRequest(`jsonrpc must be "2.0"`)
 	}
-	var method string
-	ok := false
+	method, ok := "", false
 	if q.fast {
 		method, ok = readMethodFast(env.Method)
 	}
 	if !ok {
-		if err := json.Unmarshal(env.Method, &method); err != nil {
-			method = ""
-		}
+		method = jsonString(env.Method)
 	}
 	if method == "" {
 		return errInvalidRequest("method must be a non-empty string")
@@ -546,8 +543,10 @@ func isProbe(params map[string]any, m *Message) bool {
 
 // summarize describes a message's parts in one line for the trace
 // ("text \"...\", data {...}"), each at most 80 bytes of its content.
-func summarize(m *Message) string {
-	var b []byte
+func summarize(m *Message) string { return string(appendSummary(nil, m)) }
+
+// appendSummary appends summarize(m) to b.
+func appendSummary(b []byte, m *Message) []byte {
 	for i, p := range m.Parts {
 		if i > 0 {
 			b = append(b, ", "...)
@@ -561,7 +560,7 @@ func summarize(m *Message) string {
 			b = append(b, p.Kind...)
 		}
 	}
-	return string(b)
+	return b
 }
 
 func clip(s string, n int) string {
@@ -569,6 +568,16 @@ func clip(s string, n int) string {
 		return s
 	}
 	return s[:n] + "..."
+}
+
+// jsonString is the string raw holds as json.Unmarshal reads it, "" when
+// it holds no string.
+func jsonString(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	return s
 }
 
 // validID returns the id if it is a string, a number or null, else nil.

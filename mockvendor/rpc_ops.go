@@ -400,7 +400,9 @@ func (h *host) newTask(q *rpcRequest) (*task, error) {
 	if (sp.Configuration.Blocking != nil && !*sp.Configuration.Blocking) || sp.Configuration.ReturnImmediately {
 		t.blocking = false
 	}
-	t.output = v.cfg.Organization + " ran " + skill + " on " + summarize(c.Message)
+	out := make([]byte, 0, len(v.cfg.Organization)+len(skill)+128)
+	out = append(append(append(append(out, v.cfg.Organization...), " ran "...), skill...), " on "...)
+	t.output = string(appendSummary(out, c.Message))
 	v.fleet.tasks.put(t)
 	return t, nil
 }
