@@ -311,6 +311,9 @@ type hostConn struct {
 	net.Conn
 	host *host
 	read atomic.Bool // the client sent something (a ClientHello, at least)
+	// pending is whether the connection is in Fleet.pending, so that the
+	// state changes of every request on it do not each delete it again.
+	pending atomic.Bool
 }
 
 // connOf returns the host connection under a TLS connection, or nil.
@@ -382,8 +385,12 @@ func (f *Fleet) recordFailedHandshake(c net.Conn, state http.ConnState) {
 		return
 	}
 	if state == http.StateNew {
+		hc.pending.Store(true)
 		f.pending.Store(hc, c)
 		return
+	}
+	if !hc.pending.CompareAndSwap(true, false) {
+		return // out of pending since its first request: nothing to record
 	}
 	defer f.pending.Delete(hc) // after the event, so Settle sees it
 	if state != http.StateClosed || !hc.read.Load() || c.(*tls.Conn).ConnectionState().HandshakeComplete {
