@@ -97,7 +97,7 @@ func FuzzReadEnvelope(f *testing.F) {
 }
 
 // FuzzEncodeSendAnswer checks the send answers of the fast path (plain
-// messages token by token, other 0.3 ones from typed structs) against encodeTask's maps and
+// messages appended, other 0.3 ones from typed structs) against encodeTask's maps and
 // json.Marshal, for any message text, metadata, ids and task state; for a
 // plain message in valid UTF-8 the fast path must not decline.
 func FuzzEncodeSendAnswer(f *testing.F) {

@@ -4,12 +4,15 @@ package mockvendor
 // (the basis of encoding/json/v2), with encoding/json's own semantics (the
 // v1 options), so that every request reads and every answer encodes as
 // encoding/json would, byte for byte. It replaced a hand-written scanner
-// and encoder (wirefast.go) that bought the same CPU: the envelope is read
-// with a jsontext decoder, the send params decoded into structs, a 1.0
-// send's answer written token by token and a 0.3 send's from typed
-// structs instead of maps. Whatever this path declines (a duplicate member,
-// a name only a case-insensitive match finds, invalid UTF-8) goes to
-// encoding/json, as everything does with Config.PlainJSON. The
+// and encoder (wirefast.go): the envelope is read and checked with a
+// jsontext decoder in one pass, the common send params token by token
+// (others decoded into structs), the answer to a send of plain text
+// appended to a buffer (member names are constants; strings are quoted by
+// jsontext.AppendQuote unless encoding/json would escape them otherwise)
+// and any other 0.3 one encoded from typed structs instead of maps.
+// Whatever this path declines (a duplicate member, a name only a
+// case-insensitive match finds, invalid UTF-8) goes to encoding/json, as
+// everything does with Config.PlainJSON. The
 // differential fuzz targets in encode_fuzz_test.go and
 // TestPlainJSONSameAnswers hold the two paths to the same results.
 
@@ -525,7 +528,7 @@ func plainMessage(m *Message) bool {
 
 // encodeSendAnswerFast encodes the whole answer to a 0.3 or 1.0 send of
 // task t in state, as json.Marshal encodes it built from encodeTaskAt's
-// maps: token by token for a plain message, from typed structs for any
+// maps: appended for a plain message, from typed structs for any
 // other 0.3 one. ok is false when it cannot (configured artifacts, ...:
 // the caller then builds the maps).
 func encodeSendAnswerFast(id json.RawMessage, t *task, d Dialect, state string, now time.Time) ([]byte, bool) {
@@ -533,7 +536,7 @@ func encodeSendAnswerFast(id json.RawMessage, t *task, d Dialect, state string, 
 		return nil, false // configured artifacts (the artifacts fault): the maps
 	}
 	if plainMessage(t.input) {
-		return encodeSendAnswerTokens(id, t, d, state, now)
+		return appendSendAnswer(id, t, d, state, now)
 	}
 	if d == Dialect10 {
 		return nil, false
@@ -637,13 +640,13 @@ func plainJSONText(s string) bool {
 	return true
 }
 
-// encodeSendAnswerTokens writes the answer to a 0.3 or 1.0 send of a
+// appendSendAnswer writes the answer to a 0.3 or 1.0 send of a
 // plain message (plainMessage), members in the order json.Marshal writes
 // encodeTaskAt's maps: in 1.0 {"id","jsonrpc","result":{"task":{artifacts,
 // contextId, history, id, status}}}, in 0.3 the task is the result and
 // has "kind":"task" after its id. ok is false for an id encoding/json
 // refuses.
-func encodeSendAnswerTokens(id json.RawMessage, t *task, d Dialect, state string, now time.Time) ([]byte, bool) {
+func appendSendAnswer(id json.RawMessage, t *task, d Dialect, state string, now time.Time) ([]byte, bool) {
 	buf := answerBufs.Get().(*[]byte)
 	defer answerBufs.Put(buf)
 	w := answerWriter{b: (*buf)[:0]}
@@ -687,7 +690,7 @@ func encodeSendAnswerTokens(id json.RawMessage, t *task, d Dialect, state string
 	return bytes.Clone(w.b), true
 }
 
-// answerBufs are the buffers encodeSendAnswerTokens writes in.
+// answerBufs are the buffers appendSendAnswer writes in.
 var answerBufs = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
 
 // appendID appends the request id rid (valid JSON) as json.Marshal
