@@ -266,9 +266,13 @@ type CardConfig struct {
 
 	// PushNotifications is capabilities.pushNotifications. False (the zero
 	// value) means every push-notification config method answers -32003
-	// PushNotificationNotSupported. True means they keep, return, list and
-	// delete configs for the vendor's tasks (at most 16 per task); the
-	// fleet calls no webhook, so notifications are never delivered.
+	// PushNotificationNotSupported and a config inside a send is ignored.
+	// True means they keep, return, list and delete configs for the
+	// vendor's tasks (at most 16 per task), a send's own config is kept
+	// too, and every change of a task's state is POSTed to its configs'
+	// URLs, to loopback only and within the bounds of push_deliver.go
+	// (PushDeliveryTimeout, MaxPushAttempts, MaxPushInFlight,
+	// MaxPushResponseBytes).
 	PushNotifications bool `json:"pushNotifications,omitempty"`
 	// ExtendedCard declares an extended agent card: capabilities.
 	// extendedAgentCard (1.0) and supportsAuthenticatedExtendedCard (0.3)
