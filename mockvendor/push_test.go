@@ -212,8 +212,9 @@ func TestPushStoreBounds(t *testing.T) {
 func TestExtendedCardCapability(t *testing.T) {
 	rpc := "https://" + HostRPCD + DefaultRPCPath
 	served, unconf := VendorD(), VendorD()
-	served.Card.ExtendedCard = &ExtendedCardConfig{}
-	unconf.Card.ExtendedCard = &ExtendedCardConfig{Unconfigured: true}
+	// Public: no Auth (TestExtendedCardAuth has the authenticated case).
+	served.Card.ExtendedCard = &ExtendedCardConfig{Public: true}
+	unconf.Card.ExtendedCard = &ExtendedCardConfig{Unconfigured: true, Public: true}
 	for _, tc := range []struct {
 		name string
 		cfg  VendorConfig

@@ -24,7 +24,9 @@ func sOpsFleets() []struct {
 } {
 	flags := mockvendor.VendorD()
 	flags.Card.PushNotifications = true
-	flags.Card.ExtendedCard = &mockvendor.ExtendedCardConfig{}
+	// Public: the clients call D without credentials (an extended card
+	// needs an auth otherwise, A2A 1.0 §13.3).
+	flags.Card.ExtendedCard = &mockvendor.ExtendedCardConfig{Public: true}
 	flags.Faults = []mockvendor.FaultSpec{mockvendor.Spec("region-gate", mockvendor.RegionGate{GatedSkills: []string{mockvendor.SkillFXHedging}, AvailableSkills: []string{mockvendor.SkillInvoice}})}
 	return []struct {
 		name string
