@@ -40,8 +40,10 @@ import (
 // state at the moment a config is set is not delivered: §4.3.3 speaks of
 // updates ("when a task update occurs"), and says nothing of sending the
 // current state on registration, so a config set on a task that is already
-// terminal never receives anything. Follow-up messages do not change a
-// task's state and send nothing.
+// terminal never receives anything. A config carried by the send that
+// creates the task (push.go, inlinePush) exists from the task's start, so
+// the state that send answers is delivered too. Follow-up messages do not
+// change a task's state and send nothing.
 //
 // A task's state is computed from the clock (tasks.go), so each task with
 // configs has one timer that fires at its next transition (submitted ->
@@ -54,7 +56,10 @@ import (
 // The fleet never reaches outside loopback: a config's URL is delivered
 // only when its host is an IP literal in 127.0.0.0/8 or ::1, or the name
 // localhost (which is never resolved: D dials 127.0.0.1 and then ::1).
-// Any other host is not contacted and the trace says so. Each delivery is
+// Any other host is not contacted and the trace says so. (§13.2 tells a
+// real agent to refuse loopback and private ranges against SSRF, or to
+// keep an allow-list; the fleet's whole world is loopback, so its
+// allow-list is loopback and nothing else.) Each delivery is
 // bounded by the constants below. §4.3.3 (Server Guarantees) asks for at
 // least one attempt per config, allows retries with backoff and giving up
 // after a number of failures, and recommends a 10-30 s timeout.
@@ -94,7 +99,10 @@ type pushWatch struct {
 	t     *task
 	last  string      // the state last seen (delivered, or at registration)
 	timer *time.Timer // fires at the next transition; nil for none
-	done  chan struct{}
+	// done is closed when the task's last notification has been sent to
+	// every config: the next one waits for it, so a task's notifications
+	// arrive in order.
+	done chan struct{}
 }
 
 // pushDelivery is the delivery side of a pushStore.

@@ -528,3 +528,49 @@ func TestPushDeliveryRedacted(t *testing.T) {
 		t.Fatalf("the receiver got %d requests", len(got))
 	}
 }
+
+// TestPushDeliveryHTTPS: an https receiver on loopback gets its
+// notification when its certificate is trusted; an untrusted one is
+// refused by the vendor (the certificate is checked, each attempt traced).
+func TestPushDeliveryHTTPS(t *testing.T) {
+	for _, trusted := range []bool{true, false} {
+		t.Run(fmt.Sprint("trusted=", trusted), func(t *testing.T) {
+			f := tPushD(t, time.Minute)
+			tPushTune(f, "d", 2*time.Second, 20*time.Millisecond)
+			var got []string
+			var mu sync.Mutex
+			srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				got = append(got, r.Header.Get("Content-Type"))
+				mu.Unlock()
+			}))
+			t.Cleanup(srv.Close)
+			if trusted {
+				s := &f.Vendor("d").push
+				s.mu.Lock()
+				s.roots = srv.Client().Transport.(*http.Transport).TLSClientConfig.RootCAs
+				s.mu.Unlock()
+			}
+			c := tClient(t, f, tViaProxy)
+			task := tNonBlocking(t, c, Dialect10)
+			tSetHook(t, c, Dialect10, task, "c1", srv.URL+"/hook", "x")
+			since := f.Trace().Seq()
+			tRPC(t, c, tRPCD, "1.0", "CancelTask", map[string]any{"id": task})
+			want := 1
+			if !trusted {
+				want = MaxPushAttempts // a TLS failure is a connection error: retried
+			}
+			evs := tWaitPush(t, f, since, want, 3*time.Second, 100*time.Millisecond)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case len(evs) != want:
+				t.Fatalf("%d events, want %d: %+v", len(evs), want, evs)
+			case trusted && (evs[0].Status != 200 || len(got) != 1 || got[0] != "application/a2a+json"):
+				t.Errorf("trusted: %+v, receiver got %v", evs[0], got)
+			case !trusted && (len(got) != 0 || !strings.Contains(evs[0].DeliveryError, "certificate")):
+				t.Errorf("untrusted: %+v, receiver got %v", evs[0], got)
+			}
+		})
+	}
+}
