@@ -79,6 +79,14 @@ type vendorAuth struct {
 // none is configured.
 func (v *Vendor) initAuth() error {
 	ac := v.cfg.Auth
+	if ec := v.cfg.Card.ExtendedCard; ec != nil && ac == nil && !ec.Public {
+		// A2A 1.0 §13.3: the extended card operation MUST require
+		// authentication with a scheme the public card declares; 0.3
+		// §7.10 answers its absence with 401 and WWW-Authenticate. A
+		// vendor without Auth declares no scheme and can ask for none.
+		return &ConfigError{Field: fmt.Sprintf("vendors[%d].card.extendedCard", slices.Index(v.fleet.vendors, v)),
+			Msg: fmt.Sprintf("vendor %s: an extended card requires authentication (A2A 1.0 §13.3): give the vendor an auth, or set public: true to serve it to anyone", v.cfg.ID)}
+	}
 	if ac == nil {
 		return nil
 	}

@@ -60,7 +60,7 @@ func TestBadInput(t *testing.T) {
 		{"text part without text", "", `{"jsonrpc":"2.0","method":"message/send","id":1,"params":{"message":{"role":"user","messageId":"m","parts":[{"kind":"text"}]}}}`, -32602},
 		{"message a string", "", `{"jsonrpc":"2.0","method":"message/send","id":1,"params":{"message":"hi"}}`, -32602},
 		{"get without id", "", `{"jsonrpc":"2.0","method":"tasks/get","id":1,"params":{}}`, -32602},
-		{"push config", "", `{"jsonrpc":"2.0","method":"tasks/pushNotificationConfig/set","id":1,"params":{}}`, -32003},
+		{"push config without task", "", `{"jsonrpc":"2.0","method":"tasks/pushNotificationConfig/set","id":1,"params":{}}`, -32602},
 	}
 	seq := f.Trace().Seq()
 	for _, tc := range cases {

@@ -266,16 +266,25 @@ type CardConfig struct {
 
 	// PushNotifications is capabilities.pushNotifications. False (the zero
 	// value) means every push-notification config method answers -32003
-	// PushNotificationNotSupported. True means they keep, return, list and
-	// delete configs for the vendor's tasks (at most 16 per task); the
-	// fleet calls no webhook, so notifications are never delivered.
+	// PushNotificationNotSupported and a config inside a send is ignored.
+	// True means they keep, return, list and delete configs for the
+	// vendor's tasks (at most 16 per task), a send's own config is kept
+	// too, and every change of a task's state is POSTed to its configs'
+	// URLs, to loopback only and within the bounds of push_deliver.go
+	// (PushDeliveryTimeout, MaxPushAttempts, MaxPushInFlight,
+	// MaxPushResponseBytes).
 	PushNotifications bool `json:"pushNotifications,omitempty"`
 	// ExtendedCard declares an extended agent card: capabilities.
 	// extendedAgentCard (1.0) and supportsAuthenticatedExtendedCard (0.3)
 	// are true and GetExtendedAgentCard / agent/getAuthenticatedExtendedCard
-	// answer it. Nil (the zero value) declares none, and those methods
-	// answer -32004 UnsupportedOperation. The fleet asks for no
-	// authentication first (§13.3 would).
+	// / GET /extendedAgentCard answer it. Nil (the zero value) declares
+	// none, and those methods answer -32004 UnsupportedOperation. The
+	// extended card requires authentication (A2A 1.0 §13.3; 0.3 §7.10):
+	// the vendor needs an Auth, which guards these methods like every other
+	// call (HTTP 401 with WWW-Authenticate without the credential), unless
+	// ExtendedCardConfig.Public says otherwise; an extended card on a
+	// vendor with neither is a configuration error naming
+	// vendors[i].card.extendedCard.
 	ExtendedCard *ExtendedCardConfig `json:"extendedCard,omitempty"`
 }
 
@@ -289,6 +298,12 @@ type ExtendedCardConfig struct {
 	// public card's with " (extended card)" appended; the rest of the
 	// extended card is the public card's (unsigned).
 	Description string `json:"description,omitempty"`
+	// Public serves the extended card to callers that present no
+	// credential, on a vendor without Auth: what §13.3 forbids, kept for
+	// tests of a client's extended-card calls against an open vendor.
+	// False (the zero value) requires the vendor to have an Auth. With an
+	// Auth it changes nothing: the Auth guards every call.
+	Public bool `json:"public,omitempty"`
 }
 
 // CardExtension is one capabilities.extensions entry.

@@ -28,7 +28,7 @@ import (
 //   - vendors[i].cardFile: an A2A card in JSON (such as
 //     fixtures/cards/d.json) whose fields fill the vendor's card (name,
 //     description, version, url, protocolVersion, skills, streaming,
-//     extensions, input and output modes) and, when the vendor lists no
+//     pushNotifications, extensions, input and output modes) and, when the vendor lists no
 //     skills, its skills. Fields set under card win. The card the fleet
 //     serves is still built from CardConfig.
 //
@@ -378,8 +378,9 @@ func cardFromJSON(vc *VendorConfig, data []byte) error {
 		DefaultInputModes  []string `json:"defaultInputModes"`
 		DefaultOutputModes []string `json:"defaultOutputModes"`
 		Capabilities       struct {
-			Streaming  bool            `json:"streaming"`
-			Extensions []CardExtension `json:"extensions"`
+			Streaming         bool            `json:"streaming"`
+			PushNotifications bool            `json:"pushNotifications"`
+			Extensions        []CardExtension `json:"extensions"`
 		} `json:"capabilities"`
 		Skills []struct {
 			ID          string   `json:"id"`
@@ -411,6 +412,7 @@ func cardFromJSON(vc *VendorConfig, data []byte) error {
 		c.ProtocolVersion = maj + "." + mnr
 	}
 	c.Streaming = c.Streaming || doc.Capabilities.Streaming
+	c.PushNotifications = c.PushNotifications || doc.Capabilities.PushNotifications
 	if c.Extensions == nil {
 		c.Extensions = doc.Capabilities.Extensions
 	}

@@ -99,7 +99,8 @@ func VendorC() VendorConfig {
 // VendorD is well behaved: card at agent-d.example naming
 // https://rpc.agent-d.example/a2a/v1 (JSON-RPC, 1.0 and 0.3) and
 // https://rpc.agent-d.example/a2a/rest (HTTP+JSON, 1.0), skills
-// invoice-reconciliation and fx-hedging, streaming.
+// invoice-reconciliation and fx-hedging, streaming, push notifications
+// (delivered to loopback webhooks: push_deliver.go).
 func VendorD() VendorConfig {
 	return VendorConfig{
 		ID:           "d",
@@ -108,7 +109,7 @@ func VendorD() VendorConfig {
 			{Name: HostCardD, Card: true},
 			{Name: HostRPCD, RPCPath: DefaultRPCPath, RESTPath: DefaultRESTPath},
 		},
-		Card:   CardConfig{Streaming: true},
+		Card:   CardConfig{Streaming: true, PushNotifications: true},
 		Skills: []SkillConfig{{ID: SkillInvoice, Name: "Invoice reconciliation"}, {ID: SkillFXHedging, Name: "FX hedging"}},
 	}
 }

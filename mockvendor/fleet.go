@@ -217,6 +217,9 @@ func (f *Fleet) Close() {
 	f.ended = true
 	f.activeMu.Unlock()
 	close(f.closing)
+	for _, v := range f.vendors {
+		v.push.stop() // push_deliver.go: timers and webhook requests
+	}
 	if f.proxy != nil {
 		f.proxy.close()
 	}

@@ -1,6 +1,7 @@
 package mockvendor
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -13,8 +14,8 @@ import (
 // the card's capabilities.pushNotifications (CardConfig.PushNotifications):
 // without it every one answers -32003 PushNotificationNotSupported (§3.3.4);
 // with it the vendor keeps, returns, lists and deletes the configs of its
-// tasks. No webhook is ever called: the fleet does not deliver
-// notifications (docs/tck.md says what that would take).
+// tasks, and POSTs each change of a task's state to the configs' URLs
+// (push_deliver.go: loopback only, bounded).
 
 // Bounds of the push-config store: configs per task, and tasks with
 // configs per vendor (the oldest task's configs are forgotten first).
@@ -28,6 +29,9 @@ type pushConfig struct {
 	id, url, token string
 	// auth is the config's authentication object as the client sent it.
 	auth json.RawMessage
+	// dialect is the dialect of the request that set the config: its
+	// notifications are shaped the same way (push_deliver.go).
+	dialect Dialect
 }
 
 // pushStore holds a vendor's push configs by task id.
@@ -35,6 +39,7 @@ type pushStore struct {
 	mu     sync.Mutex
 	byTask map[string][]pushConfig
 	order  []string // task ids, oldest first
+	pushDelivery
 }
 
 // set stores c for task id, replacing a config with the same id.
@@ -54,6 +59,7 @@ func (s *pushStore) set(task string, c pushConfig) error {
 	}
 	if !known {
 		if len(s.order) >= maxPushTasks {
+			s.unwatchLocked(s.order[0])
 			delete(s.byTask, s.order[0])
 			s.order = s.order[1:]
 		}
@@ -132,7 +138,7 @@ var pushVerbs = map[string]pushVerb{
 // that is not there succeeds.
 func (h *host) servePush(q *rpcRequest) (rpcResult, error) {
 	var p pushParams
-	if err := json.Unmarshal(camelKeys(nonNull(q.params)), &p); err != nil {
+	if err := json.Unmarshal(protoNames(nonNull(q.params)), &p); err != nil {
 		return rpcResult{}, errInvalidParams(err.Error())
 	}
 	verb := pushVerbs[q.method]
@@ -152,7 +158,8 @@ func (h *host) servePush(q *rpcRequest) (rpcResult, error) {
 		return rpcResult{}, errInvalidParams(field + " (the task) is required")
 	}
 	v := h.vendor
-	if v.fleet.tasks.get(v.cfg.ID, taskID) == nil {
+	t := v.fleet.tasks.get(v.cfg.ID, taskID)
+	if t == nil {
 		return rpcResult{}, errTaskNotFound(taskID)
 	}
 	switch verb {
@@ -171,9 +178,11 @@ func (h *host) servePush(q *rpcRequest) (rpcResult, error) {
 		if c.id == "" {
 			c.id = newID("pnc-")
 		}
+		c.dialect = q.dialect
 		if err := v.push.set(taskID, c); err != nil {
 			return rpcResult{}, err
 		}
+		v.push.watch(v, t)
 		return rpcResult{value: encodePushConfig(taskID, c, q.dialect), taskID: taskID}, nil
 	case pushGet:
 		cs := v.push.list(taskID)
@@ -208,46 +217,6 @@ func (h *host) servePush(q *rpcRequest) (rpcResult, error) {
 		return rpcResult{value: map[string]any{}, taskID: taskID}, nil // google.protobuf.Empty
 	}
 	return rpcResult{value: nil, taskID: taskID}, nil // 0.3: result null
-}
-
-// camelKeys renames the snake_case members of a params object to their
-// camelCase JSON names ("task_id" -> "taskId") where the camelCase one is
-// not there too: a ProtoJSON parser accepts both the JSON name and the
-// proto field name, and the official TCK's 1.0 JSON-RPC client sends
-// task_id. Anything that is not an object is returned as it is (the
-// decoder then reports it).
-func camelKeys(raw json.RawMessage) json.RawMessage {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil || m == nil {
-		return raw
-	}
-	changed := false
-	for k, v := range m {
-		if !strings.Contains(k, "_") {
-			continue
-		}
-		parts := strings.Split(k, "_")
-		for i := 1; i < len(parts); i++ {
-			if parts[i] != "" {
-				parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
-			}
-		}
-		if c := strings.Join(parts, ""); c != k {
-			if _, dup := m[c]; !dup {
-				m[c] = v
-			}
-			delete(m, k)
-			changed = true
-		}
-	}
-	if !changed {
-		return raw
-	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		return raw
-	}
-	return b
 }
 
 // encodePushConfig renders a stored config as the dialect's
@@ -310,4 +279,59 @@ func (h *host) serveExtendedCard(q *rpcRequest) (rpcResult, error) {
 		delete(card, "supportsAuthenticatedExtendedCard")
 	}
 	return rpcResult{value: card}, nil
+}
+
+// inlinePush reads the push config a send may carry for the task it
+// creates (1.0 SendMessageConfiguration.taskPushNotificationConfig, with
+// no taskId; 0.3 MessageSendConfiguration.pushNotificationConfig; 0.1
+// TaskSendParams.pushNotification) and, for a vendor whose card claims
+// push notifications, stores it and follows the task. Such a config exists
+// from the task's creation, so the task's state when the send is answered
+// is delivered too (for a blocking send, its end state). A vendor without
+// the capability ignores the member, as before. A config without a url is
+// -32602.
+func (h *host) inlinePush(q *rpcRequest, t *task) error {
+	v := h.vendor
+	if !v.cfg.Card.PushNotifications || !mayHavePushConfig(q.params) {
+		return nil
+	}
+	var p struct {
+		Configuration    json.RawMessage `json:"configuration"`
+		PushNotification *pushConfigJSON `json:"pushNotification"` // 0.1
+	}
+	if json.Unmarshal(nonNull(q.params), &p) != nil {
+		return nil // the send's own decoder judged the params
+	}
+	pc := p.PushNotification
+	if q.dialect != Dialect01 {
+		var conf struct {
+			Task *pushConfigJSON `json:"taskPushNotificationConfig"`
+			Push *pushConfigJSON `json:"pushNotificationConfig"`
+		}
+		_ = json.Unmarshal(protoNames(nonNull(p.Configuration)), &conf)
+		pc = conf.Push
+		if q.dialect == Dialect10 && conf.Task != nil {
+			pc = conf.Task
+		}
+	}
+	if pc == nil {
+		return nil
+	}
+	if pc.URL == "" {
+		return errInvalidParams("the send's push notification config has no url")
+	}
+	c := pushConfig{id: or(pc.ID, newID("pnc-")), url: pc.URL, token: pc.Token, auth: pc.Authentication, dialect: q.dialect}
+	if err := v.push.set(t.id, c); err != nil {
+		return err
+	}
+	v.push.watchFrom(v, t, "")
+	return nil
+}
+
+// mayHavePushConfig reports whether send params could name a push config
+// (a member pushNotification..., taskPushNotification... or the proto
+// spelling ..._push_notification_config): the common send, which names
+// none, is not decoded a second time.
+func mayHavePushConfig(params []byte) bool {
+	return bytes.Contains(params, []byte("ushNotification")) || bytes.Contains(params, []byte("push_notification"))
 }

@@ -46,14 +46,20 @@ func tPushURLOf(d Dialect, v any) any {
 }
 
 // TestPushNotificationCapability: push-config methods follow
-// capabilities.pushNotifications (A2A 1.0.1 §3.3.4). Without it (D as
-// configured by default) every method of every dialect and binding
-// answers -32003; with it a config is set, read, listed and deleted per
-// dialect, over JSON-RPC and HTTP+JSON, on a real TLS fleet.
+// capabilities.pushNotifications (A2A 1.0.1 §3.3.4). Without it (D with
+// the flag turned off; the default D has it) every method of every
+// dialect and binding answers -32003; with it a config is set, read,
+// listed and deleted per dialect, over JSON-RPC and HTTP+JSON, on a real
+// TLS fleet.
 func TestPushNotificationCapability(t *testing.T) {
 	rpc := "https://" + HostRPCD + DefaultRPCPath
+	if !VendorD().Card.PushNotifications {
+		t.Error("the default D does not claim push notifications")
+	}
 	t.Run("off", func(t *testing.T) {
-		f := tStart(t, Config{Vendors: []VendorConfig{VendorD()}})
+		off := VendorD()
+		off.Card.PushNotifications = false
+		f := tStart(t, Config{Vendors: []VendorConfig{off}})
 		c := tClient(t, f, tViaProxy)
 		card := tGet(t, c, tURL(t, f, HostCardD, CardPath), nil)
 		if tPath(card.JSON, "capabilities", "pushNotifications") != false {
@@ -206,8 +212,9 @@ func TestPushStoreBounds(t *testing.T) {
 func TestExtendedCardCapability(t *testing.T) {
 	rpc := "https://" + HostRPCD + DefaultRPCPath
 	served, unconf := VendorD(), VendorD()
-	served.Card.ExtendedCard = &ExtendedCardConfig{}
-	unconf.Card.ExtendedCard = &ExtendedCardConfig{Unconfigured: true}
+	// Public: no Auth (TestExtendedCardAuth has the authenticated case).
+	served.Card.ExtendedCard = &ExtendedCardConfig{Public: true}
+	unconf.Card.ExtendedCard = &ExtendedCardConfig{Unconfigured: true, Public: true}
 	for _, tc := range []struct {
 		name string
 		cfg  VendorConfig

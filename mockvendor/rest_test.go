@@ -104,7 +104,14 @@ func TestREST(t *testing.T) {
 				{"subscribe terminal", "POST", "/tasks/" + id + ":subscribe", "", 400, "UNSUPPORTED_OPERATION", nil},
 				{"subscribe unknown", "GET", "/tasks/t-nope:subscribe", "", 404, "TASK_NOT_FOUND", nil},
 				{"message to terminal task", "POST", "/message:send", `{"message":{"role":"ROLE_USER","messageId":"m2","taskId":"` + id + `","parts":[{"text":"more"}]}}`, 400, "UNSUPPORTED_OPERATION", nil},
-				{"push config", "POST", "/tasks/" + id + "/pushNotificationConfigs", `{"url":"https://example.com"}`, 400, "PUSH_NOTIFICATION_NOT_SUPPORTED", nil},
+				// D claims push notifications: the config is kept (and,
+				// its URL not being loopback, never delivered).
+				{"push config", "POST", "/tasks/" + id + "/pushNotificationConfigs", `{"url":"https://example.com"}`, 200, "", func(t *testing.T, r *tResp) {
+					if r.JSON["taskId"] != id || r.JSON["url"] != "https://example.com" {
+						t.Errorf("push config answer %s", r.Body)
+					}
+				}},
+				{"push config without url", "POST", "/tasks/" + id + "/pushNotificationConfigs", `{"token":"x"}`, 400, "", nil},
 				{"extended card", "GET", "/extendedAgentCard", "", 400, "UNSUPPORTED_OPERATION", nil},
 			}
 			for _, tc := range cases {

@@ -295,6 +295,7 @@ func (h *host) serveCancel(q *rpcRequest) (rpcResult, error) {
 	if !ok {
 		return rpcResult{}, errTaskNotCancelable(id, t.state(q.now, f.limits.WorkTime))
 	}
+	h.vendor.pushChanged(t) // push_deliver.go: notify the cancel
 	return f.taskAnswer(t, q.dialect), nil
 }
 
@@ -404,6 +405,9 @@ func (h *host) newTask(q *rpcRequest) (*task, error) {
 	out = append(append(append(append(out, v.cfg.Organization...), " ran "...), skill...), " on "...)
 	t.output = string(appendSummary(out, c.Message))
 	v.fleet.tasks.put(t)
+	if err := h.inlinePush(q, t); err != nil { // push.go: the send's push config
+		return nil, err
+	}
 	return t, nil
 }
 

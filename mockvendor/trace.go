@@ -157,6 +157,15 @@ type Event struct {
 	// Pending is true while the request is still being answered (a stream
 	// held open): the fields the answer fills in are not there yet.
 	Pending bool `json:"pending,omitempty"`
+	// URL, Attempt and DeliveryError describe an outbound push
+	// notification (Op OpPushDelivery, push_deliver.go): the config's URL,
+	// the attempt (1 to MaxPushAttempts; 0 for one not made) and why it
+	// failed or was not made ("" when the receiver answered 2xx). Status
+	// is then the receiver's answer, 0 when none came; Host is the URL's
+	// host, State the task state notified. Empty for requests.
+	URL           string `json:"url,omitempty"`
+	Attempt       int    `json:"attempt,omitempty"`
+	DeliveryError string `json:"deliveryError,omitempty"`
 }
 
 // Trace records every request to every host in arrival order. It is safe for
@@ -419,6 +428,8 @@ func clipEvent(e *Event) {
 	clipEventField(e, "errorMessage", &e.ErrorMessage)
 	clipEventField(e, "served", &e.Served)
 	clipEventField(e, "note", &e.Note)
+	clipEventField(e, "url", &e.URL)
+	clipEventField(e, "deliveryError", &e.DeliveryError)
 	if len(e.RPCID) > MaxTracedField {
 		// Still an id (the checks tell a call without one apart), but
 		// one that says what was sent instead of holding it.

@@ -15,15 +15,18 @@ import (
 	"github.com/a2a-conform/a2a-conform/mockvendor"
 )
 
-// sOpsFleets are vendor D as the default fleet has it, and with push
-// notifications, an extended card and a region gate on fx-hedging.
+// sOpsFleets are vendor D as the default fleet has it (push notifications
+// on), and with push notifications, an extended card and a region gate on
+// fx-hedging.
 func sOpsFleets() []struct {
 	name string
 	cfg  mockvendor.Config
 } {
 	flags := mockvendor.VendorD()
 	flags.Card.PushNotifications = true
-	flags.Card.ExtendedCard = &mockvendor.ExtendedCardConfig{}
+	// Public: the clients call D without credentials (an extended card
+	// needs an auth otherwise, A2A 1.0 §13.3).
+	flags.Card.ExtendedCard = &mockvendor.ExtendedCardConfig{Public: true}
 	flags.Faults = []mockvendor.FaultSpec{mockvendor.Spec("region-gate", mockvendor.RegionGate{GatedSkills: []string{mockvendor.SkillFXHedging}, AvailableSkills: []string{mockvendor.SkillInvoice}})}
 	return []struct {
 		name string
@@ -65,6 +68,9 @@ func TestA2AGoOperations(t *testing.T) {
 	for _, fl := range sOpsFleets() {
 		t.Run(fl.name, func(t *testing.T) {
 			flags := fl.name == "flags"
+			// The default D claims push notifications too (the fleet
+			// delivers them); the flags add the extended card and the gate.
+			push := fl.cfg.Vendors[0].Card.PushNotifications
 			f := sFleet(t, fl.cfg)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
@@ -73,7 +79,7 @@ func TestA2AGoOperations(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Resolve: %v", err)
 			}
-			if card.SupportsAuthenticatedExtendedCard != flags || card.Capabilities.PushNotifications != flags {
+			if card.SupportsAuthenticatedExtendedCard != flags || card.Capabilities.PushNotifications != push {
 				t.Errorf("card: supportsAuthenticatedExtendedCard %v, pushNotifications %v", card.SupportsAuthenticatedExtendedCard, card.Capabilities.PushNotifications)
 			}
 			client, err := a2aclient.NewFromCard(ctx, card, a2aclient.WithJSONRPCTransport(httpClient))
@@ -168,8 +174,8 @@ func TestA2AGoOperations(t *testing.T) {
 				t.Errorf("ResubscribeToTask completed: %v %v, want ErrUnsupportedOperation", kinds, err)
 			}
 
-			// Push-notification configs: -32003 without the flag, else
-			// the whole lifecycle.
+			// Push-notification configs: -32003 without the card's flag,
+			// else the whole lifecycle.
 			pc, err := client.SetTaskPushConfig(ctx, &a2a.TaskPushConfig{TaskID: task.ID, Config: a2a.PushConfig{ID: "c1", URL: "https://hook.example/a2a", Token: "tok"}})
 			row("SetTaskPushConfig", pc, err)
 			gp, gerr := client.GetTaskPushConfig(ctx, &a2a.GetTaskPushConfigParams{TaskID: task.ID, ConfigID: "c1"})
@@ -178,7 +184,7 @@ func TestA2AGoOperations(t *testing.T) {
 			row("ListTaskPushConfig", len(lp), lerr)
 			derr := client.DeleteTaskPushConfig(ctx, &a2a.DeleteTaskPushConfigParams{TaskID: task.ID, ConfigID: "c1"})
 			row("DeleteTaskPushConfig", "ok", derr)
-			if !flags {
+			if !push {
 				for name, e := range map[string]error{"Set": err, "Get": gerr, "List": lerr, "Delete": derr} {
 					if !errors.Is(e, a2a.ErrPushNotificationNotSupported) {
 						t.Errorf("%sTaskPushConfig: %v, want ErrPushNotificationNotSupported", name, e)

@@ -53,12 +53,14 @@ func (r *opRun) get(op string) (opResult, bool) {
 var sdkModes = []string{"jsonrpc", "rest", "compat03"}
 
 // sdkFleets are the two vendor D set-ups: as the default fleet has it
-// (no push notifications, no extended card), and with both flags on and
-// a region gate on fx-hedging.
+// (push notifications, no extended card), and with both flags on and a
+// region gate on fx-hedging.
 func sdkFleets() map[string]mockvendor.Config {
 	flags := mockvendor.VendorD()
 	flags.Card.PushNotifications = true
-	flags.Card.ExtendedCard = &mockvendor.ExtendedCardConfig{}
+	// Public: the clients call D without credentials (an extended card
+	// needs an auth otherwise, A2A 1.0 §13.3).
+	flags.Card.ExtendedCard = &mockvendor.ExtendedCardConfig{Public: true}
 	flags.Faults = []mockvendor.FaultSpec{mockvendor.Spec("region-gate", mockvendor.RegionGate{GatedSkills: []string{mockvendor.SkillFXHedging}, AvailableSkills: []string{mockvendor.SkillInvoice}})}
 	return map[string]mockvendor.Config{
 		"default": {Vendors: []mockvendor.VendorConfig{mockvendor.VendorD()}},
@@ -177,9 +179,12 @@ func gateData(mode string) func(e *opResult) error {
 // and mode: the table of docs/tck.md.
 func sdkExpected(fleet, mode string) map[string]sdkExpect {
 	flags := fleet == "flags"
+	// The default D claims push notifications too (the fleet delivers
+	// them); the flags add the extended card and the region gate.
+	push := flags || mockvendor.VendorD().Card.PushNotifications
 	card := okIf(func(v map[string]any) error {
 		ext := strings.HasSuffix(fmt.Sprint(v["description"]), "(extended card)")
-		if ext != flags || v["extendedAgentCard"] != flags || v["pushNotifications"] != flags {
+		if ext != flags || v["extendedAgentCard"] != flags || v["pushNotifications"] != push {
 			return fmt.Errorf("card %v (extended %v)", v, ext)
 		}
 		return nil
@@ -232,7 +237,7 @@ func sdkExpected(fleet, mode string) map[string]sdkExpect {
 	for _, op := range []string{"createTaskPushNotificationConfig", "getTaskPushNotificationConfig", "listTaskPushNotificationConfig", "deleteTaskPushNotificationConfig"} {
 		e[op] = errIs("PushNotificationNotSupportedError")
 	}
-	if flags {
+	if push {
 		e["createTaskPushNotificationConfig"] = okIf(func(v map[string]any) error {
 			if v["id"] != "c1" || v["url"] != "https://hook.example/a2a" {
 				return fmt.Errorf("config %v", v)
@@ -247,6 +252,8 @@ func sdkExpected(fleet, mode string) map[string]sdkExpect {
 			return nil
 		})
 		e["deleteTaskPushNotificationConfig"] = okIf(func(map[string]any) error { return nil })
+	}
+	if flags {
 		e["sendMessage gated skill"] = errWith("UnsupportedOperationError", gateData(mode))
 	} else {
 		e["sendMessage gated skill"] = okIf(wantState("TASK_STATE_COMPLETED"))

@@ -1,0 +1,521 @@
+package mockvendor
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Webhook delivery of push notifications. A vendor whose card claims
+// capabilities.pushNotifications POSTs each change of a task's state to
+// every push config of the task, as a real agent does:
+//
+//   - A2A 1.0 §4.3.3 (Push Notification Payload): the body is a
+//     StreamResponse holding exactly one member (here always "task", the
+//     task as it is now), sent with Content-Type application/a2a+json; the
+//     config's authentication (AuthenticationInfo: scheme, credentials)
+//     goes into the Authorization header as "scheme credentials". The
+//     a2a-python 1.0 sender posts the same StreamResponse{task} and adds
+//     the config's token as X-A2A-Notification-Token, which D does too.
+//   - A2A 0.3 (and 0.1): the body is the Task object itself, with
+//     Content-Type application/json and the config's token in
+//     X-A2A-Notification-Token (what the a2a-js and a2a-python 0.3 senders
+//     do); authentication {schemes, credentials} gives Authorization as
+//     "schemes[0] credentials" when credentials are there.
+//
+// A config is delivered in the dialect of the request that set it. The
+// state at the moment a config is set is not delivered: §4.3.3 speaks of
+// updates ("when a task update occurs"), and says nothing of sending the
+// current state on registration, so a config set on a task that is already
+// terminal never receives anything. A config carried by the send that
+// creates the task (push.go, inlinePush) exists from the task's start, so
+// the state that send answers is delivered too. Follow-up messages do not
+// change a task's state and send nothing.
+//
+// A task's state is computed from the clock (tasks.go), so each task with
+// configs has one timer that fires at its next transition (submitted ->
+// working at half the work time, -> its end state when the work is done);
+// a cancel wakes it at once (pushChanged). The timer is stopped when the
+// task reaches a terminal state, when its configs are forgotten (the
+// store's cap), when it fires and finds the task forgotten by the task
+// store, and when the fleet closes.
+//
+// The fleet never reaches outside loopback: a config's URL is delivered
+// only when its host is an IP literal in 127.0.0.0/8 or ::1, or the name
+// localhost (which is never resolved: D dials 127.0.0.1 and then ::1).
+// Any other host is not contacted and the trace says so. (§13.2 tells a
+// real agent to refuse loopback and private ranges against SSRF, or to
+// keep an allow-list; the fleet's whole world is loopback, so its
+// allow-list is loopback and nothing else.) Each delivery is
+// bounded by the constants below. §4.3.3 (Server Guarantees) asks for at
+// least one attempt per config, allows retries with backoff and giving up
+// after a number of failures, and recommends a 10-30 s timeout.
+
+// Bounds of webhook delivery, per vendor.
+const (
+	// PushDeliveryTimeout bounds one delivery attempt, from dialing to the
+	// end of the (capped) response body: 10 s, the low end of the 10-30 s
+	// §4.3.3 recommends.
+	PushDeliveryTimeout = 10 * time.Second
+	// MaxPushAttempts is the most attempts one notification gets (3): the
+	// first, and two retries after a connection error, a timeout, a 429 or
+	// a 5xx answer. Any other answer (2xx, 3xx, 4xx) ends it.
+	MaxPushAttempts = 3
+	// PushRetryDelay is the wait before the first retry (250 ms); it
+	// doubles for each later one.
+	PushRetryDelay = 250 * time.Millisecond
+	// MaxPushInFlight is the most notifications a vendor has in flight at
+	// once (8): a notification that finds all of them taken is not
+	// delivered, and the trace says so.
+	MaxPushInFlight = 8
+	// MaxPushResponseBytes is the most bytes of a receiver's answer body
+	// read (4 KiB); the rest is left unread and the connection closed.
+	MaxPushResponseBytes = 4 << 10
+)
+
+// OpPushDelivery is an outbound event: one attempt to POST a push
+// notification to a config's URL, or a notification not delivered (its
+// URL is not loopback, or too many were in flight). Event.URL names the
+// target, Event.Attempt the attempt (0 for one not made), Event.Status the
+// receiver's HTTP status (0 when none came), Event.DeliveryError why it
+// failed or was not made.
+const OpPushDelivery Op = "push-delivery"
+
+// pushWatch follows one task with push configs.
+type pushWatch struct {
+	t     *task
+	last  string      // the state last seen (delivered, or at registration)
+	timer *time.Timer // fires at the next transition; nil for none
+	// done is closed when the task's last notification has been sent to
+	// every config: the next one waits for it, so a task's notifications
+	// arrive in order.
+	done chan struct{}
+}
+
+// pushDelivery is the delivery side of a pushStore.
+type pushDelivery struct {
+	watches  map[string]*pushWatch // by task id
+	inFlight int
+	stopped  bool
+	ctx      context.Context
+	cancel   context.CancelFunc
+	client   *http.Client
+
+	// timeout and retryDelay replace PushDeliveryTimeout and
+	// PushRetryDelay when set (tests); roots are the CAs an https
+	// receiver's certificate is checked against (nil: the system's).
+	timeout, retryDelay time.Duration
+	roots               *x509.CertPool
+}
+
+// initLocked prepares the delivery state; s.mu is held.
+func (s *pushStore) initLocked() {
+	if s.watches != nil {
+		return
+	}
+	s.watches = map[string]*pushWatch{}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+}
+
+// watch starts following t after a config was set for it, unless it is
+// already followed or terminal: the state it is in now is not delivered.
+func (s *pushStore) watch(v *Vendor, t *task) {
+	s.watchFrom(v, t, t.state(time.Now(), v.fleet.limits.WorkTime))
+}
+
+// watchFrom starts following t as one whose state last seen was seen
+// ("": none, so the state it is in now is delivered at once: a config the
+// send that created the task carried).
+func (s *pushStore) watchFrom(v *Vendor, t *task, seen string) {
+	now := time.Now()
+	s.mu.Lock()
+	s.initLocked()
+	if s.stopped || s.watches[t.id] != nil || seen != "" && terminal(seen) {
+		s.mu.Unlock()
+		return
+	}
+	w := &pushWatch{t: t, last: seen}
+	s.watches[t.id] = w
+	s.scheduleLocked(v, w, now)
+	s.mu.Unlock()
+	if seen == "" {
+		s.check(v, t)
+	}
+}
+
+// unwatchLocked stops following task id; s.mu is held.
+func (s *pushStore) unwatchLocked(id string) {
+	if w := s.watches[id]; w != nil {
+		if w.timer != nil {
+			w.timer.Stop()
+		}
+		delete(s.watches, id)
+	}
+}
+
+// scheduleLocked arms w's timer for the task's next transition (none for
+// a held task: only a cancel changes it); s.mu is held.
+func (s *pushStore) scheduleLocked(v *Vendor, w *pushWatch, now time.Time) {
+	if w.timer != nil {
+		w.timer.Stop()
+		w.timer = nil
+	}
+	at, ok := nextTransition(w.t, now, v.fleet.limits.WorkTime)
+	if !ok {
+		return
+	}
+	t := w.t
+	w.timer = time.AfterFunc(max(at.Sub(now), 0), func() { s.check(v, t) })
+}
+
+// nextTransition is when the state of t changes next after now, as
+// task.state computes it; false when only a cancel changes it.
+func nextTransition(t *task, now time.Time, work time.Duration) (time.Time, bool) {
+	switch {
+	case t.canceled.Load(), t.hold:
+		return time.Time{}, false
+	case t.workFor > 0:
+		end := t.created.Add(t.workFor)
+		return end, now.Before(end)
+	case t.blocking:
+		return time.Time{}, false
+	}
+	if half := t.created.Add(work / 2); now.Before(half) {
+		return half, true
+	}
+	end := t.created.Add(work)
+	return end, now.Before(end)
+}
+
+// pushChanged wakes the watch of a task whose state a request changed (a
+// cancel): the change is delivered now rather than at the next timer.
+func (v *Vendor) pushChanged(t *task) {
+	v.push.mu.Lock()
+	followed := v.push.watches[t.id] != nil
+	v.push.mu.Unlock()
+	if followed {
+		v.push.check(v, t)
+	}
+}
+
+// check delivers t's state to its configs when it changed since the last
+// look, and arms the timer for the next change.
+func (s *pushStore) check(v *Vendor, t *task) {
+	f := v.fleet
+	if !f.enter() {
+		return // the fleet is closing
+	}
+	defer f.active.Done()
+	now := time.Now()
+	state := t.state(now, f.limits.WorkTime)
+	known := f.tasks.get(t.vendor, t.id) == t
+	s.mu.Lock()
+	w := s.watches[t.id]
+	if s.stopped || w == nil || w.t != t {
+		s.mu.Unlock()
+		return
+	}
+	if !known { // the task store forgot the task: so does the push store
+		s.unwatchLocked(t.id)
+		delete(s.byTask, t.id)
+		s.order = slices.DeleteFunc(s.order, func(id string) bool { return id == t.id })
+		s.mu.Unlock()
+		return
+	}
+	changed := state != w.last
+	w.last = state
+	if terminal(state) {
+		s.unwatchLocked(t.id)
+	} else {
+		s.scheduleLocked(v, w, now)
+	}
+	cfgs := append([]pushConfig(nil), s.byTask[t.id]...)
+	if !changed || len(cfgs) == 0 || !f.enter() {
+		s.mu.Unlock()
+		return
+	}
+	// Notifications of one task go out in order: this one waits for the
+	// one before it.
+	prev, done := w.done, make(chan struct{})
+	w.done = done
+	ctx := s.ctx
+	s.mu.Unlock()
+	go func() {
+		defer f.active.Done()
+		defer close(done)
+		if prev != nil {
+			select {
+			case <-prev:
+			case <-ctx.Done():
+				return
+			}
+		}
+		var wg sync.WaitGroup
+		for _, c := range cfgs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				s.deliver(ctx, v, t, state, now, c)
+			}()
+		}
+		wg.Wait()
+	}()
+}
+
+// stop ends delivery for good: timers stopped, requests in flight
+// cancelled (the fleet is closing).
+func (s *pushStore) stop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.initLocked()
+	s.stopped = true
+	for id := range s.watches {
+		s.unwatchLocked(id)
+	}
+	s.cancel()
+	if s.client != nil {
+		s.client.CloseIdleConnections()
+	}
+}
+
+// acquire takes one of the vendor's MaxPushInFlight delivery slots.
+func (s *pushStore) acquire() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.inFlight >= MaxPushInFlight {
+		return false
+	}
+	s.inFlight++
+	return true
+}
+
+func (s *pushStore) releaseSlot() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.inFlight--
+}
+
+// httpClient is the vendor's webhook client: no proxy from the
+// environment, loopback dials only, no redirects followed (a redirect
+// could point anywhere), no kept-alive connections.
+func (s *pushStore) httpClient() *http.Client {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.client == nil {
+		s.client = &http.Client{
+			Transport: &http.Transport{
+				Proxy:                  nil,
+				DialContext:            dialLoopback,
+				TLSClientConfig:        &tls.Config{RootCAs: s.roots, MinVersion: tls.VersionTLS12},
+				DisableKeepAlives:      true,
+				MaxResponseHeaderBytes: 16 << 10,
+			},
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		}
+	}
+	return s.client
+}
+
+// errNotLoopback is why a URL outside loopback is not delivered.
+var errNotLoopback = errors.New("the fleet delivers push notifications to loopback only (127.0.0.0/8, ::1, localhost)")
+
+// pushTarget checks a config's URL: http or https, to a loopback host.
+func pushTarget(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("the url does not parse: %w", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return u, fmt.Errorf("scheme %q is not http or https", u.Scheme)
+	}
+	if !loopbackHost(u.Hostname()) {
+		return u, fmt.Errorf("host %q: %w", u.Hostname(), errNotLoopback)
+	}
+	return u, nil
+}
+
+// loopbackHost reports whether host is localhost or a loopback IP literal
+// (no zone). Nothing is resolved.
+func loopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Zone() == "" && ip.IsLoopback()
+}
+
+// dialLoopback dials a loopback address only: localhost is dialed as
+// 127.0.0.1, then ::1, without a lookup; any other name is refused.
+func dialLoopback(ctx context.Context, network, addr string) (net.Conn, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	if !loopbackHost(host) {
+		return nil, fmt.Errorf("dial %s: %w", addr, errNotLoopback)
+	}
+	var d net.Dialer
+	if host != "localhost" {
+		return d.DialContext(ctx, network, addr)
+	}
+	c, err := d.DialContext(ctx, "tcp4", net.JoinHostPort("127.0.0.1", port))
+	if err == nil {
+		return c, nil
+	}
+	if c, err6 := d.DialContext(ctx, "tcp6", net.JoinHostPort("::1", port)); err6 == nil {
+		return c, nil
+	}
+	return nil, err
+}
+
+// deliver sends one notification (t in state at now) to config c: up to
+// MaxPushAttempts attempts, each traced.
+func (s *pushStore) deliver(ctx context.Context, v *Vendor, t *task, state string, now time.Time, c pushConfig) {
+	f := v.fleet
+	ev := Event{Vendor: v.cfg.ID, Op: OpPushDelivery, Dialect: string(c.dialect), TaskID: t.id,
+		State: state, URL: c.url, Note: "push notification config " + c.id}
+	u, err := pushTarget(c.url)
+	if u != nil {
+		ev.Host = u.Host
+	}
+	if err != nil {
+		ev.DeliveryError = "not delivered: " + err.Error()
+		f.trace.add(redactPush(f, ev))
+		return
+	}
+	if !s.acquire() {
+		ev.DeliveryError = fmt.Sprintf("not delivered: the vendor already has %d notifications in flight (MaxPushInFlight)", MaxPushInFlight)
+		f.trace.add(redactPush(f, ev))
+		return
+	}
+	defer s.releaseSlot()
+	body, hdr, err := pushPayload(f, t, state, now, c)
+	if err != nil {
+		ev.DeliveryError = "not delivered: " + err.Error()
+		f.trace.add(redactPush(f, ev))
+		return
+	}
+	s.mu.Lock()
+	timeout, delay := cmp.Or(s.timeout, PushDeliveryTimeout), cmp.Or(s.retryDelay, PushRetryDelay)
+	s.mu.Unlock()
+	client := s.httpClient()
+	for attempt := 1; attempt <= MaxPushAttempts; attempt++ {
+		if attempt > 1 {
+			select {
+			case <-time.After(delay << (attempt - 2)):
+			case <-ctx.Done():
+				return
+			}
+		}
+		e := ev
+		e.Attempt = attempt
+		e.Authorization = hdr.Get("Authorization") != ""
+		e.ContentType = hdr.Get("Content-Type")
+		seq := f.trace.begin(redactPush(f, e))
+		status, err := postOnce(ctx, client, timeout, u, body, hdr)
+		f.trace.finish(seq, func(e *Event) {
+			e.Status = status
+			switch {
+			case err != nil:
+				e.DeliveryError, _ = f.RedactText(err.Error())
+			case status < 200 || status > 299:
+				e.DeliveryError = fmt.Sprintf("the receiver answered HTTP %d (not 2xx)", status)
+			}
+		})
+		if err == nil && status != http.StatusTooManyRequests && status < 500 {
+			return
+		}
+		if ctx.Err() != nil {
+			return
+		}
+	}
+}
+
+// redactPush cuts the credentials the fleet issued out of a delivery
+// event's text (a config's URL may carry one), as the trace does for
+// requests (Fleet.redact).
+func redactPush(f *Fleet, e Event) Event {
+	e.URL, _ = f.RedactText(e.URL)
+	e.Host, _ = f.RedactText(e.Host)
+	e.Note, _ = f.RedactText(e.Note)
+	e.DeliveryError, _ = f.RedactText(e.DeliveryError)
+	return e
+}
+
+// postOnce makes one attempt and returns the status (0 when no answer
+// came). At most MaxPushResponseBytes of the answer body are read.
+func postOnce(ctx context.Context, client *http.Client, timeout time.Duration, u *url.URL, body []byte, hdr http.Header) (int, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	req.Header = hdr.Clone()
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	_, err = io.Copy(io.Discard, io.LimitReader(resp.Body, MaxPushResponseBytes))
+	if err != nil {
+		return resp.StatusCode, fmt.Errorf("reading the answer: %w", err)
+	}
+	return resp.StatusCode, nil
+}
+
+// pushAuth is a config's authentication object: 1.0 AuthenticationInfo
+// {scheme, credentials}, 0.x {schemes, credentials}.
+type pushAuth struct {
+	Scheme      string   `json:"scheme"`
+	Schemes     []string `json:"schemes"`
+	Credentials string   `json:"credentials"`
+}
+
+// pushPayload is the body and headers of a notification of t in state to
+// config c, in c's dialect (see the comment at the top of this file).
+func pushPayload(f *Fleet, t *task, state string, now time.Time, c pushConfig) ([]byte, http.Header, error) {
+	hdr := http.Header{}
+	hdr.Set("User-Agent", "a2a-conform-mockvendor/"+t.vendor)
+	var doc any = f.encodeTaskAt(t, c.dialect, state, now)
+	if c.dialect == Dialect10 {
+		doc = map[string]any{"task": doc} // a StreamResponse of one member
+		hdr.Set("Content-Type", "application/a2a+json")
+	} else {
+		hdr.Set("Content-Type", "application/json")
+	}
+	if c.token != "" {
+		hdr.Set("X-A2A-Notification-Token", c.token)
+	}
+	if len(c.auth) > 0 && string(c.auth) != "null" {
+		var a pushAuth
+		if err := json.Unmarshal(c.auth, &a); err != nil {
+			return nil, nil, fmt.Errorf("the config's authentication is not an object: %w", err)
+		}
+		scheme := a.Scheme
+		if scheme == "" && len(a.Schemes) > 0 {
+			scheme = a.Schemes[0]
+		}
+		if scheme != "" && a.Credentials != "" {
+			hdr.Set("Authorization", scheme+" "+a.Credentials)
+		}
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b, hdr, nil
+}

@@ -1,0 +1,576 @@
+package mockvendor
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// tHookReq is one request a webhook receiver got.
+type tHookReq struct {
+	Header http.Header
+	Body   map[string]any
+	Raw    []byte
+}
+
+// tHook is a real loopback HTTP receiver that records what arrives and
+// answers with answer (nil: 200).
+type tHook struct {
+	srv  *httptest.Server
+	mu   sync.Mutex
+	got  []tHookReq
+	hang chan struct{} // closed when the test ends: hanging handlers return
+}
+
+func tReceiver(t *testing.T, answer func(w http.ResponseWriter, r *http.Request, h *tHook)) *tHook {
+	t.Helper()
+	h := &tHook{hang: make(chan struct{})}
+	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		req := tHookReq{Header: r.Header.Clone(), Raw: raw}
+		_ = json.Unmarshal(raw, &req.Body)
+		h.mu.Lock()
+		h.got = append(h.got, req)
+		h.mu.Unlock()
+		if answer != nil {
+			answer(w, r, h)
+		}
+	}))
+	t.Cleanup(func() { close(h.hang); h.srv.Close() })
+	return h
+}
+
+// requests returns what arrived so far.
+func (h *tHook) requests() []tHookReq {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.got)
+}
+
+// tPushTune sets the vendor's delivery timeout and retry delay.
+func tPushTune(f *Fleet, vendor string, timeout, retry time.Duration) {
+	s := &f.Vendor(vendor).push
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.timeout, s.retryDelay = timeout, retry
+}
+
+// tPushEvents returns the finished push-delivery events after seq.
+func tPushEvents(f *Fleet, since int64) []Event { return tPushEventsAll(f, since, false) }
+
+// tPushEventsAll returns the push-delivery events after seq, those still
+// in flight too when pending.
+func tPushEventsAll(f *Fleet, since int64, pending bool) []Event {
+	var out []Event
+	for _, e := range tEvents(f, since) {
+		if e.Op == OpPushDelivery && (pending || !e.Pending) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// tWaitPush waits until at least n push-delivery events are finished and
+// then for settle more, and returns them all.
+func tWaitPush(t *testing.T, f *Fleet, since int64, n int, within, settle time.Duration) []Event {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for len(tPushEvents(f, since)) < n && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(settle)
+	return tPushEvents(f, since)
+}
+
+// tPushD starts a fleet of D with push notifications on and the given
+// work time (and faults).
+func tPushD(t *testing.T, work time.Duration, faults ...FaultSpec) *Fleet {
+	cfg := VendorD()
+	cfg.Card.PushNotifications = true
+	cfg.Faults = faults
+	return tStart(t, Config{Vendors: []VendorConfig{cfg}, Limits: Limits{WorkTime: work}})
+}
+
+// tNonBlocking sends a task that does not block in dialect d and returns
+// its id.
+func tNonBlocking(t *testing.T, c *http.Client, d Dialect) string {
+	t.Helper()
+	dc := tDialectOf(t, d)
+	p := tSendParams(d, "later", "")
+	switch d {
+	case Dialect03:
+		p["configuration"] = map[string]any{"blocking": false}
+	case Dialect10:
+		p["configuration"] = map[string]any{"returnImmediately": true}
+	}
+	r := tRPC(t, c, tRPCD, dc.Version, dc.Send, p)
+	id, _ := tTask(r)["id"].(string)
+	if id == "" {
+		t.Fatalf("send: %s", r.Body)
+	}
+	return id
+}
+
+// tSetHook sets a config cfg of task pointing at u, in dialect d, with
+// token tok and the credentials cred ("" for none).
+func tSetHook(t *testing.T, c *http.Client, d Dialect, task, cfg, u, cred string) {
+	t.Helper()
+	var p map[string]any
+	switch d {
+	case Dialect01:
+		p = map[string]any{"id": task, "pushNotificationConfig": map[string]any{"url": u, "token": "tok-01", "authentication": map[string]any{"schemes": []string{"Bearer"}, "credentials": cred}}}
+	case Dialect03:
+		p = map[string]any{"taskId": task, "pushNotificationConfig": map[string]any{"id": cfg, "url": u, "token": "tok-03", "authentication": map[string]any{"schemes": []string{"Bearer"}, "credentials": cred}}}
+	default:
+		p = map[string]any{"taskId": task, "id": cfg, "url": u, "token": "tok-10", "authentication": map[string]any{"scheme": "Bearer", "credentials": cred}}
+	}
+	r := tRPC(t, c, tRPCD, tDialectOf(t, d).Version, tPushMethods[d][0], p)
+	if r.Code() != 0 {
+		t.Fatalf("set: %s", r.Body)
+	}
+}
+
+// TestPushDelivery: each dialect's notifications, as a real receiver on
+// loopback gets them, for every state change after the config was set:
+// 1.0 a StreamResponse {"task"} as application/a2a+json with the config's
+// authentication as Authorization (A2A 1.0 §4.3.3); 0.3 and 0.1 the Task
+// as application/json with the token in X-A2A-Notification-Token. Each
+// attempt is in the trace.
+func TestPushDelivery(t *testing.T) {
+	const work = 600 * time.Millisecond
+	cases := []struct {
+		d           Dialect
+		faults      []FaultSpec
+		contentType string
+		auth, token string
+		states      []string // as the wire spells them
+		taskOf      func(body map[string]any) any
+	}{
+		{Dialect10, nil, "application/a2a+json", "Bearer cred-10", "tok-10",
+			[]string{"TASK_STATE_WORKING", "TASK_STATE_COMPLETED"}, func(b map[string]any) any { return b["task"] }},
+		{Dialect03, nil, "application/json", "Bearer cred-03", "tok-03",
+			[]string{"working", "completed"}, func(b map[string]any) any { return b }},
+		// 0.1 tasks block; the task-outcome fault keeps one working first.
+		{Dialect01, []FaultSpec{{Type: "task-outcome", Config: json.RawMessage(`{"workingMs":400}`)}}, "application/json", "Bearer cred-01", "tok-01",
+			[]string{"completed"}, func(b map[string]any) any { return b }},
+	}
+	for _, tc := range cases {
+		t.Run(string(tc.d), func(t *testing.T) {
+			f := tPushD(t, work, tc.faults...)
+			c := tClient(t, f, tViaProxy)
+			hook := tReceiver(t, nil)
+			since := f.Trace().Seq()
+			var task string
+			if tc.d == Dialect01 {
+				task, _ = tTask(tSend(t, c, tRPCD, tc.d, "later", ""))["id"].(string)
+			} else {
+				task = tNonBlocking(t, c, tc.d)
+			}
+			tSetHook(t, c, tc.d, task, "c1", hook.srv.URL+"/hook", strings.TrimPrefix(tc.auth, "Bearer "))
+			evs := tWaitPush(t, f, since, len(tc.states), 3*time.Second, 200*time.Millisecond)
+			got := hook.requests()
+			if len(got) != len(tc.states) || len(evs) != len(tc.states) {
+				t.Fatalf("%d requests, %d events; want %d each: %+v", len(got), len(evs), len(tc.states), evs)
+			}
+			for i, r := range got {
+				if ct := r.Header.Get("Content-Type"); ct != tc.contentType {
+					t.Errorf("request %d: Content-Type %q", i, ct)
+				}
+				if a := r.Header.Get("Authorization"); a != tc.auth {
+					t.Errorf("request %d: Authorization %q", i, a)
+				}
+				if tok := r.Header.Get("X-A2A-Notification-Token"); tok != tc.token {
+					t.Errorf("request %d: token %q", i, tok)
+				}
+				if tc.d == Dialect10 && len(r.Body) != 1 {
+					t.Errorf("request %d: a StreamResponse has exactly one member: %s", i, r.Raw)
+				}
+				tk := tc.taskOf(r.Body)
+				if tPath(tk, "id") != task || tPath(tk, "status", "state") != tc.states[i] {
+					t.Errorf("request %d: %s", i, r.Raw)
+				}
+				if tc.d == Dialect03 && tPath(tk, "kind") != "task" {
+					t.Errorf("request %d: 0.3 Task without kind: %s", i, r.Raw)
+				}
+			}
+			for i, e := range evs {
+				if e.Vendor != "d" || e.TaskID != task || e.Attempt != 1 || e.Status != 200 || e.DeliveryError != "" ||
+					e.URL != hook.srv.URL+"/hook" || !e.Authorization || e.Dialect != string(tc.d) || e.State != normalState(tc.states[i]) {
+					t.Errorf("event %d: %+v", i, e)
+				}
+			}
+		})
+	}
+}
+
+// TestPushDeliveryCancel: a cancel is delivered at once; a config set on a
+// task that is already terminal gets nothing (§4.3.3 delivers updates, not
+// the state at registration), and the task is not followed.
+func TestPushDeliveryCancel(t *testing.T) {
+	f := tPushD(t, 10*time.Second)
+	c := tClient(t, f, tViaProxy)
+	hook := tReceiver(t, nil)
+	since := f.Trace().Seq()
+
+	done, _ := tTask(tSend(t, c, tRPCD, Dialect10, "now", ""))["id"].(string)
+	tSetHook(t, c, Dialect10, done, "c1", hook.srv.URL, "x")
+	f.Vendor("d").push.mu.Lock()
+	watched := len(f.Vendor("d").push.watches)
+	f.Vendor("d").push.mu.Unlock()
+	if watched != 0 {
+		t.Errorf("a terminal task is followed (%d watches)", watched)
+	}
+
+	task := tNonBlocking(t, c, Dialect10)
+	tSetHook(t, c, Dialect10, task, "c1", hook.srv.URL, "x")
+	start := time.Now()
+	tWantState(t, "cancel", tRPC(t, c, tRPCD, "1.0", "CancelTask", map[string]any{"id": task}), "canceled")
+	evs := tWaitPush(t, f, since, 1, 2*time.Second, 200*time.Millisecond)
+	got := hook.requests()
+	if len(got) != 1 || len(evs) != 1 || tPath(got[0].Body, "task", "id") != task || tPath(got[0].Body, "task", "status", "state") != "TASK_STATE_CANCELED" {
+		t.Fatalf("requests %d %v, events %+v", len(got), got, evs)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("the cancel arrived after %v", d)
+	}
+}
+
+// TestPushDeliveryBounds: each bound of delivery against a real receiver
+// that misbehaves, and URLs outside loopback, which are never contacted.
+func TestPushDeliveryBounds(t *testing.T) {
+	const timeout = 300 * time.Millisecond
+	hang := func(w http.ResponseWriter, r *http.Request, h *tHook) {
+		select {
+		case <-h.hang:
+		case <-r.Context().Done():
+		}
+	}
+	status := func(code int) func(http.ResponseWriter, *http.Request, *tHook) {
+		return func(w http.ResponseWriter, _ *http.Request, _ *tHook) { w.WriteHeader(code) }
+	}
+	endless := func(w http.ResponseWriter, r *http.Request, _ *tHook) {
+		chunk := []byte(strings.Repeat("x", 32<<10))
+		for i := 0; i < 1<<12; i++ { // 128 MiB at most, were it all read
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	}
+	cases := []struct {
+		name     string
+		answer   func(http.ResponseWriter, *http.Request, *tHook)
+		url      func(h *tHook) string // nil: the receiver's URL
+		configs  int
+		attempts int    // attempts made (events with Attempt > 0)
+		skipped  int    // notifications not made (Attempt 0)
+		errHas   string // in every finished event's DeliveryError ("" none)
+		status   int    // every attempt's status
+		received int    // requests the receiver got
+		maxTook  time.Duration
+	}{
+		{name: "ok via localhost", url: func(h *tHook) string { return strings.Replace(h.srv.URL, "127.0.0.1", "localhost", 1) },
+			configs: 1, attempts: 1, status: 200, received: 1},
+		{name: "hangs", answer: hang, configs: 1, attempts: MaxPushAttempts, errHas: "deadline exceeded", received: MaxPushAttempts,
+			maxTook: timeout + 500*time.Millisecond},
+		{name: "answers 500", answer: status(500), configs: 1, attempts: MaxPushAttempts, errHas: "HTTP 500", status: 500, received: MaxPushAttempts},
+		{name: "answers 404", answer: status(404), configs: 1, attempts: 1, errHas: "HTTP 404", status: 404, received: 1},
+		{name: "redirect not followed", answer: func(w http.ResponseWriter, r *http.Request, _ *tHook) {
+			http.Redirect(w, r, "https://elsewhere.example/", http.StatusFound)
+		}, configs: 1, attempts: 1, errHas: "HTTP 302", status: 302, received: 1},
+		{name: "endless body", answer: endless, configs: 1, attempts: 1, status: 200, received: 1, maxTook: timeout},
+		// The receiver hangs for longer than the test looks (a 10 s
+		// timeout): MaxPushInFlight attempts stay in flight, the other
+		// configs' notifications are not made.
+		{name: "flood of configs", answer: hang, configs: maxPushPerTask, attempts: MaxPushInFlight, skipped: maxPushPerTask - MaxPushInFlight,
+			errHas: "in flight (MaxPushInFlight)", received: MaxPushInFlight},
+		{name: "not loopback: a name", url: func(*tHook) string { return "https://hook.example/a" }, configs: 1, skipped: 1, errHas: "loopback only"},
+		{name: "not loopback: an IP", url: func(*tHook) string { return "http://10.1.2.3:9/a" }, configs: 1, skipped: 1, errHas: "loopback only"},
+		{name: "not loopback: a name ending in localhost", url: func(*tHook) string { return "http://evil.localhost:9/a" }, configs: 1, skipped: 1, errHas: "loopback only"},
+		{name: "not http", url: func(*tHook) string { return "file:///etc/passwd" }, configs: 1, skipped: 1, errHas: "not http or https"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := tPushD(t, time.Minute)
+			flood := tc.name == "flood of configs"
+			if flood {
+				tPushTune(f, "d", 10*time.Second, 20*time.Millisecond)
+			} else {
+				tPushTune(f, "d", timeout, 20*time.Millisecond)
+			}
+			c := tClient(t, f, tViaProxy)
+			hook := tReceiver(t, tc.answer)
+			u := hook.srv.URL + "/hook"
+			if tc.url != nil {
+				u = tc.url(hook)
+			}
+			task := tNonBlocking(t, c, Dialect10)
+			for i := range tc.configs {
+				tSetHook(t, c, Dialect10, task, fmt.Sprintf("c%d", i), u, "x")
+			}
+			since := f.Trace().Seq()
+			tRPC(t, c, tRPCD, "1.0", "CancelTask", map[string]any{"id": task})
+			evs := tWaitPush(t, f, since, tc.attempts+tc.skipped, 5*time.Second, 300*time.Millisecond)
+			if flood {
+				evs = tPushEventsAll(f, since, true)
+			}
+			var attempts, skipped int
+			for _, e := range evs {
+				if e.Attempt == 0 {
+					skipped++
+				} else {
+					attempts++
+					if e.Status != tc.status {
+						t.Errorf("attempt %d: status %d, want %d", e.Attempt, e.Status, tc.status)
+					}
+					if tc.maxTook > 0 && time.Duration(e.DurationMs*float64(time.Millisecond)) > tc.maxTook {
+						t.Errorf("attempt %d took %.0f ms, more than %v", e.Attempt, e.DurationMs, tc.maxTook)
+					}
+				}
+				if e.Pending {
+					continue
+				}
+				if tc.errHas == "" && e.DeliveryError != "" || tc.errHas != "" && !strings.Contains(e.DeliveryError, tc.errHas) {
+					t.Errorf("event %+v: deliveryError %q, want %q", e, e.DeliveryError, tc.errHas)
+				}
+				if e.URL != u {
+					t.Errorf("event url %q", e.URL)
+				}
+			}
+			if attempts != tc.attempts || skipped != tc.skipped {
+				t.Errorf("%d attempts, %d not made; want %d, %d: %+v", attempts, skipped, tc.attempts, tc.skipped, evs)
+			}
+			if n := len(hook.requests()); n != tc.received {
+				t.Errorf("the receiver got %d requests, want %d", n, tc.received)
+			}
+			if flood {
+				// Closing the fleet cancels the hanging deliveries at once.
+				start := time.Now()
+				f.Close()
+				if d := time.Since(start); d > time.Second {
+					t.Errorf("Close took %v with deliveries in flight", d)
+				}
+			}
+		})
+	}
+}
+
+// TestPushTimerStops: a task's timer ends with the fleet and with the
+// task (a reset forgets it): nothing is delivered afterwards.
+func TestPushTimerStops(t *testing.T) {
+	const work = 400 * time.Millisecond
+	for _, end := range []string{"close", "reset"} {
+		t.Run(end, func(t *testing.T) {
+			f := tPushD(t, work)
+			c := tClient(t, f, tViaProxy)
+			hook := tReceiver(t, nil)
+			task := tNonBlocking(t, c, Dialect03)
+			tSetHook(t, c, Dialect03, task, "c1", hook.srv.URL, "")
+			s := &f.Vendor("d").push
+			s.mu.Lock()
+			armed := s.watches[task] != nil && s.watches[task].timer != nil
+			s.mu.Unlock()
+			if !armed {
+				t.Fatal("no timer for a task with a config")
+			}
+			if end == "close" {
+				f.Close()
+			} else if err := f.Reset(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(work + 200*time.Millisecond)
+			if got := hook.requests(); len(got) != 0 {
+				t.Errorf("%d notifications after %s: %s", len(got), end, got[0].Raw)
+			}
+			s.mu.Lock()
+			left := len(s.watches)
+			s.mu.Unlock()
+			if left != 0 {
+				t.Errorf("%d watches left after %s", left, end)
+			}
+		})
+	}
+}
+
+// TestLoopbackHost: which hosts count as loopback; nothing is resolved.
+func TestLoopbackHost(t *testing.T) {
+	for host, want := range map[string]bool{
+		"localhost": true, "127.0.0.1": true, "127.9.8.7": true, "::1": true,
+		"LOCALHOST.": false, "localhost.example": false, "10.0.0.1": false, "0.0.0.0": false,
+		"::ffff:127.0.0.1": true, "fe80::1%lo": false, "hook.example": false, "": false,
+	} {
+		if got := loopbackHost(host); got != want {
+			t.Errorf("loopbackHost(%q) = %v, want %v", host, got, want)
+		}
+	}
+}
+
+// TestPushDeliveryInline: a push config in the send that creates the task
+// (1.0 configuration.taskPushNotificationConfig, also in the proto
+// spelling and over HTTP+JSON; 0.3 configuration.pushNotificationConfig;
+// 0.1 pushNotification) is followed from the task's creation: the state
+// the send answered is delivered too, then each change. Without a url the
+// send is -32602.
+func TestPushDeliveryInline(t *testing.T) {
+	const work = 400 * time.Millisecond
+	f := tPushD(t, work)
+	c := tClient(t, f, tViaProxy)
+	hook := tReceiver(t, nil)
+	cfg10 := func(u string) map[string]any {
+		return map[string]any{"url": u, "token": "in-10", "authentication": map[string]any{"scheme": "Bearer", "credentials": "c10"}}
+	}
+	cases := []struct {
+		name   string
+		d      Dialect
+		send   func(u string) *tResp
+		states []string // 0.3 spelling
+		auth   string
+	}{
+		{"1.0 blocking", Dialect10, func(u string) *tResp {
+			p := tSendParams(Dialect10, "x", "")
+			p["configuration"] = map[string]any{"taskPushNotificationConfig": cfg10(u)}
+			return tRPC(t, c, tRPCD, "1.0", "SendMessage", p)
+		}, []string{"completed"}, "Bearer c10"},
+		{"1.0 proto names, return immediately", Dialect10, func(u string) *tResp {
+			p := tSendParams(Dialect10, "x", "")
+			p["configuration"] = map[string]any{"task_push_notification_config": cfg10(u), "return_immediately": true, "returnImmediately": true}
+			return tRPC(t, c, tRPCD, "1.0", "SendMessage", p)
+		}, []string{"submitted", "working", "completed"}, "Bearer c10"},
+		{"1.0 HTTP+JSON", Dialect10, func(u string) *tResp {
+			b, _ := json.Marshal(map[string]any{"message": tMessage(Dialect10, "x", nil), "configuration": map[string]any{"taskPushNotificationConfig": cfg10(u)}})
+			return tREST(t, c, "POST", "/message:send", string(b), nil)
+		}, []string{"completed"}, "Bearer c10"},
+		{"0.3 non-blocking", Dialect03, func(u string) *tResp {
+			p := tSendParams(Dialect03, "x", "")
+			p["configuration"] = map[string]any{"blocking": false, "pushNotificationConfig": map[string]any{"url": u, "token": "in-03"}}
+			return tRPC(t, c, tRPCD, "0.3", "message/send", p)
+		}, []string{"submitted", "working", "completed"}, ""},
+		{"0.1", Dialect01, func(u string) *tResp {
+			p := tSendParams(Dialect01, "x", "")
+			p["pushNotification"] = map[string]any{"url": u, "authentication": map[string]any{"schemes": []string{"Basic"}, "credentials": "dTpw"}}
+			return tRPC(t, c, tRPCD, "", "tasks/send", p)
+		}, []string{"completed"}, "Basic dTpw"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := "/" + strings.ReplaceAll(tc.name, " ", "-")
+			since := f.Trace().Seq()
+			r := tc.send(hook.srv.URL + path)
+			task, _ := tTask(r)["id"].(string)
+			if task == "" {
+				task, _ = r.JSON["task"].(map[string]any)["id"].(string)
+			}
+			if task == "" {
+				t.Fatalf("send: %s", r.Body)
+			}
+			evs := tWaitPush(t, f, since, len(tc.states), 3*time.Second, work/2)
+			var states []string
+			for _, e := range evs {
+				if e.TaskID != task || e.Status != 200 {
+					t.Errorf("event %+v", e)
+				}
+				states = append(states, e.State)
+			}
+			if !slices.Equal(states, tc.states) {
+				t.Errorf("delivered %v, want %v", states, tc.states)
+			}
+			n := 0
+			for _, rq := range hook.requests() {
+				if tPath(rq.Body, "id") != task && tPath(rq.Body, "task", "id") != task {
+					continue
+				}
+				n++
+				if a := rq.Header.Get("Authorization"); a != tc.auth {
+					t.Errorf("Authorization %q, want %q", a, tc.auth)
+				}
+			}
+			if n != len(tc.states) {
+				t.Errorf("the receiver got %d notifications of the task, want %d", n, len(tc.states))
+			}
+		})
+	}
+	p := tSendParams(Dialect10, "x", "")
+	p["configuration"] = map[string]any{"taskPushNotificationConfig": map[string]any{"token": "no url"}}
+	tWantCode(t, "a send's config without a url", tRPC(t, c, tRPCD, "1.0", "SendMessage", p), -32602)
+}
+
+// TestPushDeliveryRedacted: a credential the fleet issued, carried in a
+// config's URL, reaches the receiver but never the trace (as for
+// requests: auth.go).
+func TestPushDeliveryRedacted(t *testing.T) {
+	d := VendorD()
+	d.Auth = &AuthConfig{}
+	f := tStart(t, Config{Vendors: []VendorConfig{d}, Limits: Limits{WorkTime: time.Minute}})
+	cred, _ := f.Credential("d")
+	c := tClient(t, f, tViaProxy)
+	hook := tReceiver(t, nil)
+	hdr := map[string]string{"A2A-Version": "1.0", "Authorization": "Bearer " + cred.Value}
+	p := tSendParams(Dialect10, "x", "")
+	p["configuration"] = map[string]any{"returnImmediately": true}
+	task, _ := tTask(tPost(t, c, tRPCD, tEnvelope("SendMessage", p), hdr))["id"].(string)
+	u := hook.srv.URL + "/hook?key=" + cred.Value
+	if r := tPost(t, c, tRPCD, tEnvelope("CreateTaskPushNotificationConfig", map[string]any{"taskId": task, "id": "c1", "url": u}), hdr); r.Code() != 0 || task == "" {
+		t.Fatalf("set: %s", r.Body)
+	}
+	since := f.Trace().Seq()
+	tPost(t, c, tRPCD, tEnvelope("CancelTask", map[string]any{"id": task}), hdr)
+	evs := tWaitPush(t, f, since, 1, 2*time.Second, 100*time.Millisecond)
+	if len(evs) != 1 || !strings.Contains(evs[0].URL, "(credential of d, redacted)") || strings.Contains(evs[0].URL, cred.Value) {
+		t.Fatalf("events %+v", evs)
+	}
+	if got := hook.requests(); len(got) != 1 {
+		t.Fatalf("the receiver got %d requests", len(got))
+	}
+}
+
+// TestPushDeliveryHTTPS: an https receiver on loopback gets its
+// notification when its certificate is trusted; an untrusted one is
+// refused by the vendor (the certificate is checked, each attempt traced).
+func TestPushDeliveryHTTPS(t *testing.T) {
+	for _, trusted := range []bool{true, false} {
+		t.Run(fmt.Sprint("trusted=", trusted), func(t *testing.T) {
+			f := tPushD(t, time.Minute)
+			tPushTune(f, "d", 2*time.Second, 20*time.Millisecond)
+			var got []string
+			var mu sync.Mutex
+			srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				got = append(got, r.Header.Get("Content-Type"))
+				mu.Unlock()
+			}))
+			t.Cleanup(srv.Close)
+			if trusted {
+				s := &f.Vendor("d").push
+				s.mu.Lock()
+				s.roots = srv.Client().Transport.(*http.Transport).TLSClientConfig.RootCAs
+				s.mu.Unlock()
+			}
+			c := tClient(t, f, tViaProxy)
+			task := tNonBlocking(t, c, Dialect10)
+			tSetHook(t, c, Dialect10, task, "c1", srv.URL+"/hook", "x")
+			since := f.Trace().Seq()
+			tRPC(t, c, tRPCD, "1.0", "CancelTask", map[string]any{"id": task})
+			want := 1
+			if !trusted {
+				want = MaxPushAttempts // a TLS failure is a connection error: retried
+			}
+			evs := tWaitPush(t, f, since, want, 3*time.Second, 100*time.Millisecond)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case len(evs) != want:
+				t.Fatalf("%d events, want %d: %+v", len(evs), want, evs)
+			case trusted && (evs[0].Status != 200 || len(got) != 1 || got[0] != "application/a2a+json"):
+				t.Errorf("trusted: %+v, receiver got %v", evs[0], got)
+			case !trusted && (len(got) != 0 || !strings.Contains(evs[0].DeliveryError, "certificate")):
+				t.Errorf("untrusted: %+v, receiver got %v", evs[0], got)
+			}
+		})
+	}
+}
