@@ -294,18 +294,22 @@ func encodePart(p Part, d Dialect) map[string]any {
 	return out
 }
 
+// states10 and states03 spell the task states in 1.0 and in 0.3, one from
+// the other, so that stateName and normalState build no strings for them.
+var states10, states03 = func() (map[string]string, map[string]string) {
+	to10, to03 := map[string]string{}, map[string]string{}
+	for _, s := range []string{"submitted", "working", "input-required", "auth-required", "completed", "canceled", "failed", "rejected"} {
+		v := "TASK_STATE_" + strings.ToUpper(strings.ReplaceAll(s, "-", "_"))
+		to10[s], to03[v] = v, s
+	}
+	return to10, to03
+}()
+
 // stateName spells a task state (0.3 spelling) in dialect d.
 func stateName(state string, d Dialect) string {
 	if d == Dialect10 {
-		switch state { // the common states, without building the string
-		case "submitted":
-			return "TASK_STATE_SUBMITTED"
-		case "working":
-			return "TASK_STATE_WORKING"
-		case "completed":
-			return "TASK_STATE_COMPLETED"
-		case "canceled":
-			return "TASK_STATE_CANCELED"
+		if s, ok := states10[state]; ok {
+			return s
 		}
 		return "TASK_STATE_" + strings.ToUpper(strings.ReplaceAll(state, "-", "_"))
 	}

@@ -486,13 +486,8 @@ func (tp *taskParams) taskID() string {
 
 // normalState turns any dialect's state spelling into the 0.3 spelling.
 func normalState(s string) string {
-	switch s { // the common states, without building the string
-	case "TASK_STATE_COMPLETED":
-		return "completed"
-	case "TASK_STATE_WORKING":
-		return "working"
-	case "TASK_STATE_SUBMITTED":
-		return "submitted"
+	if v, ok := states03[s]; ok {
+		return v
 	}
 	if rest, ok := strings.CutPrefix(s, "TASK_STATE_"); ok {
 		return strings.ReplaceAll(strings.ToLower(rest), "_", "-")
