@@ -104,6 +104,7 @@ func FuzzEncodeSendAnswer(f *testing.F) {
 	f.Add("hello", []byte(`{"skillId":"x","n":1.5}`), "ctx-1", "t-1", []byte(`1`), uint8(0))
 	f.Add("<&>\u2028\xff", []byte(`null`), "", "t\"2", []byte(`"a<b"`), uint8(3))
 	f.Add("plain", []byte(`null`), "ctx-2", "t-3", []byte(` 7 `), uint8(128))
+	f.Add("\x01\b\f\n\r\t\"\\\x7f é\u2029\xc3", []byte(`null`), "c\x1f", "t\u00e9", []byte(`"x"`), uint8(0))
 	fl := &Fleet{limits: Limits{}.withDefaults()}
 	f.Fuzz(func(t *testing.T, text string, meta []byte, ctxID, id string, rpcID []byte, mode uint8) {
 		var md map[string]any

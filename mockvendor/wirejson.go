@@ -23,6 +23,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -572,32 +573,56 @@ func (w *answerWriter) name(n string) {
 	w.b = append(w.b, '"', ':')
 }
 
-// str writes a string value: plain text as it is, anything else quoted by
-// jsontext.AppendQuote (which escapes as encoding/json does) unless it has
-// a character only encoding/json escapes (HTML-special, U+2028, U+2029)
-// or invalid UTF-8, which encoding/json itself encodes.
+// str writes a string value as encoding/json quotes it.
 func (w *answerWriter) str(s string) { w.prefixed("", s) }
 
-// prefixed writes the string prefix+s (prefix plain text) without
-// building it.
+// prefixed writes the string prefix+s (prefix plain ASCII) without
+// building it, escaped as encoding/json escapes a string: \", \\, \b,
+// \f, \n, \r, \t, \u00XX for other control characters and for <, > and
+// &, \u2028 and \u2029, \ufffd for each byte of invalid UTF-8; the rest
+// as it is.
 func (w *answerWriter) prefixed(prefix, s string) {
-	if plainJSONText(s) {
-		w.b = append(w.b, '"')
-		w.b = append(w.b, prefix...)
-		w.b = append(w.b, s...)
-		w.b = append(w.b, '"')
-		return
-	}
-	s = prefix + s
-	if !needsHTMLEscape(s) {
-		if b, err := jsontext.AppendQuote(w.b, s); err == nil {
-			w.b = b
-			return
+	w.b = append(w.b, '"')
+	w.b = append(w.b, prefix...)
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if e := asciiEscape[c]; e != "" {
+				w.b = append(w.b, e...)
+			} else {
+				w.b = append(w.b, c)
+			}
+			i++
+			continue
 		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			w.b = append(w.b, `\ufffd`...)
+		case r == '\u2028':
+			w.b = append(w.b, `\u2028`...)
+		case r == '\u2029':
+			w.b = append(w.b, `\u2029`...)
+		default:
+			w.b = append(w.b, s[i:i+n]...)
+		}
+		i += n
 	}
-	q, _ := json.Marshal(s) // never fails for a string
-	w.b = append(w.b, q...)
+	w.b = append(w.b, '"')
 }
+
+// asciiEscape is how encoding/json writes each ASCII byte it escapes
+// ("" for the bytes it writes as they are).
+var asciiEscape = func() (t [0x80]string) {
+	const hex = "0123456789abcdef"
+	for c := 0; c < 0x20; c++ {
+		t[c] = `\u00` + string(hex[c>>4]) + string(hex[c&0xf])
+	}
+	t['\b'], t['\f'], t['\n'], t['\r'], t['\t'] = `\b`, `\f`, `\n`, `\r`, `\t`
+	t['"'], t['\\'] = `\"`, `\\`
+	t['<'], t['>'], t['&'] = `\u003c`, `\u003e`, `\u0026`
+	return t
+}()
 
 func (w *answerWriter) member(name, value string) {
 	w.name(name)
@@ -614,31 +639,6 @@ func (w *answerWriter) open(c byte) {
 }
 
 func (w *answerWriter) close(c byte) { w.b = append(w.b, c) }
-
-// needsHTMLEscape reports whether s has a character encoding/json
-// escapes and jsontext.AppendQuote does not: <, >, &, U+2028, U+2029.
-func needsHTMLEscape(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '<', c == '>', c == '&':
-			return true
-		case c == 0xe2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xa8 || s[i+2] == 0xa9):
-			return true
-		}
-	}
-	return false
-}
-
-// plainJSONText reports whether s is printable ASCII with no character
-// json.Marshal escapes: its quoted form is s between quotes.
-func plainJSONText(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			return false
-		}
-	}
-	return true
-}
 
 // appendSendAnswer writes the answer to a 0.3 or 1.0 send of a
 // plain message (plainMessage), members in the order json.Marshal writes
