@@ -89,7 +89,27 @@ type sendParams struct {
 	SessionID     string          `json:"sessionId"`
 	Message       json.RawMessage `json:"message"`
 	Configuration sendConfig      `json:"configuration"`
-	Metadata      map[string]any  `json:"metadata"`
+	Metadata      sendMetadata    `json:"metadata"`
+}
+
+// sendMetadata is what the fleet reads of a send's params.metadata: the
+// skill it names (skillId, when a string) and whether it marks a probe
+// (a2a_probe: true). The rest of the object is the client's own.
+type sendMetadata struct {
+	SkillID string
+	Probe   bool
+}
+
+// UnmarshalJSON reads the metadata object as encoding/json reads it into
+// a map (a key given twice: the last one) and keeps what the fleet uses.
+func (m *sendMetadata) UnmarshalJSON(b []byte) error {
+	var mm map[string]any
+	if err := json.Unmarshal(b, &mm); err != nil {
+		return err
+	}
+	m.SkillID, _ = mm["skillId"].(string)
+	m.Probe = mm["a2a_probe"] == true
+	return nil
 }
 
 // sendConfig is the configuration of a send.
@@ -432,7 +452,7 @@ func (q *rpcRequest) decodeParams(ev *Event) error {
 			return errInvalidParams("params.id is required: a 0.1 client names its task")
 		}
 		c.Message = msg
-		c.Skill = skillOf(q.send.Metadata, msg.Metadata)
+		c.Skill = skillOf(q.send.Metadata.SkillID, msg.Metadata)
 		c.Probe = isProbe(q.send.Metadata, msg)
 		ev.Skill, ev.Probe = c.Skill, c.Probe
 	case OpGet, OpCancel, OpOther:
@@ -495,11 +515,11 @@ func normalState(s string) string {
 	return s
 }
 
-// skillOf reads the skill a message is for: params.metadata.skillId, then
-// params.message.metadata.skillId.
-func skillOf(params, msg map[string]any) string {
-	if s, ok := params["skillId"].(string); ok && s != "" {
-		return s
+// skillOf reads the skill a message is for: params.metadata.skillId
+// (params), then params.message.metadata.skillId.
+func skillOf(params string, msg map[string]any) string {
+	if params != "" {
+		return params
 	}
 	if s, ok := msg["skillId"].(string); ok {
 		return s
@@ -512,8 +532,8 @@ const ProbeText = "__probe__"
 
 // isProbe reports whether a send is a probe: its only text part is
 // __probe__, or params, message or a part carries a2a_probe: true.
-func isProbe(params map[string]any, m *Message) bool {
-	if params["a2a_probe"] == true || m.Metadata["a2a_probe"] == true {
+func isProbe(params sendMetadata, m *Message) bool {
+	if params.Probe || m.Metadata["a2a_probe"] == true {
 		return true
 	}
 	texts := 0

@@ -207,7 +207,7 @@ type sendParamsMsg struct {
 	SessionID     string         `json:"sessionId"`
 	Message       *wireMessage   `json:"message"`
 	Configuration sendConfig     `json:"configuration"`
-	Metadata      map[string]any `json:"metadata"`
+	Metadata      sendMetadata   `json:"metadata"`
 }
 
 // decodeSendFast decodes send params and their message in one pass,
@@ -283,7 +283,7 @@ func decodeSendTokens(params []byte) (p sendParamsMsg, ok bool) {
 			p.Message = r.message()
 		case "metadata":
 			r.once(&seen, 8)
-			p.Metadata = r.strings()
+			p.Metadata = r.metadata()
 		default:
 			return p, false
 		}
@@ -367,18 +367,42 @@ func (r *tokenReader) str() string {
 	return t.String()
 }
 
-// strings reads an object of string values.
-func (r *tokenReader) strings() map[string]any {
-	m := map[string]any{}
+// metadata reads a metadata object as sendMetadata.UnmarshalJSON does:
+// skillId when a string, a2a_probe when true, each the last one given.
+// Other members are skipped when their value is a string, a boolean or
+// null; a number, object or array is bad (encoding/json may refuse it,
+// 1e400 for one, and then the whole send).
+func (r *tokenReader) metadata() sendMetadata {
+	var m sendMetadata
 	if !r.begin('{') {
-		return nil
+		return m
 	}
 	for r.more() {
-		k := string(r.name())
-		m[k] = r.str()
+		switch string(r.name()) {
+		case "skillId":
+			m.SkillID = ""
+			if r.d.PeekKind() == '"' {
+				m.SkillID = r.str()
+				continue
+			}
+		case "a2a_probe":
+			m.Probe = r.d.PeekKind() == 't'
+		}
+		r.skipScalar()
 	}
 	r.end('}')
 	return m
+}
+
+// skipScalar skips the next value when it is a string, a boolean or
+// null, and marks anything else bad.
+func (r *tokenReader) skipScalar() {
+	switch r.d.PeekKind() {
+	case '"', 't', 'f', 'n':
+		r.next()
+	default:
+		r.bad = true
+	}
 }
 
 // message reads a message of string members and plain parts.
