@@ -95,6 +95,7 @@ FUZZ_TARGETS := \
 	./mockvendor:FuzzReadEnvelope \
 	./mockvendor:FuzzEncodeSendAnswer \
 	./mockvendor:FuzzDecodeSendFast \
+	./mockvendor:FuzzScanRequest \
 	./mockvendor:FuzzTraceRing \
 	./cardsig:FuzzCardSignature \
 	./contract:FuzzLineReader

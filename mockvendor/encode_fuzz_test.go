@@ -171,7 +171,7 @@ func FuzzDecodeSendFast(f *testing.F) {
 		params = bytes.TrimSpace(params)
 		d := []Dialect{Dialect01, Dialect03, Dialect10}[int(dsel)%3]
 		var fast sendParams
-		msg, ok := decodeSendFast(params, d, &fast)
+		msg, ok := decodeSendFast(params, nil, d, &fast)
 		if !ok {
 			return
 		}
@@ -186,6 +186,39 @@ func FuzzDecodeSendFast(f *testing.F) {
 		slow.Message = nil
 		if !reflect.DeepEqual(fast, slow) || !reflect.DeepEqual(msg, want) {
 			t.Fatalf("fast %+v %+v\nslow %+v %+v", fast, msg, slow, want)
+		}
+	})
+}
+
+// FuzzScanRequest holds scanRequest to the jsontext path: whatever body it
+// accepts, readEnvelopeFast must accept with the same members, and
+// decodeSendTokens must read its params to the same value.
+func FuzzScanRequest(f *testing.F) {
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","messageId":"m-1","parts":[{"text":"reconcile invoice 42"}]},"metadata":{"skillId":"invoice-reconciliation"}}}`))
+	f.Add([]byte(` {"id":"a","jsonrpc":"2.0","method":"message/send","params":{"id":"t","sessionId":"s","message":{"kind":"message","role":"user","messageId":"m","contextId":"c","taskId":"t","parts":[{"kind":"text","text":"x"},{"type":"text","text":""}]},"metadata":{"a2a_probe":true,"n":null,"skillId":false}}} `))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":-0,"method":"tasks/send","params":{"message":{"parts":[]}}}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1e3,"method":"SendMessage","params":{"message":{"parts":[]}}}`))
+	f.Add([]byte(`{"params":{"message":{}},"method":"SendMessage"}`))
+	f.Add([]byte(`{"method":"SendMessage","params":{"message":{"role":"r\u0041"}}}`))
+	f.Add([]byte(`{"method":"SendMessage","params":{"message":{"role":"a","role":"b"}}}`))
+	f.Add([]byte(`{"method":"SendMessage","id":null,"params":{"message":{"parts":[{"text":"é"}]}}}x`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		env, p, ok := scanRequest(body)
+		if !ok {
+			return
+		}
+		want, wok := readEnvelopeFast(body)
+		if !wok {
+			t.Fatalf("scanRequest took a body readEnvelopeFast declines: %q", body)
+		}
+		for _, pair := range [][2]json.RawMessage{{env.JSONRPC, want.JSONRPC}, {env.Method, want.Method}, {env.ID, want.ID}, {env.Params, want.Params}} {
+			if (pair[0] == nil) != (pair[1] == nil) || !bytes.Equal(pair[0], pair[1]) {
+				t.Fatalf("scanRequest %+v, readEnvelopeFast %+v", env, want)
+			}
+		}
+		tp, tok := decodeSendTokens(want.Params)
+		if !tok || !reflect.DeepEqual(*p, tp) {
+			t.Fatalf("scanRequest params %+v, decodeSendTokens %+v (%v)", *p, tp, tok)
 		}
 	})
 }

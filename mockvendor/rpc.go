@@ -82,6 +82,9 @@ type rpcEnvelope struct {
 	Method  json.RawMessage `json:"method"`
 	ID      json.RawMessage `json:"id"`
 	Params  json.RawMessage `json:"params"`
+	// send is the send params scanRequest read with the envelope (nil:
+	// not read; decodeSend reads them).
+	send *sendParamsMsg
 }
 
 type sendParams struct {
@@ -153,6 +156,8 @@ type rpcRequest struct {
 	// from the header (dialectFromHeader) until the method is known.
 	dialect Dialect
 	params  json.RawMessage
+	// scanned are the send params scanRequest read (nil: none).
+	scanned *sendParamsMsg
 	// send holds the params of a send or stream; task those of a get or
 	// cancel, with taskErr the error decoding them gave (reported by the
 	// handler, after the fault hooks).
@@ -340,6 +345,13 @@ func (h *host) readBody(w http.ResponseWriter, r *http.Request, ev *Event) ([]by
 // checked and read by encoding/json, as with Config.PlainJSON.
 func readEnvelope(body []byte, fast bool, ev *Event) (rpcEnvelope, error) {
 	if fast {
+		if env, p, ok := scanRequest(body); ok {
+			if len(body) <= MaxTracedBody {
+				ev.Request = body
+			}
+			env.send = p
+			return env, nil
+		}
 		if env, ok := readEnvelopeFast(body); ok {
 			if len(body) <= MaxTracedBody {
 				ev.Request = body
@@ -391,7 +403,7 @@ func (q *rpcRequest) resolveMethod(env rpcEnvelope, ev *Event) error {
 		return errInvalidRequest("id must be a string, a number or null")
 	}
 	q.notification = env.ID == nil
-	q.method, q.params = method, env.Params
+	q.method, q.params, q.scanned = method, env.Params, env.send
 	q.info, q.known = methods[method]
 	if q.info.dialect == Dialect10 && q.info.op != OpSend && q.info.op != OpStream {
 		q.params = protoNames(q.params) // a send renames only what its fast path declines
@@ -444,7 +456,7 @@ func (q *rpcRequest) decodeParams(ev *Event) error {
 	q.call = c
 	switch q.info.op {
 	case OpSend, OpStream:
-		msg, err := decodeSend(q.params, q.dialect, q.fast, &q.send)
+		msg, err := decodeSend(q.params, q.scanned, q.dialect, q.fast, &q.send)
 		if err != nil {
 			return err
 		}
@@ -468,10 +480,11 @@ func (q *rpcRequest) decodeParams(ev *Event) error {
 	return nil
 }
 
-// decodeSend decodes the params of a send or stream and their message.
-func decodeSend(params json.RawMessage, d Dialect, fast bool, sp *sendParams) (*Message, error) {
+// decodeSend decodes the params of a send or stream and their message;
+// scanned are the params as scanRequest read them, if it did.
+func decodeSend(params json.RawMessage, scanned *sendParamsMsg, d Dialect, fast bool, sp *sendParams) (*Message, error) {
 	if fast {
-		if msg, ok := decodeSendFast(params, d, sp); ok {
+		if msg, ok := decodeSendFast(params, scanned, d, sp); ok {
 			return msg, nil
 		}
 	}

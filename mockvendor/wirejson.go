@@ -216,8 +216,14 @@ type sendParamsMsg struct {
 // then decodeMessage) could answer differently: an error, an absent
 // message, a member set twice; the caller then decodes the two-step way,
 // which gives the same result or the error.
-func decodeSendFast(params json.RawMessage, d Dialect, sp *sendParams) (*Message, bool) {
-	p, ok := decodeSendTokens(params)
+func decodeSendFast(params json.RawMessage, scanned *sendParamsMsg, d Dialect, sp *sendParams) (*Message, bool) {
+	var p sendParamsMsg
+	ok := scanned != nil
+	if ok {
+		p = *scanned
+	} else {
+		p, ok = decodeSendTokens(params)
+	}
 	if !ok {
 		if d == Dialect10 {
 			params = protoNames(params) // the token path takes JSON names only

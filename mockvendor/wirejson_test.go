@@ -117,3 +117,40 @@ func TestDecodeSendTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestScanRequest pins which requests scanRequest takes: the common sends
+// of each dialect (so the benchmark's send is not left to the slower path
+// unnoticed), and declines for everything outside its shape.
+func TestScanRequest(t *testing.T) {
+	cases := []struct {
+		name string
+		body string
+		take bool
+	}{
+		{"1.0 send", bnSend, true},
+		{"0.3 send", bnSend03, true},
+		{"0.1 send with id and session", `{"jsonrpc":"2.0","id":"r","method":"tasks/send","params":{"id":"t-1","sessionId":"s","message":{"role":"user","parts":[{"type":"text","text":"x"}]}}}`, true},
+		{"stream", `{"jsonrpc":"2.0","id":2,"method":"SendStreamingMessage","params":{"message":{"role":"ROLE_USER","messageId":"m","parts":[{"text":"x"}]}}}`, true},
+		{"metadata of literals", `{"jsonrpc":"2.0","id":2,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","messageId":"m","parts":[{"text":"x"}]},"metadata":{"a2a_probe":true,"x":null,"skillId":"s"}}}`, true},
+		{"params before method", `{"jsonrpc":"2.0","id":1,"params":{"message":{"parts":[{"text":"x"}]}},"method":"SendMessage"}`, false},
+		{"not a send", `{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"t"}}`, false},
+		{"escape in a string", `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","messageId":"m","parts":[{"text":"a\nb"}]}}}`, false},
+		{"non-ASCII text", `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","messageId":"m","parts":[{"text":"é"}]}}}`, false},
+		{"number in metadata", `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","messageId":"m","parts":[{"text":"x"}]},"metadata":{"n":1}}}`, false},
+		{"configuration", `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","messageId":"m","parts":[{"text":"x"}]},"configuration":{"blocking":true}}}`, false},
+		{"fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","messageId":"m","parts":[{"text":"x"}]}}}`, false},
+		{"member twice", `{"jsonrpc":"2.0","id":1,"id":2,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","messageId":"m","parts":[{"text":"x"}]}}}`, false},
+		{"trailing bytes", bnSend + `x`, false},
+		{"no message", `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{}}`, false},
+	}
+	for _, tc := range cases {
+		env, p, ok := scanRequest([]byte(tc.body))
+		if ok != tc.take {
+			t.Errorf("%s: scanRequest took it: %v, want %v", tc.name, ok, tc.take)
+			continue
+		}
+		if ok && (p == nil || p.Message == nil || len(env.Params) == 0) {
+			t.Errorf("%s: taken without params %+v", tc.name, env)
+		}
+	}
+}
