@@ -203,11 +203,11 @@ func decodeFast(b []byte, v any) error { return jsonv2.Unmarshal(b, v, v1Decode)
 
 // sendParamsMsg is sendParams with the message decoded in the same pass.
 type sendParamsMsg struct {
-	ID            string         `json:"id"`
-	SessionID     string         `json:"sessionId"`
-	Message       *wireMessage   `json:"message"`
-	Configuration sendConfig     `json:"configuration"`
-	Metadata      sendMetadata   `json:"metadata"`
+	ID            string       `json:"id"`
+	SessionID     string       `json:"sessionId"`
+	Message       *wireMessage `json:"message"`
+	Configuration sendConfig   `json:"configuration"`
+	Metadata      sendMetadata `json:"metadata"`
 }
 
 // decodeSendFast decodes send params and their message in one pass,
