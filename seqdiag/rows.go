@@ -57,31 +57,22 @@ func Rows(events []mockvendor.Event, opts Options) Diagram {
 	width := x(len(lanes)-1) + col/2
 	type row struct {
 		e          mockvendor.Event
-		to         int
+		from, to   int
 		req, res   string
 		cls        string
 		resX, ends int
 	}
+	vendorLane := vendorLanes(events, index)
 	rows := make([]row, 0, len(events))
 	for _, e := range events {
-		r := row{e: e, cls: "sq-ev"}
-		if e.Op == mockvendor.OpRefused {
-			r.to = index[outsideKey]
-		} else {
-			r.to = index[e.Host]
-		}
+		r := row{e: e, cls: arrowClass(e)}
+		r.from, r.to = arrowEnds(e, index, vendorLane)
 		r.req, r.res = Labels(e)
-		switch {
-		case e.Op == mockvendor.OpRefused:
-			r.cls += " sq-refused"
-		case e.ErrorCode != 0 || e.Status >= 400:
-			r.cls += " sq-err"
-		}
 		if opts.Highlight != 0 && e.Seq == opts.Highlight {
 			r.cls += " sq-hl"
 		}
-		labelEnd := x(0) + 6 + textW(r.req)
-		r.resX = x(r.to) + 8
+		labelEnd := x(min(r.from, r.to)) + 6 + textW(r.req)
+		r.resX = x(max(r.from, r.to)) + 8
 		if labelEnd+12 > r.resX {
 			r.resX = labelEnd + 12
 		}
@@ -121,10 +112,14 @@ func Rows(events []mockvendor.Event, opts Options) Diagram {
 		}
 		fmt.Fprintf(&b, `<text class="sq-seq" x="6" y="%d">#%d</text>`, rowH/2+4, r.e.Seq)
 		ay := rowH - 9
-		x1, x2 := x(0), x(r.to)
-		fmt.Fprintf(&b, `<line class="sq-arrow" x1="%d" y1="%d" x2="%d" y2="%d"/>`, x1, ay, x2-7, ay)
-		fmt.Fprintf(&b, `<path class="sq-tip" d="M%d,%dl-8,-4v8z"/>`, x2, ay)
-		fmt.Fprintf(&b, `<text x="%d" y="%d">`, x1+6, ay-5)
+		x1, x2 := x(r.from), x(r.to)
+		back := 1 // the tip points right; a push to a lane on the left points left
+		if x2 < x1 {
+			back = -1
+		}
+		fmt.Fprintf(&b, `<line class="sq-arrow" x1="%d" y1="%d" x2="%d" y2="%d"/>`, x1, ay, x2-7*back, ay)
+		fmt.Fprintf(&b, `<path class="sq-tip" d="M%d,%dl%d,-4v8z"/>`, x2, ay, -8*back)
+		fmt.Fprintf(&b, `<text x="%d" y="%d">`, min(x1, x2)+6, ay-5)
 		esc(&b, r.req)
 		b.WriteString(`</text>`)
 		if r.res != "" {
@@ -141,6 +136,45 @@ func Rows(events []mockvendor.Event, opts Options) Diagram {
 // outsideKey is the lane index key of the outside world (no host name can
 // hold a NUL).
 const outsideKey = "\x00outside"
+
+// arrowEnds returns the lanes an event's arrow joins: from the
+// orchestrator to the event's host, but for a push notification from the
+// first lane of the vendor that sent it (vendorLane; the orchestrator's
+// when none is drawn) to the receiver.
+func arrowEnds(e mockvendor.Event, index map[string]int, vendorLane map[string]int) (from, to int) {
+	switch e.Op {
+	case mockvendor.OpRefused:
+		return 0, index[outsideKey]
+	case mockvendor.OpPushDelivery:
+		return vendorLane[e.Vendor], index[e.Host]
+	}
+	return 0, index[e.Host]
+}
+
+// vendorLanes maps each vendor to the lane of its first host the events
+// reach (push notifications aside: their host is the receiver's).
+func vendorLanes(events []mockvendor.Event, index map[string]int) map[string]int {
+	m := map[string]int{}
+	for _, e := range events {
+		if _, ok := m[e.Vendor]; !ok && e.Vendor != "" && e.Op != mockvendor.OpRefused && e.Op != mockvendor.OpPushDelivery {
+			m[e.Vendor] = index[e.Host]
+		}
+	}
+	return m
+}
+
+// arrowClass is the class of an event's arrow group: "sq-ev", plus
+// "sq-refused" for a proxy refusal or "sq-err" for an error answer or an
+// undelivered notification.
+func arrowClass(e mockvendor.Event) string {
+	switch {
+	case e.Op == mockvendor.OpRefused:
+		return "sq-ev sq-refused"
+	case e.ErrorCode != 0 || e.Status >= 400 || e.DeliveryError != "":
+		return "sq-ev sq-err"
+	}
+	return "sq-ev"
+}
 
 // laneNames returns the lifelines (the orchestrator, the hosts in order of
 // first appearance, then Outside when something was refused) and the lane

@@ -109,22 +109,18 @@ func Render(events []mockvendor.Event, opts Options) []byte {
 		esc(&b, label)
 		b.WriteString(`</text></g>`)
 	}
+	vendorLane := vendorLanes(events, index)
 	for i, e := range events {
 		y := bodyTop + i*rowH
-		to := 0
-		if e.Op == mockvendor.OpRefused {
-			to = index[outsideKey]
-		} else {
-			to = index[e.Host]
-		}
-		x1, x2 := laneX(0), laneX(to)
+		from, to := arrowEnds(e, index, vendorLane)
+		x1, x2 := laneX(from), laneX(to)
 		req, res := Labels(e)
-		cls, tip := "sq-ev", "sq-tip"
+		cls, tip := arrowClass(e), "sq-tip"
 		switch {
-		case e.Op == mockvendor.OpRefused:
-			cls, tip = cls+" sq-refused", "sq-tip-refused"
-		case e.ErrorCode != 0 || e.Status >= 400:
-			cls, tip = cls+" sq-err", "sq-tip-err"
+		case strings.HasSuffix(cls, "sq-refused"):
+			tip = "sq-tip-refused"
+		case strings.HasSuffix(cls, "sq-err"):
+			tip = "sq-tip-err"
 		}
 		if opts.Highlight != 0 && e.Seq == opts.Highlight {
 			cls += " sq-hl"
@@ -135,12 +131,16 @@ func Render(events []mockvendor.Event, opts Options) []byte {
 		fmt.Fprintf(&b, `<rect class="sq-bg" x="0" y="%d" width="%d" height="%d" fill="none"/>`, y, width, rowH)
 		fmt.Fprintf(&b, `<text class="sq-seq" x="6" y="%d">#%d</text>`, y+rowH/2+4, e.Seq)
 		ay := y + rowH - 9
-		fmt.Fprintf(&b, `<line class="sq-arrow" x1="%d" y1="%d" x2="%d" y2="%d" marker-end="url(#%s)"/>`, x1, ay, x2-1, ay, tip)
-		fmt.Fprintf(&b, `<text x="%d" y="%d">`, x1+6, ay-5)
+		end := x2 - 1
+		if x2 < x1 {
+			end = x2 + 1
+		}
+		fmt.Fprintf(&b, `<line class="sq-arrow" x1="%d" y1="%d" x2="%d" y2="%d" marker-end="url(#%s)"/>`, x1, ay, end, ay, tip)
+		fmt.Fprintf(&b, `<text x="%d" y="%d">`, min(x1, x2)+6, ay-5)
 		esc(&b, clip(req, opts.MaxLabel))
 		b.WriteString(`</text>`)
 		if res != "" {
-			fmt.Fprintf(&b, `<text class="sq-res" x="%d" y="%d">`, x2+8, ay+4)
+			fmt.Fprintf(&b, `<text class="sq-res" x="%d" y="%d">`, max(x1, x2)+8, ay+4)
 			esc(&b, clip(res, 28))
 			b.WriteString(`</text>`)
 		}
@@ -207,6 +207,23 @@ func Labels(e mockvendor.Event) (req, res string) {
 	case mockvendor.OpRefused:
 		parts = append(parts, "CONNECT "+e.Host+" refused")
 		res = "refused"
+	case mockvendor.OpPushDelivery:
+		// The fleet's own request: vendor e.Vendor notifies the receiver.
+		verb := "push"
+		if e.Attempt > 0 {
+			verb += " #" + strconv.Itoa(e.Attempt)
+		}
+		if e.State != "" {
+			verb += " " + e.State
+		}
+		parts = append(parts, verb)
+		res = status(e)
+		if e.DeliveryError != "" {
+			res = "not delivered"
+			if e.Status != 0 {
+				res = strconv.Itoa(e.Status)
+			}
+		}
 	default:
 		verb := strings.TrimSpace(e.HTTPMethod + " " + e.Path)
 		if e.Method != "" {

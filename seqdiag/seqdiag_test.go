@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -172,5 +173,43 @@ func TestLabelsShowCredentialOwners(t *testing.T) {
 		if req, res := Labels(c.ev); req != c.req || res != c.res {
 			t.Errorf("Labels = %q, %q; want %q, %q", req, res, c.req, c.res)
 		}
+	}
+}
+
+// TestPushDeliveryArrows: a push notification is drawn from the lane of
+// the vendor that sent it to the receiver's, labelled with its attempt and
+// state, and an undelivered one as an error, in both renderers.
+func TestPushDeliveryArrows(t *testing.T) {
+	evs := []mockvendor.Event{
+		{Seq: 1, Host: "rpc.agent-d.example", Vendor: "d", HTTPMethod: "POST", Path: "/a2a/v1", Op: mockvendor.OpSend, Method: "SendMessage", Status: 200, State: "submitted"},
+		{Seq: 2, Host: "127.0.0.1:18765", Vendor: "d", Op: mockvendor.OpPushDelivery, Attempt: 1, State: "completed", Status: 200},
+		{Seq: 3, Host: "example.com", Vendor: "d", Op: mockvendor.OpPushDelivery, State: "completed", DeliveryError: "not delivered: loopback only"},
+	}
+	d := Rows(evs, Options{})
+	cases := []struct {
+		row          int
+		label, res   string
+		err          bool
+		from, toLane int
+	}{
+		{1, "push #1 completed", "200", false, 1, 2},
+		{2, "push completed", "not delivered", true, 1, 3},
+	}
+	col := colW
+	for _, name := range []string{"orchestrator", "rpc.agent-d.example", "127.0.0.1:18765", "example.com"} {
+		col = max(col, textW(name)+40)
+	}
+	for _, tc := range cases {
+		r := d.Rows[tc.row]
+		if r.Label != tc.label || r.Result != tc.res || strings.Contains(r.Class, "sq-err") != tc.err {
+			t.Errorf("row %d: label %q result %q class %q; want %q %q err %v", tc.row, r.Label, r.Result, r.Class, tc.label, tc.res, tc.err)
+		}
+		if want := `x1="` + strconv.Itoa(left+tc.from*col) + `"`; !strings.Contains(string(r.SVG), want) {
+			t.Errorf("row %d: arrow does not start at the vendor's lane (%s): %s", tc.row, want, r.SVG)
+		}
+	}
+	svg := string(Render(evs, Options{}))
+	if !strings.Contains(svg, `x1="`+strconv.Itoa(laneX(1))+`" y1=`) || !strings.Contains(svg, "push #1 completed") {
+		t.Errorf("Render draws the push from elsewhere or without its label:\n%s", svg)
 	}
 }
