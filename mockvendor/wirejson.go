@@ -244,6 +244,92 @@ func decodeSendFast(params json.RawMessage, scanned *sendParamsMsg, d Dialect, s
 	return msg, true
 }
 
+// The members of the common send shape, written once for both of its
+// readers (tokenReader here, requestScan in wirescan.go): each function
+// returns the string field a member fills (nil for one whose value is not
+// a string) and the bit that marks it read in its object (0: not a member
+// of the shape, which the readers decline).
+
+// Bits of the members of send params whose values are objects.
+const (
+	memberMessage  uint8 = 4
+	memberMetadata uint8 = 8
+)
+
+func paramsMember(p *sendParamsMsg, name []byte) (*string, uint8) {
+	switch string(name) {
+	case "id":
+		return &p.ID, 1
+	case "sessionId":
+		return &p.SessionID, 2
+	case "message":
+		return nil, memberMessage
+	case "metadata":
+		return nil, memberMetadata
+	}
+	return nil, 0
+}
+
+// messageMember's one member that is not a string is parts.
+func messageMember(wm *wireMessage, name []byte) (*string, uint8) {
+	switch string(name) {
+	case "kind":
+		return &wm.Kind, 1
+	case "role":
+		return &wm.Role, 2
+	case "messageId":
+		return &wm.MessageID, 4
+	case "contextId":
+		return &wm.ContextID, 8
+	case "taskId":
+		return &wm.TaskID, 16
+	case "parts":
+		return nil, 32
+	}
+	return nil, 0
+}
+
+// partMember's members are all strings; text is set when present.
+func partMember(wp *wirePart, name []byte) (*string, uint8) {
+	switch string(name) {
+	case "kind":
+		return &wp.Kind, 1
+	case "type":
+		return &wp.Type, 2
+	case "text":
+		wp.Text = new(string)
+		return wp.Text, 4
+	}
+	return nil, 0
+}
+
+// metadataKey tells the metadata members the fleet reads apart: 1 for
+// skillId, 2 for a2a_probe, 0 for the others.
+func metadataKey(name []byte) int {
+	switch string(name) {
+	case "skillId":
+		return 1
+	case "a2a_probe":
+		return 2
+	}
+	return 0
+}
+
+// take reads metadata member key (metadataKey) whose value is the string
+// str (kind '"') or a literal (kind 't', 'f' or 'n'), as UnmarshalJSON
+// would: the last one given wins.
+func (m *sendMetadata) take(key int, str string, kind byte) {
+	switch key {
+	case 1:
+		m.SkillID = ""
+		if kind == '"' {
+			m.SkillID = str
+		}
+	case 2:
+		m.Probe = kind == 't'
+	}
+}
+
 // sendTokenDecoders are reusable decoders for decodeSendTokens, each
 // reading from its own bytes.Reader.
 var sendTokenDecoders = sync.Pool{New: func() any {
@@ -277,21 +363,17 @@ func decodeSendTokens(params []byte) (p sendParamsMsg, ok bool) {
 	}
 	var seen uint8
 	for r.more() {
-		switch string(r.name()) {
-		case "id":
-			r.once(&seen, 1)
-			p.ID = r.str()
-		case "sessionId":
-			r.once(&seen, 2)
-			p.SessionID = r.str()
-		case "message":
-			r.once(&seen, 4)
-			p.Message = r.message()
-		case "metadata":
-			r.once(&seen, 8)
-			p.Metadata = r.metadata()
-		default:
+		field, bit := paramsMember(&p, r.name())
+		r.once(&seen, bit)
+		switch {
+		case r.bad:
 			return p, false
+		case field != nil:
+			*field = r.str()
+		case bit == memberMessage:
+			p.Message = r.message()
+		default:
+			p.Metadata = r.metadata()
 		}
 	}
 	r.end('}')
@@ -319,10 +401,11 @@ func (r *tokenReader) next() jsontext.Token {
 }
 
 // once marks the member bit of an object seen, and a member seen before
-// as bad: encoding/json would merge or overwrite where the token path
-// reads once. (A map's repeated key needs no mark: both keep the last.)
+// or no member of the shape (bit 0) as bad: encoding/json would merge or
+// overwrite where the token path reads once. (A map's repeated key needs
+// no mark: both keep the last.)
 func (r *tokenReader) once(seen *uint8, bit uint8) {
-	if *seen&bit != 0 {
+	if bit == 0 || *seen&bit != 0 {
 		r.bad = true
 	}
 	*seen |= bit
@@ -373,27 +456,23 @@ func (r *tokenReader) str() string {
 	return t.String()
 }
 
-// metadata reads a metadata object as sendMetadata.UnmarshalJSON does:
-// skillId when a string, a2a_probe when true, each the last one given.
-// Other members are skipped when their value is a string, a boolean or
-// null; a number, object or array is bad (encoding/json may refuse it,
-// 1e400 for one, and then the whole send).
+// metadata reads a metadata object as sendMetadata.UnmarshalJSON does
+// (sendMetadata.take). Members are skipped when their value is a string, a
+// boolean or null; a number, object or array is bad (encoding/json may
+// refuse it, 1e400 for one, and then the whole send).
 func (r *tokenReader) metadata() sendMetadata {
 	var m sendMetadata
 	if !r.begin('{') {
 		return m
 	}
 	for r.more() {
-		switch string(r.name()) {
-		case "skillId":
-			m.SkillID = ""
-			if r.d.PeekKind() == '"' {
-				m.SkillID = r.str()
-				continue
-			}
-		case "a2a_probe":
-			m.Probe = r.d.PeekKind() == 't'
+		key := metadataKey(r.name())
+		kind := byte(r.d.PeekKind())
+		if kind == '"' && key == 1 {
+			m.take(key, r.str(), kind)
+			continue
 		}
+		m.take(key, "", kind)
 		r.skipScalar()
 	}
 	r.end('}')
@@ -419,27 +498,12 @@ func (r *tokenReader) message() *wireMessage {
 	}
 	var seen uint8
 	for r.more() {
-		switch string(r.name()) {
-		case "kind":
-			r.once(&seen, 1)
-			wm.Kind = r.str()
-		case "role":
-			r.once(&seen, 2)
-			wm.Role = r.str()
-		case "messageId":
-			r.once(&seen, 4)
-			wm.MessageID = r.str()
-		case "contextId":
-			r.once(&seen, 8)
-			wm.ContextID = r.str()
-		case "taskId":
-			r.once(&seen, 16)
-			wm.TaskID = r.str()
-		case "parts":
-			r.once(&seen, 32)
+		field, bit := messageMember(wm, r.name())
+		r.once(&seen, bit)
+		if field != nil {
+			*field = r.str()
+		} else if !r.bad {
 			wm.Parts = r.parts()
-		default:
-			r.bad = true
 		}
 	}
 	r.end('}')
@@ -460,19 +524,10 @@ func (r *tokenReader) parts() []wirePart {
 		}
 		var seen uint8
 		for r.more() {
-			switch string(r.name()) {
-			case "kind":
-				r.once(&seen, 1)
-				wp.Kind = r.str()
-			case "type":
-				r.once(&seen, 2)
-				wp.Type = r.str()
-			case "text":
-				r.once(&seen, 4)
-				t := r.str()
-				wp.Text = &t
-			default:
-				r.bad = true
+			field, bit := partMember(&wp, r.name())
+			r.once(&seen, bit)
+			if field != nil {
+				*field = r.str()
 			}
 		}
 		r.end('}')

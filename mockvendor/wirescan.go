@@ -192,73 +192,53 @@ func (s *requestScan) object(member func(name []byte)) {
 }
 
 // once marks the member bit of an object seen, and a member seen before
-// as bad.
+// or no member of the shape (bit 0) as bad.
 func (s *requestScan) once(seen *uint8, bit uint8) {
-	if *seen&bit != 0 {
+	if bit == 0 || *seen&bit != 0 {
 		s.bad = true
 	}
 	*seen |= bit
 }
 
-// sendParams reads send params of the common shape (decodeSendTokens').
+// sendParams reads send params of the common shape (paramsMember).
 func (s *requestScan) sendParams() *sendParamsMsg {
 	p := &sendParamsMsg{}
 	var seen uint8
 	s.object(func(name []byte) {
-		switch string(name) {
-		case "id":
-			s.once(&seen, 1)
-			p.ID = string(s.str())
-		case "sessionId":
-			s.once(&seen, 2)
-			p.SessionID = string(s.str())
-		case "message":
-			s.once(&seen, 4)
+		field, bit := paramsMember(p, name)
+		s.once(&seen, bit)
+		switch {
+		case s.bad:
+		case field != nil:
+			*field = string(s.str())
+		case bit == memberMessage:
 			p.Message = s.message()
-		case "metadata":
-			s.once(&seen, 8)
-			p.Metadata = s.metadata()
 		default:
-			s.bad = true
+			p.Metadata = s.metadata()
 		}
 	})
 	return p
 }
 
-// message reads a message of string members and text parts.
+// message reads a message of string members and text parts
+// (messageMember).
 func (s *requestScan) message() *wireMessage {
 	wm := &wireMessage{}
 	var seen uint8
 	s.object(func(name []byte) {
-		switch string(name) {
-		case "kind":
-			s.once(&seen, 1)
-			wm.Kind = string(s.str())
-		case "role":
-			s.once(&seen, 2)
-			wm.Role = string(s.str())
-		case "messageId":
-			s.once(&seen, 4)
-			wm.MessageID = string(s.str())
-		case "contextId":
-			s.once(&seen, 8)
-			wm.ContextID = string(s.str())
-		case "taskId":
-			s.once(&seen, 16)
-			wm.TaskID = string(s.str())
-		case "parts":
-			s.once(&seen, 32)
+		field, bit := messageMember(wm, name)
+		s.once(&seen, bit)
+		if field != nil {
+			*field = string(s.str())
+		} else if !s.bad {
 			wm.Parts = s.parts()
-		default:
-			s.bad = true
 		}
 	})
 	return wm
 }
 
-// parts reads an array of parts whose members are kind, type and text,
-// each a string. An empty array is an empty (non-nil) slice's absence, as
-// decodeSendTokens leaves it: nil.
+// parts reads an array of parts of string members (partMember). An empty
+// array gives nil, as decodeSendTokens leaves it.
 func (s *requestScan) parts() []wirePart {
 	s.expect('[')
 	var ps []wirePart
@@ -270,19 +250,10 @@ func (s *requestScan) parts() []wirePart {
 		var wp wirePart
 		var seen uint8
 		s.object(func(name []byte) {
-			switch string(name) {
-			case "kind":
-				s.once(&seen, 1)
-				wp.Kind = string(s.str())
-			case "type":
-				s.once(&seen, 2)
-				wp.Type = string(s.str())
-			case "text":
-				s.once(&seen, 4)
-				t := string(s.str())
-				wp.Text = &t
-			default:
-				s.bad = true
+			field, bit := partMember(&wp, name)
+			s.once(&seen, bit)
+			if field != nil {
+				*field = string(s.str())
 			}
 		})
 		ps = append(ps, wp)
@@ -299,25 +270,19 @@ func (s *requestScan) parts() []wirePart {
 	return nil
 }
 
-// metadata reads a metadata object as tokenReader.metadata does: skillId
-// when a string, a2a_probe when true, each the last one given; other
-// members' values must be strings or literals.
+// metadata reads a metadata object as tokenReader.metadata does
+// (sendMetadata.take): every member's value a string or a literal.
 func (s *requestScan) metadata() sendMetadata {
 	var m sendMetadata
 	s.object(func(name []byte) {
-		isString := s.next() == '"'
-		var v []byte
-		var lit byte
-		if isString {
-			v = s.str()
-		} else {
-			lit = s.literal()
-		}
-		switch string(name) {
-		case "skillId":
-			m.SkillID = string(v)
-		case "a2a_probe":
-			m.Probe = lit == 't'
+		key := metadataKey(name)
+		switch kind := s.next(); {
+		case kind != '"':
+			m.take(key, "", s.literal())
+		case key == 1:
+			m.take(key, string(s.str()), kind)
+		default:
+			s.str() // a value the fleet does not read
 		}
 	})
 	return m
