@@ -370,14 +370,7 @@ func (b tArtBinding) sse(t *testing.T, c *http.Client, method, restPath string, 
 	if params != nil {
 		body = tMarshal(t, params)
 	}
-	req, _ := http.NewRequest("POST", tRESTD+restPath, bytes.NewReader(body))
-	req.Header.Set("A2A-Version", "1.0")
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp := tRESTStream(t, c, restPath, body)
 	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
 		t.Fatalf("%s %s: Content-Type %q", b.name, restPath, ct)
 	}

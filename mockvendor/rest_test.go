@@ -38,6 +38,24 @@ func tREST(t *testing.T, c *http.Client, method, path, body string, hdr map[stri
 	return tDo(t, c, req)
 }
 
+// tRESTStream posts body (JSON) to a stream route of D's HTTP+JSON binding
+// and returns the response with its body open; the test ends it.
+func tRESTStream(t *testing.T, c *http.Client, path string, body []byte) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest("POST", tRESTD+path, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("A2A-Version", "1.0")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
 // tRESTError checks an HTTP+JSON error: the HTTP status, a google.rpc.Status
 // body whose code is that status, and an ErrorInfo with the reason.
 func tRESTError(t *testing.T, what string, r *tResp, status int, reason string) {
@@ -129,14 +147,7 @@ func TestREST(t *testing.T) {
 		})
 	}
 	t.Run("stream", func(t *testing.T) {
-		req, _ := http.NewRequest("POST", tRESTD+"/message:stream", strings.NewReader(tRESTMsg))
-		req.Header.Set("A2A-Version", "1.0")
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := c.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
+		resp := tRESTStream(t, c, "/message:stream", []byte(tRESTMsg))
 		evs := tReadSSE(t, resp.Body)
 		if resp.Header.Get("Content-Type") != "text/event-stream" || len(evs) < 2 || tPath(evs[0], "task", "id") == nil || evs[0]["jsonrpc"] != nil {
 			t.Errorf("stream %s: %v", resp.Header.Get("Content-Type"), evs)
