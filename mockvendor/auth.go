@@ -262,7 +262,8 @@ func (f *Fleet) redact(e *Event) {
 		}
 	}
 	for _, s := range []*string{&e.Path, &e.A2AVersion, &e.A2AVersionQuery, &e.CacheControl, &e.Pragma, &e.IfNoneMatch,
-		&e.Skill, &e.TaskID, &e.ErrorMessage, &e.Note, &e.Method, &e.ServerName} {
+		&e.Skill, &e.TaskID, &e.ErrorMessage, &e.Note, &e.Method, &e.ServerName,
+		&e.Host, &e.URL, &e.DeliveryError} { // the last three: a push delivery's receiver (its URL may carry one)
 		*s, _ = f.RedactText(*s)
 	}
 }

@@ -444,14 +444,10 @@ func (s *pushStore) deliver(ctx context.Context, v *Vendor, t *task, state strin
 	}
 }
 
-// redactPush cuts the credentials the fleet issued out of a delivery
-// event's text (a config's URL may carry one), as the trace does for
-// requests (Fleet.redact).
+// redactPush is e with the credentials the fleet issued cut out of its
+// text (Fleet.redact: a config's URL may carry one).
 func redactPush(f *Fleet, e Event) Event {
-	e.URL, _ = f.RedactText(e.URL)
-	e.Host, _ = f.RedactText(e.Host)
-	e.Note, _ = f.RedactText(e.Note)
-	e.DeliveryError, _ = f.RedactText(e.DeliveryError)
+	f.redact(&e)
 	return e
 }
 
