@@ -36,8 +36,9 @@ type HTTPKeySource struct {
 	cache map[string][]jose.JSONWebKey
 }
 
-// Keys implements KeySource. It refuses an empty or non-https jku and
-// bodies over 1 MiB. Keys that fail to parse are skipped.
+// Keys implements KeySource. It refuses an empty or non-https jku, a
+// redirect (never followed) and bodies over 1 MiB. Keys that fail to parse
+// are skipped.
 func (h *HTTPKeySource) Keys(ctx context.Context, jku string, refresh bool) ([]jose.JSONWebKey, error) {
 	if jku == "" {
 		return nil, errors.New("signature has no jku and no trusted key store is configured")
@@ -75,6 +76,12 @@ func (h *HTTPKeySource) fetch(ctx context.Context, jku string) ([]jose.JSONWebKe
 	if client == nil {
 		client = http.DefaultClient
 	}
+	// A redirect is not followed: the signer is the jku's origin (seed 003,
+	// the key set is bound to the endpoint's operator), so keys served from
+	// wherever the jku's host points would be another signer's.
+	nc := *client
+	nc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	client = &nc
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, jku, nil)
 	if err != nil {
 		return nil, fmt.Errorf("build jwks request: %w", err)
@@ -85,6 +92,9 @@ func (h *HTTPKeySource) fetch(ctx context.Context, jku string) ([]jose.JSONWebKe
 		return nil, fmt.Errorf("fetch jwks: %w", err)
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		return nil, fmt.Errorf("fetch jwks: http status %d, a redirect to %q: not followed (the signer is the jku's origin)", resp.StatusCode, resp.Header.Get("Location"))
+	}
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("fetch jwks: http status %d", resp.StatusCode)
 	}

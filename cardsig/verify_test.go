@@ -275,6 +275,9 @@ func TestHTTPKeySource(t *testing.T) {
 			w.Write(JWKS(oldKey.PublicJWK(), newKey.PublicJWK()))
 		case "/huge":
 			w.Write([]byte(`{"keys":[],"pad":"` + strings.Repeat("x", maxJWKSBytes) + `"}`))
+		case "/moved":
+			// The jku's host sends the fetch to a key set it does not serve.
+			http.Redirect(w, r, "/.well-known/jwks.json", http.StatusFound)
 		default:
 			http.NotFound(w, r)
 		}
@@ -306,6 +309,7 @@ func TestHTTPKeySource(t *testing.T) {
 		{"http://agent.vendor-a.example/jwks.json", "not an https url"},
 		{srv.URL + "/huge", "larger than 1 MiB"},
 		{srv.URL + "/missing", "status 404"},
+		{srv.URL + "/moved", "status 302, a redirect to \"/.well-known/jwks.json\": not followed"},
 	} {
 		if _, err := src.Keys(ctx, bad.jku, false); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("Keys(%q) error %v, want it to mention %q", bad.jku, err, bad.want)

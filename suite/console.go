@@ -55,6 +55,9 @@ func (lw *lineWriter) scenarioLine(s *scenarios.Scenario, results []scenarios.Ou
 	if !failed {
 		return
 	}
+	for _, l := range whyLines(res) {
+		fmt.Fprintf(lw.w, "  %s\n", l)
+	}
 	tail, total := StderrTail(res.Transcript.Stderr, StderrTailLines)
 	if len(tail) == 0 {
 		return
@@ -63,6 +66,20 @@ func (lw *lineWriter) scenarioLine(s *scenarios.Scenario, results []scenarios.Ou
 	for _, l := range tail {
 		fmt.Fprintf(lw.w, "  | %s\n", l)
 	}
+}
+
+// whyLines says, for the console, which delegations of a scenario got no
+// outcome and the driver's reason ("timeout", "http status 307, a
+// redirect to ..."), one line each, clipped to 200 characters with
+// control characters quoted.
+func whyLines(res ScenarioResult) []string {
+	var out []string
+	for i, d := range res.Delegations {
+		if d.Outcome == nil && d.NoOutcome != "" {
+			out = append(out, clip(printable(fmt.Sprintf("delegation %d: no outcome: %s", i+1, d.NoOutcome)), 200))
+		}
+	}
+	return out
 }
 
 // StderrTail returns the last n non-blank lines of stderr, each clipped to

@@ -127,7 +127,8 @@ func TestRunOrder(t *testing.T) {
 // TestConsoleStderrTail runs an exec orchestrator that writes 15 lines to
 // stderr (the last with ANSI colour codes) and exits without answering: the
 // scenario's checks are NOT_EXERCISED, and the console shows the last 10
-// lines under the scenario line, escaped; a passing run shows none.
+// lines under the scenario line, escaped, after the line that says why the
+// delegation has no outcome; a passing run shows none.
 func TestConsoleStderrTail(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -143,9 +144,14 @@ func TestConsoleStderrTail(t *testing.T) {
 	}
 	lines := strings.Split(r.stdout, "\n")
 	i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "CARD-002 ") })
-	if i < 0 || i+12 > len(lines) {
-		t.Fatalf("no CARD-002 line with 11 lines after it:\n%s", r.stdout)
+	if i < 0 || i+13 > len(lines) {
+		t.Fatalf("no CARD-002 line with 12 lines after it:\n%s", r.stdout)
 	}
+	// First why the delegation has no outcome, then the stderr tail.
+	if want := "  delegation 1: no outcome: exited with status 3"; lines[i+1] != want {
+		t.Errorf("line after the scenario: %q, want %q", lines[i+1], want)
+	}
+	i++
 	if !regexp.MustCompile(`^  orchestrator stderr \(last 10 of \d+ lines\):$`).MatchString(lines[i+1]) {
 		t.Errorf("line after the scenario: %q", lines[i+1])
 	}

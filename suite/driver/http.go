@@ -17,7 +17,10 @@ import (
 
 // HTTP drives an OUT that runs as a service: every message is one POST of its
 // JSON (Content-Type application/json) to URL, and the response body, at most
-// [MaxBody] bytes, is the answer. A non-200 status is no answer.
+// [MaxBody] bytes, is the answer. A non-200 status is no answer; a redirect
+// is one too, and is never followed, whatever Client says: a delegation
+// carries the caller's credentials (trust.credentials), which go to URL and
+// nowhere else.
 //
 // The OUT serves every scenario from one process, so each session starts by
 // sending a reset message; an OUT that does not confirm it is noted in the
@@ -29,7 +32,8 @@ type HTTP struct {
 	// URL is where messages are posted.
 	URL string
 	// Client posts the messages. Nil means a client that connects directly,
-	// ignoring the harness's proxy environment variables.
+	// ignoring the harness's proxy environment variables. Its CheckRedirect
+	// is not used: the driver follows no redirect.
 	Client *http.Client
 	// Grace is added to each request's deadline. Zero means [DefaultGrace].
 	Grace time.Duration
@@ -60,17 +64,26 @@ var directClient = sync.OnceValue(func() *http.Client {
 	return &http.Client{Transport: t}
 })
 
+// postClient is c, or the direct client when c is nil, made to follow no
+// redirect: the 3xx answer itself comes back, and post turns it into a
+// statusError naming its Location.
+func postClient(c *http.Client) *http.Client {
+	if c == nil {
+		c = directClient()
+	}
+	nc := *c
+	nc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &nc
+}
+
 // Open starts a session and asks the OUT to reset its caches. It fails only
 // when the driver is misconfigured; an unreachable OUT shows up in results.
 func (d *HTTP) Open(ctx context.Context, env Env) (Session, error) {
 	if d.URL == "" {
 		return nil, errors.New("http driver: empty url")
 	}
-	s := &httpSession{d: d, client: d.Client, grace: orDefault(d.Grace, DefaultGrace),
+	s := &httpSession{d: d, client: postClient(d.Client), grace: orDefault(d.Grace, DefaultGrace),
 		hello: orDefault(d.HelloTimeout, DefaultHelloTimeout), opened: time.Now()}
-	if s.client == nil {
-		s.client = directClient()
-	}
 	s.reset(ctx)
 	return s, nil
 }
@@ -96,11 +109,7 @@ func (d *HTTP) Preflight(ctx context.Context) error {
 	if d.URL == "" {
 		return errors.New("orchestrator http: empty url")
 	}
-	client := d.Client
-	if client == nil {
-		client = directClient()
-	}
-	s := &httpSession{d: d, client: client, hello: orDefault(d.HelloTimeout, DefaultHelloTimeout), opened: time.Now()}
+	s := &httpSession{d: d, client: postClient(d.Client), hello: orDefault(d.HelloTimeout, DefaultHelloTimeout), opened: time.Now()}
 	_, err := s.postRetrying(ctx, contract.NewHello())
 	var se *statusError
 	if err == nil || errors.As(err, &se) || errors.Is(err, errBodyTooLong) {
@@ -167,7 +176,7 @@ func (s *httpSession) post(ctx context.Context, v any) ([]byte, error) {
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxBody+1))
 	if resp.StatusCode != http.StatusOK {
-		return nil, &statusError{code: resp.StatusCode, body: body}
+		return nil, &statusError{code: resp.StatusCode, body: body, location: resp.Header.Get("Location")}
 	}
 	if err != nil {
 		return nil, err
@@ -178,12 +187,20 @@ func (s *httpSession) post(ctx context.Context, v any) ([]byte, error) {
 	return body, nil
 }
 
+// statusError is an answer other than 200; location is its Location
+// header, which the driver never follows.
 type statusError struct {
-	code int
-	body []byte
+	code     int
+	body     []byte
+	location string
 }
 
-func (e *statusError) Error() string { return fmt.Sprintf("http status %d", e.code) }
+func (e *statusError) Error() string {
+	if e.code >= 300 && e.code < 400 {
+		return fmt.Sprintf("http status %d, a redirect to %s (not followed: a redirect is no answer)", e.code, snippet([]byte(e.location)))
+	}
+	return fmt.Sprintf("http status %d", e.code)
+}
 
 func (s *httpSession) reset(ctx context.Context) {
 	body, err := s.postRetrying(ctx, contract.NewReset())

@@ -3,6 +3,7 @@ package driver_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -150,5 +151,49 @@ func TestHTTPUnreachable(t *testing.T) {
 	s.Close()
 	if !strings.HasPrefix(r.NoOutcome, "http error: ") {
 		t.Fatalf("NoOutcome %q", r.NoOutcome)
+	}
+}
+
+// TestHTTPNoRedirect: an OUT that answers every message with a redirect to
+// another host gets no answer counted, and the other host receives nothing:
+// not the hello, not the reset, not the delegation with the caller's
+// credentials (trust.credentials). This holds for a caller's Client that
+// would follow redirects too. The note names the status and the Location.
+func TestHTTPNoRedirect(t *testing.T) {
+	var reached atomic.Int32
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached.Add(1)
+		w.Write([]byte(`{"contract":1,"type":"hello","name":"stolen"}`))
+	}))
+	t.Cleanup(target.Close)
+	for _, code := range []int{http.StatusFound, http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
+		for _, client := range []*http.Client{nil, {}} {
+			t.Run(fmt.Sprintf("%d/own-client=%v", code, client != nil), func(t *testing.T) {
+				out := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					http.Redirect(w, r, target.URL+"/steal", code)
+				}))
+				t.Cleanup(out.Close)
+				d := &driver.HTTP{URL: out.URL, Client: client, HelloTimeout: time.Second}
+				if err := d.Preflight(context.Background()); err != nil {
+					t.Fatalf("preflight: %v (a redirect is an HTTP answer: the OUT is there)", err)
+				}
+				s := open(t, d, driver.Env{})
+				h, _ := s.Hello(context.Background())
+				req := request("r1", 2000)
+				req.Trust.Credentials = map[string]contract.Credential{"https://rpc.agent-d.example": {Scheme: "bearer", Value: "a2ac-d-secret"}}
+				r := s.Delegate(context.Background(), req)
+				tr := s.Close()
+				want := fmt.Sprintf("http status %d, a redirect to %q (not followed", code, target.URL+"/steal")
+				if !strings.HasPrefix(r.NoOutcome, want) || r.Outcome != nil {
+					t.Errorf("result: outcome %v, NoOutcome %q; want no outcome starting %q", r.Outcome, r.NoOutcome, want)
+				}
+				if !hasNote(tr, want) || h.Name != "" {
+					t.Errorf("hello %+v, notes %q: want a note starting %q", h, tr.Notes, want)
+				}
+			})
+		}
+	}
+	if n := reached.Load(); n != 0 {
+		t.Errorf("the redirect target received %d requests, want 0", n)
 	}
 }
