@@ -22,6 +22,12 @@ type LimitHit struct {
 	Count int64 `json:"count"`
 	// What says what was lost, in words.
 	What string `json:"what"`
+	// EventsLost is true when the trace itself is not whole (its oldest
+	// events were dropped): what the kept events show may then be
+	// contradicted by what came before them. Every other limit keeps every
+	// event (bodies left out, answers changed by refusals and forgotten
+	// tasks), so the order and number of the requests stay known.
+	EventsLost bool `json:"eventsLost,omitempty"`
 }
 
 // LimitsHit lists the limits the fleet's traffic has reached so far (see
@@ -35,6 +41,9 @@ func (f *Fleet) LimitsHit() []LimitHit {
 	}
 	l := f.limits
 	add("MaxTraceEvents", f.trace.Dropped(), "trace events dropped past Limits.MaxTraceEvents (%d)", l.MaxTraceEvents)
+	if len(out) == 1 {
+		out[0].EventsLost = true
+	}
 	add("MaxTraceBodyBytes", f.trace.BodiesLeftOut(), "request bodies not kept past Limits.MaxTraceBodyBytes (%d bytes)", l.MaxTraceBodyBytes)
 	_, refused := f.Conns()
 	add("MaxConns", refused, "connections refused past Limits.MaxConns (%d)", l.MaxConns)

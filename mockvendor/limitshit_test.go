@@ -86,6 +86,8 @@ func TestLimitsHit(t *testing.T) {
 				t.Errorf("limits hit: %+v, want none", hits)
 			case tc.want != "" && (len(hits) != 1 || hits[0].Limit != tc.want || hits[0].Count < 1 || !strings.Contains(hits[0].What, "Limits."+tc.want)):
 				t.Errorf("limits hit: %+v, want %s alone", hits, tc.want)
+			case len(hits) == 1 && hits[0].EventsLost != (tc.want == "MaxTraceEvents"):
+				t.Errorf("%s: EventsLost %v; only dropped trace events lose events", tc.want, hits[0].EventsLost)
 			}
 		})
 	}

@@ -461,6 +461,7 @@ func credentialScopeCheck() Check {
 		Fix:     "Look up the credential by the origin of the URL you are about to call (never by card, signer or scheme name) and attach it in that request only.",
 		Reached: credentialPresented,
 		Judge:   judgeCredentialScope,
+		Local:   true,
 	}
 }
 
@@ -489,5 +490,6 @@ func credentialRedactedCheck() Check {
 		Fix:         "Never format a credential into a message; log which credential (its origin or scheme), not its value.",
 		Reached:     allOf(credentialPresented, delegationsRan(1)),
 		Judge:       judgeCredentialRedacted,
+		Local:       true,
 	}
 }

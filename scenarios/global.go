@@ -25,6 +25,7 @@ func GlobalChecks() []Check {
 			Fix:         `Build requests as {"jsonrpc":"2.0","id":<string or number>,"method":...,"params":{...}}.`,
 			Reached:     rpcMade,
 			Judge:       judgeJSONRPC,
+			Local:       true,
 		},
 		{
 			ID:          "G-MESSAGE-SHAPE",
@@ -35,6 +36,7 @@ func GlobalChecks() []Check {
 			Fix:         "Build the message for the dialect you call: 1.0 parts {\"text\": ...} with role ROLE_USER; 0.3 parts {\"kind\":\"text\", ...} with role user.",
 			Reached:     taskSent,
 			Judge:       judgeMessageShape,
+			Local:       true,
 		},
 		{
 			ID:          "G-VERSION-HEADER",
@@ -45,6 +47,7 @@ func GlobalChecks() []Check {
 			Fix:         "Set A2A-Version: 1.0 (no patch number) on every 1.0 JSON-RPC request.",
 			Reached:     rpcMade,
 			Judge:       judgeVersionHeader,
+			Local:       true,
 		},
 		{
 			ID:     "G-NO-UNKNOWN-TASK",
@@ -66,6 +69,7 @@ func GlobalChecks() []Check {
 			Fix:         "Derive every host you contact from the candidates and the cards they serve.",
 			Reached:     connected,
 			Judge:       judgeNoEscape,
+			Local:       true,
 		},
 		{
 			ID:          "G-TLS-VERIFIED",
@@ -76,6 +80,7 @@ func GlobalChecks() []Check {
 			Fix:         "Keep certificate and host name verification on for every connection, and refuse endpoints that fail it.",
 			Reached:     untrustedReached,
 			Judge:       judgeTLSVerified,
+			Local:       true,
 		},
 		{
 			ID:     "G-ONE-TASK",
@@ -87,6 +92,7 @@ func GlobalChecks() []Check {
 			Fix:     "Commit to one candidate at a time; cancel (or wait for the failure of) a task before sending the work elsewhere.",
 			Reached: realTaskSent,
 			Judge:   judgeOneTask,
+			Local:   true,
 		},
 		{
 			ID:     "G-SKILL-SUCCESSOR",

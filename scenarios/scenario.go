@@ -142,6 +142,12 @@ func (v Verdict) evidenced() Verdict {
 	return v
 }
 
+// Proven reports whether v is a FAIL that something seen proves: a request
+// on the wire (Seq) or an outcome the wire contradicts, a credential value
+// in what the orchestrator wrote. An absence (no outcome, no completion)
+// proves nothing by itself.
+func (v Verdict) Proven() bool { return v.Outcome == Fail && (v.Seq != 0 || v.evident) }
+
 // Check is one judged requirement.
 type Check struct {
 	// ID is stable: "CARD-001.REFETCH", or for a global check "G-JSONRPC"
@@ -160,6 +166,12 @@ type Check struct {
 	// ReadsOutcome is true when the check judges the reported outcomes (an
 	// orchestrator that reported none fails it).
 	ReadsOutcome bool
+	// Local is true when a proven FAIL rests on the failing request (or
+	// the text the orchestrator wrote) alone: no request before or after
+	// it could make it right. Such a FAIL stands when the trace lost its
+	// oldest events (Limits.MaxTraceEvents); any other check's FAIL then
+	// cannot be told from what the lost events held.
+	Local bool
 	// Reached is the check's engagement precondition: the part of the
 	// situation the orchestrator must have met for a PASS to count. A PASS
 	// from a run that does not meet it is NOT_EXERCISED. Required: every
@@ -178,8 +190,7 @@ type Check struct {
 // whose grade does not apply to this run (Grade.When), with the reason.
 func (c Check) Evaluate(r *Run) (v Verdict, exempt map[Profile]string) {
 	v = c.Judge(r)
-	proven := v.Outcome == Fail && (v.Seq != 0 || v.evident)
-	if (v.Outcome == Pass || v.Outcome == Fail && !proven) && !c.Reached.Met(r) {
+	if (v.Outcome == Pass || v.Outcome == Fail && !v.Proven()) && !c.Reached.Met(r) {
 		judged := v.Detail
 		v = NotExercisedf("not reached: the orchestrator did not %s", c.Reached.Needs).Want("the orchestrator to "+c.Reached.Needs, "it did not; the check alone would have said: "+judged)
 	}

@@ -109,17 +109,22 @@ func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scen
 
 // LimitError is a scenario run that reached limits of the fleet
 // (mockvendor.Fleet.LimitsHit): trace events or bodies were dropped,
-// connections refused or tasks forgotten, so the checks cannot judge the
-// orchestrator honestly and the scenario ends with ERROR. The run goes on
-// with the next scenario. A body cut to its digest is not a hit: the
-// checks still judge it.
+// connections refused or tasks forgotten, so the evidence is incomplete.
+// A check whose FAIL the kept evidence proves keeps it; every other check
+// of the scenario is ERROR (Judge). The run goes on with the next
+// scenario. A body cut to its digest is not a hit: the checks still judge
+// it.
 type LimitError struct {
 	Hits []mockvendor.LimitHit
 }
 
 func (e *LimitError) Error() string {
+	return "the run reached the fleet's limits, so the evidence is incomplete and no verdict is given: " + e.What()
+}
+
+// What lists what each limit took, in words.
+func (e *LimitError) What() string {
 	var b strings.Builder
-	b.WriteString("the run reached the fleet's limits, so the evidence is incomplete and no verdict is given: ")
 	for i, h := range e.Hits {
 		if i > 0 {
 			b.WriteString("; ")
@@ -127,6 +132,12 @@ func (e *LimitError) Error() string {
 		b.WriteString(h.What)
 	}
 	return b.String()
+}
+
+// EventsLost reports whether a limit took trace events themselves
+// (mockvendor.LimitHit.EventsLost), not only bodies or answers.
+func (e *LimitError) EventsLost() bool {
+	return slices.ContainsFunc(e.Hits, func(h mockvendor.LimitHit) bool { return h.EventsLost })
 }
 
 // delegationRequest is the contract request for delegation i of s.

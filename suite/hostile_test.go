@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -57,9 +58,17 @@ type hostileCase struct {
 	note      string // a driver note the transcript must hold
 	long      bool   // the orchestrator works for seconds before answering
 	// limit is the fleet limit the orchestrator reaches ("MaxTunnels"):
-	// the scenario must end with every check ERROR naming it, and its
-	// report still be written ("" = no limit reached, no ERROR).
+	// the scenario must end with every check ERROR naming it, but those
+	// in proven, and its report still be written ("" = no limit reached,
+	// no ERROR).
 	limit string
+	// proven are the checks whose FAIL the kept evidence proves despite
+	// the limit: they must FAIL, naming the limit, and the run is not
+	// conformant on that ground alone (Report.MustFailed).
+	proven []string
+	// taskBytes, when set, replaces the fleet's Limits.MaxTaskBytes and
+	// MaxVendorTaskBytes, so that a short flood reaches them.
+	taskBytes int64
 	// deadlineMs replaces the scenario's 1.5 s deadline (0 = keep it).
 	deadlineMs int
 }
@@ -89,9 +98,16 @@ func TestHostileOrchestrators(t *testing.T) {
 		{mode: "deep-nesting", long: true},
 		{mode: "big-bodies", long: true},
 		{mode: "tunnel-flood", long: true, limit: "MaxTunnels"},
+		// 500 real tasks of 60 KiB in one delegation: the task store
+		// forgets tasks past 1 MiB, and G-ONE-TASK's failure is on the wire.
+		{mode: "big-bodies", long: true, limit: "MaxTaskBytes", taskBytes: 1 << 20, proven: []string{"CARD-002.G-ONE-TASK"}},
 	}
 	for _, c := range cases {
-		t.Run(c.mode, func(t *testing.T) {
+		name := c.mode
+		if c.limit != "" {
+			name += "/" + c.limit
+		}
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			runHostile(t, bin, c)
 		})
@@ -123,6 +139,14 @@ func runHostile(t *testing.T, bin string, c hostileCase) {
 	}
 	if c.flood || c.long {
 		s.DeadlineMs = 20_000 * raceScale
+	}
+	if c.taskBytes != 0 {
+		fleet := s.Fleet
+		s.Fleet = func() mockvendor.Config {
+			cfg := fleet()
+			cfg.Limits.MaxTaskBytes, cfg.Limits.MaxVendorTaskBytes = c.taskBytes, c.taskBytes
+			return cfg
+		}
 	}
 	d := driver.NewExec([]string{bin, "-mode", c.mode, "-pids", pids})
 	start := time.Now()
@@ -158,6 +182,10 @@ func runHostile(t *testing.T, bin string, c hostileCase) {
 		switch {
 		case c.limit == "" && cr.Result == scenarios.Error:
 			t.Errorf("%s: ERROR %s", cr.ID, cr.Detail)
+		case c.limit != "" && slices.Contains(c.proven, cr.ID):
+			if cr.Result != scenarios.Fail || !strings.Contains(cr.Detail, "proven by the kept evidence") || !strings.Contains(cr.Detail, "Limits."+c.limit) {
+				t.Errorf("%s = %s (%s), want the FAIL the wire proves, naming Limits.%s", cr.ID, cr.Result, cr.Detail, c.limit)
+			}
 		case c.limit != "" && (cr.Result != scenarios.Error || !strings.Contains(cr.Detail, "Limits."+c.limit)):
 			t.Errorf("%s = %s (%s), want ERROR naming Limits.%s", cr.ID, cr.Result, cr.Detail, c.limit)
 		}
@@ -167,6 +195,9 @@ func runHostile(t *testing.T, bin string, c hostileCase) {
 		checks = append(checks, cr)
 	}
 	r := suite.NewReport(suite.Config{Scenarios: []*scenarios.Scenario{s}}, start, true, checks, []suite.ScenarioResult{res})
+	if got, want := r.MustFailed(nil), len(c.proven) > 0; c.limit != "" && got != want {
+		t.Errorf("MustFailed = %v, want %v: only a proven FAIL makes a run that reached a limit not conformant", got, want)
+	}
 	if r.Conformant(nil) && c.mode != "answer-first" && c.mode != "flood" {
 		t.Errorf("an orchestrator in mode %s is conformant: %+v", c.mode, r.Profiles)
 	}

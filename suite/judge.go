@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,7 +12,9 @@ import (
 )
 
 // Judge evaluates one check over a scenario's run and turns the verdict
-// into a result: ERROR when the harness failed, UNIMPLEMENTED when the
+// into a result: ERROR when the harness failed (for a run that reached the
+// fleet's limits, only where the lost evidence could change the verdict:
+// see underLimits), UNIMPLEMENTED when the
 // orchestrator declared it cannot run the scenario, NOT_EXERCISED when the
 // run did not reach the check's situation (Check.Evaluate), WAIVED when the
 // baseline lists a failing check, and PASS for a failing MAY check (a MAY
@@ -36,7 +39,9 @@ func Judge(run *scenarios.Run, harnessErr error, s *scenarios.Scenario, c scenar
 		}
 		cr.Trace = traceLines(run, cr.Seq)
 	}()
+	var limits *LimitError
 	switch {
+	case errors.As(harnessErr, &limits):
 	case harnessErr != nil:
 		cr.Result, cr.Detail = scenarios.Error, "harness error: "+harnessErr.Error()
 		return cr
@@ -45,6 +50,9 @@ func Judge(run *scenarios.Run, harnessErr error, s *scenarios.Scenario, c scenar
 		return cr
 	}
 	v, exempt := c.Evaluate(run)
+	if limits != nil {
+		v = underLimits(v, c, limits)
+	}
 	cr.Engaged = c.Global() && c.Reached.Met(run)
 	cr.Result, cr.Detail, cr.Seq, cr.Expected, cr.Actual, cr.Exempt = v.Outcome, v.Detail, v.Seq, v.Expected, v.Actual, exempt
 	if v.Outcome == scenarios.Fail && c.ReadsOutcome && len(run.Delegations) > 0 && run.Delegations[0].Outcome == nil {
@@ -61,6 +69,28 @@ func Judge(run *scenarios.Run, harnessErr error, s *scenarios.Scenario, c scenar
 		}
 	}
 	return cr
+}
+
+// underLimits is the verdict v of check c over a run that reached the
+// fleet's limits. A FAIL that kept evidence proves (Verdict.Proven: a
+// request on the wire, an outcome the wire contradicts) stands, since
+// nothing the limits took could make that request or that outcome right;
+// when the trace lost its oldest events, only a Local check's FAIL
+// stands, as another's may rest on what those events held. Any other
+// verdict could be changed by the lost evidence and becomes ERROR, saying
+// which limits took what and what the kept evidence alone would say.
+func underLimits(v scenarios.Verdict, c scenarios.Check, limits *LimitError) scenarios.Verdict {
+	if v.Proven() && (c.Local || !limits.EventsLost()) {
+		v.Detail += " (proven by the kept evidence; the run also reached the fleet's limits: " + limits.What() + ")"
+		return v
+	}
+	return scenarios.Verdict{
+		Outcome:  scenarios.Error,
+		Detail:   "harness error: " + limits.Error() + "; on the kept evidence alone the check would say " + string(v.Outcome) + ": " + v.Detail,
+		Seq:      v.Seq,
+		Expected: v.Expected,
+		Actual:   v.Actual,
+	}
 }
 
 func unimplemented(run *scenarios.Run) bool {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"time"
 
@@ -445,6 +446,27 @@ func (r *Report) Conformant(profiles []scenarios.Profile) bool {
 		}
 	}
 	return true
+}
+
+// MustFailed reports whether a check FAILed at a MUST grade of one of the
+// profiles (every profile when none is given) that applies to the run: a
+// verdict of "not conformant" that no harness ERROR elsewhere in the run
+// could turn round.
+func (r *Report) MustFailed(profiles []scenarios.Profile) bool {
+	if len(profiles) == 0 {
+		profiles = scenarios.Profiles
+	}
+	for _, c := range r.Checks {
+		if c.Result != scenarios.Fail {
+			continue
+		}
+		for _, g := range c.Grades {
+			if _, exempt := c.Exempt[g.Profile]; g.Level == scenarios.Must && !exempt && slices.Contains(profiles, g.Profile) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Writer is the one shape of every report writer (JSON, JUnit, HTML).

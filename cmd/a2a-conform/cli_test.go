@@ -342,3 +342,38 @@ func interruptRun(t *testing.T, sig syscall.Signal) {
 		t.Errorf("the HTML report does not say the run is incomplete: %v", err)
 	}
 }
+
+// TestVerdictExitUnderHarnessErrors: a harness ERROR is exit 2, unless a
+// MUST of a selected profile FAILed beside it (a flood whose failure the
+// wire proves): no harness error could make that run conformant, so it is
+// exit 1. A failed SHOULD, or a MUST of a profile not selected, does not
+// decide the verdict.
+func TestVerdictExitUnderHarnessErrors(t *testing.T) {
+	must := func(p scenarios.Profile) []scenarios.Grade { return []scenarios.Grade{{Profile: p, Level: scenarios.Must}} }
+	errCheck := suite.CheckResult{ID: "CARD-002.URL", Result: scenarios.Error, Grades: must(scenarios.Core), Detail: "the run reached the fleet's limits"}
+	cases := []struct {
+		name     string
+		failed   suite.CheckResult
+		profiles []scenarios.Profile
+		want     int
+	}{
+		{"a MUST failed", suite.CheckResult{ID: "G-ONE-TASK", Result: scenarios.Fail, Grades: must(scenarios.Safety)}, nil, 1},
+		{"only a SHOULD failed", suite.CheckResult{ID: "G-CANCEL-ABANDONED", Result: scenarios.Fail, Grades: []scenarios.Grade{{Profile: scenarios.Safety, Level: scenarios.Should}}}, nil, 2},
+		{"the failed MUST is in another profile", suite.CheckResult{ID: "G-ONE-TASK", Result: scenarios.Fail, Grades: must(scenarios.Safety)}, []scenarios.Profile{scenarios.Core}, 2},
+		{"the MUST passed", suite.CheckResult{ID: "G-ONE-TASK", Result: scenarios.Pass, Grades: must(scenarios.Safety)}, nil, 2},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			checks := []suite.CheckResult{errCheck, tc.failed}
+			r := &suite.Report{Checks: checks, Complete: true, Profiles: suite.Score(checks)}
+			err := verdictExit(r, tc.profiles)
+			var ee *exitError
+			if !errors.As(err, &ee) || ee.code != tc.want {
+				t.Fatalf("verdictExit = %v, want exit %d", err, tc.want)
+			}
+			if !strings.Contains(ee.Error(), "harness error in CARD-002.URL") {
+				t.Errorf("message %q does not name the harness error", ee.Error())
+			}
+		})
+	}
+}

@@ -253,12 +253,19 @@ func isTerminal(w io.Writer) bool {
 
 // verdictExit maps a report to the exit code: 2 when the harness failed
 // (an ERROR result or an interrupted run), 1 when a selected profile is not
-// conformant, the baseline is stale or no check ran, 0 otherwise.
+// conformant, the baseline is stale or no check ran, 0 otherwise. A MUST
+// that FAILed makes it 1 even beside an ERROR (a flood that reached the
+// fleet's limits, for one): no harness error could make that run
+// conformant, so the verdict stands and the harness error is named.
 func verdictExit(r *suite.Report, profiles []scenarios.Profile) error {
 	for _, c := range r.Checks {
-		if c.Result == scenarios.Error {
-			return &exitError{code: 2, err: fmt.Errorf("harness error in %s: %s", c.ID, c.Detail)}
+		if c.Result != scenarios.Error {
+			continue
 		}
+		if r.MustFailed(profiles) {
+			return &exitError{code: 1, err: fmt.Errorf("not conformant: a MUST failed on the evidence the run kept; besides, harness error in %s: %s", c.ID, c.Detail)}
+		}
+		return &exitError{code: 2, err: fmt.Errorf("harness error in %s: %s", c.ID, c.Detail)}
 	}
 	if !r.Complete {
 		return &exitError{code: 2, err: fmt.Errorf("the run was interrupted; the report covers what finished")}

@@ -1,0 +1,52 @@
+package suite
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor"
+	"github.com/a2a-conform/a2a-conform/scenarios"
+)
+
+// TestJudgeUnderLimits: over a run that reached the fleet's limits, a FAIL
+// that a kept request proves stands (naming the limits), and so does a
+// Local check's when the trace lost events; every other verdict becomes
+// ERROR, saying what the kept evidence alone would have said.
+func TestJudgeUnderLimits(t *testing.T) {
+	bodies := &LimitError{Hits: []mockvendor.LimitHit{{Limit: "MaxTaskBytes", Count: 9, What: "9 tasks forgotten past Limits.MaxTaskBytes"}}}
+	events := &LimitError{Hits: []mockvendor.LimitHit{{Limit: "MaxTraceEvents", Count: 9, What: "9 trace events dropped past Limits.MaxTraceEvents", EventsLost: true}}}
+	failAt := func(*scenarios.Run) scenarios.Verdict { return scenarios.Failf("request 5 broke the rule").At(5) }
+	failUnseen := func(*scenarios.Run) scenarios.Verdict { return scenarios.Failf("no completion") }
+	pass := func(*scenarios.Run) scenarios.Verdict { return scenarios.Passf("held") }
+	cases := []struct {
+		name   string
+		limits *LimitError
+		judge  func(*scenarios.Run) scenarios.Verdict
+		local  bool
+		want   scenarios.Outcome
+		detail string
+	}{
+		{"a request proves the FAIL", bodies, failAt, false, scenarios.Fail, "proven by the kept evidence; the run also reached the fleet's limits: 9 tasks forgotten"},
+		{"an absence proves nothing", bodies, failUnseen, false, scenarios.Error, "would say FAIL: no completion"},
+		{"a PASS may be what the limit hid", bodies, pass, false, scenarios.Error, "would say PASS: held"},
+		{"events lost: a FAIL that earlier events could answer", events, failAt, false, scenarios.Error, "9 trace events dropped"},
+		{"events lost: a Local FAIL", events, failAt, true, scenarios.Fail, "proven by the kept evidence"},
+		{"another harness error", nil, failAt, true, scenarios.Error, "fleet did not start"},
+	}
+	s := &scenarios.Scenario{ID: "UNIT-001"}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := scenarios.Check{ID: "UNIT-001.X", Grades: []scenarios.Grade{{Profile: scenarios.Safety, Level: scenarios.Must}},
+				Reached: scenarios.Precondition{Needs: "do it", Met: func(*scenarios.Run) bool { return true }}, Judge: tc.judge, Local: tc.local}
+			var err error = errors.New("the fleet did not start")
+			if tc.limits != nil {
+				err = tc.limits
+			}
+			cr := Judge(&scenarios.Run{Scenario: s.ID}, err, s, c, nil)
+			if cr.Result != tc.want || !strings.Contains(cr.Detail, tc.detail) {
+				t.Errorf("got %s (%s)\nwant %s with %q", cr.Result, cr.Detail, tc.want, tc.detail)
+			}
+		})
+	}
+}
