@@ -349,7 +349,9 @@ func interruptRun(t *testing.T, sig syscall.Signal) {
 // exit 1. A failed SHOULD, or a MUST of a profile not selected, does not
 // decide the verdict.
 func TestVerdictExitUnderHarnessErrors(t *testing.T) {
-	must := func(p scenarios.Profile) []scenarios.Grade { return []scenarios.Grade{{Profile: p, Level: scenarios.Must}} }
+	must := func(p scenarios.Profile) []scenarios.Grade {
+		return []scenarios.Grade{{Profile: p, Level: scenarios.Must}}
+	}
 	errCheck := suite.CheckResult{ID: "CARD-002.URL", Result: scenarios.Error, Grades: must(scenarios.Core), Detail: "the run reached the fleet's limits"}
 	cases := []struct {
 		name     string
