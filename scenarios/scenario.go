@@ -161,6 +161,9 @@ type Check struct {
 	Requirement string
 	// Source cites where the clause comes from ("seed 000, Decision Boundary").
 	Source string
+	// Sources are the places the requirement comes from, as data (see
+	// Source); the profile rule reads them (ProfileProblems).
+	Sources []Source
 	// Fix tells an orchestrator author what to change when the check fails.
 	Fix string
 	// ReadsOutcome is true when the check judges the reported outcomes (an

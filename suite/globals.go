@@ -80,7 +80,7 @@ func foldGlobal(g scenarios.Check, obs []CheckResult) CheckResult {
 	first := obs[0]
 	cr := CheckResult{
 		ID: g.ID, Title: first.Title, Profile: first.Profile, Level: first.Level, Grades: first.Grades,
-		Clause: first.Clause, Source: first.Source, Fix: first.Fix,
+		Clause: first.Clause, Source: first.Source, Sources: first.Sources, Fix: first.Fix,
 	}
 	by := map[scenarios.Outcome][]CheckResult{}
 	for _, o := range obs {

@@ -30,7 +30,8 @@ func Judge(run *scenarios.Run, harnessErr error, s *scenarios.Scenario, c scenar
 		Level:    c.Grades[0].Level,
 		Grades:   c.Grades,
 		Clause:   c.Requirement,
-		Source:   c.Source,
+		Source:   c.Cite(),
+		Sources:  c.Sources,
 		Fix:      c.Fix,
 	}
 	defer func() {

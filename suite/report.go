@@ -95,8 +95,11 @@ type CheckResult struct {
 	Result   scenarios.Outcome `json:"result"`
 	Clause   string            `json:"clause"`
 	Source   string            `json:"source"`
-	Fix      string            `json:"fix,omitempty"`
-	Detail   string            `json:"detail"`
+	// Sources are the check's sources as data (document, locator, level,
+	// whom it binds); Source is the same in one line.
+	Sources []scenarios.Source `json:"sources,omitempty"`
+	Fix     string             `json:"fix,omitempty"`
+	Detail  string             `json:"detail"`
 	// Expected and Actual say apart what the requirement wanted and what
 	// was seen, when the check gave them (empty otherwise).
 	Expected string `json:"expected,omitempty"`

@@ -80,7 +80,7 @@ func explainCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	for _, c := range checks {
 		fmt.Fprintf(stdout, "\n%s [%s] %s\n  requirement: %s\n  source:      %s\n  reached when the orchestrator did: %s\n  fix:         %s\n",
-			c.ID, grades(c.Grades), c.Title, c.Requirement, c.Source, c.Reached.Needs, c.Fix)
+			c.ID, grades(c.Grades), c.Title, c.Requirement, c.Cite(), c.Reached.Needs, c.Fix)
 	}
 	return nil
 }
