@@ -10,12 +10,25 @@ import (
 	"github.com/a2a-conform/a2a-conform/suite"
 )
 
-// listCmd prints every check: id, grades, title.
+// listCmd prints every check: id, grades, title; with --json every check
+// as data (sources included), with --markdown the generated catalog page
+// (docs/catalog.md).
 func listCmd(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("list", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "every check as a JSON array: id, scenario, title, profiles, sources, requirement, reached, fix")
+	asMarkdown := fs.Bool("markdown", false, "the catalog as Markdown (docs/catalog.md)")
 	if err := fs.Parse(args); err != nil {
 		return flagError(err)
+	}
+	switch {
+	case *asJSON && *asMarkdown:
+		return &usageError{"list takes --json or --markdown, not both"}
+	case *asJSON:
+		return writeCatalogJSON(stdout)
+	case *asMarkdown:
+		writeCatalogMarkdown(stdout)
+		return nil
 	}
 	for _, s := range scenarios.All() {
 		label := ""
