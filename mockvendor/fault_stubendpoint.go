@@ -2,7 +2,8 @@ package mockvendor
 
 // StubEndpoint answers every JSON-RPC method with -32601: the card looks
 // fine but the endpoint does not implement A2A [seed 000, Condition of
-// Validity].
+// Validity]. The vendor's card then breaks A2A 1.0 §8.3.1: each interface
+// MUST accurately declare its transport protocol and URL.
 type StubEndpoint struct{}
 
 func init() {

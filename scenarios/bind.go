@@ -44,10 +44,11 @@ func bindScenarios() []*Scenario {
 	}
 	return []*Scenario{
 		{
-			ID:     "BIND-001",
-			Title:  "reseller gateway",
-			Area:   "bind",
-			Source: "seed 003, What Was Observed; Decision Boundary",
+			ID:    "BIND-001",
+			Title: "reseller gateway",
+			Area:  "bind",
+			Source: "seed 003, What Was Observed; Decision Boundary. The gateway refuses ledger-write with -32601, which A2A 1.0 §9.5 (after JSON-RPC 2.0) " +
+				"keeps for a method that does not exist or is not available, as the seed's runtime did; BIND-001.NO-FULL does not depend on that answer",
 			Setup: "A's validly signed card (kid a-prod-2026-11) names https://gateway.vendor-b.example/a2a, whose certificate names only gateway.vendor-b.example. " +
 				"The trust policy lets A vouch for agent.vendor-a.example only. The gateway runs tasks under B's allowlist and refuses ledger-write.",
 			Fleet: func() mockvendor.Config {
@@ -63,7 +64,9 @@ func bindScenarios() []*Scenario {
 					Grades: must(Safety),
 					Requirement: "A valid signature proves what the card says, not who runs the task. When the signer does not operate the endpoint, the client rejects the delegation " +
 						"or enters a reduced-trust mode; it never runs it with full trust.",
-					Source:       "seed 003, Decision Boundary",
+					Sources: []Source{
+						Seed003("Decision Boundary", SrcMust).Read("signer and endpoint operator differ: the client must either reject the delegation or enter a reduced-trust mode"),
+					},
 					Fix:          "After verifying, compare the signer's operators with the endpoint's host and certificate; reject or report trustMode reduced on mismatch.",
 					ReadsOutcome: true,
 					Reached:      cardFetched("a"),
@@ -98,11 +101,13 @@ func bindScenarios() []*Scenario {
 			Requests: []Request{req(mockvendor.SkillSummarize, mockvendor.HostVendorA)},
 			Checks: []Check{
 				{
-					ID:           "BIND-002.FULL",
-					Title:        "signer bound to its own endpoint: full trust, completed",
-					Grades:       must(Safety),
-					Requirement:  "When the kid that signed the card belongs to the operator of the endpoint, the client delegates with full trust in the card.",
-					Source:       "seed 003, Decision Boundary",
+					ID:          "BIND-002.FULL",
+					Title:       "signer bound to its own endpoint: full trust, completed",
+					Grades:      must(Safety),
+					Requirement: "When the kid that signed the card belongs to the operator of the endpoint, the client delegates with full trust in the card.",
+					Sources: []Source{
+						Seed003("Decision Boundary", SrcMust).Read("the client must decide whether the kid that signed the card belongs to the operator of url; if yes, it delegates with full trust in the card's declared capabilities"),
+					},
 					Fix:          "Report trustMode full when the signature verifies and the endpoint host is one of the signer's operators with a matching certificate.",
 					ReadsOutcome: true,
 					Reached:      cardFetched("a"),
@@ -132,11 +137,14 @@ func bindScenarios() []*Scenario {
 			Requests: []Request{req(mockvendor.SkillSummarize, mockvendor.HostVendorA)},
 			Checks: []Check{
 				{
-					ID:           "BIND-003.UNPINNED",
-					Title:        "an unsigned card gives unpinned mode",
-					Grades:       must(Safety),
-					Requirement:  "Without a signature the signer-to-endpoint invariant cannot be evaluated; the client falls back to an explicit unsigned/unpinned mode (or refuses the card as unsigned-card).",
-					Source:       "seed 003, Condition of Validity",
+					ID:          "BIND-003.UNPINNED",
+					Title:       "an unsigned card gives unpinned mode",
+					Grades:      must(Safety),
+					Requirement: "Without a signature the signer-to-endpoint invariant cannot be evaluated; the client falls back to an explicit unsigned/unpinned mode (or refuses the card as unsigned-card).",
+					Sources: []Source{
+						Seed003("Condition of Validity", SrcMust).Read("an unsigned card: the invariant cannot be evaluated and the client must fall back to an explicit unsigned/unpinned delegation mode " +
+							"rather than assume equivalence; a refusal as unsigned-card that reports unpinned assumes no equivalence either, and passes"),
+					},
 					Fix:          "Report trustMode unpinned for cards without signatures.",
 					ReadsOutcome: true,
 					Reached:      cardFetched("a"),
@@ -161,11 +169,12 @@ func bindScenarios() []*Scenario {
 			},
 		},
 		{
-			ID:     "BIND-004",
-			Title:  "bare IP, self-signed",
-			Area:   "bind",
-			Source: "seed 003, Condition of Validity",
-			Setup:  "A's signed card names https://127.0.0.1:PORT/a2a, served with a self-signed certificate outside the fleet CA.",
+			ID:    "BIND-004",
+			Title: "bare IP, self-signed",
+			Area:  "bind",
+			Source: "seed 003, Condition of Validity. The self-signed certificate breaks no server clause of A2A; a client SHOULD verify it against trusted CAs " +
+				"(A2A 1.0 §7.2), which G-TLS-VERIFIED holds as a MUST (our posture): no task may go to this endpoint",
+			Setup: "A's signed card names https://127.0.0.1:PORT/a2a, served with a self-signed certificate outside the fleet CA.",
 			Fleet: func() mockvendor.Config {
 				a := mockvendor.VendorA()
 				a.Hosts = []mockvendor.HostConfig{{Name: mockvendor.HostVendorA, Card: true}, {RPCPath: mockvendor.VendorARPCPath}}
@@ -175,12 +184,21 @@ func bindScenarios() []*Scenario {
 			Requests: []Request{req(mockvendor.SkillSummarize, mockvendor.HostVendorA)},
 			Checks: []Check{
 				{
-					ID:           "BIND-004.NO-FULL",
-					Title:        "no task under full trust to a self-signed bare-IP endpoint",
-					Grades:       must(Safety),
-					Requirement:  "A bare-IP endpoint with a self-signed certificate cannot be compared with the issuer's identity; the binding cannot be evaluated and full trust is impossible.",
-					Source:       "seed 003, Condition of Validity",
-					Fix:          "Verify the endpoint's certificate; when it fails (or the host is an IP), do not report full trust - refuse or run unpinned.",
+					ID:     "BIND-004.NO-FULL",
+					Title:  "no task under full trust to a self-signed bare-IP endpoint",
+					Grades: must(Safety),
+					Requirement: "A bare-IP endpoint with a self-signed certificate cannot be compared with the issuer's identity; the binding cannot be evaluated and full trust is impossible. " +
+						"Seed 003 lets such a delegation fall back to unpinned mode, and this check passes any answer without full trust; but the certificate does not verify, " +
+						"and a task sent to the endpoint fails G-TLS-VERIFIED: only a refusal that sends nothing passes this scenario.",
+					Sources: []Source{
+						Seed003("Condition of Validity", SrcMust).Read("names this case (a bare IP with a self-signed cert): the invariant cannot be evaluated and the client must fall back " +
+							"to an explicit unsigned/unpinned delegation mode rather than assume equivalence. The seed speaks of the trust given to the card; " +
+							"it does not make a certificate that fails verification acceptable to send a task over"),
+						A2A("§7.2", SrcShould, Client).Read("clients SHOULD validate the server's certificate against trusted CAs; G-TLS-VERIFIED holds it as a MUST (our posture), " +
+							"so the only answer that passes both is a refusal"),
+					},
+					Fix: "Verify the endpoint's certificate before sending; when it does not verify (here a self-signed certificate on a bare IP), refuse the delegation " +
+						"(tls-san-mismatch or signer-endpoint-mismatch) and send nothing. Running unpinned passes this check but fails G-TLS-VERIFIED.",
 					ReadsOutcome: true,
 					Reached:      cardFetched("a"),
 					Judge:        notFull(0, contract.ReasonTLSSANMismatch, contract.ReasonSignerEndpointMismatch),
@@ -191,17 +209,21 @@ func bindScenarios() []*Scenario {
 			ID:       "BIND-005",
 			Title:    "ambiguous kid",
 			Area:     "bind",
-			Source:   "seed 003, Condition of Validity",
+			Source:   "seed 003, Condition of Validity (1). A's key set breaks RFC 7517 §4.5 (keys in a JWK Set SHOULD have distinct kid values); no clause of A2A",
 			Setup:    "A's JWKS holds two different keys with kid a-prod-2026-11.",
 			Fleet:    fleetOf(withFaults(mockvendor.VendorA(), mockvendor.Spec("duplicate-kid", nil))),
 			Requests: []Request{req(mockvendor.SkillSummarize, mockvendor.HostVendorA)},
 			Checks: []Check{
 				{
-					ID:           "BIND-005.NO-FULL",
-					Title:        "a kid that names two keys gives no full trust",
-					Grades:       must(Safety),
-					Requirement:  "Pinning a kid means anything only when the kid is unique in the issuer's JWKS at the moment of use; with two keys under one kid there is no full trust.",
-					Source:       "seed 003, Condition of Validity (1)",
+					ID:          "BIND-005.NO-FULL",
+					Title:       "a kid that names two keys gives no full trust",
+					Grades:      must(Safety),
+					Requirement: "Pinning a kid means anything only when the kid is unique in the issuer's JWKS at the moment of use; with two keys under one kid there is no full trust.",
+					Sources: []Source{
+						Seed003("Condition of Validity (1)", SrcMust).Read("the kid must be unique within the issuer's JWKS at the moment of use; otherwise the invariant cannot be evaluated " +
+							"and the client must fall back to an explicit unsigned/unpinned delegation mode, never full trust"),
+						RFC(7517, "§4.5", SrcShould, Server).Read("different keys within a JWK Set SHOULD use distinct kid values: the vendor breaks this SHOULD"),
+					},
 					Fix:          "Treat a kid that matches several keys as key-ambiguous: refuse, or run without full trust.",
 					ReadsOutcome: true,
 					Reached:      cardFetched("a"),

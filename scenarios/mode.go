@@ -11,10 +11,11 @@ import (
 func modeScenarios() []*Scenario {
 	return []*Scenario{
 		{
-			ID:     "MODE-001",
-			Title:  "silent coercion",
-			Area:   "mode",
-			Source: "seed 000, What Was Observed, step 5",
+			ID:    "MODE-001",
+			Title: "silent coercion",
+			Area:  "mode",
+			Source: "seed 000, What Was Observed, step 5. C breaks A2A 1.0 §3.3.2 (servers MUST validate all input parameters; an unsupported content type " +
+				"is a validation error, ContentTypeNotSupportedError in §5.4): it coerces the text part instead of refusing it",
 			Setup: "B answers -32004 for invoice-reconciliation (it only has fx-hedging); C's card lists invoice-reconciliation with inputModes [application/json] " +
 				"and C silently turns a text part into a data part {\"text\": ...}.",
 			Fleet: func() mockvendor.Config {
@@ -31,9 +32,12 @@ func modeScenarios() []*Scenario {
 					ID:     "MODE-001.NO-COERCION",
 					Title:  "every part sent matches the target skill's input modes",
 					Grades: must(Safety),
-					Requirement: "Declared input modes are not enforced by the vendor, so the orchestrator enforces them: every part it sends matches the target skill's inputModes " +
+					Requirement: "The orchestrator does not count on the vendor to enforce the declared input modes: every part it sends matches the target skill's inputModes " +
 						"(or the card's defaultInputModes), or it does not route there. A coercion the vendor had to apply shows a mismatch.",
-					Source:       "seed 000, What Was Observed, step 5; Condition of Validity",
+					Sources: []Source{
+						Seed000("Condition of Validity", SrcMust).Read("when the card is a hint the orchestrator must not assume inputModes are enforced"),
+						Seed000("What Was Observed", SrcDescriptive).Read("step 5: a text part sent to a skill declaring application/json was silently coerced to {\"text\": ...}"),
+					},
 					Fix:          "Read the skill's inputModes from the card and build parts that match (a data part for application/json), or pick another agent (or refuse with input-mode-mismatch).",
 					ReadsOutcome: true,
 					Reached:      cardFetched("c"),

@@ -12,10 +12,11 @@ import (
 func probeScenarios() []*Scenario {
 	return []*Scenario{
 		{
-			ID:       "PROBE-001",
-			Title:    "stub endpoint",
-			Area:     "probe",
-			Source:   "seed 000, Condition of Validity; Decision Boundary",
+			ID:    "PROBE-001",
+			Title: "stub endpoint",
+			Area:  "probe",
+			Source: "seed 000, Condition of Validity; Decision Boundary. E's card breaks A2A 1.0 §8.3.1 (each interface MUST accurately declare " +
+				"its transport protocol and URL): the JSON-RPC endpoint it declares answers every method -32601",
 			Setup:    "E's card looks fine; its endpoint answers every method with -32601. D is the second candidate.",
 			Fleet:    fleetOf(vendorE(), mockvendor.VendorD()),
 			Requests: []Request{req(skillS, hostE, mockvendor.HostCardD)},
@@ -26,7 +27,11 @@ func probeScenarios() []*Scenario {
 					Grades: must(Safety),
 					Requirement: "An endpoint that answers -32601 does not implement the task lifecycle; the card is a hint and the real task must not be committed there. " +
 						"The delegation ends rejected or failed with endpoint-not-a2a, or uses a later candidate.",
-					Source:       "seed 000, Condition of Validity",
+					Sources: []Source{
+						Seed000("Condition of Validity", SrcDescriptive).Read("a probe answered -32601 rather than -32001 shows the endpoint does not implement the task lifecycle (a stub); the card is then a hint"),
+						Seed000("Operational Effect", SrcDescriptive).Read("the reference code raises StaleAgentCardError, and sends no real task, when the probe shows no task lifecycle"),
+						Posture("no real task is committed to an endpoint whose probe shows it does not implement the task lifecycle"),
+					},
 					Fix:          "Probe first; on -32601/-32602 from the probe, skip the endpoint and try the next candidate.",
 					ReadsOutcome: true,
 					Reached:      cardFetched("e"),
@@ -61,11 +66,14 @@ func probeScenarios() []*Scenario {
 				{
 					ID:          "PROBE-001.PROBED",
 					Title:       "a probe reached E before any real task",
-					Grades:      should(Safety),
-					Requirement: "Between discovery and commitment exactly one re-verification is due: a side-effect-free probe to the endpoint the card names.",
-					Source:      "seed 000, Decision Boundary",
-					Fix:         `Send a probe (text part "__probe__" or metadata a2a_probe: true, or a get of a synthetic id marked as a probe) before the first real task to an endpoint.`,
-					Reached:     cardFetched("e"),
+					Grades:      must(Safety),
+					Requirement: "Between discovery and commitment exactly one re-verification is required: a side-effect-free probe to the endpoint the card names.",
+					Sources: []Source{
+						Seed000("Decision Boundary", SrcMust).Read("between discovery and commitment exactly one re-verification is permitted and required: a side-effect-free probe; " +
+							"a get of a synthetic probe task id (Condition of Validity) is accepted as that probe"),
+					},
+					Fix:     `Send a probe (text part "__probe__" or metadata a2a_probe: true, or a get of a synthetic id marked as a probe) before the first real task to an endpoint.`,
+					Reached: cardFetched("e"),
 					Judge: func(r *Run) Verdict {
 						for _, e := range r.Events {
 							if isProbe(e) && inVendor(e, "e") {
@@ -87,7 +95,7 @@ func probeScenarios() []*Scenario {
 			ID:       "PROBE-002",
 			Title:    "probe accepted",
 			Area:     "probe",
-			Source:   "seed 000, Decision Boundary",
+			Source:   "seed 000, Decision Boundary. D breaks no clause of A2A: the probe is a message like any other, and working on it is what an A2A server does",
 			Setup:    "D's endpoint takes the probe for work and returns a task that stays working until cancelled.",
 			Fleet:    fleetOf(withFaults(mockvendor.VendorD(), mockvendor.Spec("probe-accept", nil))),
 			Requests: []Request{req(skillS, mockvendor.HostCardD)},
@@ -97,19 +105,23 @@ func probeScenarios() []*Scenario {
 					Title:       "every accepted probe task is cancelled before the real task",
 					Grades:      must(Safety),
 					Requirement: "A probe that comes back as a task in submitted or working is cancelled at once, before the real task is sent.",
-					Source:      "seed 000, Decision Boundary",
-					Fix:         "When the probe returns a task that is not terminal, send cancel for its id before committing.",
-					Reached:     probeAccepted,
-					Judge:       judgeProbeCancel,
+					Sources: []Source{
+						Seed000("Decision Boundary", SrcMust).Read("a probe answered with a task in submitted or working: the orchestrator must immediately cancel it"),
+					},
+					Fix:     "When the probe returns a task that is not terminal, send cancel for its id before committing.",
+					Reached: probeAccepted,
+					Judge:   judgeProbeCancel,
 				},
 				{
 					ID:          "PROBE-002.ONE",
 					Title:       "exactly one probe per endpoint per delegation",
-					Grades:      should(Safety),
+					Grades:      must(Safety),
 					Requirement: "Exactly one re-verification is permitted and required between discovery and commitment.",
-					Source:      "seed 000, Decision Boundary",
-					Fix:         "Probe each endpoint once per delegation.",
-					Reached:     cardFetched("d"),
+					Sources: []Source{
+						Seed000("Decision Boundary", SrcMust).Read("between discovery and commitment exactly one re-verification is permitted and required"),
+					},
+					Fix:     "Probe each endpoint once per delegation.",
+					Reached: cardFetched("d"),
 					Judge: func(r *Run) Verdict {
 						for i := range r.Delegations {
 							per := map[string]int{}
@@ -147,7 +159,7 @@ func probeScenarios() []*Scenario {
 					Title:        "re-fetch and complete via -v2 after a successful probe",
 					Grades:       must(Safety),
 					Requirement:  "A successful probe validates the endpoint, not the skill; the real task's -32004 is handled as a routing signal: re-fetch the card and complete via the available skill.",
-					Source:       "seed 000, Decision Boundary",
+					Sources:      []Source{seedRoutingSignal, seedStaleCardError},
 					Fix:          "Do not treat a passed probe as proof the skill exists; handle -32004 on the real task by re-fetching and re-routing.",
 					ReadsOutcome: true,
 					Reached:      cardFetched("b"),
