@@ -27,6 +27,9 @@ type Source struct {
 	// which reading of a clause that contradicts another it accepts, or
 	// why a descriptive clause still gives a MUST (SelfRequested).
 	Note string `json:"note,omitempty"`
+	// WhyNotMust, set on a seed's "must", says why the check grades it
+	// below MUST in delegation-safety; empty means it must be a MUST there.
+	WhyNotMust string `json:"whyNotMust,omitempty"`
 	// SelfRequested marks a descriptive A2A clause whose check only asks
 	// the client to achieve what the client itself asked for (it asked
 	// to return immediately, it chose to stream) and nothing else could:
@@ -215,6 +218,13 @@ func (s Source) Read(note string) Source {
 	return s
 }
 
+// NotMust says why a seed's "must" is graded below MUST in
+// delegation-safety (see Source.WhyNotMust).
+func (s Source) NotMust(why string) Source {
+	s.WhyNotMust = why
+	return s
+}
+
 // OnlyWhatItAsked marks a descriptive A2A clause as one whose check only
 // asks the client to achieve what it itself asked for (see
 // Source.SelfRequested), with the reason.
@@ -253,7 +263,7 @@ func (s Source) ceiling() Level {
 //     clause's ceiling (descriptive text gives at most SHOULD, unless the
 //     client only achieves what it asked for);
 //   - a delegation-safety grade is a MUST where a seed says "must", unless
-//     that source says why not (a note).
+//     that source says why not (WhyNotMust).
 func ProfileProblems(c Check) []string {
 	var out []string
 	if len(c.Sources) == 0 {
@@ -270,8 +280,8 @@ func ProfileProblems(c Check) []string {
 			out = append(out, coreProblems(c, g)...)
 		case Safety:
 			for _, s := range c.Sources {
-				if (s.Document == DocSeed000 || s.Document == DocSeed003) && s.Level == SrcMust && g.Level != Must && s.Note == "" {
-					out = append(out, fmt.Sprintf("%s: delegation-safety %s, but %s says must (raise it to MUST, or say why not in the source's note)", c.ID, g.Level, s))
+				if (s.Document == DocSeed000 || s.Document == DocSeed003) && s.Level == SrcMust && g.Level != Must && s.WhyNotMust == "" {
+					out = append(out, fmt.Sprintf("%s: delegation-safety %s, but %s says must (raise it to MUST, or say why not: Source.WhyNotMust)", c.ID, g.Level, s))
 				}
 			}
 		}
