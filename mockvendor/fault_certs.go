@@ -4,6 +4,9 @@ import "crypto/tls"
 
 // WrongSAN gives the host a certificate from the fleet CA that names other
 // hosts: a client that checks host names must refuse it (G-TLS-VERIFIED).
+// No A2A server clause is about certificate names; this is what an
+// impostor answering for the host looks like, which A2A 1.0 §7.2 and
+// RFC 9110 §4.3.4 have the client check.
 type WrongSAN struct {
 	// SANs are the names the certificate carries. Empty means
 	// ["wrong-host.example"].

@@ -5,7 +5,8 @@ import "net"
 // RefuseConnections makes a host a dead endpoint: every connection to it
 // is closed as soon as it is accepted, before any TLS, as an interface
 // whose server is down looks to a client (the connection fails; A2A 1.0
-// §5.2 asks clients to fall back to another interface). Each refused
+// §5.2 asks clients to fall back to another interface). An outage, not a
+// card that misdeclares its interfaces. Each refused
 // connection is traced as OpConnRefused with the host's name, whether it
 // came through the proxy or was dialed directly.
 type RefuseConnections struct{}

@@ -7,7 +7,9 @@ import (
 )
 
 // AlgNone replaces the signature with an unsecured JWS (alg "none", empty
-// signature) that names the vendor's kid and JWKS.
+// signature) that names the vendor's kid and JWKS. Like AlgConfusion it is
+// a forgery: no signature made with the vendor's private key, as A2A 1.0
+// §8.4.2 signs a card.
 type AlgNone struct{}
 
 // AlgConfusion signs the card with HS256, using the vendor's public key

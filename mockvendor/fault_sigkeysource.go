@@ -19,7 +19,8 @@ import (
 // key's public half in the protected header (jwk), under the vendor's kid
 // and jku. The issuer's key set does not hold it: only a verifier that
 // takes the key the signature itself offers accepts the card, which anyone
-// could have signed [RFC 7515 §4.1.3; A2A 1.0 §8.4.3].
+// could have signed [RFC 7515 §4.1.3; A2A 1.0 §8.4.3]. A forgery: the kid
+// names no signing key of the vendor's (A2A 1.0 §8.4.2).
 type EmbeddedJWK struct {
 	once sync.Once
 	key  *ecdsa.PrivateKey

@@ -11,7 +11,9 @@ import (
 // KeyRotation signs the card with a new key that the first JWKS response
 // lacks and every later one holds, as after a key rotation whose JWKS a
 // client has cached (the OpenID relying-party test rp-key-rotation-op-sign-key
-// is the model).
+// is the model). For those first fetches the jku's set lacks the key the
+// kid names, which A2A 1.0 §8.4.2 describes the jku as holding: a key set
+// that lags its card.
 type KeyRotation struct {
 	// NewKID is the kid of the new key. Empty means "<vendor kid>-next".
 	NewKID string `json:"newKid,omitempty" doc:"kid of the rotated-in key; empty means \"<kid>-next\""`

@@ -3,7 +3,9 @@ package mockvendor
 import "encoding/json"
 
 // TamperedCard adds a skill to the card after it was signed, so the
-// signature no longer covers what the card says [A2A 1.0 §8.4].
+// signature no longer covers what the card says [A2A 1.0 §8.4]. The vendor
+// serves a card its signature was not computed over (A2A 1.0 §8.4.2 signs
+// the canonical card), as a card altered on its way would be.
 type TamperedCard struct {
 	// Skill is the id of the skill added after signing. Empty means
 	// "wire-transfer".

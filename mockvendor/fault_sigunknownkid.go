@@ -7,7 +7,9 @@ import (
 )
 
 // UnknownKID signs the card with a key whose kid the vendor's JWKS never
-// holds, not even after a re-fetch.
+// holds, not even after a re-fetch: the kid identifies no key the vendor
+// publishes, which A2A 1.0 §8.4.2 has it do, as a card signed by someone
+// else under the vendor's name would.
 type UnknownKID struct {
 	// KID is the kid of the stray key. Empty means "<vendor kid>-unknown".
 	KID string `json:"kid,omitempty" doc:"kid of the key that is in no JWKS; empty means \"<kid>-unknown\""`

@@ -8,7 +8,10 @@ import (
 // VersionReject refuses requests whose A2A-Version the interface does not
 // support with -32009, as the 1.0 spec lets an agent do (§3.6.2); a missing
 // header counts as 0.3. Off by default: the fleet records versions and
-// judges them only through G-VERSION-HEADER.
+// judges them only through G-VERSION-HEADER. The -32009 is what §3.6.2
+// asks; but where the card declares an interface at a version this fault
+// refuses (IFACE-006), the vendor breaks A2A 1.0 §8.3 (the card MUST
+// properly declare its supported protocols).
 type VersionReject struct {
 	// Accepted are the versions served. Empty means ["1.0"].
 	Accepted []string `json:"accepted,omitempty" doc:"A2A-Version values served; empty means [\"1.0\"]"`

@@ -117,11 +117,31 @@ func presentedList(e mockvendor.Event) string {
 	return strings.Join(s, ", ")
 }
 
+// The sources the AUTH checks share.
+var (
+	// authProcess is A2A 1.0 §7.3, which describes (no requirement
+	// keyword) how a client authenticates: a2a-core SHOULD at most.
+	authProcess = A2A("§7.3", SrcDescriptive, Client).Read("the client discovers the required schemes in the card's securitySchemes, obtains the credentials out of band, " +
+		"and includes them in protocol-appropriate headers or metadata for every A2A request (described, with no requirement keyword)")
+	// authCLIAttach is the a2a-cli client rule to attach credentials per
+	// the declared scheme.
+	authCLIAttach = CLI("A2ACLI_AUTH_001", SrcMust).Read("credentials attached per the agent's declared security scheme (a2a-cli SPEC §12.1, a Tier 1 MUST)")
+	// authCLIInsecure asks for a warning, not a refusal.
+	authCLIInsecure = CLI("A2ACLI_AUTH_003", SrcMust).Read("a tool MUST warn prominently when a credential is sent over a connection with certificate verification disabled, " +
+		"and never disable verification silently; it asks for a warning, it does not forbid sending")
+	// authBearerSafe is RFC 6750's summary of a client's duties for a
+	// bearer token.
+	authBearerSafe = RFC(6750, "§5.3", SrcMust, Client).Read("Safeguard bearer tokens: client implementations MUST ensure bearer tokens are not leaked to unintended parties; " +
+		"Validate TLS certificate chains: the client MUST validate the chain when making requests to protected resources, or a DNS hijack steals the token")
+	// authScope is this project's stance on where a credential may go.
+	authScope = Posture("a credential goes only to the origin it was issued for, over a connection whose certificate verified for that host")
+)
+
 // authScenarios are the AUTH area.
 func authScenarios() []*Scenario {
 	const (
 		srcAttach = "A2A 1.0 §7.3 (the card's securitySchemes say how; the credential goes in the protocol's headers of every request); a2a-cli COMPLIANCE.md A2ACLI_AUTH_001"
-		srcLeak   = "seed 003, Operational Effect (under a reseller gateway the gateway's security context applies, not the signer's); A2A 1.0 §7.3 (credentials are obtained out of band for the server that demands them)"
+		srcLeak   = "seed 003, Decision Boundary and Operational Effect (under a reseller gateway the gateway's security context applies, not the signer's); RFC 6750 §5.3 (bearer tokens are not leaked to unintended parties)"
 	)
 	done := func(vendor string) func(r *Run) Verdict {
 		return func(r *Run) Verdict { return completedAt(r, 0, vendor) }
@@ -137,21 +157,26 @@ func authScenarios() []*Scenario {
 			Requests: []Request{authReq(skillS, []string{"d"}, mockvendor.HostCardD)},
 			Checks: []Check{
 				{
-					ID:          "AUTH-001.ATTACH",
-					Title:       "every call carries the bearer token the card asks for",
-					Grades:      must(Core),
-					Requirement: "A client learns from the card's security schemes how the agent authenticates and presents the credential it holds for that agent on every request: for an HTTP bearer scheme, Authorization: Bearer <token>.",
-					Source:      srcAttach,
-					Fix:         "Read securitySchemes (1.0: httpAuthSecurityScheme; 0.3: type http) and the requirements, find the credential held for the endpoint's origin, and send Authorization: Bearer <value> on every call.",
-					Reached:     rpcAt("d"),
-					Judge:       attachedAsDeclared("d", viaBearer, "as Authorization: Bearer"),
+					ID:     "AUTH-001.ATTACH",
+					Title:  "every call carries the bearer token the card asks for",
+					Grades: []Grade{{Profile: Core, Level: Should}, {Profile: Safety, Level: Must}},
+					Requirement: "A client learns from the card's security schemes how the agent authenticates and presents the credential it holds for that agent on every request: for an HTTP bearer scheme, Authorization: Bearer <token>. " +
+						"(A2A 1.0 §7.3 describes this without a requirement keyword: an a2a-core SHOULD; a2a-cli makes it a MUST, graded in delegation-safety.)",
+					Sources: []Source{
+						authProcess,
+						Proto("HTTPAuthSecurityScheme.scheme", SrcDescriptive, Server).Read("the HTTP Authentication scheme to be used in the Authorization header, e.g. Bearer"),
+						authCLIAttach,
+					},
+					Fix:     "Read securitySchemes (1.0: httpAuthSecurityScheme; 0.3: type http) and the requirements, find the credential held for the endpoint's origin, and send Authorization: Bearer <value> on every call.",
+					Reached: rpcAt("d"),
+					Judge:   attachedAsDeclared("d", viaBearer, "as Authorization: Bearer"),
 				},
 				{
 					ID:           "AUTH-001.DONE",
 					Title:        "the authenticated delegation completes",
 					Grades:       must(Safety),
 					Requirement:  "With the right credential presented the right way, the agent runs the task: the outcome is completed at D.",
-					Source:       srcAttach,
+					Sources:      []Source{authCLIAttach, authProcess},
 					Fix:          "Present the credential as the card declares; a 401 means it was missing or sent the wrong way.",
 					ReadsOutcome: true,
 					Reached:      rpcAt("d"),
@@ -169,21 +194,28 @@ func authScenarios() []*Scenario {
 			Requests: []Request{authReq(skillS, []string{"d"}, mockvendor.HostCardD)},
 			Checks: []Check{
 				{
-					ID:          "AUTH-002.ATTACH",
-					Title:       "every call carries the API key in the header the card names",
-					Grades:      must(Core),
-					Requirement: "For an API key scheme the client sends the key where the scheme says (here the request header the scheme names), not as a bearer token or under a header of its own choosing.",
-					Source:      srcAttach,
-					Fix:         "For an apiKey scheme (1.0: apiKeySecurityScheme location/name; 0.3: in/name) put the value in the named header.",
-					Reached:     rpcAt("d"),
-					Judge:       attachedAsDeclared("d", viaAPIKey, "in the "+apiKeyHeader+" header"),
+					ID:     "AUTH-002.ATTACH",
+					Title:  "every call carries the API key in the header the card names",
+					Grades: []Grade{{Profile: Core, Level: Should}, {Profile: Safety, Level: Must}},
+					Requirement: "For an API key scheme the client sends the key where the scheme says (here the request header the scheme names), not as a bearer token or under a header of its own choosing. " +
+						"(A2A describes this without a requirement keyword: an a2a-core SHOULD; a2a-cli makes it a MUST, graded in delegation-safety.)",
+					Sources: []Source{
+						authProcess,
+						Proto("APIKeySecurityScheme", SrcDescriptive, Server).Read("location (query, header or cookie) and name: the parameter the key goes in"),
+						A2A03("§5.5.3", SrcDescriptive, Server).Read("SecurityScheme describes the authentication requirements for the agent's url (OpenAPI apiKey: in, name)"),
+						A2A03("§4.3", SrcDescriptive, Client).Read("the client includes the credentials in the appropriate HTTP headers (e.g. X-API-Key) of every A2A request"),
+						authCLIAttach,
+					},
+					Fix:     "For an apiKey scheme (1.0: apiKeySecurityScheme location/name; 0.3: in/name) put the value in the named header.",
+					Reached: rpcAt("d"),
+					Judge:   attachedAsDeclared("d", viaAPIKey, "in the "+apiKeyHeader+" header"),
 				},
 				{
 					ID:           "AUTH-002.DONE",
 					Title:        "the delegation with the API key completes",
 					Grades:       must(Safety),
 					Requirement:  "With the key in the declared header the agent runs the task: the outcome is completed at D.",
-					Source:       srcAttach,
+					Sources:      []Source{authCLIAttach, authProcess},
 					Fix:          "Send the API key in the header the card names.",
 					ReadsOutcome: true,
 					Reached:      rpcAt("d"),
@@ -195,19 +227,26 @@ func authScenarios() []*Scenario {
 			ID:       "AUTH-003",
 			Title:    "refused credential: no retry loop",
 			Area:     "auth",
-			Source:   "A2A 1.0 §3.3.2 (authentication errors: HTTP 401) and §7.4; RFC 6750 §3.1 (invalid_token: the client may get a new token and retry, not retry the same one)",
+			Source:   "A2A 1.0 §3.3.2 (servers MUST reject invalid credentials; HTTP 401); RFC 6750 §3.1 (invalid_token: the client MAY get a new token and retry); posture: no retry loop with a refused credential",
 			Setup:    "D's card declares a bearer scheme; D refuses the token it issued (as if revoked): every call gets 401 with WWW-Authenticate: Bearer error=\"invalid_token\". The request hands out that token.",
 			Fleet:    fleetOf(protectedD(mockvendor.AuthConfig{Revoked: true}, true)),
 			Requests: []Request{authReq(skillS, []string{"d"}, mockvendor.HostCardD)},
 			Checks: []Check{
 				{
-					ID:          "AUTH-003.NO-RETRY",
-					Title:       "a refused credential is not sent again and again",
-					Grades:      must(Safety),
-					Requirement: "A 401 says the credential was refused; sending the same one to the same origin again cannot succeed and, repeated, looks like an attack (lock-outs, rate limits). After a 401 the client sends the same credential there at most once more in the delegation.",
-					Source:      "A2A 1.0 §3.3.2; RFC 6750 §3.1; issue 13, AUTH (no retry of the same credential in a loop)",
-					Fix:         "Treat 401 as final for that credential and origin in this delegation: stop, move to the next candidate, or get a new credential.",
-					Reached:     credentialRefused("d"),
+					ID:     "AUTH-003.NO-RETRY",
+					Title:  "a refused credential is not sent again and again",
+					Grades: must(Safety),
+					Requirement: "A 401 says the origin refused the credential (A2A 1.0 §3.3.2; for a bearer token, RFC 6750 §3.1's invalid_token). RFC 6750 lets the client get a new token and retry; " +
+						"it neither forbids nor asks for a retry with the same one. By this project's posture, sending the refused credential again and again cannot succeed and looks like the brute force " +
+						"servers rate-limit (A2A 1.0 §13.4): after a 401 the client sends the same credential there at most once more in the delegation.",
+					Sources: []Source{
+						A2A("§3.3.2", SrcMust, Server).Read("Authentication Errors: servers MUST reject requests with invalid or missing credentials (HTTP 401)"),
+						RFC(6750, "§3.1", SrcMay, Client).Read("invalid_token: the resource SHOULD answer 401, and the client MAY request a new access token and retry; nothing about retrying with the same token"),
+						A2A("§13.4", SrcShould, Server).Read("agents SHOULD log authentication failures and implement rate limiting to prevent brute-force attacks"),
+						Posture("after a 401, the same credential goes to that origin at most once more in the delegation"),
+					},
+					Fix:     "Treat 401 as final for that credential and origin in this delegation: stop, move to the next candidate, or get a new credential.",
+					Reached: credentialRefused("d"),
 					Judge: func(r *Run) Verdict {
 						for i := range r.Delegations {
 							refused, again := false, 0
@@ -231,11 +270,14 @@ func authScenarios() []*Scenario {
 					},
 				},
 				{
-					ID:           "AUTH-003.REPORT",
-					Title:        "a refused credential is reported as such",
-					Grades:       should(Safety),
-					Requirement:  "The caller must learn that its credential was refused (to renew it), not a generic failure: the outcome is failed or rejected with reason auth-rejected, or escalated to the caller.",
-					Source:       "A2A 1.0 §3.3.2 (authentication errors are their own category); driver contract, reason vocabulary",
+					ID:          "AUTH-003.REPORT",
+					Title:       "a refused credential is reported as such",
+					Grades:      should(Safety),
+					Requirement: "The caller needs to learn that its credential was refused (to renew it), not a generic failure: the outcome is failed or rejected with reason auth-rejected, or escalated to the caller.",
+					Sources: []Source{
+						A2A("§3.3.2", SrcMust, Server).Read("authentication errors are a category of their own, which servers MUST return for invalid credentials"),
+						ContractRule("Delegation request: Credentials", SrcMust).Read("after a 401, report failed (or rejected) with reason auth-rejected; the check also takes an escalation to the caller"),
+					},
 					Fix:          "Map HTTP 401 to reason auth-rejected.",
 					ReadsOutcome: true,
 					Reached:      credentialRefused("d"),
@@ -279,7 +321,13 @@ func authScenarios() []*Scenario {
 					Grades: must(Safety),
 					Requirement: "A credential belongs to the origin it was issued for. A card signed by A that names another party's gateway does not make A's credential valid there: the gateway's own security context applies, so A's credential is never presented to it " +
 						"(the client refuses, or runs with the credential it holds for the gateway itself).",
-					Source:  srcLeak,
+					Sources: []Source{
+						Seed003("Decision Boundary", SrcMust).Read("when the signer does not operate the endpoint the client must reject, or enter reduced trust where the endpoint's own constraints apply: " +
+							"its own security context, not the signer's credential"),
+						Seed003("Operational Effect", SrcDescriptive).Read("under a reseller gateway the gateway's security context applies, not the signer's securitySchemes"),
+						authBearerSafe,
+						authScope,
+					},
 					Fix:     "Key credentials by the endpoint's origin, not by the card or its signer; present at the gateway only a credential issued for the gateway's origin (or refuse it as signer-endpoint-mismatch).",
 					Reached: cardFetched("a"),
 					Judge: func(r *Run) Verdict {
@@ -318,22 +366,33 @@ func authScenarios() []*Scenario {
 			},
 		},
 		{
-			ID:       "AUTH-005",
-			Title:    "no credential over an unverified connection",
-			Area:     "auth",
-			Source:   "a2a-cli COMPLIANCE.md A2ACLI_AUTH_003 (a credential over a connection without certificate verification is never silent); A2A 1.0 §7.1-7.2",
-			Setup:    "D's card (on agent-d.example, a good certificate) declares a bearer scheme; its endpoint rpc.agent-d.example presents a certificate from the fleet CA for other names. The request hands out D's token for https://rpc.agent-d.example.",
+			ID:     "AUTH-005",
+			Title:  "no credential over an unverified connection",
+			Area:   "auth",
+			Source: "RFC 6750 §5.3 (validate TLS certificate chains); A2A 1.0 §7.2; a2a-cli COMPLIANCE.md A2ACLI_AUTH_003 (a credential over a connection without certificate verification is never silent); posture",
+			Setup: "D's card (on agent-d.example, a good certificate) declares a bearer scheme; its endpoint rpc.agent-d.example presents a certificate from the fleet CA for other names, " +
+				"as an impostor answering for that host would (no A2A server clause is about certificate names; A2A 1.0 §7.2 has the client verify them). The request hands out D's token for https://rpc.agent-d.example.",
 			Fleet:    fleetOf(withFaults(protectedD(mockvendor.AuthConfig{}, true), mockvendor.Spec("wrong-san", nil, mockvendor.HostRPCD))),
 			Requests: []Request{authReq(skillS, []string{"d"}, mockvendor.HostCardD)},
 			Checks: []Check{
 				{
-					ID:          "AUTH-005.NO-UNVERIFIED",
-					Title:       "the token is not sent to an endpoint whose certificate does not verify",
-					Grades:      must(Safety),
-					Requirement: "A credential is presented only over a connection whose certificate verified for the host: one sent where verification failed (or was off) goes to whoever answers.",
-					Source:      "a2a-cli COMPLIANCE.md A2ACLI_AUTH_003; A2A 1.0 §7.2",
-					Fix:         "Keep certificate and host name verification on; when it fails, do not send the request (and so not the credential).",
-					Reached:     endpointMet("d"),
+					ID:     "AUTH-005.NO-UNVERIFIED",
+					Title:  "the token is not sent to an endpoint whose certificate does not verify",
+					Grades: must(Safety),
+					Requirement: "A credential is presented only over a connection whose certificate verified for the host: one sent where verification failed (or was off) goes to whoever answers. " +
+						"RFC 6750 §5.3 has a client validate the TLS certificate chain when it sends a bearer token, RFC 9110 §4.3.4 has it verify that the certificate is valid for the host " +
+						"(an automated client SHOULD then end the connection), and A2A 1.0 §7.2 asks clients to verify (a SHOULD); a2a-cli asks only for a warning. " +
+						"Never sending the credential over such a connection is this project's posture.",
+					Sources: []Source{
+						authBearerSafe.Read("Validate TLS certificate chains: the client MUST validate the chain when making requests to protected resources, or a DNS hijack steals the token"),
+						RFC(9110, "§4.3.4", SrcMust, Client).Read("a client MUST verify the service identity (RFC 6125); when the certificate is not valid for the origin, " +
+							"an automated client MUST log the error and SHOULD terminate the connection"),
+						A2A("§7.2", SrcShould, Client).Read("A2A clients SHOULD verify the server's identity by validating its TLS certificate"),
+						authCLIInsecure,
+						authScope,
+					},
+					Fix:     "Keep certificate and host name verification on; when it fails, do not send the request (and so not the credential).",
+					Reached: endpointMet("d"),
 					Judge: func(r *Run) Verdict {
 						var bare []mockvendor.Event
 						for _, e := range r.Events {
@@ -360,7 +419,7 @@ func authScenarios() []*Scenario {
 			ID:     "AUTH-006",
 			Title:  "no credential fits: another candidate, or a refusal",
 			Area:   "auth",
-			Source: "A2A 1.0 §7.3 (the client obtains the credential for the server's declared scheme out of band); issue 13, AUTH (refusing and delegating to a vendor that needs none are both right)",
+			Source: "A2A 1.0 §7.3 (the client obtains the credential for the server's declared scheme out of band); driver contract, Credentials (refusing and delegating to a vendor that needs none are both right)",
 			Setup: "D's card declares a bearer scheme, and the request holds no credential for D's origin, only A's (for https://agent.vendor-a.example, not a candidate). " +
 				"The second candidate, C, needs no credential.",
 			Fleet: func() mockvendor.Config {
@@ -376,7 +435,12 @@ func authScenarios() []*Scenario {
 					Grades: must(Safety),
 					Requirement: "Holding no credential for a vendor's origin, the client does not present one issued for another origin because its scheme looks alike; it delegates to a candidate it can call " +
 						"(the task completes at C), or refuses naming the missing credential (no-credential, or auth-rejected after D's 401).",
-					Source:       "A2A 1.0 §7.3; seed 003, Operational Effect",
+					Sources: []Source{
+						authProcess.Read("the client obtains the credentials the server's scheme requires out of band: a scheme that looks alike does not make another origin's credential the one required"),
+						authBearerSafe.Read("Safeguard bearer tokens: client implementations MUST ensure bearer tokens are not leaked to unintended parties"),
+						authScope,
+						ContractRule("Delegation request: Credentials", SrcMust).Read("with no credential that fits a card that demands one, try the next candidate or report rejected with no-credential"),
+					},
 					Fix:          "Look credentials up by the endpoint's origin only; with none, skip the candidate (or report no-credential).",
 					ReadsOutcome: true,
 					Reached:      cardFetched("d"),
@@ -457,7 +521,12 @@ func credentialScopeCheck() Check {
 		Grades: must(Safety),
 		Requirement: "Each credential the caller holds is keyed by the origin it was issued for and is presented only there, over a verified connection: never to another vendor's host, a gateway or CDN a card names, " +
 			"or an endpoint whose certificate does not verify. A credential anywhere else is a leak, whatever the far side does with it.",
-		Source:  "seed 003, Operational Effect; A2A 1.0 §7.3; a2a-cli COMPLIANCE.md A2ACLI_AUTH_003",
+		Sources: []Source{
+			authScope,
+			authBearerSafe,
+			Seed003("Operational Effect", SrcDescriptive).Read("under a reseller gateway the gateway's security context applies, not the signer's"),
+			authCLIInsecure,
+		},
 		Fix:     "Look up the credential by the origin of the URL you are about to call (never by card, signer or scheme name) and attach it in that request only.",
 		Reached: credentialPresented,
 		Judge:   judgeCredentialScope,
@@ -486,10 +555,14 @@ func credentialRedactedCheck() Check {
 		Title:       "no credential value in the orchestrator's reports or logs",
 		Grades:      must(Safety),
 		Requirement: "Credential material stays out of diagnostic output: a token in an outcome's detail or a log line ends up in CI logs and reports that many people read.",
-		Source:      "a2a-cli COMPLIANCE.md A2ACLI_AUTH_004 (credentials redacted from all diagnostic output)",
-		Fix:         "Never format a credential into a message; log which credential (its origin or scheme), not its value.",
-		Reached:     allOf(credentialPresented, delegationsRan(1)),
-		Judge:       judgeCredentialRedacted,
-		Local:       true,
+		Sources: []Source{
+			CLI("A2ACLI_AUTH_004", SrcMust).Read("a2a-cli SPEC §12.1: a tool MUST redact credential material from all diagnostic output, and no verbosity flag may defeat it"),
+			A2A("§13.4", SrcMust, Server).Read("Audit and Monitoring: logs MUST NOT include sensitive information (credentials) unless required and properly protected; " +
+				"stated among the agents' duties, read here for the client's own logs and reports"),
+		},
+		Fix:     "Never format a credential into a message; log which credential (its origin or scheme), not its value.",
+		Reached: allOf(credentialPresented, delegationsRan(1)),
+		Judge:   judgeCredentialRedacted,
+		Local:   true,
 	}
 }

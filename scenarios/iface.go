@@ -37,6 +37,24 @@ var (
 	downURLD   = "https://" + hostDownD + mockvendor.DefaultRPCPath
 )
 
+// The clauses of interface selection the IFACE checks cite. A2A 1.0 §8.3.2
+// is a client MUST in four rules; the proto defines an interface as a URL,
+// a binding and a version together, which is how the checks read "the
+// first supported transport" and "the correct URL for the selected
+// transport".
+var (
+	ifaceRule1 = A2A("§8.3.2", SrcMust, Client).Read("rule 1: parse supportedInterfaces if present, and select the first supported transport (rule 2: prefer earlier entries)")
+	ifaceRule3 = A2A("§8.3.2", SrcMust, Client).Read("rule 3: use the correct URL for the selected transport")
+	ifaceRule4 = A2A("§8.3.2", SrcMust, Client).Read("rule 4: set tenant in every request message to exactly the value the selected AgentInterface declares (omit it when the entry sets none)")
+	// ifaceEntry is the proto's definition the rules are read with.
+	ifaceEntry = Proto("AgentInterface", SrcDescriptive, Server).Read("an interface declares a combination of URL, transport and protocol version; protocol_version (REQUIRED) is the version the interface exposes. " +
+		"So an entry the client supports is one whose binding and version it speaks, and the URL of the selected entry is the URL for that binding at that version.")
+	ifaceFallback = A2A("§5.2", SrcShould, Client).Read("Fallback Behavior: clients SHOULD implement fallback logic for alternative protocols")
+	ifaceCLITx    = CLI("A2ACLI_TX_001", SrcMust).Read("transport selected from the card, honoring its preference order (a2a-cli SPEC §13.1)")
+	ifaceCLIVer   = CLI("A2ACLI_VER_001", SrcMust).Read("a2a-cli SPEC §13.2: negotiate down only within 1.x and MUST NOT go below 1.0, which needs an explicit opt-in; " +
+		"MUST surface a version-unsupported error clearly rather than silently downgrading")
+)
+
 // declared is one interface a scenario's card declares.
 type declared struct {
 	url, binding, version string
@@ -230,7 +248,11 @@ func iface001() *Scenario {
 				Grades: must(Core),
 				Requirement: "Each interface of a card declares the protocol version it serves; a client sends to an interface only requests of that version. " +
 					"A 1.0 request to an interface declared 0.3 is not what the card offers, whatever the interface's place in the list.",
-				Source:  "A2A 1.0 §8.3.2, §3.6.2; trpc-group/trpc-agent-go PR 2472 (review)",
+				Sources: []Source{
+					ifaceRule1, ifaceRule3, ifaceEntry,
+					A2A("§3.6.2", SrcMust, Server).Read("agents MUST answer a version the interface does not support with VersionNotSupportedError: the 0.3 interface here refuses 1.0, as the spec asks"),
+					Field("trpc-group/trpc-agent-go#2472").Read("review: a card ordered JSONRPC 0.3 then HTTP+JSON 1.0 had v1 requests sent to the 0.3 endpoint"),
+				},
 				Fix:     "When choosing from supportedInterfaces, match protocolVersion as well as protocolBinding; skip entries in versions you do not speak.",
 				Reached: interfaceTried("d"),
 				Judge:   func(r *Run) Verdict { return judgeDeclaredVersions(r, "d", decl) },
@@ -241,7 +263,7 @@ func iface001() *Scenario {
 				Grades: should(Core),
 				Requirement: "A client that speaks the 1.0 HTTP+JSON binding, or 0.3 JSON-RPC, finds an interface on this card and completes the task through it; " +
 					"an interface it cannot use is a reason to try the next one, not to give up.",
-				Source:       "A2A 1.0 §5.2 (fallback SHOULD), §8.3.2; A2ACLI_TX_001",
+				Sources:      []Source{ifaceFallback, ifaceRule1, ifaceEntry, ifaceCLITx},
 				Fix:          "Walk supportedInterfaces in order and take the first whose binding and version you speak.",
 				ReadsOutcome: true,
 				Reached:      cardFetched("d"),
@@ -276,7 +298,13 @@ func iface002() *Scenario {
 				Grades: must(Core),
 				Requirement: "A card without supportedInterfaces is a 0.3 card: a client that speaks 0.3 takes url and preferredTransport (then additionalInterfaces) and completes the task, " +
 					"instead of failing for want of an interface. A client that speaks no 0.3 may refuse, saying version-mismatch, without sending anything.",
-				Source:       "a2aproject/a2a-java issue 1121; a2aproject/a2a-js PR 602; A2A 1.0 §8.3.2 (\"if present\")",
+				Sources: []Source{
+					A2A03("§5.6.3", SrcMust, Client).Read("a client speaking 0.3 MUST extract the transports from url/preferredTransport and additionalInterfaces, and use the correct URL for the transport it selects"),
+					ifaceRule1.Read("rule 1 applies to supportedInterfaces \"if present\": a card without it is left to the 0.3 rules"),
+					ifaceCLIVer.Read("versions below 1.0 are an explicit opt-in (a2a-cli SPEC §13.2): a 1.0 client that speaks no 0.3 may refuse the card"),
+					Field("a2aproject/a2a-java#1121").Read("the client builder threw \"No server interface available\" for a 0.3 card"),
+					Field("a2aproject/a2a-js#602"),
+				},
 				Fix:          "When supportedInterfaces is absent, build the interface list from url + preferredTransport and additionalInterfaces at the card's protocolVersion.",
 				ReadsOutcome: true,
 				Reached:      cardFetched("d"),
@@ -297,14 +325,20 @@ func iface002() *Scenario {
 				},
 			},
 			{
-				ID:          "IFACE-002.VERSION",
-				Title:       "the 0.3 endpoint gets 0.3 requests",
-				Grades:      must(Core),
-				Requirement: "The endpoint a 0.3 card names serves 0.3: requests to it are 0.3 requests (0.3 methods; A2A-Version 0.3 or none), not 1.0 requests sent to a 0.3 url.",
-				Source:      "A2A 1.0 §3.6.1-3.6.2; A2A 0.3 §5.6",
-				Fix:         "Speak the card's protocolVersion at its url; a 1.0-only client should refuse a 0.3 card rather than send it 1.0.",
-				Reached:     interfaceTried("d"),
-				Judge:       func(r *Run) Verdict { return judgeDeclaredVersions(r, "d", decl) },
+				ID:     "IFACE-002.VERSION",
+				Title:  "the 0.3 endpoint gets 0.3 requests",
+				Grades: should(Core),
+				Requirement: "The endpoint a 0.3 card names serves 0.3: requests to it are 0.3 requests (0.3 methods; A2A-Version 0.3 or none), not 1.0 requests sent to a 0.3 url. " +
+					"(A SHOULD: the card's protocolVersion states the version, but no client MUST covers a card without supportedInterfaces, whose selection rules in A2A 1.0 §8.3.2 apply \"if present\".)",
+				Sources: []Source{
+					A2A03("§5.5", SrcDescriptive, Server).Read("AgentCard.protocolVersion: the version of the A2A protocol the agent supports, here 0.3.0 for the card's url"),
+					A2A03("§5.6.3", SrcMust, Client).Read("the 0.3 selection rules: use the correct URL for the transport selected from url/preferredTransport and additionalInterfaces; they speak of transports, not of versions"),
+					A2A("§3.6.1", SrcMust, Client).Read("what a 0.3 request carries: clients MUST send A2A-Version with each request, except 0.3 clients, for whom an empty header is read as 0.3; it does not say which version to ask for"),
+					A2A("§3.6.2", SrcMust, Server).Read("agents MUST interpret an empty value as 0.3 and answer a version the interface does not support with VersionNotSupportedError"),
+				},
+				Fix:     "Speak the card's protocolVersion at its url; a 1.0-only client should refuse a 0.3 card rather than send it 1.0.",
+				Reached: interfaceTried("d"),
+				Judge:   func(r *Run) Verdict { return judgeDeclaredVersions(r, "d", decl) },
 			},
 		},
 	}
@@ -335,7 +369,7 @@ func iface003() *Scenario {
 				Grades: must(Core),
 				Requirement: "When a card has supportedInterfaces, a client that reads them selects from them; the top-level url of the 0.3 members is for clients that do not. " +
 					"A 1.0 request to the legacy url, or a 1.0 client sending there at all, takes the fallback over the card's own list.",
-				Source:  "mastra-ai/mastra PR 24134; A2A 1.0 §8.3.2",
+				Sources: []Source{ifaceRule1, Field("mastra-ai/mastra#24134").Read("a hybrid card's legacy url was used over its supportedInterfaces")},
 				Fix:     "Look at supportedInterfaces first; read url/preferredTransport only when it is absent.",
 				Reached: interfaceTried("d"),
 				Judge: func(r *Run) Verdict {
@@ -363,7 +397,7 @@ func iface003() *Scenario {
 				Title:        "the delegation completes through supportedInterfaces",
 				Grades:       must(Core),
 				Requirement:  "The task completes through the interface supportedInterfaces names (for a client that speaks only 0.3, through the legacy url, which is then its card).",
-				Source:       "mastra-ai/mastra PR 24134; A2A 1.0 §8.3.2",
+				Sources:      []Source{ifaceRule1, ifaceRule3, Field("mastra-ai/mastra#24134")},
 				Fix:          "Select the interface from supportedInterfaces and complete the task there.",
 				ReadsOutcome: true,
 				Reached:      cardFetched("d"),
@@ -398,7 +432,8 @@ func iface004() *Scenario {
 		Area:   "iface",
 		Source: "a2aproject/a2a-go PR 50; A2A 1.0 §5.2, §8.3.2; A2ACLI_TX_001",
 		Setup: "D's card lists supportedInterfaces [GRPC 1.0 at " + grpcURLD + ", JSONRPC 1.0 at " + downURLD + " (its host closes every connection), JSONRPC 1.0 at " + rpcURLD + "]. " +
-			"The gRPC host serves no A2A over HTTP/1.1; the card is a 1.0 card (no 0.3 members).",
+			"The gRPC host serves no A2A over HTTP/1.1; the card is a 1.0 card (no 0.3 members). The dead interface is an outage as a client meets one, " +
+			"not a card that misdeclares its interfaces (A2A 1.0 §5.2 asks clients to fall back).",
 		Fleet: func() mockvendor.Config {
 			d := withFaults(ifaceVendorD(func(c *mockvendor.CardConfig) {
 				c.Interfaces = []mockvendor.CardInterface{
@@ -418,7 +453,7 @@ func iface004() *Scenario {
 				Title:       "no JSON-RPC or HTTP+JSON request to the gRPC interface",
 				Grades:      must(Core),
 				Requirement: "An interface's binding says how to talk to it: a client sends a gRPC interface gRPC or nothing, never JSON-RPC or HTTP+JSON; it skips bindings it does not speak.",
-				Source:      "A2A 1.0 §8.3.2 (\"the first supported transport\", \"the correct URL for the selected transport\"); A2ACLI_TX_001",
+				Sources:     []Source{ifaceRule1, ifaceRule3, ifaceCLITx},
 				Fix:         "Filter supportedInterfaces by protocolBinding before taking the first entry.",
 				Reached:     interfaceTried("d"),
 				Judge: func(r *Run) Verdict {
@@ -442,7 +477,11 @@ func iface004() *Scenario {
 				Grades: should(Core),
 				Requirement: "When the first interface the client speaks cannot be reached, it tries the next interface of the card, in order, and completes the task there " +
 					"rather than giving up on an agent that declared a working alternative.",
-				Source:       "a2aproject/a2a-go PR 50; A2A 1.0 §5.2 (\"Clients SHOULD implement fallback logic\")",
+				Sources: []Source{
+					ifaceFallback.Read("Fallback Behavior: clients SHOULD implement fallback logic for alternative protocols; read for the card's next entry, another URL of the same binding"),
+					A2A03("§5.6.3", SrcShould, Client).Read("rule 4, Graceful degradation: clients SHOULD try alternative transports if their first choice fails"),
+					Field("a2aproject/a2a-go#50"),
+				},
 				Fix:          "Keep the ordered list of usable interfaces; on a connection failure move to the next before reporting failure.",
 				ReadsOutcome: true,
 				Reached:      connRefusedAt(hostDownD),
@@ -496,7 +535,11 @@ func iface005() *Scenario {
 				Grades: must(Core),
 				Requirement: "An interface that declares a tenant routes by it: every request to it (the probe, the send, every get and cancel) carries that tenant exactly as declared, " +
 					"in params.tenant over JSON-RPC or as the /{tenant}/ path segment over HTTP+JSON.",
-				Source:  "A2A 1.0 §8.3.2 rule 4; a2a.proto AgentInterface.tenant; A2ACLI_TX_003",
+				Sources: []Source{
+					ifaceRule4,
+					Proto("AgentInterface.tenant", SrcMust, Client).Read("when set, clients MUST include this value in the tenant field of all request messages sent to this interface"),
+					CLI("A2ACLI_TX_003", SrcMust),
+				},
 				Fix:     "Keep the selected interface's tenant with its URL and set it on every request message to that interface.",
 				Reached: interfaceTried("d"),
 				Judge: func(r *Run) Verdict {
@@ -520,7 +563,7 @@ func iface005() *Scenario {
 				Title:        "the delegation completes at the tenant's interface",
 				Grades:       must(Core),
 				Requirement:  "With the tenant carried, the shared endpoint routes the task and it completes.",
-				Source:       "A2A 1.0 §8.3.2 rule 4; A2ACLI_TX_003",
+				Sources:      []Source{ifaceRule4, CLI("A2ACLI_TX_003", SrcMust)},
 				Fix:          "Send the tenant the card declares; a request without it reaches no agent behind a shared endpoint.",
 				ReadsOutcome: true,
 				Reached:      cardFetched("d"),
@@ -533,26 +576,33 @@ func iface005() *Scenario {
 // IFACE-006: the endpoint answers a 1.0 request with -32009 and the
 // versions it supports (0.3). The client negotiates within 1.x or fails
 // with version-mismatch; it never falls back below the 1.0 it asked for
-// [A2ACLI_VER_001, a2a-cli SPEC §13.2; A2A 1.0 §3.6.3: clients that need
-// the latest features should avoid automatic fallback to older versions].
+// [A2ACLI_VER_001, a2a-cli SPEC §13.2; A2A 1.0 §3.6.3: client agents that
+// need the latest features should (lowercase: descriptive) avoid automatic
+// fallback to older versions]. The vendor breaks its card (A2A 1.0 §8.3),
+// so both checks are delegation-safety.
 func iface006() *Scenario {
 	return &Scenario{
 		ID:     "IFACE-006",
 		Title:  "-32009: the endpoint serves only 0.3 although its card says 1.0",
 		Area:   "iface",
-		Source: "A2ACLI_VER_001 (a2a-cli SPEC §13.2); A2A 1.0 §3.6.2-3.6.3",
+		Source: "A2ACLI_VER_001 (a2a-cli SPEC §13.2); A2A 1.0 §3.6.3 (descriptive)",
 		Setup: "D's honest-looking card lists JSONRPC 1.0, HTTP+JSON 1.0 and JSONRPC 0.3; the endpoint answers every request that is not 0.3 with -32009 " +
-			"(supportedVersions 0.3): the card was upgraded before the server (fault version-reject).",
+			"(supportedVersions 0.3): the card was upgraded before the server (fault version-reject). The vendor breaks A2A 1.0 §8.3 (the card MUST properly declare the supported protocols): " +
+			"its card declares interfaces at 1.0 (AgentInterface.protocol_version, the version an interface exposes) that the endpoint does not serve. The -32009 itself is what §3.6.2 asks.",
 		Fleet:    fleetOf(withFaults(mockvendor.VendorD(), mockvendor.Spec("version-reject", mockvendor.VersionReject{Accepted: []string{"0.3"}}))),
 		Requests: []Request{req(skillS, mockvendor.HostCardD)},
 		Checks: []Check{
 			{
 				ID:     "IFACE-006.NO-DOWNGRADE",
 				Title:  "no request below 1.0 after -32009",
-				Grades: must(Core),
+				Grades: must(Safety),
 				Requirement: "A client that asked for 1.x and got -32009 may negotiate within 1.x, never below 1.0: a 0.3 request to the same agent afterwards is a silent downgrade " +
-					"that loses what 1.0 guarantees (versions before 1.0 are an explicit opt-in).",
-				Source:  "A2ACLI_VER_001 (a2a-cli SPEC §13.2); A2A 1.0 §3.6.3",
+					"that loses what 1.0 guarantees (a2a-cli: versions before 1.0 are an explicit opt-in; A2A 1.0 §3.6.3 describes client agents that need the latest features avoiding automatic fallback).",
+				Sources: []Source{
+					ifaceCLIVer,
+					A2A("§3.6.3", SrcDescriptive, Client).Read("client agents that require the latest features of the protocol should be configured to request specific versions and avoid automatic fallback to older versions " +
+						"(lowercase should: descriptive, and only for such clients)"),
+				},
 				Fix:     "Treat -32009 to a 1.x request as final for that agent (or retry another 1.x version it lists); report version-mismatch.",
 				Reached: rpcAt("d"),
 				Judge: func(r *Run) Verdict {
@@ -576,11 +626,14 @@ func iface006() *Scenario {
 				},
 			},
 			{
-				ID:           "IFACE-006.REPORT",
-				Title:        "the outcome is version-mismatch (or a 1.x completion)",
-				Grades:       must(Core),
-				Requirement:  "After -32009 the delegation either completes in a 1.x version the agent also serves or fails with reason version-mismatch; it is never completed by falling back below 1.0.",
-				Source:       "A2ACLI_VER_001 (a2a-cli SPEC §13.2: surface a version-unsupported error clearly)",
+				ID:          "IFACE-006.REPORT",
+				Title:       "the outcome is version-mismatch (or a 1.x completion)",
+				Grades:      must(Safety),
+				Requirement: "After -32009 the delegation either completes in a 1.x version the agent also serves or fails with reason version-mismatch; it is never completed by falling back below 1.0.",
+				Sources: []Source{
+					ifaceCLIVer,
+					ContractRule("Delegation outcome: reason vocabulary", SrcDescriptive).Read("version-mismatch: card and endpoint disagree on the protocol version"),
+				},
 				Fix:          "Report rejected or failed with reason version-mismatch when the agent serves no 1.x version you speak.",
 				ReadsOutcome: true,
 				Reached:      versionRefused("d"),

@@ -32,21 +32,32 @@ func sigScenarios() []*Scenario {
 		}
 	}
 	summarize := []Request{req(mockvendor.SkillSummarize, mockvendor.HostVendorA)}
+	// The two client clauses of A2A 1.0 §8.4.3 the SIG checks rest on.
+	verifySteps := A2A("§8.4.3", SrcMust, Client).Read("Clients verifying Agent Card signatures MUST retrieve the public key using the kid and jku (or from a trusted key store), " +
+		"and verify the signature over the RFC 8785 form of the card without signatures: a MUST for a client that verifies, not a duty to verify.")
+	verifyBeforeTrust := A2A("§8.4.3", SrcShould, Client).Read("Security Considerations: clients SHOULD verify at least one signature before trusting an Agent Card.")
 	return []*Scenario{
 		{
-			ID:       "SIG-001",
-			Title:    "tampered card",
-			Area:     "sig",
-			Source:   "A2A 1.0 §8.4.3; seed 003, Core Distinction",
-			Setup:    "A skill was added to A's card after it was signed.",
+			ID:     "SIG-001",
+			Title:  "tampered card",
+			Area:   "sig",
+			Source: "A2A 1.0 §8.4.3; seed 003, Core Distinction",
+			Setup: "A skill was added to A's card after it was signed: the card no longer matches its signature (the vendor serves a card that A2A 1.0 §8.4.2's signing process did not produce; " +
+				"this is what a card altered on its way looks like).",
 			Fleet:    signed(mockvendor.Spec("tampered-card", nil)),
 			Requests: summarize,
 			Checks: []Check{{
-				ID:           "SIG-001.REJECT",
-				Title:        "a card whose signature does not verify gets no task",
-				Grades:       []Grade{{Profile: Safety, Level: Must}, {Profile: Core, Level: Should}},
-				Requirement:  "A client that verifies signatures trusts a card only if one of its signatures verifies over the card's canonical form; a card changed after signing is refused.",
-				Source:       "A2A 1.0 §8.4.3",
+				ID:     "SIG-001.REJECT",
+				Title:  "a card whose signature does not verify gets no task",
+				Grades: []Grade{{Profile: Safety, Level: Must}, {Profile: Core, Level: Should}},
+				Requirement: "A client trusts a card only once one of its signatures verifies over the card's canonical form (A2A 1.0 §8.4.3, a SHOULD; the verification steps are a MUST for a client that verifies). " +
+					"A card changed after signing has no such signature; by this project's posture it gets no task.",
+				Sources: []Source{
+					verifyBeforeTrust,
+					verifySteps,
+					Seed003("Core Distinction", SrcDescriptive).Read("signature verification proves the card content was not tampered with: a card whose signature fails has no such proof"),
+					Posture("a card whose signature does not verify gets no task: it may say whatever whoever altered it wished"),
+				},
 				Fix:          "Verify the JWS over the RFC 8785 form of the card without signatures; refuse the card when it fails (reason signature-invalid).",
 				ReadsOutcome: true,
 				Reached:      keysFetched("a"),
@@ -54,19 +65,26 @@ func sigScenarios() []*Scenario {
 			}},
 		},
 		{
-			ID:       "SIG-002",
-			Title:    "unknown kid",
-			Area:     "sig",
-			Source:   "A2A 1.0 §8.4.3",
-			Setup:    "A's card is signed with a key whose kid is not in the JWKS, even after a re-fetch.",
+			ID:     "SIG-002",
+			Title:  "unknown kid",
+			Area:   "sig",
+			Source: "A2A 1.0 §8.4.3",
+			Setup: "A's card is signed with a key whose kid is not in the JWKS, even after a re-fetch: the kid identifies no key the vendor publishes " +
+				"(A2A 1.0 §8.4.2 has the kid identify the signing key; this is what a card signed by someone else under A's name looks like).",
 			Fleet:    signed(mockvendor.Spec("unknown-kid", nil)),
 			Requests: summarize,
 			Checks: []Check{{
-				ID:           "SIG-002.REJECT",
-				Title:        "a signature by an unknown key gets no task",
-				Grades:       must(Safety),
-				Requirement:  "The verification key is found by kid (and jku); when no key with that kid exists, even after re-fetching the key set, the signature cannot be trusted.",
-				Source:       "A2A 1.0 §8.4.3",
+				ID:     "SIG-002.REJECT",
+				Title:  "a signature by an unknown key gets no task",
+				Grades: must(Safety),
+				Requirement: "The verification key is the one the signature's kid names in the signer's key set (jku) or a trusted key store (A2A 1.0 §8.4.3). " +
+					"When no key with that kid is there, even after fetching the set again, nothing verifies the signature; by this project's posture the card is refused, not treated as unsigned.",
+				Sources: []Source{
+					verifySteps,
+					verifyBeforeTrust,
+					Posture("a card signed by a key its signer does not publish is refused (key-unknown)").Read("stricter than seed 003, Condition of Validity, " +
+						"which lets a client fall back to unpinned where the kid cannot be evaluated: a card that claims a signer it cannot prove is treated as a forgery, not as unsigned"),
+				},
 				Fix:          "Re-fetch the JWKS once for an unknown kid; if still absent, refuse the card (reason key-unknown).",
 				ReadsOutcome: true,
 				Reached:      keysFetched("a"),
@@ -74,19 +92,25 @@ func sigScenarios() []*Scenario {
 			}},
 		},
 		{
-			ID:       "SIG-003",
-			Title:    "key rotation",
-			Area:     "sig",
-			Source:   "A2A 1.0 §8.4.3 (several signatures and key rotation); OpenID RP test rp-key-rotation-op-sign-key",
-			Setup:    "A's card is signed by a new key; the first JWKS response lacks it, a re-fetch has it.",
+			ID:     "SIG-003",
+			Title:  "key rotation",
+			Area:   "sig",
+			Source: "OpenID RP test rp-key-rotation-op-sign-key; A2A 1.0 §8.4.3 (several signatures MAY be present to support key rotation)",
+			Setup: "A's card is signed by a new key; the first JWKS response lacks it, a re-fetch has it (a key rotation whose key set lags the card: for one fetch the jku does not hold the key the kid names, " +
+				"which A2A 1.0 §8.4.2 describes the jku as holding).",
 			Fleet:    signed(mockvendor.Spec("key-rotation", nil)),
 			Requests: summarize,
 			Checks: []Check{{
-				ID:           "SIG-003.REFETCH-JWKS",
-				Title:        "the JWKS is re-fetched once, then the task completes with full trust",
-				Grades:       should(Core),
-				Requirement:  "Keys rotate: a client that does not find the kid in a cached key set fetches the set once more before giving up, then verifies.",
-				Source:       "A2A 1.0 §8.4.3; OpenID RP test rp-key-rotation-op-sign-key",
+				ID:     "SIG-003.REFETCH-JWKS",
+				Title:  "the JWKS is re-fetched once, then the task completes with full trust",
+				Grades: should(Safety),
+				Requirement: "Keys rotate (A2A 1.0 §8.4.3 allows several signatures for it, but gives the client no rule about its cached key set). " +
+					"As the OpenID relying-party tests expect, a client that does not find the kid in the key set it holds fetches the set once more before giving up, then verifies.",
+				Sources: []Source{
+					{Document: DocOpenIDRP, Locator: "rp-key-rotation-op-sign-key", Level: SrcDescriptive, Binds: Client,
+						Note: "the relying party passes when it verifies a token signed by a rotated-in key, fetching the key set again for the unknown kid; a test of OpenID's certification, read here for a card's key set"},
+					A2A("§8.4.3", SrcMay, Server).Read("multiple signatures MAY be present to support key rotation: a rule for the card's signer; it says nothing of re-fetching a key set"),
+				},
 				Fix:          "On an unknown kid, re-fetch the JWKS once (bypassing your cache), then verify.",
 				ReadsOutcome: true,
 				Reached:      keysFetched("a"),
@@ -114,8 +138,9 @@ func sigScenarios() []*Scenario {
 			Title:  "alg none and algorithm confusion",
 			Area:   "sig",
 			Source: "A2A 1.0 §8.4.3; RFC 8725 §2.1, §3.1",
-			Setup:  "First A's card has a protected header with alg none; then a card signed HS256 with the public key's bytes as the secret.",
-			Fleet:  signed(mockvendor.Spec("alg-none", nil)),
+			Setup: "First A's card has a protected header with alg none; then a card signed HS256 with the public key's bytes as the secret. " +
+				"Neither is signed with A's private key as A2A 1.0 §8.4.2's signing process does: these are the forgeries a verifier that lets the header pick the algorithm accepts.",
+			Fleet: signed(mockvendor.Spec("alg-none", nil)),
 			Requests: []Request{
 				req(mockvendor.SkillSummarize, mockvendor.HostVendorA),
 				{Skill: mockvendor.SkillSummarize, Candidates: []string{mockvendor.HostVendorA}, Before: switchFault("a", mockvendor.Spec("hs256-confusion", nil))},
@@ -125,9 +150,15 @@ func sigScenarios() []*Scenario {
 				Title: "no task to a card signed with alg none or HS256-with-public-key",
 				// Verifying is a SHOULD in the spec, so in a2a-core this binds only
 				// a client that says it verifies; delegation-safety always asks.
-				Grades:       []Grade{{Profile: Safety, Level: Must}, {Profile: Core, Level: Must, When: &claimsVerification}},
-				Requirement:  "Only the signature algorithms the key allows are accepted: an unsecured JWS (alg none) or an HMAC keyed with the public key proves nothing and the card is refused. (In a2a-core this binds a client that claims to verify signatures; verifying is a SHOULD there.)",
-				Source:       "A2A 1.0 §8.4.3; RFC 8725 §2.1, §3.1",
+				Grades:      []Grade{{Profile: Safety, Level: Must}, {Profile: Core, Level: Must, When: &claimsVerification}},
+				Requirement: "Only the signature algorithms the key allows are accepted: an unsecured JWS (alg none) or an HMAC keyed with the public key proves nothing and the card is refused. (In a2a-core this binds a client that claims to verify signatures; verifying is a SHOULD there.)",
+				Sources: []Source{
+					verifySteps.Read("Clients verifying Agent Card signatures MUST retrieve the key by kid and jku (or from a trusted key store) and verify the signature: this binds a client that verifies, " +
+						"hence the a2a-core grade's condition. An unsecured JWS has no signature to verify, and an HMAC keyed with the public key is no verification with the key step 2 retrieves."),
+					verifyBeforeTrust,
+					RFC(8725, "§3.1", SrcMust, Client).Read("a verifier MUST use only the algorithms it allows and check that alg is the algorithm the key is used with; each key MUST be used with exactly one algorithm"),
+					RFC(8725, "§2.1", SrcDescriptive, Client).Read("the attacks: alg none accepted as a signature, and an RSA public key used as an HMAC secret"),
+				},
 				Fix:          "Pin the algorithm to the key type (ES256/RS256...); never accept none or HS* for card signatures.",
 				ReadsOutcome: true,
 				Reached:      allOf(cardFetched("a"), delegationsRan(2)),
@@ -158,19 +189,25 @@ func sigScenarios() []*Scenario {
 			}},
 		},
 		{
-			ID:       "SIG-005",
-			Title:    "key embedded in the signature header",
-			Area:     "sig",
-			Source:   "A2A 1.0 §8.4.3; RFC 7515 §4.1.3 (jwk); issue 13 (SIG: key sources an attacker controls)",
-			Setup:    "A's card is signed by a key of someone else's, whose public half rides in the protected header (jwk) under A's kid and jku; A's key set does not hold it.",
+			ID:     "SIG-005",
+			Title:  "key embedded in the signature header",
+			Area:   "sig",
+			Source: "A2A 1.0 §8.4.3; RFC 7515 §4.1.3 (jwk); posture: no key source an attacker controls",
+			Setup: "A's card is signed by a key of someone else's, whose public half rides in the protected header (jwk) under A's kid and jku; A's key set does not hold it " +
+				"(a forgery: A2A 1.0 §8.4.2 has the kid identify A's signing key, and it identifies none).",
 			Fleet:    signed(mockvendor.Spec("embedded-jwk", nil)),
 			Requests: summarize,
 			Checks: []Check{{
-				ID:           "SIG-005.REJECT",
-				Title:        "a card signed by the key its own header offers gets no task",
-				Grades:       must(Safety),
-				Requirement:  "A key carried inside the signature proves only that whoever made the signature had that key; the verification key must come from the issuer's key set (the jku, or the trust store). A card that verifies only with its header's own jwk is refused.",
-				Source:       "A2A 1.0 §8.4.3; RFC 7515 §4.1.3",
+				ID:     "SIG-005.REJECT",
+				Title:  "a card signed by the key its own header offers gets no task",
+				Grades: must(Safety),
+				Requirement: "A key carried inside the signature proves only that whoever made the signature had that key; the verification key comes from the issuer's key set (the jku) or a trusted key store (A2A 1.0 §8.4.3). " +
+					"A card that verifies only with its header's own jwk is refused.",
+				Sources: []Source{
+					verifySteps.Read("step 2: the public key is retrieved using the kid and jku, or from a trusted key store; the signature's own header is neither (a MUST for a client that verifies)"),
+					RFC(7515, "§4.1.3", SrcDescriptive, Server).Read("jwk is the public key that matches the key that signed: it says which key made the signature, not whose key it is"),
+					Posture("the verification key comes from the issuer's key set or the trust store, never from the signature itself"),
+				},
 				Fix:          "Never take the jwk header as the verification key; look the kid up in the issuer's key set only.",
 				ReadsOutcome: true,
 				Reached:      cardFetched("a"),
@@ -181,7 +218,7 @@ func sigScenarios() []*Scenario {
 			ID:     "SIG-006",
 			Title:  "key set on another host",
 			Area:   "sig",
-			Source: "A2A 1.0 §8.4.3; RFC 7515 §4.1.2 (jku); issue 13 (SIG: key sources an attacker controls)",
+			Source: "seed 003, Condition of Validity; RFC 7515 §4.1.2 (jku); driver contract, trust.issuers (the signer is the jku's origin)",
 			Setup: "A's card is validly signed by vendor X's key, and its jku names X's key set at keys.vendor-x.example. The trust policy knows only A's signer; " +
 				"X is not in it.",
 			Fleet: func() mockvendor.Config {
@@ -197,7 +234,11 @@ func sigScenarios() []*Scenario {
 				Grades: must(Safety),
 				Requirement: "The signer of a card is the origin of the jku its signature names. A card on A's host signed through X's key set is X's statement, and X is no issuer the policy trusts: " +
 					"refuse it, or at most delegate unpinned; never full (nor reduced, which claims a trusted signer).",
-				Source:       "A2A 1.0 §8.4.3; RFC 7515 §4.1.2; catalog, signer convention",
+				Sources: []Source{
+					Seed003("Condition of Validity", SrcMust).Read("without a policy mapping the issuer to execution authority (condition 3) the client must fall back to unsigned/unpinned: X is no issuer the policy knows"),
+					RFC(7515, "§4.1.2", SrcDescriptive, Server).Read("jku names the key set that holds the signing key: whoever serves that set is the signer"),
+					ContractRule("Delegation request: trust.issuers", SrcDescriptive).Read("signers are keyed by the origin of the jku in the signature's protected header; a signer not listed is trusted for nothing"),
+				},
 				Fix:          "Take the signer's identity from the jku's origin and look it up in the trust policy; an unknown signer gives unpinned at best.",
 				ReadsOutcome: true,
 				Reached:      cardFetched("a"),
