@@ -266,10 +266,10 @@ func (s *pushStore) check(v *Vendor, t *task) {
 	for _, c := range s.byTask[t.id] {
 		u, err := pushTarget(c.url)
 		if err != nil {
-			drops = append(drops, pushDrop{&pushJob{t: t, state: state, at: now, c: c, u: u}, err.Error()})
+			drops = append(drops, pushDrop{&pushJob{taskID: t.id, state: state, at: now, c: c, u: u}, err.Error()})
 			continue
 		}
-		drops = s.queueLocked(&pushJob{t: t, state: state, at: now, c: c, u: u}, drops)
+		drops = s.queueLocked(&pushJob{taskID: t.id, state: state, at: now, c: c, u: u}, drops)
 	}
 	s.dispatchLocked(v)
 	s.mu.Unlock()
@@ -437,10 +437,10 @@ func (e *pushTLSError) Error() string {
 
 func (e *pushTLSError) Unwrap() error { return e.err }
 
-// pushEvent is the event of a notification of t in state to config c,
-// before any attempt.
-func pushEvent(v *Vendor, t *task, state string, c pushConfig) Event {
-	return Event{Vendor: v.cfg.ID, Op: OpPushDelivery, Dialect: string(c.dialect), TaskID: t.id,
+// pushEvent is the event of a notification of task id in state to config
+// c, before any attempt.
+func pushEvent(v *Vendor, id, state string, c pushConfig) Event {
+	return Event{Vendor: v.cfg.ID, Op: OpPushDelivery, Dialect: string(c.dialect), TaskID: id,
 		State: state, URL: c.url, Note: "push notification config " + c.id}
 }
 
@@ -448,9 +448,15 @@ func pushEvent(v *Vendor, t *task, state string, c pushConfig) Event {
 // traced, fewer when an attempt fails for good or the fleet closes.
 func (s *pushStore) deliver(ctx context.Context, v *Vendor, j *pushJob) {
 	f := v.fleet
-	ev := pushEvent(v, j.t, j.state, j.c)
+	ev := pushEvent(v, j.taskID, j.state, j.c)
 	ev.Host = j.u.Host
-	body, hdr, err := pushPayload(f, j.t, j.state, j.at, j.c)
+	t := f.tasks.get(v.cfg.ID, j.taskID)
+	if t == nil {
+		ev.DeliveryError = "not delivered: the task store forgot the task before it was sent"
+		f.trace.add(redactPush(f, ev))
+		return
+	}
+	body, hdr, err := pushPayload(f, t, j.state, j.at, j.c)
 	if err != nil {
 		ev.DeliveryError = "not delivered: " + err.Error()
 		f.trace.add(redactPush(f, ev))

@@ -32,14 +32,16 @@ import (
 // the newer one says more. A job dropped, and each one still waiting when
 // the fleet closes, is a trace event with attempt 0 and the reason.
 
-// pushJob is one notification: t in state (as computed at at) to config c
-// at URL u.
+// pushJob is one notification: task taskID in state (as computed at at)
+// to config c at URL u. It names the task rather than holding it, so a
+// task the task store forgets is not kept alive by a waiting job: its
+// notification is then not sent (deliver).
 type pushJob struct {
-	t     *task
-	state string
-	at    time.Time
-	c     pushConfig
-	u     *url.URL
+	taskID string
+	state  string
+	at     time.Time
+	c      pushConfig
+	u      *url.URL
 }
 
 // receiver is the key of the job's receiver: its URL's host and port.
@@ -47,7 +49,7 @@ func (j *pushJob) receiver() string { return j.u.Host }
 
 // order is the key of the job's sequence: its notifications go out one at
 // a time, in order.
-func (j *pushJob) order() string { return j.t.id + "\x00" + j.c.id + "\x00" + j.c.url }
+func (j *pushJob) order() string { return j.taskID + "\x00" + j.c.id + "\x00" + j.c.url }
 
 // pushReceiver is one receiver's share: its waiting jobs, oldest first,
 // and how many are in flight.
@@ -199,7 +201,7 @@ func (s *pushStore) drainLocked() []pushDrop {
 // traceDrops records each job not delivered as an event with attempt 0.
 func (s *pushStore) traceDrops(v *Vendor, drops []pushDrop) {
 	for _, d := range drops {
-		ev := pushEvent(v, d.j.t, d.j.state, d.j.c)
+		ev := pushEvent(v, d.j.taskID, d.j.state, d.j.c)
 		if d.j.u != nil { // nil: the URL does not parse
 			ev.Host = d.j.u.Host
 		}

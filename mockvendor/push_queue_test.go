@@ -2,6 +2,7 @@ package mockvendor
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -77,5 +78,48 @@ func TestPushQueueBounds(t *testing.T) {
 				t.Errorf("a receiver has %d waiting, more than %d", longest, MaxPushQueuedPerReceiver)
 			}
 		})
+	}
+}
+
+// TestPushQueueForgottenTask: a waiting notification names its task
+// rather than holding it, so a task the task store forgets (here by a
+// reset) is not kept alive by the queue: its notification is not sent,
+// and the trace says why. The two already in flight finish.
+func TestPushQueueForgottenTask(t *testing.T) {
+	f := tPushD(t, time.Minute)
+	c := tClient(t, f, tViaProxy)
+	release := make(chan struct{})
+	hook := tReceiver(t, func(_ http.ResponseWriter, r *http.Request, _ *tHook) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	})
+	task := tNonBlocking(t, c, Dialect10)
+	for i := range MaxPushInFlightPerReceiver + 1 {
+		tSetHook(t, c, Dialect10, task, fmt.Sprintf("c%d", i), hook.srv.URL+"/hook", "x")
+	}
+	since := f.Trace().Seq()
+	tRPC(t, c, tRPCD, "1.0", "CancelTask", map[string]any{"id": task})
+	tPoll(2*time.Second, func() bool { return len(hook.requests()) >= MaxPushInFlightPerReceiver })
+	if err := f.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	evs := tWaitPush(t, f, since, MaxPushInFlightPerReceiver+1, 2*time.Second, 100*time.Millisecond)
+	var delivered, forgotten int
+	for _, e := range evs {
+		switch {
+		case e.Attempt > 0 && e.Status == 200:
+			delivered++
+		case e.Attempt == 0 && strings.Contains(e.DeliveryError, "forgot the task"):
+			forgotten++
+		default:
+			t.Errorf("event %+v", e)
+		}
+	}
+	if delivered != MaxPushInFlightPerReceiver || forgotten != 1 || len(hook.requests()) != MaxPushInFlightPerReceiver {
+		t.Errorf("%d delivered, %d not sent for a forgotten task, %d requests; want %d, 1, %d",
+			delivered, forgotten, len(hook.requests()), MaxPushInFlightPerReceiver, MaxPushInFlightPerReceiver)
 	}
 }
