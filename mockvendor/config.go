@@ -272,6 +272,7 @@ type CardConfig struct {
 	// too, and every change of a task's state is POSTed to its configs'
 	// URLs, to loopback only and within the bounds of push_deliver.go
 	// (PushDeliveryTimeout, MaxPushAttempts, MaxPushInFlight,
+	// MaxPushInFlightPerReceiver, MaxPushQueuedPerReceiver, MaxPushQueued,
 	// MaxPushResponseBytes).
 	PushNotifications bool `json:"pushNotifications,omitempty"`
 	// ExtendedCard declares an extended agent card: capabilities.

@@ -218,7 +218,7 @@ func (f *Fleet) Close() {
 	f.activeMu.Unlock()
 	close(f.closing)
 	for _, v := range f.vendors {
-		v.push.stop() // push_deliver.go: timers and webhook requests
+		v.push.stop(v) // push_deliver.go: timers, queue and webhook requests
 	}
 	if f.proxy != nil {
 		f.proxy.close()

@@ -15,7 +15,6 @@ import (
 	"net/netip"
 	"net/url"
 	"slices"
-	"sync"
 	"time"
 )
 
@@ -60,9 +59,15 @@ import (
 // real agent to refuse loopback and private ranges against SSRF, or to
 // keep an allow-list; the fleet's whole world is loopback, so its
 // allow-list is loopback and nothing else.) Each delivery is
-// bounded by the constants below. §4.3.3 (Server Guarantees) asks for at
-// least one attempt per config, allows retries with backoff and giving up
-// after a number of failures, and recommends a 10-30 s timeout.
+// bounded by the constants below, and deliveries wait in a queue per
+// receiver (push_queue.go), so a receiver that hangs holds only its own
+// share. §4.3.3 (Server Guarantees) asks for at least one attempt per
+// config, allows retries with backoff and giving up after a number of
+// failures, and recommends a 10-30 s timeout. A failure that would fail
+// the same way again (a TLS handshake that fails: an untrusted
+// certificate, a receiver that refuses the handshake, an https URL at a
+// plain-HTTP port) is not retried, and a delivery the fleet's Close ends
+// is traced as such, with no further attempt.
 
 // Bounds of webhook delivery, per vendor.
 const (
@@ -72,26 +77,39 @@ const (
 	PushDeliveryTimeout = 10 * time.Second
 	// MaxPushAttempts is the most attempts one notification gets (3): the
 	// first, and two retries after a connection error, a timeout, a 429 or
-	// a 5xx answer. Any other answer (2xx, 3xx, 4xx) ends it.
+	// a 5xx answer. Any other answer (2xx, 3xx, 4xx), a failed TLS
+	// handshake and the fleet's close end it.
 	MaxPushAttempts = 3
 	// PushRetryDelay is the wait before the first retry (250 ms); it
 	// doubles for each later one.
 	PushRetryDelay = 250 * time.Millisecond
 	// MaxPushInFlight is the most notifications a vendor has in flight at
-	// once (8): a notification that finds all of them taken is not
-	// delivered, and the trace says so.
+	// once (8), all receivers together; a notification that finds them all
+	// taken waits in its receiver's queue.
 	MaxPushInFlight = 8
+	// MaxPushInFlightPerReceiver is the most notifications one receiver
+	// (a URL's host and port) has in flight at once (2): a receiver that
+	// hangs holds two of the vendor's slots, not all eight.
+	MaxPushInFlightPerReceiver = 2
+	// MaxPushQueuedPerReceiver is the most notifications waiting for one
+	// receiver (32); past it the oldest waiting one is dropped, and the
+	// trace says so.
+	MaxPushQueuedPerReceiver = 32
+	// MaxPushQueued is the most notifications waiting for all of a
+	// vendor's receivers together (256); past it the oldest waiting one of
+	// the receiver with the most is dropped, and the trace says so.
+	MaxPushQueued = 256
 	// MaxPushResponseBytes is the most bytes of a receiver's answer body
 	// read (4 KiB); the rest is left unread and the connection closed.
 	MaxPushResponseBytes = 4 << 10
 )
 
 // OpPushDelivery is an outbound event: one attempt to POST a push
-// notification to a config's URL, or a notification not delivered (its
-// URL is not loopback, or too many were in flight). Event.URL names the
-// target, Event.Attempt the attempt (0 for one not made), Event.Status the
-// receiver's HTTP status (0 when none came), Event.DeliveryError why it
-// failed or was not made.
+// notification to a config's URL, or a notification (or a retry) not made:
+// its URL is not loopback, it was dropped from a full queue, or the fleet
+// closed first. Event.URL names the target, Event.Attempt the attempt (0
+// for one not made), Event.Status the receiver's HTTP status (0 when none
+// came), Event.DeliveryError why it failed or was not made.
 const OpPushDelivery Op = "push-delivery"
 
 // pushWatch follows one task with push configs.
@@ -99,20 +117,16 @@ type pushWatch struct {
 	t     *task
 	last  string      // the state last seen (delivered, or at registration)
 	timer *time.Timer // fires at the next transition; nil for none
-	// done is closed when the task's last notification has been sent to
-	// every config: the next one waits for it, so a task's notifications
-	// arrive in order.
-	done chan struct{}
 }
 
 // pushDelivery is the delivery side of a pushStore.
 type pushDelivery struct {
-	watches  map[string]*pushWatch // by task id
-	inFlight int
-	stopped  bool
-	ctx      context.Context
-	cancel   context.CancelFunc
-	client   *http.Client
+	watches map[string]*pushWatch // by task id
+	queue   pushQueue             // push_queue.go
+	stopped bool
+	ctx     context.Context // cancelled, with errFleetClosed, by stop
+	cancel  context.CancelCauseFunc
+	client  *http.Client
 
 	// timeout and retryDelay replace PushDeliveryTimeout and
 	// PushRetryDelay when set (tests); roots are the CAs an https
@@ -127,7 +141,7 @@ func (s *pushStore) initLocked() {
 		return
 	}
 	s.watches = map[string]*pushWatch{}
-	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.ctx, s.cancel = context.WithCancelCause(context.Background())
 }
 
 // watch starts following t after a config was set for it, unless it is
@@ -242,75 +256,52 @@ func (s *pushStore) check(v *Vendor, t *task) {
 	} else {
 		s.scheduleLocked(v, w, now)
 	}
-	cfgs := append([]pushConfig(nil), s.byTask[t.id]...)
-	if !changed || len(cfgs) == 0 || !f.enter() {
+	if !changed {
 		s.mu.Unlock()
 		return
 	}
-	// Notifications of one task go out in order: this one waits for the
-	// one before it.
-	prev, done := w.done, make(chan struct{})
-	w.done = done
-	ctx := s.ctx
+	// Queued under the same lock that saw the change, so two changes
+	// seen one after the other are queued in that order too.
+	var drops []pushDrop
+	for _, c := range s.byTask[t.id] {
+		u, err := pushTarget(c.url)
+		if err != nil {
+			drops = append(drops, pushDrop{&pushJob{taskID: t.id, state: state, at: now, c: c, u: u}, err.Error()})
+			continue
+		}
+		drops = s.queueLocked(&pushJob{taskID: t.id, state: state, at: now, c: c, u: u}, drops)
+	}
+	s.dispatchLocked(v)
 	s.mu.Unlock()
-	go func() {
-		defer f.active.Done()
-		defer close(done)
-		if prev != nil {
-			select {
-			case <-prev:
-			case <-ctx.Done():
-				return
-			}
-		}
-		var wg sync.WaitGroup
-		for _, c := range cfgs {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				s.deliver(ctx, v, t, state, now, c)
-			}()
-		}
-		wg.Wait()
-	}()
+	s.traceDrops(v, drops)
 }
 
-// stop ends delivery for good: timers stopped, requests in flight
-// cancelled (the fleet is closing).
-func (s *pushStore) stop() {
+// errFleetClosed is why a delivery ended when the fleet closed.
+var errFleetClosed = errors.New("the fleet closed")
+
+// stop ends delivery for good (the fleet is closing): timers stopped,
+// requests in flight cancelled, and the notifications still queued traced
+// as not delivered.
+func (s *pushStore) stop(v *Vendor) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.initLocked()
 	s.stopped = true
 	for id := range s.watches {
 		s.unwatchLocked(id)
 	}
-	s.cancel()
+	s.cancel(errFleetClosed)
 	if s.client != nil {
 		s.client.CloseIdleConnections()
 	}
-}
-
-// acquire takes one of the vendor's MaxPushInFlight delivery slots.
-func (s *pushStore) acquire() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.inFlight >= MaxPushInFlight {
-		return false
-	}
-	s.inFlight++
-	return true
-}
-
-func (s *pushStore) releaseSlot() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.inFlight--
+	drops := s.drainLocked()
+	s.mu.Unlock()
+	s.traceDrops(v, drops)
 }
 
 // httpClient is the vendor's webhook client: no proxy from the
 // environment, loopback dials only, no redirects followed (a redirect
-// could point anywhere), no kept-alive connections.
+// could point anywhere), no kept-alive connections, and a failed TLS
+// handshake told apart (pushTLSError).
 func (s *pushStore) httpClient() *http.Client {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -319,7 +310,7 @@ func (s *pushStore) httpClient() *http.Client {
 			Transport: &http.Transport{
 				Proxy:                  nil,
 				DialContext:            dialLoopback,
-				TLSClientConfig:        &tls.Config{RootCAs: s.roots, MinVersion: tls.VersionTLS12},
+				DialTLSContext:         dialTLSLoopback(s.roots),
 				DisableKeepAlives:      true,
 				MaxResponseHeaderBytes: 16 << 10,
 			},
@@ -381,28 +372,91 @@ func dialLoopback(ctx context.Context, network, addr string) (net.Conn, error) {
 	return nil, err
 }
 
-// deliver sends one notification (t in state at now) to config c: up to
-// MaxPushAttempts attempts, each traced.
-func (s *pushStore) deliver(ctx context.Context, v *Vendor, t *task, state string, now time.Time, c pushConfig) {
-	f := v.fleet
-	ev := Event{Vendor: v.cfg.ID, Op: OpPushDelivery, Dialect: string(c.dialect), TaskID: t.id,
+// dialTLSLoopback dials a receiver's https URL (dialLoopback) and makes
+// the TLS handshake, checking the certificate against roots (nil: the
+// system's) for the URL's host. A handshake that fails for a reason other
+// than the network (an untrusted certificate, an alert from the receiver,
+// an answer that is not TLS) is a pushTLSError.
+func dialTLSLoopback(roots *x509.CertPool) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		raw, err := dialLoopback(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		host, _, _ := net.SplitHostPort(addr)
+		c := tls.Client(raw, &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12, ServerName: host})
+		if err := c.HandshakeContext(ctx); err != nil {
+			_ = raw.Close()
+			if ctx.Err() == nil && !networkError(err) {
+				err = &pushTLSError{err}
+			}
+			return nil, err
+		}
+		return c, nil
+	}
+}
+
+// networkError reports whether a handshake failed on the way (the
+// connection cut, a timeout) rather than by what the receiver said.
+func networkError(err error) bool {
+	if tlsAlert(err) {
+		return false
+	}
+	var ne net.Error
+	return errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// tlsAlert reports whether err is a TLS alert the receiver sent (crypto/tls
+// reports one as a *net.OpError "remote error"). With TLS 1.3 a server
+// that refuses the client's certificate sends it after the client has
+// finished its handshake, so it comes with the first read of the answer.
+func tlsAlert(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "remote error"
+}
+
+// tlsFailure reports whether err is a TLS failure that another attempt
+// would meet again: a failed handshake or an alert from the receiver.
+func tlsFailure(err error) bool {
+	var h *pushTLSError
+	return errors.As(err, &h) || tlsAlert(err)
+}
+
+// pushTLSError is a TLS handshake with a receiver that failed for good:
+// its certificate did not verify, it refused the handshake, or it does not
+// speak TLS at all. Another attempt would fail the same way.
+type pushTLSError struct{ err error }
+
+func (e *pushTLSError) Error() string {
+	var rh tls.RecordHeaderError
+	if errors.As(e.err, &rh) && string(rh.RecordHeader[:]) == "HTTP/" {
+		return "the TLS handshake failed: the receiver answered in plain HTTP (an https URL at a plain-HTTP port)"
+	}
+	return "the TLS handshake failed: " + e.err.Error()
+}
+
+func (e *pushTLSError) Unwrap() error { return e.err }
+
+// pushEvent is the event of a notification of task id in state to config
+// c, before any attempt.
+func pushEvent(v *Vendor, id, state string, c pushConfig) Event {
+	return Event{Vendor: v.cfg.ID, Op: OpPushDelivery, Dialect: string(c.dialect), TaskID: id,
 		State: state, URL: c.url, Note: "push notification config " + c.id}
-	u, err := pushTarget(c.url)
-	if u != nil {
-		ev.Host = u.Host
-	}
-	if err != nil {
-		ev.DeliveryError = "not delivered: " + err.Error()
+}
+
+// deliver sends one notification: up to MaxPushAttempts attempts, each
+// traced, fewer when an attempt fails for good or the fleet closes.
+func (s *pushStore) deliver(ctx context.Context, v *Vendor, j *pushJob) {
+	f := v.fleet
+	ev := pushEvent(v, j.taskID, j.state, j.c)
+	ev.Host = j.u.Host
+	t := f.tasks.get(v.cfg.ID, j.taskID)
+	if t == nil {
+		ev.DeliveryError = "not delivered: the task store forgot the task before it was sent"
 		f.trace.add(redactPush(f, ev))
 		return
 	}
-	if !s.acquire() {
-		ev.DeliveryError = fmt.Sprintf("not delivered: the vendor already has %d notifications in flight (MaxPushInFlight)", MaxPushInFlight)
-		f.trace.add(redactPush(f, ev))
-		return
-	}
-	defer s.releaseSlot()
-	body, hdr, err := pushPayload(f, t, state, now, c)
+	body, hdr, err := pushPayload(f, t, j.state, j.at, j.c)
 	if err != nil {
 		ev.DeliveryError = "not delivered: " + err.Error()
 		f.trace.add(redactPush(f, ev))
@@ -413,34 +467,63 @@ func (s *pushStore) deliver(ctx context.Context, v *Vendor, t *task, state strin
 	s.mu.Unlock()
 	client := s.httpClient()
 	for attempt := 1; attempt <= MaxPushAttempts; attempt++ {
-		if attempt > 1 {
-			select {
-			case <-time.After(delay << (attempt - 2)):
-			case <-ctx.Done():
-				return
-			}
+		if attempt > 1 && !sleepCtx(ctx, delay<<(attempt-2)) {
+			ev.DeliveryError = fmt.Sprintf("not delivered: %v before attempt %d", context.Cause(ctx), attempt)
+			f.trace.add(redactPush(f, ev))
+			return
 		}
 		e := ev
 		e.Attempt = attempt
 		e.Authorization = hdr.Get("Authorization") != ""
 		e.ContentType = hdr.Get("Content-Type")
 		seq := f.trace.begin(redactPush(f, e))
-		status, err := postOnce(ctx, client, timeout, u, body, hdr)
+		status, err := postOnce(ctx, client, timeout, j.u, body, hdr)
+		why, again := attemptOutcome(ctx, status, err)
 		f.trace.finish(seq, func(e *Event) {
 			e.Status = status
-			switch {
-			case err != nil:
-				e.DeliveryError, _ = f.RedactText(err.Error())
-			case status < 200 || status > 299:
-				e.DeliveryError = fmt.Sprintf("the receiver answered HTTP %d (not 2xx)", status)
-			}
+			e.DeliveryError, _ = f.RedactText(why)
 		})
-		if err == nil && status != http.StatusTooManyRequests && status < 500 {
+		if !again {
 			return
 		}
-		if ctx.Err() != nil {
-			return
-		}
+	}
+}
+
+// attemptOutcome is what an attempt's result says: why it failed ("" for
+// a 2xx answer) and whether another attempt may do better (a connection
+// error, a timeout, 429 or 5xx). The reason leaves out the method and URL
+// net/http puts first (the event has the URL), so that it fits in
+// MaxTracedField.
+func attemptOutcome(ctx context.Context, status int, err error) (string, bool) {
+	var ue *url.Error
+	why := ""
+	if errors.As(err, &ue) {
+		why = ue.Err.Error()
+	} else if err != nil {
+		why = err.Error()
+	}
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return fmt.Sprintf("%v during the attempt: not retried", context.Cause(ctx)), false
+	case tlsFailure(err):
+		return why + " (not retried: it would fail the same way again)", false
+	case err != nil:
+		return why, true
+	case status < 200 || status > 299:
+		return fmt.Sprintf("the receiver answered HTTP %d (not 2xx)", status), status == http.StatusTooManyRequests || status >= 500
+	}
+	return "", false
+}
+
+// sleepCtx waits for d, or less when ctx ends first (false then).
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
 	}
 }
 

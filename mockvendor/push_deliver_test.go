@@ -1,9 +1,11 @@
 package mockvendor
 
 import (
+	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -18,6 +20,7 @@ type tHookReq struct {
 	Header http.Header
 	Body   map[string]any
 	Raw    []byte
+	At     time.Time // when it arrived
 }
 
 // tHook is a real loopback HTTP receiver that records what arrives and
@@ -32,9 +35,9 @@ type tHook struct {
 func tReceiver(t *testing.T, answer func(w http.ResponseWriter, r *http.Request, h *tHook)) *tHook {
 	t.Helper()
 	h := &tHook{hang: make(chan struct{})}
-	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h.srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		raw, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-		req := tHookReq{Header: r.Header.Clone(), Raw: raw}
+		req := tHookReq{Header: r.Header.Clone(), Raw: raw, At: time.Now()}
 		_ = json.Unmarshal(raw, &req.Body)
 		h.mu.Lock()
 		h.got = append(h.got, req)
@@ -43,8 +46,36 @@ func tReceiver(t *testing.T, answer func(w http.ResponseWriter, r *http.Request,
 			answer(w, r, h)
 		}
 	}))
+	h.srv.Config.ErrorLog = tQuietLog // a TLS client at it is logged otherwise
+	h.srv.Start()
 	t.Cleanup(func() { close(h.hang); h.srv.Close() })
 	return h
+}
+
+// tQuietLog discards what a test server would log (TLS handshake errors
+// that a test provokes on purpose).
+var tQuietLog = log.New(io.Discard, "", 0)
+
+// tHang is a receiver's answer that never comes: it returns when the
+// request is cancelled or the test ends.
+func tHang(_ http.ResponseWriter, r *http.Request, h *tHook) {
+	select {
+	case <-h.hang:
+	case <-r.Context().Done():
+	}
+}
+
+// tPoll polls cond every 5 ms until it holds or within has passed, and
+// reports whether it held.
+func tPoll(within time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return true
 }
 
 // requests returns what arrived so far.
@@ -246,12 +277,7 @@ func TestPushDeliveryCancel(t *testing.T) {
 // that misbehaves, and URLs outside loopback, which are never contacted.
 func TestPushDeliveryBounds(t *testing.T) {
 	const timeout = 300 * time.Millisecond
-	hang := func(w http.ResponseWriter, r *http.Request, h *tHook) {
-		select {
-		case <-h.hang:
-		case <-r.Context().Done():
-		}
-	}
+	hang := tHang
 	status := func(code int) func(http.ResponseWriter, *http.Request, *tHook) {
 		return func(w http.ResponseWriter, _ *http.Request, _ *tHook) { w.WriteHeader(code) }
 	}
@@ -286,14 +312,16 @@ func TestPushDeliveryBounds(t *testing.T) {
 		}, configs: 1, attempts: 1, errHas: "HTTP 302", status: 302, received: 1},
 		{name: "endless body", answer: endless, configs: 1, attempts: 1, status: 200, received: 1, maxTook: timeout},
 		// The receiver hangs for longer than the test looks (a 10 s
-		// timeout): MaxPushInFlight attempts stay in flight, the other
-		// configs' notifications are not made.
-		{name: "flood of configs", answer: hang, configs: maxPushPerTask, attempts: MaxPushInFlight, skipped: maxPushPerTask - MaxPushInFlight,
-			errHas: "in flight (MaxPushInFlight)", received: MaxPushInFlight},
+		// timeout): MaxPushInFlightPerReceiver attempts stay in flight,
+		// the other configs' notifications wait in the receiver's queue
+		// (none is dropped), and the fleet's close ends them all.
+		{name: "flood of configs", answer: hang, configs: maxPushPerTask, attempts: MaxPushInFlightPerReceiver,
+			received: MaxPushInFlightPerReceiver},
 		{name: "not loopback: a name", url: func(*tHook) string { return "https://hook.example/a" }, configs: 1, skipped: 1, errHas: "loopback only"},
 		{name: "not loopback: an IP", url: func(*tHook) string { return "http://10.1.2.3:9/a" }, configs: 1, skipped: 1, errHas: "loopback only"},
 		{name: "not loopback: a name ending in localhost", url: func(*tHook) string { return "http://evil.localhost:9/a" }, configs: 1, skipped: 1, errHas: "loopback only"},
 		{name: "not http", url: func(*tHook) string { return "file:///etc/passwd" }, configs: 1, skipped: 1, errHas: "not http or https"},
+		{name: "url does not parse", url: func(*tHook) string { return "http://[::1/a" }, configs: 1, skipped: 1, errHas: "does not parse"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -316,9 +344,13 @@ func TestPushDeliveryBounds(t *testing.T) {
 			}
 			since := f.Trace().Seq()
 			tRPC(t, c, tRPCD, "1.0", "CancelTask", map[string]any{"id": task})
-			evs := tWaitPush(t, f, since, tc.attempts+tc.skipped, 5*time.Second, 300*time.Millisecond)
+			var evs []Event
 			if flood {
+				tPoll(5*time.Second, func() bool { return len(hook.requests()) >= tc.received })
+				time.Sleep(300 * time.Millisecond)
 				evs = tPushEventsAll(f, since, true)
+			} else {
+				evs = tWaitPush(t, f, since, tc.attempts+tc.skipped, 5*time.Second, 300*time.Millisecond)
 			}
 			var attempts, skipped int
 			for _, e := range evs {
@@ -350,11 +382,29 @@ func TestPushDeliveryBounds(t *testing.T) {
 				t.Errorf("the receiver got %d requests, want %d", n, tc.received)
 			}
 			if flood {
-				// Closing the fleet cancels the hanging deliveries at once.
+				s := &f.Vendor("d").push
+				s.mu.Lock()
+				queued := s.queue.queued
+				s.mu.Unlock()
+				if want := maxPushPerTask - MaxPushInFlightPerReceiver; queued != want {
+					t.Errorf("%d notifications queued, want %d", queued, want)
+				}
+				// Closing the fleet ends the hanging deliveries at once, and
+				// the queued ones are traced as not made.
 				start := time.Now()
 				f.Close()
 				if d := time.Since(start); d > time.Second {
 					t.Errorf("Close took %v with deliveries in flight", d)
+				}
+				closed := 0
+				for _, e := range tPushEventsAll(f, since, true) {
+					if e.Pending || !strings.Contains(e.DeliveryError, "the fleet closed") {
+						t.Errorf("after Close: %+v", e)
+					}
+					closed++
+				}
+				if closed != maxPushPerTask {
+					t.Errorf("%d events after Close, want %d", closed, maxPushPerTask)
 				}
 			}
 		})
@@ -531,7 +581,8 @@ func TestPushDeliveryRedacted(t *testing.T) {
 
 // TestPushDeliveryHTTPS: an https receiver on loopback gets its
 // notification when its certificate is trusted; an untrusted one is
-// refused by the vendor (the certificate is checked, each attempt traced).
+// refused by the vendor (the certificate is checked, the one attempt
+// traced and not retried).
 func TestPushDeliveryHTTPS(t *testing.T) {
 	for _, trusted := range []bool{true, false} {
 		t.Run(fmt.Sprint("trusted=", trusted), func(t *testing.T) {
@@ -556,10 +607,8 @@ func TestPushDeliveryHTTPS(t *testing.T) {
 			tSetHook(t, c, Dialect10, task, "c1", srv.URL+"/hook", "x")
 			since := f.Trace().Seq()
 			tRPC(t, c, tRPCD, "1.0", "CancelTask", map[string]any{"id": task})
-			want := 1
-			if !trusted {
-				want = MaxPushAttempts // a TLS failure is a connection error: retried
-			}
+			want := 1 // a certificate that does not verify is not retried
+
 			evs := tWaitPush(t, f, since, want, 3*time.Second, 100*time.Millisecond)
 			mu.Lock()
 			defer mu.Unlock()
@@ -568,8 +617,217 @@ func TestPushDeliveryHTTPS(t *testing.T) {
 				t.Fatalf("%d events, want %d: %+v", len(evs), want, evs)
 			case trusted && (evs[0].Status != 200 || len(got) != 1 || got[0] != "application/a2a+json"):
 				t.Errorf("trusted: %+v, receiver got %v", evs[0], got)
-			case !trusted && (len(got) != 0 || !strings.Contains(evs[0].DeliveryError, "certificate")):
+			case !trusted && (len(got) != 0 || !strings.Contains(evs[0].DeliveryError, "certificate") || !strings.Contains(evs[0].DeliveryError, "not retried")):
 				t.Errorf("untrusted: %+v, receiver got %v", evs[0], got)
+			}
+		})
+	}
+}
+
+// TestPushDeliveryFair: a receiver that never answers holds its own share
+// of the vendor's deliveries, not all of them. Twelve configs point at a
+// receiver that hangs (each attempt lasts the whole PushDeliveryTimeout,
+// 10 s, longer than the test): eight of a first task, cancelled first,
+// and four of a second task. Beside them the second task has one config
+// at a good receiver, and three tasks whose sends carry a config point at
+// it too. The good receiver gets every notification it is owed (the
+// second task's working and completed, each other task's three states),
+// in order, each within 500 ms of its state change.
+func TestPushDeliveryFair(t *testing.T) {
+	const work = 600 * time.Millisecond
+	const prompt = 500 * time.Millisecond
+	f := tPushD(t, work)
+	c := tClient(t, f, tViaProxy)
+	bad, good := tReceiver(t, tHang), tReceiver(t, nil)
+	first := tNonBlocking(t, c, Dialect10)
+	for i := range 8 {
+		tSetHook(t, c, Dialect10, first, fmt.Sprintf("bad%d", i), bad.srv.URL+"/hook", "x")
+	}
+	tRPC(t, c, tRPCD, "1.0", "CancelTask", map[string]any{"id": first})
+	// The hanging receiver holds its deliveries before the others start.
+	tPoll(2*time.Second, func() bool { return len(bad.requests()) >= 2 })
+	time.Sleep(100 * time.Millisecond)
+	second := tNonBlocking(t, c, Dialect10)
+	for i := range 4 {
+		tSetHook(t, c, Dialect10, second, fmt.Sprintf("bad%d", i), bad.srv.URL+"/hook", "x")
+	}
+	tSetHook(t, c, Dialect10, second, "good", good.srv.URL+"/hook", "x")
+	want := map[string][]string{second: {"TASK_STATE_WORKING", "TASK_STATE_COMPLETED"}}
+	for range 3 {
+		p := tSendParams(Dialect10, "x", "")
+		p["configuration"] = map[string]any{"returnImmediately": true,
+			"taskPushNotificationConfig": map[string]any{"url": good.srv.URL + "/hook"}}
+		id, _ := tTask(tRPC(t, c, tRPCD, "1.0", "SendMessage", p))["id"].(string)
+		if id == "" {
+			t.Fatal("send: no task")
+		}
+		want[id] = []string{"TASK_STATE_SUBMITTED", "TASK_STATE_WORKING", "TASK_STATE_COMPLETED"}
+	}
+	owed := 2 + 3*3
+	tPoll(work+2*time.Second, func() bool { return len(good.requests()) >= owed })
+	time.Sleep(100 * time.Millisecond) // nothing more arrives
+	got := map[string][]string{}
+	var slowest time.Duration
+	for _, r := range good.requests() {
+		id, _ := tPath(r.Body, "task", "id").(string)
+		state, _ := tPath(r.Body, "task", "status", "state").(string)
+		got[id] = append(got[id], state)
+		ts, err := time.Parse(time.RFC3339Nano, fmt.Sprint(tPath(r.Body, "task", "status", "timestamp")))
+		if err != nil {
+			t.Fatalf("status.timestamp: %v", err)
+		}
+		slowest = max(slowest, r.At.Sub(ts))
+	}
+	n := len(good.requests())
+	t.Logf("the good receiver got %d of %d notifications, the slowest %v after its state change; the hanging one holds %d requests",
+		n, owed, slowest.Round(time.Millisecond), len(bad.requests()))
+	if n != owed || slowest > prompt {
+		t.Errorf("the good receiver got %d of %d notifications, the slowest after %v (want all, within %v)", n, owed, slowest, prompt)
+	}
+	for id, states := range want {
+		if !slices.Equal(got[id], states) {
+			t.Errorf("task %s: the good receiver got %v, want %v", id, got[id], states)
+		}
+	}
+}
+
+// TestPushDeliveryFleetClose: a notification the fleet's Close ends is
+// traced with that reason, and nothing more is tried: an attempt in
+// flight is finished with "the fleet closed", a retry that was waiting is
+// a "not made" event naming the close, and notifications still queued
+// are each a "not made" event. Close returns at once.
+func TestPushDeliveryFleetClose(t *testing.T) {
+	unavailable := func(w http.ResponseWriter, _ *http.Request, _ *tHook) { w.WriteHeader(503) }
+	cases := []struct {
+		name     string
+		answer   func(http.ResponseWriter, *http.Request, *tHook)
+		configs  int
+		received int // requests the receiver got before the close
+		attempts []string
+		notMade  []string // DeliveryError of each Attempt 0 event, in part
+	}{
+		{name: "attempt in flight", answer: tHang, configs: 1, received: 1,
+			attempts: []string{"the fleet closed during the attempt"}},
+		{name: "retry waiting", answer: unavailable, configs: 1, received: 1,
+			attempts: []string{"HTTP 503"}, notMade: []string{"the fleet closed before attempt 2"}},
+		{name: "queued behind a hanging receiver", answer: tHang, configs: 4, received: 2,
+			attempts: []string{"the fleet closed during the attempt", "the fleet closed during the attempt"},
+			notMade:  []string{"the fleet closed before it was sent", "the fleet closed before it was sent"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := tPushD(t, time.Minute)
+			tPushTune(f, "d", 10*time.Second, 10*time.Second)
+			c := tClient(t, f, tViaProxy)
+			hook := tReceiver(t, tc.answer)
+			task := tNonBlocking(t, c, Dialect10)
+			for i := range tc.configs {
+				tSetHook(t, c, Dialect10, task, fmt.Sprintf("c%d", i), hook.srv.URL+"/hook", "x")
+			}
+			since := f.Trace().Seq()
+			tRPC(t, c, tRPCD, "1.0", "CancelTask", map[string]any{"id": task})
+			tPoll(2*time.Second, func() bool { return len(hook.requests()) >= tc.received })
+			time.Sleep(100 * time.Millisecond)
+			start := time.Now()
+			f.Close()
+			if d := time.Since(start); d > time.Second {
+				t.Errorf("Close took %v", d)
+			}
+			var attempts, notMade []string
+			for _, e := range tPushEventsAll(f, since, true) {
+				if e.Pending {
+					t.Errorf("an attempt still pending after Close: %+v", e)
+				}
+				if e.Attempt == 0 {
+					notMade = append(notMade, e.DeliveryError)
+				} else {
+					attempts = append(attempts, e.DeliveryError)
+				}
+			}
+			for _, x := range []struct {
+				what      string
+				got, want []string
+			}{{"attempts", attempts, tc.attempts}, {"not made", notMade, tc.notMade}} {
+				if len(x.got) != len(x.want) {
+					t.Errorf("%s: %q, want %d like %q", x.what, x.got, len(x.want), x.want)
+					continue
+				}
+				for i := range x.got {
+					if !strings.Contains(x.got[i], x.want[i]) {
+						t.Errorf("%s %d: deliveryError %q, want %q in it", x.what, i, x.got[i], x.want[i])
+					}
+				}
+			}
+			if n := len(hook.requests()); n != tc.received {
+				t.Errorf("the receiver got %d requests, want %d", n, tc.received)
+			}
+		})
+	}
+}
+
+// TestPushDeliveryPermanentErrors: a TLS handshake that fails (an https
+// URL at a plain-HTTP port, a certificate the vendor does not trust, a
+// receiver that refuses the handshake) fails the same way every time: one
+// attempt, its deliveryError naming the failure and that it is not
+// retried. A refused connection (the receiver may be starting) is still
+// retried, and an http URL at a TLS port gets the receiver's 400, which
+// ends the notification as any 4xx does.
+func TestPushDeliveryPermanentErrors(t *testing.T) {
+	plain := tReceiver(t, nil)
+	tlsSrv := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	tlsSrv.Config.ErrorLog = tQuietLog
+	tlsSrv.StartTLS()
+	t.Cleanup(tlsSrv.Close)
+	mtls := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	mtls.TLS = &tls.Config{ClientAuth: tls.RequireAnyClientCert}
+	mtls.Config.ErrorLog = tQuietLog
+	mtls.StartTLS()
+	t.Cleanup(mtls.Close)
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	cases := []struct {
+		name     string
+		url      string
+		trust    *httptest.Server // the vendor trusts its certificate
+		attempts int
+		errHas   string
+	}{
+		{"https at a plain-HTTP port", "https://" + plain.srv.Listener.Addr().String() + "/hook", nil, 1, "plain HTTP"},
+		{"untrusted certificate", tlsSrv.URL + "/hook", nil, 1, "certificate signed by unknown authority"},
+		{"receiver refuses the handshake", mtls.URL + "/hook", mtls, 1, "certificate required"},
+		{"connection refused", closed.URL + "/hook", nil, MaxPushAttempts, "connection refused"},
+		{"http at a TLS port", "http://" + tlsSrv.Listener.Addr().String() + "/hook", nil, 1, "HTTP 400"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := tPushD(t, time.Minute)
+			tPushTune(f, "d", 2*time.Second, 20*time.Millisecond)
+			if tc.trust != nil {
+				s := &f.Vendor("d").push
+				s.mu.Lock()
+				s.roots = tc.trust.Client().Transport.(*http.Transport).TLSClientConfig.RootCAs
+				s.mu.Unlock()
+			}
+			c := tClient(t, f, tViaProxy)
+			task := tNonBlocking(t, c, Dialect10)
+			tSetHook(t, c, Dialect10, task, "c1", tc.url, "x")
+			since := f.Trace().Seq()
+			tRPC(t, c, tRPCD, "1.0", "CancelTask", map[string]any{"id": task})
+			evs := tWaitPush(t, f, since, tc.attempts, 3*time.Second, 200*time.Millisecond)
+			if len(evs) != tc.attempts {
+				t.Fatalf("%d attempts, want %d: %+v", len(evs), tc.attempts, evs)
+			}
+			t.Logf("%d attempt(s): %s", len(evs), evs[0].DeliveryError)
+			for _, e := range evs {
+				if !strings.Contains(e.DeliveryError, tc.errHas) {
+					t.Errorf("attempt %d: deliveryError %q, want %q in it", e.Attempt, e.DeliveryError, tc.errHas)
+				}
+				if tc.attempts == 1 && tc.errHas != "HTTP 400" && !strings.Contains(e.DeliveryError, "not retried") {
+					t.Errorf("attempt %d: deliveryError %q does not say it is not retried", e.Attempt, e.DeliveryError)
+				}
+			}
+			if n := len(plain.requests()); n != 0 {
+				t.Errorf("the plain-HTTP receiver's handler saw %d requests", n)
 			}
 		})
 	}
