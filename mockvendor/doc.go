@@ -139,7 +139,9 @@
 //     kept (valid UTF-8, no lone surrogate escape).
 //   - connections: MaxConns (1,024) open at once on the proxy and the
 //     hosts, MaxTunnels (256) CONNECT tunnels, three descriptors per
-//     tunnel; past either cap a clear refusal (503 with Retry-After).
+//     tunnel. At MaxConns a new connection takes the place of the one
+//     idle the longest; with none idle, and past MaxTunnels, a clear
+//     refusal (503 with Retry-After, over TLS on a host).
 //     A request header is at most 64 KiB (431 past it).
 //   - time: IdleTimeout (60 s) for idle keep-alive connections and
 //     tunnels, ReadTimeout (10 s) for reading a request, on the hosts and
