@@ -26,9 +26,10 @@ type Config struct {
 
 // Limits bound the fleet's memory and its patience with slow clients.
 type Limits struct {
-	// MaxBody is the largest JSON-RPC request body accepted, in bytes.
-	// Zero means 1 MiB. A larger body is refused with HTTP 413 and -32600
-	// without being read.
+	// MaxBody is the largest request body accepted (JSON-RPC and
+	// HTTP+JSON), in bytes. Zero means 1 MiB. A larger body is refused with
+	// HTTP 413 and -32600 without being read, the limit in the error's
+	// data (maxBodyBytes). A body may nest at most MaxBodyDepth deep.
 	MaxBody int64 `json:"maxBody,omitempty"`
 	// MaxTraceEvents caps the trace. Zero means 100,000. Past the cap the
 	// oldest tenth of the events is dropped and Trace.Dropped counts them.

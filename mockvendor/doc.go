@@ -143,6 +143,10 @@
 //     idle the longest; with none idle, and past MaxTunnels, a clear
 //     refusal (503 with Retry-After, over TLS on a host).
 //     A request header is at most 64 KiB (431 past it).
+//   - request bodies: MaxBody (1 MiB; 413 past it), nested at most
+//     MaxBodyDepth (10,000) deep (-32700 "nested deeper than 10000"),
+//     JSON by their Content-Type on both bindings (415 and -32005
+//     otherwise, no task run).
 //   - time: IdleTimeout (60 s) for idle keep-alive connections and
 //     tunnels, ReadTimeout (10 s) for reading a request, on the hosts and
 //     on the proxy's absolute-form path.
