@@ -26,9 +26,10 @@ type Config struct {
 
 // Limits bound the fleet's memory and its patience with slow clients.
 type Limits struct {
-	// MaxBody is the largest JSON-RPC request body accepted, in bytes.
-	// Zero means 1 MiB. A larger body is refused with HTTP 413 and -32600
-	// without being read.
+	// MaxBody is the largest request body accepted (JSON-RPC and
+	// HTTP+JSON), in bytes. Zero means 1 MiB. A larger body is refused with
+	// HTTP 413 and -32600 without being read, the limit in the error's
+	// data (maxBodyBytes). A body may nest at most MaxBodyDepth deep.
 	MaxBody int64 `json:"maxBody,omitempty"`
 	// MaxTraceEvents caps the trace. Zero means 100,000. Past the cap the
 	// oldest tenth of the events is dropped and Trace.Dropped counts them.
@@ -69,16 +70,21 @@ type Limits struct {
 	ReadTimeout time.Duration `json:"readTimeout,omitempty"`
 	// MaxConns caps the connections open at once on the fleet's listeners,
 	// the proxy's and every host's together (a CONNECT tunnel holds one of
-	// each). Zero means 1,024. A connection past the cap is closed at once
-	// (the proxy first answers 503 with Retry-After: 1); Fleet.Conns
-	// counts them.
+	// each). Zero means 1,024. A connection past the cap takes the place
+	// of the open connection that has waited longest for its next request
+	// (Fleet.ConnsReclaimed), so idle connections cannot keep others out;
+	// when every connection is inside a request, its request is answered
+	// HTTP 503 with Retry-After: 1 (after the TLS handshake on a host) and
+	// traced as OpConnLimit, MaxOverCapAnswers at once, each within
+	// OverCapLife; one past those is closed. Fleet.Conns counts the
+	// refusals.
 	MaxConns int `json:"maxConns,omitempty"`
 	// MaxTunnels caps the CONNECT tunnels open at once. Zero means 256.
 	// Past the cap CONNECT answers 503 with Retry-After: 1. A tunnel costs
 	// three descriptors (the client's connection, the proxy's to the host,
 	// the host's end of it), so the fleet holds at most about MaxConns +
-	// MaxTunnels descriptors for connections: 1,280 with the defaults,
-	// whatever the clients open.
+	// MaxTunnels + MaxOverCapAnswers descriptors for connections: 1,344
+	// with the defaults, whatever the clients open.
 	MaxTunnels int `json:"maxTunnels,omitempty"`
 	// IdleTimeout closes a keep-alive connection (to the proxy or a host)
 	// that waits this long for its next request, and a tunnel that

@@ -107,6 +107,7 @@ func TestDialectStream(t *testing.T) {
 			var env map[string]any
 			_ = json.Unmarshal(body, &env)
 			req, _ := http.NewRequest(http.MethodPost, tRPCD, strings.NewReader(string(body)))
+			req.Header.Set("Content-Type", "application/json")
 			if d.Version != "" {
 				req.Header.Set("A2A-Version", d.Version)
 			}

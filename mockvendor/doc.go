@@ -139,8 +139,14 @@
 //     kept (valid UTF-8, no lone surrogate escape).
 //   - connections: MaxConns (1,024) open at once on the proxy and the
 //     hosts, MaxTunnels (256) CONNECT tunnels, three descriptors per
-//     tunnel; past either cap a clear refusal (503 with Retry-After).
+//     tunnel. At MaxConns a new connection takes the place of the one
+//     idle the longest; with none idle, and past MaxTunnels, a clear
+//     refusal (503 with Retry-After, over TLS on a host).
 //     A request header is at most 64 KiB (431 past it).
+//   - request bodies: MaxBody (1 MiB; 413 past it), nested at most
+//     MaxBodyDepth (10,000) deep (-32700 "nested deeper than 10000"),
+//     JSON by their Content-Type on both bindings (415 and -32005
+//     otherwise, no task run).
 //   - time: IdleTimeout (60 s) for idle keep-alive connections and
 //     tunnels, ReadTimeout (10 s) for reading a request, on the hosts and
 //     on the proxy's absolute-form path.

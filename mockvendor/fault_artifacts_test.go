@@ -475,6 +475,7 @@ func TestArtifactsPlainJSONSame(t *testing.T) {
 				body = regexp.MustCompile(`"id":\d+`).ReplaceAll(body, []byte(`"id":1`))
 				body = regexp.MustCompile(`"(m|t01)-\d+"`).ReplaceAll(body, []byte(`"$1-1"`))
 				r := httptest.NewRequest(http.MethodPost, "https://"+HostRPCD+DefaultRPCPath, bytes.NewReader(body))
+				r.Header.Set("Content-Type", "application/json")
 				r.Header.Set("A2A-Version", d.Version)
 				w := httptest.NewRecorder()
 				h.serve(w, r)

@@ -70,8 +70,8 @@ func TestTunnelDescriptors(t *testing.T) {
 // connections and idle tunnels are closed after IdleTimeout, a body that
 // stalls on the absolute-form path is cut after ReadTimeout, a header over
 // 64 KiB is refused with 431, and past
-// MaxTunnels and MaxConns the proxy answers 503 with Retry-After. Each
-// case must end within its bound.
+// MaxTunnels and MaxConns (every connection inside a request) the proxy
+// answers 503 with Retry-After. Each case must end within its bound.
 func TestConnBounds(t *testing.T) {
 	const idle, read = 300 * time.Millisecond, 300 * time.Millisecond
 	limits := Limits{IdleTimeout: idle, ReadTimeout: read, MaxTunnels: 4, MaxConns: 12}
@@ -144,11 +144,10 @@ func TestConnBounds(t *testing.T) {
 		{
 			name: "conns-past-cap",
 			open: func(t *testing.T, f *Fleet) net.Conn {
-				for i := 0; i < limits.MaxConns; i++ {
-					c := tDialProxy(t, f)
-					t.Cleanup(func() { c.Close() })
-				}
-				return tDialProxy(t, f)
+				tFillWithBusy(t, f) // none idle: nothing to reclaim
+				c := tDialProxy(t, f)
+				fmt.Fprintf(c, "GET http://%s%s HTTP/1.1\r\nHost: %s\r\n\r\n", HostCardD, CardPath, HostCardD)
+				return c
 			},
 			want:  "HTTP/1.1 503",
 			bound: time.Second,

@@ -87,7 +87,7 @@ func NewUnstartedFleet(cfg Config) (*Fleet, error) {
 		return nil, &ConfigError{Field: "limits", Msg: "limits must not be negative (zero means the default)"}
 	}
 	f.trace = newTrace(f.limits)
-	f.conns.Max = int64(f.limits.MaxConns)
+	f.conns.Max, f.conns.reclaim = int64(f.limits.MaxConns), true
 	f.tasks = newTaskStore(f.limits.MaxTasks, newTaskBudget(f.limits.MaxTaskBytes, f.limits.MaxVendorTaskBytes))
 	names := map[string]bool{}
 	for i, vc := range cfg.Vendors {
@@ -150,8 +150,12 @@ func (f *Fleet) Start() error {
 		IdleTimeout:       f.limits.IdleTimeout,
 		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          quietLog(),
-		ConnState:         f.recordFailedHandshake,
+		ConnState: func(c net.Conn, s http.ConnState) {
+			f.conns.connState(c, s)
+			f.recordFailedHandshake(c, s)
+		},
 		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+			ctx = markOverCap(ctx, c)
 			if tc, ok := c.(*tls.Conn); ok {
 				if h, ok := tc.NetConn().(*hostConn); ok {
 					return context.WithValue(ctx, hostKey{}, h.host)
@@ -191,7 +195,7 @@ func (f *Fleet) Start() error {
 			MinVersion:     tls.VersionTLS12,
 			GetCertificate: func(*tls.ClientHelloInfo) (*tls.Certificate, error) { return h.cert.Load(), nil },
 		}
-		ln := tls.NewListener(&hostListener{Listener: f.conns.Listen(h.ln, nil), host: h}, tcfg)
+		ln := tls.NewListener(&hostListener{Listener: f.conns.listen(h.ln, nil, true), host: h}, tcfg)
 		f.wg.Add(1)
 		go func() {
 			defer f.wg.Done()
@@ -399,6 +403,9 @@ func (f *Fleet) recordFailedHandshake(c net.Conn, state http.ConnState) {
 	if state != http.StateClosed || !hc.read.Load() || c.(*tls.Conn).ConnectionState().HandshakeComplete {
 		return
 	}
+	if k := countedOf(c); k != nil && k.reclaimed.Load() {
+		return // the fleet closed it to make room (ConnCap.reclaimOne), not the client
+	}
 	f.trace.add(Event{Vendor: hc.host.vendor.cfg.ID, Host: hc.host.name, Op: OpTLSFailed, Note: "the client broke off the TLS handshake"})
 }
 
@@ -425,6 +432,10 @@ func (f *Fleet) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	h, _ := r.Context().Value(hostKey{}).(*host)
 	if h == nil {
 		http.Error(w, "no such host", http.StatusMisdirectedRequest)
+		return
+	}
+	if overCap(r) {
+		f.refuseOverCap(w, r, Event{Vendor: h.vendor.cfg.ID, Host: h.name})
 		return
 	}
 	h.serve(w, r)

@@ -633,6 +633,7 @@ func TestTraceConcurrent(t *testing.T) {
 			d := tDialects[i%3]
 			body := tEnvelope(d.Send, tSendParams(d.D, fmt.Sprintf("job %d", i), ""))
 			req, _ := http.NewRequest(http.MethodPost, "https://"+HostRPCD+DefaultRPCPath, strings.NewReader(string(body)))
+			req.Header.Set("Content-Type", "application/json")
 			if d.Version != "" {
 				req.Header.Set("A2A-Version", d.Version)
 			}
@@ -728,6 +729,7 @@ func TestFleetCloseLeaks(t *testing.T) {
 	tGet(t, c, "http://"+HostCardD+CardPath, nil)
 	// An open stream waiting for its first frame.
 	req, _ := http.NewRequest(http.MethodPost, "https://"+HostRPCD+DefaultRPCPath, strings.NewReader(string(tEnvelope("message/stream", tSendParams(Dialect03, "slow", "")))))
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -90,8 +90,8 @@ func BenchmarkHostile(b *testing.B) {
 				b.ReportMetric(float64(during)/float64(base), "latency-ratio")
 				b.ReportMetric(float64(failed), "fetches-refused/21")
 				b.ReportMetric(0, "ns/op")
-				b.Logf("%s: fds %d -> %d (fleet conns open %d, refused %d), RSS %.0f -> %.0f MiB, live heap %+.0f MiB, card fetch %v -> %v (%d of 21 refused), trace bodies left out %d",
-					a.name, fds0, fds1, open, refused, float64(rss0)/(1<<20), float64(rss1)/(1<<20), (float64(heap1)-float64(heap0))/(1<<20), base, during, failed, f.Trace().BodiesLeftOut())
+				b.Logf("%s: fds %d -> %d (fleet conns open %d, refused %d, idle ones reclaimed %d), RSS %.0f -> %.0f MiB, live heap %+.0f MiB, card fetch %v -> %v (%d of 21 refused), trace bodies left out %d",
+					a.name, fds0, fds1, open, refused, f.ConnsReclaimed(), float64(rss0)/(1<<20), float64(rss1)/(1<<20), (float64(heap1)-float64(heap0))/(1<<20), base, during, failed, f.Trace().BodiesLeftOut())
 				done()
 				c.CloseIdleConnections()
 				f.Close()

@@ -11,7 +11,8 @@ import "fmt"
 // a limit's design is not a hit: a body over MaxTracedBody cut to its
 // size and digest, a field clipped to MaxTracedField, a body over MaxBody
 // answered 413 (a real server refuses it too), a slow or idle connection
-// cut (ReadTimeout, IdleTimeout).
+// cut (ReadTimeout, IdleTimeout) or an idle one closed to let a new one in
+// at MaxConns (Fleet.ConnsReclaimed).
 type LimitHit struct {
 	// Limit names the Limits field ("MaxConns"; "MaxTasks" also counts
 	// the tasks MaxTasksPerVendor forgot, "MaxTaskBytes" those of

@@ -45,7 +45,7 @@ func TestLimitsHit(t *testing.T) {
 				tSend(t, c, tRPCD, Dialect03, strings.Repeat("x", 500), "")
 			}
 		}, "MaxTraceBodyBytes"},
-		{"connections", Limits{MaxConns: 2}, func(t *testing.T, f *Fleet) {
+		{"idle connections reclaimed", Limits{MaxConns: 2}, func(t *testing.T, f *Fleet) {
 			pu, _ := url.Parse(f.ProxyURL())
 			for i := 0; i < 5; i++ {
 				c, err := net.DialTimeout("tcp", pu.Host, time.Second)
@@ -54,7 +54,13 @@ func TestLimitsHit(t *testing.T) {
 				}
 				defer c.Close()
 			}
-			tWaitFor(t, func() bool { _, refused := f.Conns(); return refused > 0 })
+			tWaitFor(t, func() bool { return f.ConnsReclaimed() == 3 })
+		}, ""},
+		{"connections", Limits{MaxConns: 2}, func(t *testing.T, f *Fleet) {
+			tFillWithBusy(t, f)
+			if r := tGet(t, tClient(t, f, tViaResolve), "https://"+HostCardD+CardPath, nil); r.Status != 503 {
+				t.Fatalf("past the cap: %d, want 503", r.Status)
+			}
 		}, "MaxConns"},
 		{"tunnels", Limits{MaxTunnels: 1}, func(t *testing.T, f *Fleet) {
 			c, _ := tConnect(t, f, HostCardD+":443")

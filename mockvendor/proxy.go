@@ -41,11 +41,13 @@ func newProxy(f *Fleet) (*proxy, error) {
 		IdleTimeout:       f.limits.IdleTimeout,
 		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          quietLog(),
+		ConnState:         f.conns.connState,
+		ConnContext:       markOverCap,
 	}
 	f.wg.Add(1)
 	go func() {
 		defer f.wg.Done()
-		_ = p.srv.Serve(f.conns.Listen(ln, proxyBusy))
+		_ = p.srv.Serve(f.conns.listen(ln, proxyBusy, true))
 	}()
 	return p, nil
 }
@@ -77,6 +79,10 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer p.f.active.Done()
+	if overCap(r) {
+		p.refuseOverCap(w, r)
+		return
+	}
 	if r.Method == http.MethodConnect {
 		p.connect(w, r)
 		return
@@ -117,8 +123,22 @@ func (b *deadlineBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// refuseOverCap answers a request on a connection past Limits.MaxConns
+// (Fleet.refuseOverCap), traced with its target and the target's vendor.
+func (p *proxy) refuseOverCap(w http.ResponseWriter, r *http.Request) {
+	target, port := r.Host, "443"
+	if r.Method != http.MethodConnect && r.URL.IsAbs() {
+		target, port = r.URL.Host, "80"
+	}
+	ev := Event{Host: target}
+	if h := p.route(target, port); h != nil {
+		ev.Vendor, ev.Host = h.vendor.cfg.ID, h.name
+	}
+	p.f.refuseOverCap(w, r, ev)
+}
+
 // proxyBusy is what a connection past Limits.MaxConns reads before the
-// proxy closes it.
+// proxy closes it, when MaxOverCapAnswers others are being answered.
 var proxyBusy = []byte("HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
 
 func (p *proxy) connect(w http.ResponseWriter, r *http.Request) {

@@ -54,7 +54,7 @@ func FuzzProxy(f *testing.F) {
 	f.Add([]byte("CONNECT agent-d.example:443 HTTP/1.1\r\nHost: agent-d.example:443\r\n\r\n\x16\x03\x01\x00\x05hello"))
 	f.Add([]byte("GET http://{canary}/ HTTP/1.1\r\nHost: {canary}\r\n\r\n"))
 	f.Add([]byte("GET http://agent-d.example/.well-known/agent-card.json HTTP/1.1\r\nHost: agent-d.example\r\n\r\n"))
-	f.Add([]byte("POST http://rpc.agent-d.example/a2a/v1 HTTP/1.1\r\nHost: rpc.agent-d.example\r\nContent-Length: 2\r\n\r\n{}"))
+	f.Add([]byte("POST http://rpc.agent-d.example/a2a/v1 HTTP/1.1\r\nHost: rpc.agent-d.example\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"))
 	f.Add([]byte("CONNECT {proxy} HTTP/1.1\r\nHost: {proxy}\r\n\r\n"))
 	f.Add([]byte("CONNECT {host} HTTP/1.1\r\nHost: {host}\r\n\r\n"))
 	f.Add([]byte("GET ftp://agent-b.example/ HTTP/1.1\r\nHost: agent-b.example\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n"))

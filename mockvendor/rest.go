@@ -130,10 +130,30 @@ func restTop(seg string) bool {
 }
 
 // contentTypeError is a request body that is not JSON by its Content-Type.
+// Both bindings refuse it alike, with HTTP 415 (RFC 9110 §15.5.16) and the
+// A2A ContentTypeNotSupportedError (-32005), as the official TCK expects
+// of either binding, before the body is parsed: the JSON-RPC binding's
+// requests are application/json (A2A 1.0 §9.1), the HTTP+JSON binding's
+// SHOULD be application/a2a+json (§11.1), and each takes the other's JSON
+// type too, any parameters (charset).
 type contentTypeError struct{ got string }
 
+// jsonMediaTypes are the Content-Types a request body may have.
+var jsonMediaTypes = []string{"application/json", "application/a2a+json"}
+
 func (e *contentTypeError) Error() string {
+	if e.got == "" {
+		return "no Content-Type: the body must be application/json or application/a2a+json"
+	}
 	return "Content-Type " + strconv.Quote(e.got) + " is not application/json or application/a2a+json"
+}
+
+// rpc is the JSON-RPC error of the body: -32005 with the Content-Type
+// received and those accepted as data.
+func (e *contentTypeError) rpc() *RPCError {
+	r := errContentType(e.Error())
+	r.Data = map[string]any{"contentType": e.got, "accepted": jsonMediaTypes}
+	return r
 }
 
 // serveREST answers one request to the HTTP+JSON binding on host h.
@@ -203,7 +223,7 @@ func (h *host) restBody(w http.ResponseWriter, r *http.Request, ev *Event) (map[
 		ev.Request = body
 	}
 	if !json.Valid(body) {
-		return nil, errParse("the body is not JSON")
+		return nil, notJSON(body)
 	}
 	if err := json.Unmarshal(body, &params); err != nil || params == nil {
 		return nil, errInvalidParams("the body must be a JSON object")
@@ -211,11 +231,11 @@ func (h *host) restBody(w http.ResponseWriter, r *http.Request, ev *Event) (map[
 	return params, nil
 }
 
-// jsonContentType reports whether a Content-Type is JSON: application/json
-// or application/a2a+json (§11.1), any parameters.
+// jsonContentType reports whether a Content-Type is JSON: one of
+// jsonMediaTypes, any parameters, in any case (RFC 9110 §8.3.1).
 func jsonContentType(ct string) bool {
 	mt, _, err := mime.ParseMediaType(ct)
-	return err == nil && (mt == "application/json" || mt == "application/a2a+json")
+	return err == nil && (mt == jsonMediaTypes[0] || mt == jsonMediaTypes[1])
 }
 
 // restQuery turns a GET's query into the params of its method: strings as

@@ -242,6 +242,9 @@ func (h *host) answer(w http.ResponseWriter, r *http.Request, q *rpcRequest, ev 
 	if err != nil {
 		return rpcResult{}, err
 	}
+	if ct := r.Header.Get("Content-Type"); !jsonContentType(ct) {
+		return rpcResult{}, &contentTypeError{ct} // A2A 1.0 §9.1: application/json
+	}
 	env, err := readEnvelope(body, q.fast, ev)
 	if err != nil {
 		return rpcResult{}, err
@@ -289,10 +292,33 @@ func (e *bodyTooLargeError) Error() string {
 	return fmt.Sprintf("body is over the %d byte limit", e.limit)
 }
 
-// bodyReadError is a body that could not be read whole.
-type bodyReadError struct{ err error }
+// rpc is the JSON-RPC error of the body: -32600 with the limit (and the
+// announced size) as data.
+func (e *bodyTooLargeError) rpc() *RPCError {
+	r := errInvalidRequest(e.Error())
+	r.Data = map[string]any{"maxBodyBytes": e.limit}
+	if e.size > 0 {
+		r.Data["bodyBytes"] = e.size
+	}
+	return r
+}
+
+// bodyReadError is a body that could not be read whole; read is how many
+// bytes arrived.
+type bodyReadError struct {
+	err  error
+	read int
+}
 
 func (e *bodyReadError) Error() string { return "reading body: " + e.err.Error() }
+
+// rpc is the JSON-RPC error of the body: -32700 with the bytes read as
+// data.
+func (e *bodyReadError) rpc() *RPCError {
+	r := errParse(e.Error())
+	r.Data = map[string]any{"bytesRead": e.read}
+	return r
+}
 
 // rpcFailure maps the error of a stage or handler to the JSON-RPC error
 // and HTTP status that answer it. It is the one place where errors become
@@ -301,20 +327,20 @@ func rpcFailure(err error) (*RPCError, int) {
 	var tooBig *bodyTooLargeError
 	var unread *bodyReadError
 	var noRoute *routeError
-	var notJSON *contentTypeError
+	var badType *contentTypeError
 	var rpcErr *RPCError
 	var unauth *authError
 	switch {
 	case errors.As(err, &unauth):
 		return unauth.rpc, http.StatusUnauthorized
 	case errors.As(err, &tooBig):
-		return errInvalidRequest(tooBig.Error()), http.StatusRequestEntityTooLarge
+		return tooBig.rpc(), http.StatusRequestEntityTooLarge
 	case errors.As(err, &unread):
-		return errParse(unread.Error()), http.StatusOK
+		return unread.rpc(), http.StatusOK
 	case errors.As(err, &noRoute):
 		return errMethodNotFound(noRoute.method + " " + noRoute.path), http.StatusOK
-	case errors.As(err, &notJSON):
-		return errContentType(notJSON.Error()), http.StatusOK
+	case errors.As(err, &badType):
+		return badType.rpc(), http.StatusUnsupportedMediaType
 	case errors.As(err, &rpcErr):
 		return rpcErr, http.StatusOK
 	}
@@ -334,7 +360,7 @@ func (h *host) readBody(w http.ResponseWriter, r *http.Request, ev *Event) ([]by
 		if errors.As(err, &tooBig) {
 			return nil, &bodyTooLargeError{limit: limit}
 		}
-		return nil, &bodyReadError{err}
+		return nil, &bodyReadError{err: err, read: len(body)}
 	}
 	return body, nil
 }
@@ -367,7 +393,7 @@ func readEnvelope(body []byte, fast bool, ev *Event) (rpcEnvelope, error) {
 		ev.Request = body
 	}
 	if !valid {
-		return rpcEnvelope{}, errParse("the body is not JSON")
+		return rpcEnvelope{}, notJSON(body)
 	}
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		return rpcEnvelope{}, errInvalidRequest("batch requests are not supported by A2A")

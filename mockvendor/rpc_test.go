@@ -126,6 +126,7 @@ func TestPlainJSONSameAnswers(t *testing.T) {
 			for _, version := range []string{"", "0.3", "1.0"} {
 				for _, body := range bodies {
 					r := httptest.NewRequest(http.MethodPost, "https://"+h.name+h.cfg.RPCPath, bytes.NewReader(body))
+					r.Header.Set("Content-Type", "application/json")
 					r.Header.Set("A2A-Version", version)
 					before := f.Trace().Seq()
 					w := httptest.NewRecorder()

@@ -33,6 +33,11 @@ const (
 	// OpConnRefused is a connection a dead endpoint (the
 	// refuse-connections fault) closed at once, before TLS.
 	OpConnRefused Op = "connection-refused"
+	// OpConnLimit is a request refused because it came on a connection
+	// past Limits.MaxConns with no idle connection to reclaim: answered
+	// 503 with Retry-After, its host (or proxy target), method and path
+	// kept.
+	OpConnLimit Op = "connection-limit"
 )
 
 // MaxTracedBody is the largest request body an event keeps (64 KiB). All

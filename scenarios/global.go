@@ -133,6 +133,11 @@ func judgeJSONRPC(r *Run) Verdict {
 		if e.ErrorCode == -32700 || e.ErrorCode == -32600 {
 			return Failf("%s: the fleet answered %d (%s)", describe(e), e.ErrorCode, e.ErrorMessage).At(e.Seq)
 		}
+		if e.Status == http.StatusUnsupportedMediaType {
+			// A2A 1.0 §9.1: the binding's requests are application/json; the
+			// fleet refused the body unread.
+			return Failf("%s: the fleet answered 415 (%s)", describe(e), e.ErrorMessage).At(e.Seq)
+		}
 		if len(e.Request) == 0 {
 			// Too large to keep in the trace: the fleet parsed it in full, so
 			// jsonrpc and method were valid (else -32600 above); judge id and

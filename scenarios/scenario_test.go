@@ -103,3 +103,15 @@ func TestJSONRPCJudgesLargeRequestsWithoutTheirBody(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONRPCJudgesContentType: a call the fleet refused unread for its
+// Content-Type (415, A2A 1.0 §9.1) fails, and the detail says why (not
+// that the call had no id, which the fleet never read).
+func TestJSONRPCJudgesContentType(t *testing.T) {
+	ev := mockvendor.Event{Seq: 1, Op: mockvendor.OpOther, HTTPMethod: "POST", Host: mockvendor.HostRPCD, Path: mockvendor.DefaultRPCPath, Status: 415, ErrorCode: -32005,
+		ErrorMessage: `Content type not supported: Content-Type "text/plain" is not application/json or application/a2a+json`}
+	v := judgeJSONRPC(&Run{Events: []mockvendor.Event{ev}})
+	if v.Outcome != Fail || !strings.Contains(v.Detail, `"text/plain"`) {
+		t.Errorf("%s (%s), want a failure naming the Content-Type", v.Outcome, v.Detail)
+	}
+}
