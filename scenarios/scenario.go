@@ -377,7 +377,7 @@ func Validate(all []*Scenario) error {
 				errs = append(errs, fmt.Sprintf("duplicate id %s", id))
 			}
 			seen[id] = true
-			if c.Requirement == "" || c.Source == "" {
+			if c.Requirement == "" || c.Source == "" && len(c.Sources) == 0 {
 				errs = append(errs, fmt.Sprintf("%s has no clause (requirement and source)", id))
 			}
 			if len(c.Grades) == 0 || c.Judge == nil || c.Title == "" {

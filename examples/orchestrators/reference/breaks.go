@@ -201,8 +201,10 @@ type Breaks struct {
 	// whatever the last state.
 	CompleteOnStreamEnd bool `break:"complete-on-stream-end" check:"STREAM-003.NOT-EARLY,STREAM-003.FOLLOW"`
 	// NoFollowAfterCut does not follow a task whose stream ended (or broke
-	// off) before it did: the last state seen is reported.
-	NoFollowAfterCut bool `break:"no-follow-after-cut" check:"STREAM-003.FOLLOW,STREAM-004.FALLBACK,STREAM-005.DONE"`
+	// off) before it did: the last state seen is reported. STREAM-005.DONE
+	// is NOT_EXERCISED by it (the final state is never met), not failed a
+	// second time.
+	NoFollowAfterCut bool `break:"no-follow-after-cut" check:"STREAM-003.FOLLOW,STREAM-004.FALLBACK"`
 	// ResendAfterStreamError sends the work again (SendMessage) when a
 	// stream breaks off midway.
 	ResendAfterStreamError bool `break:"resend-after-stream-error" check:"STREAM-004.FALLBACK"`
