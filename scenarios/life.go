@@ -33,6 +33,9 @@ const (
 	lifeWorkMs     = 3000
 	lifeDeadlineMs = 5000
 	lifeLongWorkMs = 8000
+	// lifeHonestWorkMs is how long an honest D works on a task sent with
+	// returnImmediately (LIFE-006) before it completes.
+	lifeHonestWorkMs = 1500
 	// maxGetsPerSecond bounds the polling of one task: more gets than
 	// this in any one-second window is a busy loop.
 	maxGetsPerSecond = 5
@@ -334,6 +337,35 @@ func lifeScenarios() []*Scenario {
 				},
 			},
 		},
+		{
+			ID:     "LIFE-006",
+			Title:  "the client asks to return immediately",
+			Area:   "life",
+			Source: "A2A 1.0 §3.2.2 (non-blocking execution: the caller polls, subscribes or takes push notifications) and the proto's SendMessageConfiguration.return_immediately. D breaks no clause: it answers a blocking send at the task's end, and one that asks to return immediately at once, with the task in progress",
+			Setup:  fmt.Sprintf("D is honest: a task sent with returnImmediately (0.3: blocking false) stays submitted, then working, for %d ms before it completes; a blocking send is answered with the completed task.", lifeHonestWorkMs),
+			Fleet: func() mockvendor.Config {
+				c := fleetOf(mockvendor.VendorD())()
+				c.Limits.WorkTime = lifeHonestWorkMs * time.Millisecond
+				return c
+			},
+			Requests: []Request{req(skillS, mockvendor.HostCardD)},
+			Checks: []Check{{
+				ID:     "LIFE-006.DONE",
+				Title:  "a task the client chose not to wait for is followed to its end",
+				Grades: must(Core),
+				Requirement: "An orchestrator that asks a send to return immediately takes the following of the task on itself: it polls GetTask, subscribes or takes push notifications until the task is terminal or interrupted, and reports completed only when it saw it completed. " +
+					"One that sends blocking is owed the task's end in the answer: NOT_APPLICABLE.",
+				Sources: []Source{
+					A2A("§3.2.2", SrcDescriptive, Client).OnlyWhatItAsked("non-blocking execution: 'it is the caller's responsibility to poll for updates using Get Task, subscribe via Subscribe to Task, or receive updates via push notifications'. The client chose not to wait, so following the task only achieves what it asked for"),
+					Proto("SendMessageConfiguration.return_immediately", SrcDescriptive, Client).Read("true: the operation returns immediately after creating the task, even if processing is still in progress"),
+					A2A("§3.1.3", SrcDescriptive, Client).Read("GetTask is typically used for polling the status of a task initiated with Send Message"),
+				},
+				Fix:          "When you ask a send to return immediately, poll GetTask with backoff (or subscribe) until the task is terminal or interrupted, and report the state you saw.",
+				ReadsOutcome: true,
+				Reached:      returnedImmediately("d"),
+				Judge:        judgeFollowedWhatItAsked,
+			}},
+		},
 	}
 }
 
@@ -348,6 +380,73 @@ func taskAnswered(vendor, state string) Precondition {
 			})
 		},
 	}
+}
+
+// returnedImmediately needs a real send to the vendor that asked to return
+// immediately and was answered with a task.
+func returnedImmediately(vendor string) Precondition {
+	return Precondition{
+		Needs: "send " + vendorName(vendor) + " the real task asking it to return immediately",
+		Met: func(r *Run) bool {
+			return slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool {
+				return isRealSend(e) && inVendor(e, vendor) && e.TaskID != "" && e.ErrorCode == 0 && askedToReturn(e)
+			})
+		},
+	}
+}
+
+// sendConfig is the part of a send's configuration that sets its
+// blocking mode: returnImmediately in 1.0, blocking in 0.3.
+type sendConfig struct {
+	ReturnImmediately bool  `json:"returnImmediately"`
+	Blocking          *bool `json:"blocking"`
+}
+
+// askedToReturn reports whether a send asked to return immediately
+// (1.0 configuration.returnImmediately, 0.3 configuration.blocking false),
+// in JSON-RPC params or an HTTP+JSON body.
+func askedToReturn(e mockvendor.Event) bool {
+	if len(e.Request) == 0 {
+		return false
+	}
+	var w struct {
+		Params struct {
+			Configuration sendConfig `json:"configuration"`
+		} `json:"params"`
+		Configuration sendConfig `json:"configuration"`
+	}
+	if json.Unmarshal(e.Request, &w) != nil {
+		return false
+	}
+	nonBlocking := func(c sendConfig) bool { return c.ReturnImmediately || c.Blocking != nil && !*c.Blocking }
+	return nonBlocking(w.Params.Configuration) || nonBlocking(w.Configuration)
+}
+
+// judgeFollowedWhatItAsked: a task sent with returnImmediately is followed
+// to its completion and reported completed (the wire must show it).
+func judgeFollowedWhatItAsked(r *Run) Verdict {
+	var asked *mockvendor.Event
+	for i, e := range r.Events {
+		if isRealSend(e) && e.TaskID != "" && e.ErrorCode == 0 && askedToReturn(e) {
+			asked = &r.Events[i]
+			break
+		}
+	}
+	if asked == nil {
+		if slices.ContainsFunc(r.Events, isRealSend) {
+			return NotApplicablef("did not ask to return immediately: a blocking send is owed the task's end in its answer")
+		}
+		return NotExercisedf("sent no task")
+	}
+	o, bad := r.outcome(0)
+	if bad != nil {
+		return *bad
+	}
+	if o.Outcome != contract.OutcomeCompleted {
+		return Failf("%s asked to return immediately and was answered %s; the outcome is %s (reason %q): the task completed %d ms after the send", describe(*asked), asked.State, o.Outcome, o.Reason, lifeHonestWorkMs).
+			Want("the task followed to its completion", o.Outcome)
+	}
+	return Passf("task %s, sent with returnImmediately, was followed to its completion", asked.TaskID)
 }
 
 // messageReplied needs a real send answered by a Message at the vendor.

@@ -173,6 +173,7 @@ func TestFinalStateRead(t *testing.T) {
 		{"never asked about the task again", []mockvendor.Event{cut}, failed, NotExercised},
 		{"refused, then a get, completed", []mockvendor.Event{cut, refused, get(3)}, completed, Pass},
 		{"polled without subscribing, completed", []mockvendor.Event{cut, get(2)}, completed, Pass},
+		{"subscribed before the task ended, saw it complete", []mockvendor.Event{cut, at(mockvendor.Event{Seq: 2, Op: mockvendor.OpOther, Method: "SubscribeToTask", TaskID: "t-1", State: "completed"})}, completed, Pass},
 		{"refused, taken for a failure", []mockvendor.Event{cut, refused}, failed, Fail},
 		{"refused, no get, completed guessed", []mockvendor.Event{cut, refused}, completed, Fail},
 		{"refused, a get, but reported failed", []mockvendor.Event{cut, refused, get(3)}, failed, Fail},
@@ -183,6 +184,48 @@ func TestFinalStateRead(t *testing.T) {
 		o := c.outcome
 		r := &Run{Events: c.events, Delegations: []Delegation{{Outcome: &o, FirstSeq: 1, LastSeq: 9}}}
 		if v := judgeFinalStateRead(r); v.Outcome != c.want {
+			t.Errorf("%s: %s (%s), want %s", c.name, v.Outcome, v.Detail, c.want)
+		}
+	}
+}
+
+// TestFollowedWhatItAsked: LIFE-006.DONE holds a client that asked a send
+// to return immediately (1.0 returnImmediately, 0.3 blocking false, in
+// JSON-RPC params or an HTTP+JSON body) to the task's end, and does not
+// apply to one that sent blocking.
+func TestFollowedWhatItAsked(t *testing.T) {
+	const agent = "https://rpc.agent-d.example/a2a/v1"
+	send := func(body string) mockvendor.Event {
+		return mockvendor.Event{Seq: 1, Op: mockvendor.OpSend, Method: "SendMessage", Host: "rpc.agent-d.example", Path: "/a2a/v1", Skill: "s", TaskID: "t-1", State: "submitted", Request: []byte(body)}
+	}
+	const (
+		asked10   = `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","parts":[{"text":"x"}]},"configuration":{"returnImmediately":true}}}`
+		asked03   = `{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"role":"user","parts":[{"kind":"text","text":"x"}]},"configuration":{"blocking":false}}}`
+		askedREST = `{"message":{"role":"ROLE_USER","parts":[{"text":"x"}]},"configuration":{"returnImmediately":true}}`
+		blocking  = `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","parts":[{"text":"x"}]},"configuration":{"blocking":true}}}`
+	)
+	got := mockvendor.Event{Seq: 2, Op: mockvendor.OpGet, Method: "GetTask", Host: "rpc.agent-d.example", Path: "/a2a/v1", TaskID: "t-1", State: "completed"}
+	completed := contract.DelegationOutcome{Outcome: contract.OutcomeCompleted, Agent: agent, Skill: "s", TaskID: "t-1"}
+	failed := contract.DelegationOutcome{Outcome: contract.OutcomeFailed, Agent: agent, Skill: "s", TaskID: "t-1"}
+	cases := []struct {
+		name    string
+		events  []mockvendor.Event
+		outcome contract.DelegationOutcome
+		want    Outcome
+	}{
+		{"returnImmediately, followed to completed", []mockvendor.Event{send(asked10), got}, completed, Pass},
+		{"0.3 blocking false, followed to completed", []mockvendor.Event{send(asked03), got}, completed, Pass},
+		{"HTTP+JSON returnImmediately, followed", []mockvendor.Event{send(askedREST), got}, completed, Pass},
+		{"returnImmediately, the answer taken as the end", []mockvendor.Event{send(asked10)}, failed, Fail},
+		{"returnImmediately, completed claimed without seeing it", []mockvendor.Event{send(asked10)}, completed, Fail},
+		{"a blocking send", []mockvendor.Event{send(blocking)}, failed, NotApplicable},
+		{"no configuration at all", []mockvendor.Event{send(`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{}}}`)}, failed, NotApplicable},
+		{"no send", nil, failed, NotExercised},
+	}
+	for _, c := range cases {
+		o := c.outcome
+		r := &Run{Events: c.events, Delegations: []Delegation{{Outcome: &o, FirstSeq: 1, LastSeq: 9}}}
+		if v := judgeFollowedWhatItAsked(r); v.Outcome != c.want {
 			t.Errorf("%s: %s (%s), want %s", c.name, v.Outcome, v.Detail, c.want)
 		}
 	}

@@ -252,8 +252,9 @@ func judgeFollowedToEnd(r *Run) Verdict {
 // judgeFinalStateRead: after the stream of a task that had already
 // completed was cut, a subscription refused as terminal is followed by a
 // get of the task, and the outcome is the completion that get showed. A
-// client that got the task without subscribing is judged on the final
-// state it read; one that never asked about the task again did not reach
+// client that read the final state otherwise (a get without subscribing,
+// a subscription that came before the task ended and saw it end) is judged
+// on that state; one that never asked about the task again did not reach
 // the final state (STREAM-003.FOLLOW judges that).
 func judgeFinalStateRead(r *Run) Verdict {
 	if !r.streamed() {
@@ -269,7 +270,7 @@ func judgeFinalStateRead(r *Run) Verdict {
 		case e.Seq <= cut.Seq || e.TaskID != cut.TaskID || e.Probe:
 		case isSubscribe(e) && e.ErrorCode != 0 && refused == nil:
 			refused = &r.Events[i]
-		case e.Op == mockvendor.OpGet && e.ErrorCode == 0 && terminal(e.State) && read == nil:
+		case (e.Op == mockvendor.OpGet || isSubscribe(e)) && e.ErrorCode == 0 && terminal(e.State) && read == nil:
 			read = &r.Events[i]
 		}
 	}

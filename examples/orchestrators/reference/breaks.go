@@ -183,6 +183,10 @@ type Breaks struct {
 	// NoPoll takes the send's answer as the task's last word: a working
 	// task is reported failed.
 	NoPoll bool `break:"no-poll" check:"LIFE-003.DONE"`
+	// ReturnImmediatelyNoFollow asks every send to return immediately
+	// (A2A 1.0 §3.2.2) and then takes the answer as the task's last word,
+	// as NoPoll does: the task it chose not to wait for is reported failed.
+	ReturnImmediatelyNoFollow bool `break:"return-immediately-no-follow" check:"LIFE-006.DONE"`
 	// FastPoll polls every 10 ms (a busy loop).
 	FastPoll bool `break:"fast-poll" check:"LIFE-003.BACKOFF"`
 	// PollPastDeadline polls on (every 300 ms at most) for 900 ms past the
