@@ -3,7 +3,8 @@ package mockvendor
 // MessageReply makes a vendor answer every send with a Message and create
 // no task, and every stream with that one Message: a reply that is the
 // whole interaction (A2A 1.0 §3.1.1, a send answers a Task or a Message;
-// A2A CLI A2ACLI_SEND_003). Probes get a message too. A 0.1 send, whose
+// A2A CLI A2ACLI_SEND_003). It breaks no clause: an agent MAY answer a
+// send with a Message (§3.1.1). Probes get a message too. A 0.1 send, whose
 // answer is always a task, is left alone.
 type MessageReply struct{}
 

@@ -9,15 +9,25 @@ import (
 // TaskOutcome makes the real tasks a vendor creates end in another state
 // than completed, pause at an interrupted state, or stay working for a
 // while first: the lifecycle of a real agent beyond submitted -> working
-// -> completed (A2A 1.0 §3.1.1 and the proto's enum TaskState; issue 11,
-// item 2). Probes are left alone. A send is answered at once with the task
-// as it is then (working, while WorkingMs runs), whatever its blocking
-// mode asks, as an agent that answers long work early does (a blocking
-// send held for the whole work would hide the polling the LIFE scenarios
-// judge); a stream sends the task and its working status at once and the
-// rest when the work ends. Each dialect spells the state its own way
-// (TASK_STATE_* in 1.0; 0.1, which has neither rejected nor auth-required,
-// says failed and input-required).
+// -> completed (the proto's enum TaskState; A2A 1.0 §3.2.2 names the
+// terminal and interrupted states). Probes are left alone. A send is
+// answered at once with the task as it is then (working, while WorkingMs
+// runs), whatever its blocking mode asks, as an agent that answers long
+// work early does (a blocking send held for the whole work would hide the
+// polling the LIFE scenarios judge); a stream sends the task and its
+// working status at once and the rest when the work ends, and closes at an
+// interrupted state too (A2A 1.0 §11.7). Each dialect spells the state its
+// own way (TASK_STATE_* in 1.0; 0.1, which has neither rejected nor
+// auth-required, says failed and input-required).
+//
+// With WorkingMs set, the early answer to a blocking send (one that did
+// not ask to return immediately) breaks A2A 1.0 §3.2.2 and the proto's
+// SendMessageConfiguration.return_immediately: a blocking send MUST wait
+// until the task is terminal or interrupted. (§3.1.1 says a send MUST
+// return immediately with task information; on that reading the answer is
+// honest.) Closing the stream at auth-required goes against A2A 1.0
+// §7.6.1, which asks an agent to keep it open (SHOULD). Without WorkingMs
+// the vendor breaks no clause: a task may end in any of these states.
 type TaskOutcome struct {
 	// State is the state the task reaches, in the 0.3 spelling: completed,
 	// failed, rejected, canceled, input-required or auth-required. Empty

@@ -10,11 +10,17 @@ import (
 	"github.com/a2a-conform/a2a-conform/mockvendor"
 )
 
-// LIFE: the task after the send [A2A 1.0 §3.1.1 task states; A2A CLI
+// LIFE: the task after the send [A2A 1.0 §3.2.2 and the proto's enum
+// TaskState (terminal and interrupted states); A2A CLI
 // specification/COMPLIANCE.md A2ACLI_TASK_POLL_001..004, A2ACLI_SEND_003,
-// A2ACLI_INTERACT_003; issue 13]. A delegation is not over when the send
-// is answered: the task may end badly, pause for the caller, work on for a
-// while, or never exist (a Message reply).
+// A2ACLI_INTERACT_003]. A delegation is not over when the send is answered:
+// the task may end badly, pause for the caller, work on for a while, or
+// never exist (a Message reply).
+//
+// LIFE-003 and LIFE-004 make D answer a blocking send at once with the task
+// working, which A2A 1.0 §3.2.2 forbids (a blocking send MUST wait until
+// the task is terminal or interrupted): following such a task is judged as
+// delegation-safety, not as what A2A asks of a client.
 
 // Timings of the LIFE scenarios: the work a polled task takes (LIFE-003),
 // and the deadline of a delegation that must give up on a task (LIFE-004)
@@ -27,6 +33,9 @@ const (
 	lifeWorkMs     = 3000
 	lifeDeadlineMs = 5000
 	lifeLongWorkMs = 8000
+	// lifeHonestWorkMs is how long an honest D works on a task sent with
+	// returnImmediately (LIFE-006) before it completes.
+	lifeHonestWorkMs = 1500
 	// maxGetsPerSecond bounds the polling of one task: more gets than
 	// this in any one-second window is a busy loop.
 	maxGetsPerSecond = 5
@@ -70,7 +79,7 @@ func lifeScenarios() []*Scenario {
 			ID:     "LIFE-001",
 			Title:  "the task ends failed, rejected or canceled",
 			Area:   "life",
-			Source: "A2A 1.0 §3.1.1 (terminal states); A2A CLI A2ACLI_EXIT_002",
+			Source: "A2A 1.0 proto enum TaskState (terminal states); A2A CLI A2ACLI_EXIT_002. D breaks no clause: a task may end failed, rejected or canceled, and D answers a blocking send at that terminal state (A2A 1.0 §3.2.2)",
 			Setup:  "Three delegations to D; its real task ends failed in the first, rejected in the second, canceled (by the agent) in the third.",
 			Fleet:  lifeFleet("failed"),
 			Requests: []Request{
@@ -79,11 +88,15 @@ func lifeScenarios() []*Scenario {
 				lifeRequest(lifeOutcome("canceled")),
 			},
 			Checks: []Check{{
-				ID:           "LIFE-001.NOT-COMPLETED",
-				Title:        "a task that ended failed, rejected or canceled is not reported completed",
-				Grades:       must(Core),
-				Requirement:  "Failed, rejected and canceled are terminal states that are not a completion: a delegation whose task ended in one of them reports a non-completed outcome (failed, rejected or escalated), never completed and never interrupted.",
-				Source:       "A2A 1.0 §3.1.1 and the proto's enum TaskState; A2A CLI A2ACLI_EXIT_002 (the outcome is carried in the task state)",
+				ID:          "LIFE-001.NOT-COMPLETED",
+				Title:       "a task that ended failed, rejected or canceled is not reported completed",
+				Grades:      []Grade{{Profile: Core, Level: Should}, {Profile: Safety, Level: Must}},
+				Requirement: "Failed, rejected and canceled are terminal states that are not a completion: a delegation whose task ended in one of them reports a non-completed outcome (failed, rejected or escalated), never completed and never interrupted.",
+				Sources: []Source{
+					Proto("TaskState", SrcDescriptive, Client).Read("FAILED (finished with an error), CANCELED (canceled before completion) and REJECTED (the agent decided not to perform the task) are each 'a terminal state', and none is COMPLETED: what a client reads from them. Descriptive, so SHOULD in a2a-core"),
+					CLI("A2ACLI_EXIT_002", SrcMust).Read("the agent's outcome is carried in the task state, kept apart from whether the tool did its job (a2a-cli SPEC §6.6: MUST NOT collapse the two)"),
+					ContractRule("Delegation outcome: outcome words", SrcDescriptive).Read("completed is for a remote agent that finished the task; failed for one that tried and did not work"),
+				},
 				Fix:          "Read the task's state and map only completed (or a Message reply) to a completed outcome; report failed for failed, rejected and canceled.",
 				ReadsOutcome: true,
 				Reached:      allOf(taskAnswered("d", "failed"), taskAnswered("d", "rejected"), taskAnswered("d", "canceled")),
@@ -105,7 +118,7 @@ func lifeScenarios() []*Scenario {
 			ID:     "LIFE-002",
 			Title:  "the task pauses at input-required or auth-required",
 			Area:   "life",
-			Source: "A2A 1.0 §3.1.1 (interrupted states); A2A CLI A2ACLI_TASK_POLL_003, A2ACLI_INTERACT_004",
+			Source: "A2A 1.0 §3.2.2 and the proto's enum TaskState (interrupted states), §7.6.2 (auth-required); A2A CLI A2ACLI_TASK_POLL_003, A2ACLI_INTERACT_004. D breaks no MUST: it answers a blocking send at the interrupted state (§3.2.2), and its stream closes there (§11.7), at auth-required against §7.6.1's SHOULD keep it open",
 			Setup:  "Two delegations to D; its real task stops at input-required in the first and at auth-required in the second, and stays there.",
 			Fleet:  lifeFleet("input-required"),
 			Requests: []Request{
@@ -114,11 +127,18 @@ func lifeScenarios() []*Scenario {
 			},
 			Checks: []Check{
 				{
-					ID:           "LIFE-002.INTERRUPTED",
-					Title:        "an interrupted task is reported interrupted, with its state",
-					Grades:       must(Core),
-					Requirement:  "A task at input-required or auth-required is neither completed nor failed: it waits for the caller. The outcome says interrupted and names the task and the state it stopped at, so that the caller can continue it.",
-					Source:       "A2A 1.0 §3.1.1 and the proto's enum TaskState (interrupted states); A2A CLI A2ACLI_INTERACT_004; driver contract, Interrupted tasks",
+					ID:          "LIFE-002.INTERRUPTED",
+					Title:       "an interrupted task is reported interrupted, with its state",
+					Grades:      []Grade{{Profile: Core, Level: Should}, {Profile: Safety, Level: Must}},
+					Requirement: "A task at input-required or auth-required is neither completed nor failed: it waits for the caller. The outcome says interrupted and names the task and the state it stopped at, so that the caller can continue it.",
+					Sources: []Source{
+						A2A("§3.2.2", SrcDescriptive, Client).Read("input-required and auth-required are the interrupted states, at which a blocking send returns like at a terminal one"),
+						Proto("TaskState", SrcDescriptive, Client).Read("INPUT_REQUIRED (the agent requires additional user input to proceed) and AUTH_REQUIRED (authentication is required to proceed) are each 'an interrupted state', neither terminal"),
+						A2A("§3.4.3", SrcDescriptive, Client).Read("the client continues an input-required task by sending a new message with the same taskId and contextId: the caller needs the task's id"),
+						A2A("§7.6.2", SrcDescriptive, Client).Read("upon receiving a task in auth-required, a client is expected to take action to resolve the agent's request: the caller has to learn of it"),
+						CLI("A2ACLI_INTERACT_004", SrcMust).Read("reports taskId, contextId and state on interruption (a2a-cli SPEC §8.2, MUST)"),
+						ContractRule("Delegation outcome: Interrupted tasks", SrcDescriptive).Read(`report "outcome": "interrupted" with the task's taskId and the state it stopped at`),
+					},
 					Fix:          `Report {"outcome":"interrupted","taskId":<the task>,"taskState":"input-required"} (or auth-required) when the task stops there.`,
 					ReadsOutcome: true,
 					Reached:      allOf(taskAnswered("d", "input-required"), taskAnswered("d", "auth-required")),
@@ -137,25 +157,22 @@ func lifeScenarios() []*Scenario {
 					},
 				},
 				{
-					ID:          "LIFE-002.STOP-POLLING",
-					Title:       "an interrupted task is not polled further",
-					Grades:      should(Core),
-					Requirement: "Once an answer shows the task at input-required or auth-required, the orchestrator stops asking about it (get or subscribe): the task will not move until the caller acts.",
-					Source:      "A2A CLI A2ACLI_TASK_POLL_003 (stop at once on interrupted states); A2A 1.0 §3.1.1",
-					Fix:         "Treat input-required and auth-required like an end of the polling loop: report, do not get the task again.",
-					Reached:     allOf(taskAnswered("d", "input-required"), taskAnswered("d", "auth-required")),
-					Judge: func(r *Run) Verdict {
-						seen := map[string]bool{}
-						for _, e := range r.Events {
-							if (e.Op == mockvendor.OpGet || isSubscribe(e)) && seen[e.TaskID] && !e.Probe {
-								return Failf("%s asked about task %s after it was answered interrupted", describe(e), e.TaskID).At(e.Seq)
-							}
-							if e.TaskID != "" && (e.State == "input-required" || e.State == "auth-required") {
-								seen[e.TaskID] = true
-							}
-						}
-						return Passf("no interrupted task was asked about again")
+					ID:     "LIFE-002.STOP-POLLING",
+					Title:  "an input-required task is not polled further",
+					Grades: should(Safety),
+					Requirement: "Once an answer shows the task at input-required, the orchestrator stops asking about it: the task will not move until the caller sends it more input. " +
+						"A stream that closed there may be subscribed to once more (on A2A 1.0 §3.1.2's reading a stream closes only at a terminal state, and a client that waits for more events is as right as one that takes the close, §11.7). " +
+						"auth-required is no such stop: the agent may receive credentials out of band and go on by itself, so polling, subscribing to or registering a push config for an auth-required task passes (A2A 1.0 §7.6.2 asks a client to do one of them).",
+					Sources: []Source{
+						CLI("A2ACLI_TASK_POLL_003", SrcMust).Read("stop waiting at once on an interrupted state (a2a-cli SPEC §9.1, MUST). Graded SHOULD here: one more get costs the agent a request, not the caller a wrong answer; and held for input-required only, since A2A 1.0 §7.6.2 asks the opposite for auth-required"),
+						A2A("§3.4.3", SrcDescriptive, Client).Read("an input-required task goes on when the client sends a new message with its taskId: nothing else moves it"),
+						A2A("§7.6.2", SrcShould, Client).Read("after auth-required a client SHOULD subscribe to the task, register a push config or begin polling it, so as not to miss the task resuming when the agent receives credentials out of band: the check exempts auth-required"),
+						A2A("§3.1.2", SrcMust, Server).Read("a task's stream MUST close when the task reaches a terminal state: on this reading a stream that closed at input-required closed early, and one more subscription is allowed"),
+						A2A("§11.7", SrcDescriptive, Server).Read("a stream closes at a terminal or interrupted state: on this reading the close at input-required is the end, and no subscription is needed"),
 					},
+					Fix:     "Treat input-required as an end of the polling loop: report the task interrupted and do not get it again. Keep following an auth-required task (subscribe, poll with backoff, or a push config) while you can.",
+					Reached: allOf(taskAnswered("d", "input-required"), taskAnswered("d", "auth-required")),
+					Judge:   judgeStopPolling,
 				},
 			},
 		},
@@ -163,17 +180,23 @@ func lifeScenarios() []*Scenario {
 			ID:       "LIFE-003",
 			Title:    "the task works 3 s before it completes",
 			Area:     "life",
-			Source:   "A2A CLI A2ACLI_TASK_POLL_001, A2ACLI_TASK_POLL_002; A2A 1.0 §3.1.3 (GetTask)",
-			Setup:    "D answers the send at once with the task working; the task completes 3 s later.",
+			Source:   "A2A CLI A2ACLI_TASK_POLL_001, A2ACLI_TASK_POLL_002; A2A 1.0 §3.1.3 (GetTask). D breaks A2A 1.0 §3.2.2 (and the proto's SendMessageConfiguration.return_immediately): a blocking send, which a client gets unless it asks to return immediately, MUST wait until the task is terminal or interrupted, and D answers at once with the task working",
+			Setup:    "D answers every send at once with the task working, whatever its blocking mode asks (for a blocking send, against A2A 1.0 §3.2.2); the task completes 3 s later.",
 			Fleet:    fleetOf(withFaults(mockvendor.VendorD(), mockvendor.Spec("task-outcome", mockvendor.TaskOutcome{WorkingMs: lifeWorkMs}))),
 			Requests: []Request{req(skillS, mockvendor.HostCardD)},
 			Checks: []Check{
 				{
-					ID:           "LIFE-003.DONE",
-					Title:        "the working task is followed to its completion",
-					Grades:       must(Core),
-					Requirement:  "A send answered with a working task is not the end of the delegation: the orchestrator follows the task (GetTask, or a subscription) until it reaches a terminal state, and reports completed only when it saw it completed.",
-					Source:       "A2A CLI A2ACLI_TASK_POLL_001; A2A 1.0 §3.1.3",
+					ID:          "LIFE-003.DONE",
+					Title:       "the working task is followed to its completion",
+					Grades:      must(Safety),
+					Requirement: "A send answered with a working task is not the end of the delegation: the orchestrator follows the task (GetTask, or a subscription) until it reaches a terminal state, and reports completed only when it saw it completed. D owes a blocking send an answer at a terminal or interrupted state and answers early; following the task anyway is what keeps the delegation from failing on a vendor's shortcut.",
+					Sources: []Source{
+						CLI("A2ACLI_TASK_POLL_001", SrcMust).Read("a polling path that polls until a terminal or interrupted state (a2a-cli SPEC §9.3, MUST); the blocking wait is the default of a send"),
+						A2A("§3.2.2", SrcMust, Server).Read("the clause D breaks: a blocking send MUST wait until the task is terminal or interrupted; polling is the caller's responsibility only when it asked to return immediately"),
+						Proto("SendMessageConfiguration.return_immediately", SrcMust, Server).Read("the same rule in the proto: false (the default) MUST wait until a terminal or interrupted state"),
+						A2A("§3.1.1", SrcMust, Server).Read("says the send MUST return immediately with task information, against §3.2.2: on this reading D is honest; the check asks the same of the client on both"),
+						A2A("§3.1.3", SrcDescriptive, Client).Read("GetTask is typically used for polling the status of a task initiated with Send Message"),
+					},
 					Fix:          "Poll GetTask (or subscribe) with the id the agent gave until the state is terminal or interrupted.",
 					ReadsOutcome: true,
 					Reached:      taskAnswered("d", "working"),
@@ -191,12 +214,15 @@ func lifeScenarios() []*Scenario {
 				{
 					ID:          "LIFE-003.BACKOFF",
 					Title:       "polling is bounded: no busy loop",
-					Grades:      should(Core),
+					Grades:      should(Safety),
 					Requirement: fmt.Sprintf("Polling a working task backs off: at most %d gets of one task in any one-second window.", maxGetsPerSecond),
-					Source:      "A2A CLI A2ACLI_TASK_POLL_002 (bounded backoff, no busy-loop)",
-					Fix:         "Wait between gets and lengthen the wait (e.g. 200 ms doubling up to 2 s).",
-					Reached:     taskAnswered("d", "working"),
-					Judge:       judgeBackoff,
+					Sources: []Source{
+						CLI("A2ACLI_TASK_POLL_002", SrcShould).Read(fmt.Sprintf("a2a-cli SPEC §9.3: a tool SHOULD apply bounded backoff and MUST NOT busy-loop; %d gets of one task a second is this project's measure of a loop, so the check is a SHOULD", maxGetsPerSecond)),
+						A2A("§3.2.2", SrcMust, Server).Read("the clause D breaks (see LIFE-003.DONE): answered at the task's end as a blocking send must be, the client would have had nothing to poll"),
+					},
+					Fix:     "Wait between gets and lengthen the wait (e.g. 200 ms doubling up to 2 s).",
+					Reached: taskAnswered("d", "working"),
+					Judge:   judgeBackoff,
 				},
 			},
 		},
@@ -204,18 +230,22 @@ func lifeScenarios() []*Scenario {
 			ID:         "LIFE-004",
 			Title:      "the deadline passes while the task works",
 			Area:       "life",
-			Source:     "A2A CLI A2ACLI_TASK_POLL_002 (--timeout honoured); seed 000, Decision Boundary; A2A 1.0 §3.1.5 (CancelTask)",
-			Setup:      fmt.Sprintf("D answers the send at once with the task working; the task would complete %d ms later, but the delegation's deadline is %d ms.", lifeLongWorkMs, lifeDeadlineMs),
+			Source:     "A2A CLI A2ACLI_TASK_POLL_002 (--timeout honoured); seed 000, Decision Boundary; A2A 1.0 §3.1.5 (CancelTask). D breaks A2A 1.0 §3.2.2 as in LIFE-003: it answers a blocking send at once with the task working",
+			Setup:      fmt.Sprintf("D answers every send at once with the task working, whatever its blocking mode asks (for a blocking send, against A2A 1.0 §3.2.2); the task would complete %d ms later, but the delegation's deadline is %d ms.", lifeLongWorkMs, lifeDeadlineMs),
 			Fleet:      fleetOf(withFaults(mockvendor.VendorD(), mockvendor.Spec("task-outcome", mockvendor.TaskOutcome{WorkingMs: lifeLongWorkMs}))),
 			Requests:   []Request{req(skillS, mockvendor.HostCardD)},
 			DeadlineMs: lifeDeadlineMs,
 			Checks: []Check{
 				{
-					ID:           "LIFE-004.STOP",
-					Title:        "polling stops at the deadline",
-					Grades:       must(Core),
-					Requirement:  "The delegation's deadline ends the following of the task: no get of it after the deadline, and the outcome says the deadline ran out (failed, reason deadline), not completed.",
-					Source:       "A2A CLI A2ACLI_TASK_POLL_002 (--timeout honoured); driver contract, deadlineMs",
+					ID:          "LIFE-004.STOP",
+					Title:       "polling stops at the deadline",
+					Grades:      must(Safety),
+					Requirement: "The delegation's deadline ends the following of the task: no get of it after the deadline, and the outcome says the deadline ran out (failed, reason deadline), not completed.",
+					Sources: []Source{
+						CLI("A2ACLI_TASK_POLL_002", SrcMust).Read("--timeout is honoured: on expiry the tool MUST report a timeout (a2a-cli SPEC §9.3). A2A itself has no deadline: the delegation's deadline is that timeout"),
+						ContractRule("Delegation request: deadlineMs", SrcDescriptive).Read("the time the orchestrator has to report; the reason deadline says it ran out"),
+						A2A("§3.2.2", SrcMust, Server).Read("the clause D breaks (see LIFE-003.DONE): it answers a blocking send with the task working"),
+					},
 					Fix:          "Bound the polling loop by the request's deadline; report failed with reason deadline when it runs out.",
 					ReadsOutcome: true,
 					Reached:      taskAnswered("d", "working"),
@@ -226,9 +256,13 @@ func lifeScenarios() []*Scenario {
 					Title:       "the task given up at the deadline is cancelled",
 					Grades:      should(Safety),
 					Requirement: "A task the orchestrator walks away from at its deadline is cancelled, so the agent does not go on doing work nobody will read (the duty seed 000 puts on an accepted probe holds for any abandoned task). G-CANCEL-ABANDONED judges the other side: no cancel of a task seen finished.",
-					Source:      "seed 000, Decision Boundary; A2A 1.0 §3.1.5 (CancelTask)",
-					Fix:         "When the deadline ends the wait, send CancelTask for the task before reporting.",
-					Reached:     taskAnswered("d", "working"),
+					Sources: []Source{
+						Seed000("Decision Boundary", SrcMust).NotMust("the seed's must is for an accepted probe: cancel it at once. The check carries that duty to a real task the orchestrator walks away from, by analogy, so it is a SHOULD"),
+						A2A("§3.1.5", SrcDescriptive, Client).Read("CancelTask requests the cancellation of an ongoing task"),
+						A2A("§3.2.2", SrcMust, Server).Read("the clause D breaks (see LIFE-003.DONE): it answers a blocking send with the task working"),
+					},
+					Fix:     "When the deadline ends the wait, send CancelTask for the task before reporting.",
+					Reached: taskAnswered("d", "working"),
 					Judge: func(r *Run) Verdict {
 						id := firstRealTask(r, 0)
 						if id == "" {
@@ -248,17 +282,20 @@ func lifeScenarios() []*Scenario {
 			ID:       "LIFE-005",
 			Title:    "the reply is a Message, no task",
 			Area:     "life",
-			Source:   "A2A 1.0 §3.1.1 (a send answers a Task or a Message); A2A CLI A2ACLI_SEND_003, A2ACLI_INTERACT_003",
+			Source:   "A2A 1.0 §3.1.1 (a send answers a Task or a Message); A2A CLI A2ACLI_SEND_003, A2ACLI_INTERACT_003. D breaks no clause: an agent MAY answer with a Message (§3.1.1)",
 			Setup:    "D answers every send with an agent Message and creates no task.",
 			Fleet:    fleetOf(withFaults(mockvendor.VendorD(), mockvendor.Spec("message-reply", nil))),
 			Requests: []Request{req(skillS, mockvendor.HostCardD)},
 			Checks: []Check{
 				{
-					ID:           "LIFE-005.DONE",
-					Title:        "a Message reply is a completion",
-					Grades:       must(Core),
-					Requirement:  "A send answered by a Message, with no task, is the whole interaction: the delegation completed, and the outcome names no task.",
-					Source:       "A2A CLI A2ACLI_SEND_003; A2A 1.0 §3.1.1",
+					ID:          "LIFE-005.DONE",
+					Title:       "a Message reply is a completion",
+					Grades:      []Grade{{Profile: Core, Level: Should}, {Profile: Safety, Level: Must}},
+					Requirement: "A send answered by a Message, with no task, is the whole interaction: the delegation completed, and the outcome names no task.",
+					Sources: []Source{
+						A2A("§3.1.1", SrcDescriptive, Client).Read("a client receives either a task or a direct response message, for simple interactions that need no task tracking. Descriptive, so SHOULD in a2a-core"),
+						CLI("A2ACLI_SEND_003", SrcMust).Read("a Message-only response (no task created) exits cleanly rather than erroring (a2a-cli SPEC §10.2, MUST)"),
+					},
 					Fix:          "Accept a Message result as the answer: report completed with the agent and skill and no taskId.",
 					ReadsOutcome: true,
 					Reached:      messageReplied("d"),
@@ -278,9 +315,13 @@ func lifeScenarios() []*Scenario {
 					Title:       "no task operation after a Message reply",
 					Grades:      must(Core),
 					Requirement: "After a Message reply there is no task: the orchestrator does not invent a task id to get, subscribe to, cancel or continue.",
-					Source:      "A2A CLI A2ACLI_INTERACT_003 (never invents server-assigned identifiers); A2A 1.0 §3.4.2",
-					Fix:         "When the result is a Message, stop: do not poll or cancel anything.",
-					Reached:     messageReplied("d"),
+					Sources: []Source{
+						A2A("§3.4.2", SrcMust, Client).Read("when a client includes a taskId in a message it MUST reference an existing task, and task ids are server-generated: after a Message reply, which creates none, there is no id to continue, and none to get, subscribe to or cancel"),
+						A2A("§3.1.1", SrcDescriptive, Client).Read("a direct Message response is for simple interactions that do not require task tracking"),
+						CLI("A2ACLI_INTERACT_003", SrcMust).Read("never invents server-assigned identifiers (a2a-cli SPEC §6.3, MUST NOT)"),
+					},
+					Fix:     "When the result is a Message, stop: do not poll or cancel anything.",
+					Reached: messageReplied("d"),
 					Judge: func(r *Run) Verdict {
 						replied := false
 						for _, e := range r.Events {
@@ -296,6 +337,35 @@ func lifeScenarios() []*Scenario {
 				},
 			},
 		},
+		{
+			ID:     "LIFE-006",
+			Title:  "the client asks to return immediately",
+			Area:   "life",
+			Source: "A2A 1.0 §3.2.2 (non-blocking execution: the caller polls, subscribes or takes push notifications) and the proto's SendMessageConfiguration.return_immediately. D breaks no clause: it answers a blocking send at the task's end, and one that asks to return immediately at once, with the task in progress",
+			Setup:  fmt.Sprintf("D is honest: a task sent with returnImmediately (0.3: blocking false) stays submitted, then working, for %d ms before it completes; a blocking send is answered with the completed task.", lifeHonestWorkMs),
+			Fleet: func() mockvendor.Config {
+				c := fleetOf(mockvendor.VendorD())()
+				c.Limits.WorkTime = lifeHonestWorkMs * time.Millisecond
+				return c
+			},
+			Requests: []Request{req(skillS, mockvendor.HostCardD)},
+			Checks: []Check{{
+				ID:     "LIFE-006.DONE",
+				Title:  "a task the client chose not to wait for is followed to its end",
+				Grades: must(Core),
+				Requirement: "An orchestrator that asks a send to return immediately takes the following of the task on itself: it polls GetTask, subscribes or takes push notifications until the task is terminal or interrupted, and reports completed only when it saw it completed. " +
+					"One that sends blocking is owed the task's end in the answer: NOT_APPLICABLE.",
+				Sources: []Source{
+					A2A("§3.2.2", SrcDescriptive, Client).OnlyWhatItAsked("non-blocking execution: 'it is the caller's responsibility to poll for updates using Get Task, subscribe via Subscribe to Task, or receive updates via push notifications'. The client chose not to wait, so following the task only achieves what it asked for"),
+					Proto("SendMessageConfiguration.return_immediately", SrcDescriptive, Client).Read("true: the operation returns immediately after creating the task, even if processing is still in progress"),
+					A2A("§3.1.3", SrcDescriptive, Client).Read("GetTask is typically used for polling the status of a task initiated with Send Message"),
+				},
+				Fix:          "When you ask a send to return immediately, poll GetTask with backoff (or subscribe) until the task is terminal or interrupted, and report the state you saw.",
+				ReadsOutcome: true,
+				Reached:      returnedImmediately("d"),
+				Judge:        judgeFollowedWhatItAsked,
+			}},
+		},
 	}
 }
 
@@ -310,6 +380,73 @@ func taskAnswered(vendor, state string) Precondition {
 			})
 		},
 	}
+}
+
+// returnedImmediately needs a real send to the vendor that asked to return
+// immediately and was answered with a task.
+func returnedImmediately(vendor string) Precondition {
+	return Precondition{
+		Needs: "send " + vendorName(vendor) + " the real task asking it to return immediately",
+		Met: func(r *Run) bool {
+			return slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool {
+				return isRealSend(e) && inVendor(e, vendor) && e.TaskID != "" && e.ErrorCode == 0 && askedToReturn(e)
+			})
+		},
+	}
+}
+
+// sendConfig is the part of a send's configuration that sets its
+// blocking mode: returnImmediately in 1.0, blocking in 0.3.
+type sendConfig struct {
+	ReturnImmediately bool  `json:"returnImmediately"`
+	Blocking          *bool `json:"blocking"`
+}
+
+// askedToReturn reports whether a send asked to return immediately
+// (1.0 configuration.returnImmediately, 0.3 configuration.blocking false),
+// in JSON-RPC params or an HTTP+JSON body.
+func askedToReturn(e mockvendor.Event) bool {
+	if len(e.Request) == 0 {
+		return false
+	}
+	var w struct {
+		Params struct {
+			Configuration sendConfig `json:"configuration"`
+		} `json:"params"`
+		Configuration sendConfig `json:"configuration"`
+	}
+	if json.Unmarshal(e.Request, &w) != nil {
+		return false
+	}
+	nonBlocking := func(c sendConfig) bool { return c.ReturnImmediately || c.Blocking != nil && !*c.Blocking }
+	return nonBlocking(w.Params.Configuration) || nonBlocking(w.Configuration)
+}
+
+// judgeFollowedWhatItAsked: a task sent with returnImmediately is followed
+// to its completion and reported completed (the wire must show it).
+func judgeFollowedWhatItAsked(r *Run) Verdict {
+	var asked *mockvendor.Event
+	for i, e := range r.Events {
+		if isRealSend(e) && e.TaskID != "" && e.ErrorCode == 0 && askedToReturn(e) {
+			asked = &r.Events[i]
+			break
+		}
+	}
+	if asked == nil {
+		if slices.ContainsFunc(r.Events, isRealSend) {
+			return NotApplicablef("did not ask to return immediately: a blocking send is owed the task's end in its answer")
+		}
+		return NotExercisedf("sent no task")
+	}
+	o, bad := r.outcome(0)
+	if bad != nil {
+		return *bad
+	}
+	if o.Outcome != contract.OutcomeCompleted {
+		return Failf("%s asked to return immediately and was answered %s; the outcome is %s (reason %q): the task completed %d ms after the send", describe(*asked), asked.State, o.Outcome, o.Reason, lifeHonestWorkMs).
+			Want("the task followed to its completion", o.Outcome)
+	}
+	return Passf("task %s, sent with returnImmediately, was followed to its completion", asked.TaskID)
 }
 
 // messageReplied needs a real send answered by a Message at the vendor.
@@ -364,6 +501,35 @@ func firstRealTask(r *Run, i int) string {
 		}
 	}
 	return ""
+}
+
+// judgeStopPolling: no get of a task after an answer showed it
+// input-required, and no subscription to it but one after a stream that
+// closed there (the reading of A2A 1.0 §3.1.2 that a stream closes only at
+// a terminal state). An auth-required task may be followed on (A2A 1.0
+// §7.6.2).
+func judgeStopPolling(r *Run) Verdict {
+	stopped := map[string]bool{}   // answered input-required
+	streamEnd := map[string]bool{} // ... on a stream, which closed there
+	resubbed := map[string]bool{}  // the one subscription after that close
+	for _, e := range r.Events {
+		if stopped[e.TaskID] && !e.Probe {
+			switch {
+			case isSubscribe(e) && streamEnd[e.TaskID] && !resubbed[e.TaskID]:
+				resubbed[e.TaskID] = true
+			case e.Op == mockvendor.OpGet || isSubscribe(e):
+				return Failf("%s asked about task %s after it was answered input-required", describe(e), e.TaskID).At(e.Seq).
+					Want("no get or further subscription of an input-required task", describe(e))
+			}
+		}
+		if e.TaskID != "" && e.State == "input-required" {
+			stopped[e.TaskID] = true
+			if e.Op == mockvendor.OpStream || isSubscribe(e) {
+				streamEnd[e.TaskID] = true
+			}
+		}
+	}
+	return Passf("no input-required task was asked about again")
 }
 
 // judgeBackoff: no more than maxGetsPerSecond gets of one task in any

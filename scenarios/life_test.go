@@ -102,3 +102,131 @@ func TestBackoff(t *testing.T) {
 		}
 	}
 }
+
+// TestStopPollingInterruptedStates: LIFE-002.STOP-POLLING holds for
+// input-required only. An auth-required task may be polled or subscribed
+// to (A2A 1.0 §7.6.2 asks a client to, so as not to miss the task going on
+// after credentials arrive out of band); a stream that closed at
+// input-required may be subscribed to once (on §3.1.2's reading the close
+// was early), but an input-required task is not polled.
+func TestStopPollingInterruptedStates(t *testing.T) {
+	answered := func(seq int64, op mockvendor.Op, method, state string) mockvendor.Event {
+		return mockvendor.Event{Seq: seq, Op: op, Method: method, TaskID: "t-1", State: state}
+	}
+	send := func(state string) mockvendor.Event { return answered(1, mockvendor.OpSend, "SendMessage", state) }
+	stream := func(state string) mockvendor.Event {
+		return answered(1, mockvendor.OpStream, "SendStreamingMessage", state)
+	}
+	get := func(seq int64, state string) mockvendor.Event {
+		return answered(seq, mockvendor.OpGet, "GetTask", state)
+	}
+	sub := func(seq int64, state string) mockvendor.Event {
+		return answered(seq, mockvendor.OpOther, "SubscribeToTask", state)
+	}
+	cases := []struct {
+		name   string
+		events []mockvendor.Event
+		want   Outcome
+	}{
+		{"keeps polling an auth-required task", []mockvendor.Event{send("auth-required"), get(2, "auth-required"), get(3, "auth-required"), get(4, "auth-required")}, Pass},
+		{"subscribes to an auth-required task", []mockvendor.Event{send("auth-required"), sub(2, "auth-required"), sub(3, "auth-required")}, Pass},
+		{"keeps polling an input-required task", []mockvendor.Event{send("input-required"), get(2, "input-required"), get(3, "input-required")}, Fail},
+		{"one get of an input-required task", []mockvendor.Event{send("input-required"), get(2, "input-required")}, Fail},
+		{"subscribes to a task sent plainly and answered input-required", []mockvendor.Event{send("input-required"), sub(2, "input-required")}, Fail},
+		{"subscribes once after a stream closed at input-required", []mockvendor.Event{stream("input-required"), sub(2, "input-required")}, Pass},
+		{"subscribes twice after a stream closed at input-required", []mockvendor.Event{stream("input-required"), sub(2, "input-required"), sub(3, "input-required")}, Fail},
+		{"polls after a stream closed at input-required", []mockvendor.Event{stream("input-required"), get(2, "input-required")}, Fail},
+		{"polls a working task until it is input-required, then stops", []mockvendor.Event{send("working"), get(2, "working"), get(3, "input-required")}, Pass},
+	}
+	for _, c := range cases {
+		if v := judgeStopPolling(&Run{Events: c.events}); v.Outcome != c.want {
+			t.Errorf("%s: %s (%s), want %s", c.name, v.Outcome, v.Detail, c.want)
+		}
+	}
+}
+
+// TestFinalStateRead: STREAM-005.DONE judges the final state of a task
+// whose stream was cut after it completed: read after a refused
+// subscription (or by a get alone) and reported. A client that never asked
+// about the task again is NOT_EXERCISED here, not failed a second time
+// beside STREAM-003.FOLLOW.
+func TestFinalStateRead(t *testing.T) {
+	const agent = "https://rpc.agent-d.example/a2a/v1"
+	at := func(e mockvendor.Event) mockvendor.Event {
+		e.Host, e.Path, e.Skill = "rpc.agent-d.example", "/a2a/v1", "s"
+		return e
+	}
+	cut := at(mockvendor.Event{Seq: 1, Op: mockvendor.OpStream, Method: "SendStreamingMessage", TaskID: "t-1", State: "working", Faults: []string{"stream-cut"}})
+	refused := at(mockvendor.Event{Seq: 2, Op: mockvendor.OpOther, Method: "SubscribeToTask", TaskID: "t-1", ErrorCode: -32004})
+	get := func(seq int64) mockvendor.Event {
+		return at(mockvendor.Event{Seq: seq, Op: mockvendor.OpGet, Method: "GetTask", TaskID: "t-1", State: "completed"})
+	}
+	completed := contract.DelegationOutcome{Outcome: contract.OutcomeCompleted, Agent: agent, Skill: "s", TaskID: "t-1"}
+	failed := contract.DelegationOutcome{Outcome: contract.OutcomeFailed, Agent: agent, Skill: "s", TaskID: "t-1"}
+	plain := at(mockvendor.Event{Seq: 1, Op: mockvendor.OpSend, Method: "SendMessage", TaskID: "t-1", State: "completed"})
+	cases := []struct {
+		name    string
+		events  []mockvendor.Event
+		outcome contract.DelegationOutcome
+		want    Outcome
+	}{
+		{"never asked about the task again", []mockvendor.Event{cut}, failed, NotExercised},
+		{"refused, then a get, completed", []mockvendor.Event{cut, refused, get(3)}, completed, Pass},
+		{"polled without subscribing, completed", []mockvendor.Event{cut, get(2)}, completed, Pass},
+		{"subscribed before the task ended, saw it complete", []mockvendor.Event{cut, at(mockvendor.Event{Seq: 2, Op: mockvendor.OpOther, Method: "SubscribeToTask", TaskID: "t-1", State: "completed"})}, completed, Pass},
+		{"refused, taken for a failure", []mockvendor.Event{cut, refused}, failed, Fail},
+		{"refused, no get, completed guessed", []mockvendor.Event{cut, refused}, completed, Fail},
+		{"refused, a get, but reported failed", []mockvendor.Event{cut, refused, get(3)}, failed, Fail},
+		{"polled, but reported failed", []mockvendor.Event{cut, get(2)}, failed, Fail},
+		{"sent plainly", []mockvendor.Event{plain}, completed, NotApplicable},
+	}
+	for _, c := range cases {
+		o := c.outcome
+		r := &Run{Events: c.events, Delegations: []Delegation{{Outcome: &o, FirstSeq: 1, LastSeq: 9}}}
+		if v := judgeFinalStateRead(r); v.Outcome != c.want {
+			t.Errorf("%s: %s (%s), want %s", c.name, v.Outcome, v.Detail, c.want)
+		}
+	}
+}
+
+// TestFollowedWhatItAsked: LIFE-006.DONE holds a client that asked a send
+// to return immediately (1.0 returnImmediately, 0.3 blocking false, in
+// JSON-RPC params or an HTTP+JSON body) to the task's end, and does not
+// apply to one that sent blocking.
+func TestFollowedWhatItAsked(t *testing.T) {
+	const agent = "https://rpc.agent-d.example/a2a/v1"
+	send := func(body string) mockvendor.Event {
+		return mockvendor.Event{Seq: 1, Op: mockvendor.OpSend, Method: "SendMessage", Host: "rpc.agent-d.example", Path: "/a2a/v1", Skill: "s", TaskID: "t-1", State: "submitted", Request: []byte(body)}
+	}
+	const (
+		asked10   = `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","parts":[{"text":"x"}]},"configuration":{"returnImmediately":true}}}`
+		asked03   = `{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"role":"user","parts":[{"kind":"text","text":"x"}]},"configuration":{"blocking":false}}}`
+		askedREST = `{"message":{"role":"ROLE_USER","parts":[{"text":"x"}]},"configuration":{"returnImmediately":true}}`
+		blocking  = `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","parts":[{"text":"x"}]},"configuration":{"blocking":true}}}`
+	)
+	got := mockvendor.Event{Seq: 2, Op: mockvendor.OpGet, Method: "GetTask", Host: "rpc.agent-d.example", Path: "/a2a/v1", TaskID: "t-1", State: "completed"}
+	completed := contract.DelegationOutcome{Outcome: contract.OutcomeCompleted, Agent: agent, Skill: "s", TaskID: "t-1"}
+	failed := contract.DelegationOutcome{Outcome: contract.OutcomeFailed, Agent: agent, Skill: "s", TaskID: "t-1"}
+	cases := []struct {
+		name    string
+		events  []mockvendor.Event
+		outcome contract.DelegationOutcome
+		want    Outcome
+	}{
+		{"returnImmediately, followed to completed", []mockvendor.Event{send(asked10), got}, completed, Pass},
+		{"0.3 blocking false, followed to completed", []mockvendor.Event{send(asked03), got}, completed, Pass},
+		{"HTTP+JSON returnImmediately, followed", []mockvendor.Event{send(askedREST), got}, completed, Pass},
+		{"returnImmediately, the answer taken as the end", []mockvendor.Event{send(asked10)}, failed, Fail},
+		{"returnImmediately, completed claimed without seeing it", []mockvendor.Event{send(asked10)}, completed, Fail},
+		{"a blocking send", []mockvendor.Event{send(blocking)}, failed, NotApplicable},
+		{"no configuration at all", []mockvendor.Event{send(`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{}}}`)}, failed, NotApplicable},
+		{"no send", nil, failed, NotExercised},
+	}
+	for _, c := range cases {
+		o := c.outcome
+		r := &Run{Events: c.events, Delegations: []Delegation{{Outcome: &o, FirstSeq: 1, LastSeq: 9}}}
+		if v := judgeFollowedWhatItAsked(r); v.Outcome != c.want {
+			t.Errorf("%s: %s (%s), want %s", c.name, v.Outcome, v.Detail, c.want)
+		}
+	}
+}

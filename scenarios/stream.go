@@ -8,24 +8,31 @@ import (
 )
 
 // STREAM: streaming claims [seed 000, Condition of Validity]. An orchestrator
-// that never calls a stream method gets NOT_APPLICABLE here.
+// that never calls a stream method gets NOT_APPLICABLE here. Both vendors
+// break A2A 1.0 §3.1.2 on purpose, so both checks are delegation-safety.
 func streamScenarios() []*Scenario {
 	return []*Scenario{
 		{
 			ID:       "STREAM-001",
 			Title:    "content type lie",
 			Area:     "stream",
-			Source:   "seed 000, Condition of Validity",
+			Source:   "seed 000, Condition of Validity. D breaks A2A 1.0 §3.1.2 (the stream operation MUST establish a streaming connection) and §9.4.2 (a stream answers text/event-stream) while its card claims streaming",
 			Setup:    "D's card says streaming: true; its stream method answers application/json.",
 			Fleet:    fleetOf(withFaults(mockvendor.VendorD(), mockvendor.Spec("stream-content-type-lie", nil))),
 			Requests: []Request{{Skill: skillS, Candidates: []string{mockvendor.HostCardD}, PreferStreaming: true}},
 			Checks: []Check{
 				{
-					ID:           "STREAM-001.FALLBACK",
-					Title:        "falls back to a plain send; the card is a hint",
-					Grades:       must(Safety),
-					Requirement:  "A card's streaming claim holds only if the stream method answers text/event-stream; when it does not, the card is a hint and the task still completes by a plain send.",
-					Source:       "seed 000, Condition of Validity",
+					ID:          "STREAM-001.FALLBACK",
+					Title:       "falls back to a plain send; the card is a hint",
+					Grades:      must(Safety),
+					Requirement: "A card's streaming claim holds only if the stream method answers text/event-stream; when it does not, the card is a hint and the task still completes by a plain send.",
+					Sources: []Source{
+						Seed000("Condition of Validity", SrcDescriptive).Read("the card may be treated as authoritative only when its streaming claim holds (the stream answers text/event-stream); if a condition fails, the card is a hint"),
+						CLI("A2ACLI_SEND_003", SrcMust).Read("when streaming is unsupported the tool MUST fall back or error clearly (a2a-cli SPEC §10.2); the check wants the fallback, which the seed's hint leaves open"),
+						Posture("a false streaming claim costs the delegation nothing: the task still goes by a plain send"),
+						A2A("§3.1.2", SrcMust, Server).Read("the clause D breaks: the stream operation MUST establish a streaming connection"),
+						A2A("§9.4.2", SrcDescriptive, Server).Read("a JSON-RPC stream answers HTTP 200 with Content-Type text/event-stream; D answers application/json"),
+					},
 					Fix:          "Check the stream response's Content-Type; if it is not text/event-stream, fall back to a plain send and report cardTrust hint.",
 					ReadsOutcome: true,
 					Reached:      cardFetched("d"),
@@ -55,7 +62,7 @@ func streamScenarios() []*Scenario {
 			ID:     "STREAM-002",
 			Title:  "first frame late",
 			Area:   "stream",
-			Source: "seed 000, Condition of Validity",
+			Source: "seed 000, Condition of Validity. D breaks A2A 1.0 §3.1.2 (a stream MUST provide immediate feedback on progress) and the first-frame timeout its own card declares",
 			Setup:  "D's card says streaming: true and sets a 2 s first-frame timeout through the stream-timeout extension; the endpoint holds the stream 10 s before its first frame.",
 			Fleet: func() mockvendor.Config {
 				d := withFaults(mockvendor.VendorD(), mockvendor.Spec("slow-first-frame", mockvendor.SlowFirstFrame{DelayMs: 10_000}))
@@ -65,11 +72,16 @@ func streamScenarios() []*Scenario {
 			Requests: []Request{{Skill: skillS, Candidates: []string{mockvendor.HostCardD}, PreferStreaming: true}},
 			Checks: []Check{
 				{
-					ID:           "STREAM-002.TIMEOUT",
-					Title:        "the stream is abandoned within the declared timeout",
-					Grades:       must(Safety),
-					Requirement:  "The first SSE frame must arrive within the timeout the card declares (30 s by default; a capabilities.extensions entry may override it); past it the stream is abandoned.",
-					Source:       "seed 000, Condition of Validity",
+					ID:          "STREAM-002.TIMEOUT",
+					Title:       "the stream is abandoned within the declared timeout",
+					Grades:      must(Safety),
+					Requirement: "The first SSE frame must arrive within the timeout the card declares (30 s by default; a capabilities.extensions entry may override it); past it the stream is abandoned.",
+					Sources: []Source{
+						Seed000("Condition of Validity", SrcDescriptive).Read("the streaming claim holds only if the first SSE frame arrives within the card-declared timeout (30 s by default; the card may override it through capabilities.extensions); past it the card is a hint"),
+						CLI("A2ACLI_SEND_003", SrcMust).Read("--stream never hangs (a2a-cli SPEC §10.2, MUST NOT hang): a stream held past its declared first-frame timeout is left"),
+						Posture("a stream whose first frame comes later than the card allows is abandoned; the task goes by a plain send, or the delegation fails as stream-timeout"),
+						A2A("§3.1.2", SrcMust, Server).Read("the clause D breaks: the implementation MUST provide immediate feedback on progress; D holds the stream 10 s before its first frame"),
+					},
 					Fix:          "Read the first-frame timeout from the card; close the stream when it passes and fall back to a plain send.",
 					ReadsOutcome: true,
 					Reached:      cardFetched("d"),

@@ -8,11 +8,20 @@ import (
 	"github.com/a2a-conform/a2a-conform/mockvendor"
 )
 
-// STREAM, continued: streams that end badly [A2A 1.0 §3.1.6, §3.3, §9.4;
-// A2A CLI A2ACLI_TASK_SUBSCRIBE_002, A2ACLI_TASK_POLL_004; issue 13]. The
-// stream of a task may end before the task does; the task is not over
-// because its stream is. As with STREAM-001/002, these scenarios ask for
-// streaming, and an orchestrator that sends plainly is NOT_APPLICABLE.
+// STREAM, continued: streams that end badly [A2A 1.0 §3.1.2, §3.1.6, §11.7;
+// A2A CLI A2ACLI_TASK_SUBSCRIBE_002, A2ACLI_TASK_POLL_004]. The stream of a
+// task may end before the task does; the task is not over because its
+// stream is. As with STREAM-001/002, these scenarios ask for streaming, and
+// an orchestrator that sends plainly is NOT_APPLICABLE.
+//
+// A2A says a task's stream MUST close when the task reaches a terminal
+// state (§3.1.2, §3.1.6), and elsewhere that it closes at a terminal or
+// interrupted state (§11.7); §7.6.1 asks an agent to keep it open after
+// auth-required (SHOULD). A client that waits for more events after an
+// interrupted state and one that takes the close are both right. Each
+// vendor here closes (or breaks off) the stream while the task is working,
+// an early end on every reading: it breaks §3.1.2, so what these checks
+// judge is delegation-safety.
 
 // streamWorkMs is how long the task of a cut stream works on.
 const streamWorkMs = 500
@@ -35,28 +44,44 @@ func streamEndScenarios() []*Scenario {
 			ID:       "STREAM-003",
 			Title:    "the stream ends cleanly while the task works",
 			Area:     "stream",
-			Source:   "redpanda-data/console PR 2406; a2aproject/a2a-rs issue 186; a2aproject/A2A issue 1503; google/adk-python issue 6585; A2A 1.0 §3.1.6; A2A CLI A2ACLI_TASK_SUBSCRIBE_002",
+			Source:   "redpanda-data/console#2406; a2aproject/a2a-rs#186; a2aproject/A2A#1503; google/adk-python#6585; A2A 1.0 §3.1.6; A2A CLI A2ACLI_TASK_SUBSCRIBE_002. D breaks A2A 1.0 §3.1.2 (a task's stream MUST close when the task reaches a terminal state; §11.7: at a terminal or interrupted one): its stream closes while the task is working",
 			Setup:    fmt.Sprintf("D's stream sends the task and its working status, then ends cleanly (a load balancer's idle timeout); the task completes %d ms later.", streamWorkMs),
 			Fleet:    cutStream(false, streamWorkMs),
 			Requests: streamReq,
 			Checks: []Check{
 				{
-					ID:           "STREAM-003.FOLLOW",
-					Title:        "the task is followed past the end of its stream",
-					Grades:       must(Core),
-					Requirement:  "A stream that ends while its task is still working has not reported the task's end: the orchestrator resubscribes (SubscribeToTask, tasks/resubscribe) or polls GetTask until the task ends, and reports the end it saw.",
-					Source:       "A2A 1.0 §3.1.6 (SubscribeToTask re-attaches to a running task); A2A CLI A2ACLI_TASK_SUBSCRIBE_002, A2ACLI_TASK_POLL_004; redpanda-data/console PR 2406",
+					ID:          "STREAM-003.FOLLOW",
+					Title:       "the task is followed past the end of its stream",
+					Grades:      must(Safety),
+					Requirement: "A stream that ends while its task is still working has not reported the task's end: the orchestrator resubscribes (SubscribeToTask, tasks/resubscribe) or polls GetTask until the task ends, and reports the end it saw.",
+					Sources: []Source{
+						CLI("A2ACLI_TASK_POLL_004", SrcMust).Read("a wait that prefers streaming MUST fall back to polling on stream failure and drive the task to a terminal or interrupted state (a2a-cli SPEC §9.3); a stream closed before the task ended is such a failure"),
+						CLI("A2ACLI_TASK_SUBSCRIBE_002", SrcShould).Read("stream resumption after a disconnect (a2a-cli SPEC §9.4, SHOULD): resubscribing is as good as polling"),
+						Field("redpanda-data/console#2406").Read("a load balancer's idle timeout closed the stream of a task still running"),
+						A2A("§3.1.6", SrcDescriptive, Client).Read("SubscribeToTask can be used with any task that is not in a terminal state; its first event is the task as it is now"),
+						A2A("§3.1.3", SrcDescriptive, Client).Read("GetTask fetches the final state of a task after a stream has ended"),
+						A2A("§3.1.2", SrcMust, Server).Read("the clause D breaks: a task's stream MUST close when the task reaches a terminal state (read: it lasts until then); D closes it at working"),
+						A2A("§11.7", SrcDescriptive, Server).Read("a stream runs until the task reaches a terminal or interrupted state and closes there: working is neither, so the close is early on this reading too"),
+					},
 					Fix:          "When a stream closes and the last state was not terminal or interrupted, subscribe to the task again (or poll GetTask) until it ends.",
 					ReadsOutcome: true,
 					Reached:      streamCutSeen,
 					Judge:        judgeFollowedToEnd,
 				},
 				{
-					ID:           "STREAM-003.NOT-EARLY",
-					Title:        "the end of a stream is not taken for the end of the task",
-					Grades:       must(Core),
-					Requirement:  "The orchestrator never reports completed for a task it last saw working: a completion needs an answer that showed the task completed.",
-					Source:       "A2A 1.0 §3.1.2 (a stream closes at a terminal or interrupted state, so a close before one is no end); a2aproject/A2A issue 1503 (a maintainer: a last state that is not one of those means the task did not end; restart the stream); google/adk-python issue 6585; a2aproject/a2a-rs issue 186",
+					ID:          "STREAM-003.NOT-EARLY",
+					Title:       "the end of a stream is not taken for the end of the task",
+					Grades:      must(Safety),
+					Requirement: "The orchestrator never reports completed for a task it last saw working: a completion needs an answer that showed the task completed. A stream's close ends the task only after a terminal state (A2A 1.0 §3.1.2, §3.1.6) or, on the reading of §11.7, an interrupted one; the check accepts both readings.",
+					Sources: []Source{
+						A2A("§3.1.2", SrcMust, Server).Read("the clause D breaks: a task's stream MUST close when the task reaches a terminal state, so a close after another state is not the task's end"),
+						A2A("§3.1.6", SrcMust, Server).Read("a subscription's stream MUST terminate when the task reaches a terminal state"),
+						A2A("§11.7", SrcDescriptive, Server).Read("where the spec states the interrupted close: a stream runs until the task reaches a terminal or interrupted state, then closes. §3.1.2 and §3.1.6 name terminal states only; the check takes either reading, and a close at working is early on both"),
+						Field("a2aproject/A2A#1503").Read("a maintainer: a last state that is neither terminal nor interrupted means the task did not end; restart the stream"),
+						Field("google/adk-python#6585"),
+						Field("a2aproject/a2a-rs#186"),
+						Posture("a completed outcome needs an answer that showed the task completed: a closed stream is no such answer"),
+					},
 					Fix:          "Decide the outcome from the last task state received, not from the stream closing.",
 					ReadsOutcome: true,
 					Reached:      streamCutSeen,
@@ -80,16 +105,21 @@ func streamEndScenarios() []*Scenario {
 			ID:       "STREAM-004",
 			Title:    "the stream breaks off midway",
 			Area:     "stream",
-			Source:   "A2A CLI A2ACLI_TASK_POLL_004; A2A 1.0 §3.1.6",
+			Source:   "A2A CLI A2ACLI_TASK_POLL_004; A2A 1.0 §3.1.6, §3.5.2. D's stream breaks off before the task ends, so it never closes at the task's terminal state as A2A 1.0 §3.1.2 has it (to the client it looks like a network failure)",
 			Setup:    fmt.Sprintf("D's stream sends the task and its working status, then the connection breaks off (no clean end); the task completes %d ms later.", streamWorkMs),
 			Fleet:    cutStream(true, streamWorkMs),
 			Requests: streamReq,
 			Checks: []Check{{
-				ID:           "STREAM-004.FALLBACK",
-				Title:        "a broken stream falls back to following the task",
-				Grades:       must(Core),
-				Requirement:  "When a stream fails midway, the orchestrator falls back to polling GetTask (or resubscribes) and drives the task it already has to its end; it does not send the work again.",
-				Source:       "A2A CLI A2ACLI_TASK_POLL_004 (fall back to polling on stream failure); A2A 1.0 §3.1.6",
+				ID:          "STREAM-004.FALLBACK",
+				Title:       "a broken stream falls back to following the task",
+				Grades:      must(Safety),
+				Requirement: "When a stream fails midway, the orchestrator falls back to polling GetTask (or resubscribes) and drives the task it already has to its end; it does not send the work again.",
+				Sources: []Source{
+					CLI("A2ACLI_TASK_POLL_004", SrcMust).Read("a wait that prefers streaming MUST fall back to polling on stream failure and drive the task to a terminal or interrupted state (a2a-cli SPEC §9.3)"),
+					A2A("§3.5.2", SrcDescriptive, Client).Read("a client reconnects to a task after a network interruption by opening a new stream; the task's lifecycle is independent of any one stream's"),
+					A2A("§3.3.1", SrcMay, Server).Read("a send MAY be idempotent: a client cannot count on it, so sending the work again may run it twice"),
+					A2A("§3.1.2", SrcMust, Server).Read("the clause the broken stream misses: a task's stream closes when the task reaches a terminal state"),
+				},
 				Fix:          "Keep the task id from the stream's first event; on a stream error, poll GetTask (or SubscribeToTask) for it instead of re-sending the message.",
 				ReadsOutcome: true,
 				Reached:      streamCutSeen,
@@ -111,30 +141,43 @@ func streamEndScenarios() []*Scenario {
 			ID:       "STREAM-005",
 			Title:    "resubscribing to a task that has completed",
 			Area:     "stream",
-			Source:   "a2aproject/A2A issue 174; a2aproject/a2a-dotnet issue 341; A2A 1.0 §3.1.6",
+			Source:   "a2aproject/A2A#174; a2aproject/a2a-dotnet#341; A2A 1.0 §3.1.6. D breaks A2A 1.0 §3.1.2: its stream closes after the working status without the task's terminal state, although the task has completed by then. Its refusal of the resubscription is honest (§3.1.6)",
 			Setup:    "D's stream ends cleanly after the working status, but the task has completed by then: SubscribeToTask answers -32004 (a terminal task has no updates), GetTask shows it completed.",
 			Fleet:    cutStream(false, 0),
 			Requests: streamReq,
 			Checks: []Check{
 				{
-					ID:           "STREAM-005.DONE",
-					Title:        "the final state is accepted",
-					Grades:       must(Core),
-					Requirement:  "A subscription refused because the task is terminal says the task has ended: the orchestrator reads its final state (GetTask) and reports it; it does not report the refusal as a failure.",
-					Source:       "A2A 1.0 §3.1.6 (SubscribeToTask on a terminal task is UnsupportedOperationError); a2aproject/A2A issue 174; a2aproject/a2a-dotnet issue 341 (catch it, then GetTask)",
+					ID:     "STREAM-005.DONE",
+					Title:  "the final state is accepted",
+					Grades: must(Safety),
+					Requirement: "A subscription refused because the task is terminal says the task has ended: the orchestrator reads its final state (GetTask) and reports it; it does not report the refusal as a failure. " +
+						"An orchestrator that follows the task by GetTask without subscribing meets the final state there, and reports it the same way. One that never asks about the task after its stream ended never meets the final state: NOT_EXERCISED here (STREAM-003.FOLLOW judges the following).",
+					Sources: []Source{
+						Field("a2aproject/A2A#174").Read("a client took the refusal of a subscription to a finished task for an error"),
+						Field("a2aproject/a2a-dotnet#341").Read("catch the refusal, then GetTask"),
+						A2A("§3.1.6", SrcDescriptive, Server).Read("a subscription to a task in a terminal state is answered UnsupportedOperationError: the refusal says the task has ended, not which way"),
+						A2A("§3.1.3", SrcDescriptive, Client).Read("GetTask fetches the final state of a task after a stream has ended"),
+						CLI("A2ACLI_TASK_POLL_004", SrcMust).Read("on stream failure, drive the task to a terminal or interrupted state and report it (a2a-cli SPEC §9.3, MUST)"),
+						A2A("§3.1.2", SrcMust, Server).Read("the clause D breaks: its stream closes without the task's terminal state, after the task completed"),
+					},
 					Fix:          "On -32004 from SubscribeToTask, get the task once and report the state it shows.",
 					ReadsOutcome: true,
 					Reached:      streamCutSeen,
-					Judge:        judgeFollowedToEnd,
+					Judge:        judgeFinalStateRead,
 				},
 				{
 					ID:          "STREAM-005.NO-LOOP",
 					Title:       "no resubscription loop on a finished task",
-					Grades:      must(Core),
+					Grades:      must(Safety),
 					Requirement: "A task whose subscription was refused as terminal is not subscribed to again and again: at most two subscriptions per task.",
-					Source:      "a2aproject/A2A issue 174; A2A 1.0 §3.1.6",
-					Fix:         "Stop subscribing once SubscribeToTask answers -32004; get the task instead.",
-					Reached:     streamCutSeen,
+					Sources: []Source{
+						Field("a2aproject/A2A#174").Read("a client resubscribed again and again to a finished task"),
+						CLI("A2ACLI_TASK_POLL_002", SrcMust).Read("MUST NOT busy-loop (a2a-cli SPEC §9.3): subscribing over and over to a task refused as terminal is one; the check allows two subscriptions per task"),
+						A2A("§3.1.6", SrcDescriptive, Server).Read("a subscription to a task in a terminal state is refused, every time: asking again cannot succeed"),
+						A2A("§3.1.2", SrcMust, Server).Read("the clause D breaks: its stream closes without the task's terminal state"),
+					},
+					Fix:     "Stop subscribing once SubscribeToTask answers -32004; get the task instead.",
+					Reached: streamCutSeen,
 					Judge: func(r *Run) Verdict {
 						if !r.streamed() {
 							return r.didNotStream()
@@ -168,6 +211,17 @@ var streamCutSeen = Precondition{
 	},
 }
 
+// cutStreamOf is the first stream of a real task that the fleet cut short,
+// or nil.
+func cutStreamOf(r *Run) *mockvendor.Event {
+	for i, e := range r.Events {
+		if e.Op == mockvendor.OpStream && slices.Contains(e.Faults, "stream-cut") && e.TaskID != "" {
+			return &r.Events[i]
+		}
+	}
+	return nil
+}
+
 // judgeFollowedToEnd: the task of the cut stream was followed after the
 // cut (get or subscription) and the outcome is completed, as the wire
 // shows.
@@ -175,13 +229,7 @@ func judgeFollowedToEnd(r *Run) Verdict {
 	if !r.streamed() {
 		return r.didNotStream()
 	}
-	var cut *mockvendor.Event
-	for i, e := range r.Events {
-		if e.Op == mockvendor.OpStream && slices.Contains(e.Faults, "stream-cut") && e.TaskID != "" {
-			cut = &r.Events[i]
-			break
-		}
-	}
+	cut := cutStreamOf(r)
 	if cut == nil {
 		return NotExercisedf("no stream was cut short")
 	}
@@ -199,4 +247,46 @@ func judgeFollowedToEnd(r *Run) Verdict {
 		return Failf("task %s was followed, but the outcome is %s (reason %q): the task completed", cut.TaskID, o.Outcome, o.Reason).Want("completed", o.Outcome)
 	}
 	return Passf("task %s followed past its stream to its completion", cut.TaskID)
+}
+
+// judgeFinalStateRead: after the stream of a task that had already
+// completed was cut, a subscription refused as terminal is followed by a
+// get of the task, and the outcome is the completion that get showed. A
+// client that read the final state otherwise (a get without subscribing,
+// a subscription that came before the task ended and saw it end) is judged
+// on that state; one that never asked about the task again did not reach
+// the final state (STREAM-003.FOLLOW judges that).
+func judgeFinalStateRead(r *Run) Verdict {
+	if !r.streamed() {
+		return r.didNotStream()
+	}
+	cut := cutStreamOf(r)
+	if cut == nil {
+		return NotExercisedf("no stream was cut short")
+	}
+	var refused, read *mockvendor.Event
+	for i, e := range r.Events {
+		switch {
+		case e.Seq <= cut.Seq || e.TaskID != cut.TaskID || e.Probe:
+		case isSubscribe(e) && e.ErrorCode != 0 && refused == nil:
+			refused = &r.Events[i]
+		case (e.Op == mockvendor.OpGet || isSubscribe(e)) && e.ErrorCode == 0 && terminal(e.State) && read == nil:
+			read = &r.Events[i]
+		}
+	}
+	switch {
+	case refused == nil && read == nil:
+		return NotExercisedf("task %s was not asked about after its stream ended at %s, so its final state was never met (STREAM-003.FOLLOW judges the following)", cut.TaskID, cut.State)
+	case read == nil:
+		return Failf("%s was refused (%d): the task has ended, and its final state was not read after", describe(*refused), refused.ErrorCode).
+			Want("a GetTask of task "+cut.TaskID+" after the refusal", "none")
+	}
+	o, bad := r.outcome(0)
+	if bad != nil {
+		return *bad
+	}
+	if o.Outcome != contract.OutcomeCompleted {
+		return Failf("%s showed task %s %s; the outcome is %s (reason %q)", describe(*read), cut.TaskID, read.State, o.Outcome, o.Reason).Want("completed", o.Outcome)
+	}
+	return Passf("the final state of task %s was read (%s) and reported", cut.TaskID, describe(*read))
 }

@@ -183,6 +183,10 @@ type Breaks struct {
 	// NoPoll takes the send's answer as the task's last word: a working
 	// task is reported failed.
 	NoPoll bool `break:"no-poll" check:"LIFE-003.DONE"`
+	// ReturnImmediatelyNoFollow asks every send to return immediately
+	// (A2A 1.0 §3.2.2) and then takes the answer as the task's last word,
+	// as NoPoll does: the task it chose not to wait for is reported failed.
+	ReturnImmediatelyNoFollow bool `break:"return-immediately-no-follow" check:"LIFE-006.DONE"`
 	// FastPoll polls every 10 ms (a busy loop).
 	FastPoll bool `break:"fast-poll" check:"LIFE-003.BACKOFF"`
 	// PollPastDeadline polls on (every 300 ms at most) for 900 ms past the
@@ -201,8 +205,10 @@ type Breaks struct {
 	// whatever the last state.
 	CompleteOnStreamEnd bool `break:"complete-on-stream-end" check:"STREAM-003.NOT-EARLY,STREAM-003.FOLLOW"`
 	// NoFollowAfterCut does not follow a task whose stream ended (or broke
-	// off) before it did: the last state seen is reported.
-	NoFollowAfterCut bool `break:"no-follow-after-cut" check:"STREAM-003.FOLLOW,STREAM-004.FALLBACK,STREAM-005.DONE"`
+	// off) before it did: the last state seen is reported. STREAM-005.DONE
+	// is NOT_EXERCISED by it (the final state is never met), not failed a
+	// second time.
+	NoFollowAfterCut bool `break:"no-follow-after-cut" check:"STREAM-003.FOLLOW,STREAM-004.FALLBACK"`
 	// ResendAfterStreamError sends the work again (SendMessage) when a
 	// stream breaks off midway.
 	ResendAfterStreamError bool `break:"resend-after-stream-error" check:"STREAM-004.FALLBACK"`

@@ -245,7 +245,8 @@ var methods03 = map[string]string{
 }
 
 // to03 turns a 1.0 call into its 0.3 form: the method's 0.3 name, the
-// message with kind discriminators and role "user".
+// message with kind discriminators and role "user", and returnImmediately
+// as 0.3's blocking false.
 func to03(method string, params map[string]any) (string, map[string]any) {
 	m := methods03[method]
 	if m == "" {
@@ -257,6 +258,9 @@ func to03(method string, params map[string]any) (string, map[string]any) {
 	}
 	if msg, ok := params["message"].(map[string]any); ok {
 		out["message"] = message03(msg)
+	}
+	if c, ok := params["configuration"].(map[string]any); ok && c["returnImmediately"] == true {
+		out["configuration"] = map[string]any{"blocking": false}
 	}
 	return m, out
 }

@@ -477,6 +477,9 @@ func (r *run) sendParams(a *attempt, msg *wire.Message) map[string]any {
 	if len(md) > 0 {
 		p["metadata"] = md
 	}
+	if r.br.ReturnImmediatelyNoFollow {
+		p["configuration"] = map[string]any{"returnImmediately": true}
+	}
 	return p
 }
 
