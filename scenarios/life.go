@@ -192,7 +192,7 @@ func lifeScenarios() []*Scenario {
 					Requirement: "A send answered with a working task is not the end of the delegation: the orchestrator follows the task (GetTask, or a subscription) until it reaches a terminal state, and reports completed only when it saw it completed. D owes a blocking send an answer at a terminal or interrupted state and answers early; following the task anyway is what keeps the delegation from failing on a vendor's shortcut.",
 					Sources: []Source{
 						CLI("A2ACLI_TASK_POLL_001", SrcMust).Read("a polling path that polls until a terminal or interrupted state (a2a-cli SPEC §9.3, MUST); the blocking wait is the default of a send"),
-						A2A("§3.2.2", SrcMust, Server).Read("the clause D breaks: a blocking send MUST wait until the task is terminal or interrupted; polling is the caller's responsibility only when it asked to return immediately"),
+						A2A("§3.2.2", SrcMust, Server).Broken("the clause D breaks: a blocking send MUST wait until the task is terminal or interrupted; polling is the caller's responsibility only when it asked to return immediately"),
 						Proto("SendMessageConfiguration.return_immediately", SrcMust, Server).Read("the same rule in the proto: false (the default) MUST wait until a terminal or interrupted state"),
 						A2A("§3.1.1", SrcMust, Server).Read("says the send MUST return immediately with task information, against §3.2.2: on this reading D is honest; the check asks the same of the client on both"),
 						A2A("§3.1.3", SrcDescriptive, Client).Read("GetTask is typically used for polling the status of a task initiated with Send Message"),
@@ -218,7 +218,7 @@ func lifeScenarios() []*Scenario {
 					Requirement: fmt.Sprintf("Polling a working task backs off: at most %d gets of one task in any one-second window.", maxGetsPerSecond),
 					Sources: []Source{
 						CLI("A2ACLI_TASK_POLL_002", SrcShould).Read(fmt.Sprintf("a2a-cli SPEC §9.3: a tool SHOULD apply bounded backoff and MUST NOT busy-loop; %d gets of one task a second is this project's measure of a loop, so the check is a SHOULD", maxGetsPerSecond)),
-						A2A("§3.2.2", SrcMust, Server).Read("the clause D breaks (see LIFE-003.DONE): answered at the task's end as a blocking send must be, the client would have had nothing to poll"),
+						A2A("§3.2.2", SrcMust, Server).Broken("the clause D breaks (see LIFE-003.DONE): answered at the task's end as a blocking send must be, the client would have had nothing to poll"),
 					},
 					Fix:     "Wait between gets and lengthen the wait (e.g. 200 ms doubling up to 2 s).",
 					Reached: taskAnswered("d", "working"),
@@ -244,7 +244,7 @@ func lifeScenarios() []*Scenario {
 					Sources: []Source{
 						CLI("A2ACLI_TASK_POLL_002", SrcMust).Read("--timeout is honoured: on expiry the tool MUST report a timeout (a2a-cli SPEC §9.3). A2A itself has no deadline: the delegation's deadline is that timeout"),
 						ContractRule("Delegation request: deadlineMs", SrcDescriptive).Read("the time the orchestrator has to report; the reason deadline says it ran out"),
-						A2A("§3.2.2", SrcMust, Server).Read("the clause D breaks (see LIFE-003.DONE): it answers a blocking send with the task working"),
+						A2A("§3.2.2", SrcMust, Server).Broken("the clause D breaks (see LIFE-003.DONE): it answers a blocking send with the task working"),
 					},
 					Fix:          "Bound the polling loop by the request's deadline; report failed with reason deadline when it runs out.",
 					ReadsOutcome: true,
@@ -259,7 +259,7 @@ func lifeScenarios() []*Scenario {
 					Sources: []Source{
 						Seed000("Decision Boundary", SrcMust).NotMust("the seed's must is for an accepted probe: cancel it at once. The check carries that duty to a real task the orchestrator walks away from, by analogy, so it is a SHOULD"),
 						A2A("§3.1.5", SrcDescriptive, Client).Read("CancelTask requests the cancellation of an ongoing task"),
-						A2A("§3.2.2", SrcMust, Server).Read("the clause D breaks (see LIFE-003.DONE): it answers a blocking send with the task working"),
+						A2A("§3.2.2", SrcMust, Server).Broken("the clause D breaks (see LIFE-003.DONE): it answers a blocking send with the task working"),
 					},
 					Fix:     "When the deadline ends the wait, send CancelTask for the task before reporting.",
 					Reached: taskAnswered("d", "working"),

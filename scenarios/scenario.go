@@ -159,8 +159,6 @@ type Check struct {
 	Grades []Grade
 	// Requirement states the clause in this project's words.
 	Requirement string
-	// Source cites where the clause comes from ("seed 000, Decision Boundary").
-	Source string
 	// Sources are the places the requirement comes from, as data (see
 	// Source); the profile rule reads them (ProfileProblems).
 	Sources []Source

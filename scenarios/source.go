@@ -27,6 +27,11 @@ type Source struct {
 	// which reading of a clause that contradicts another it accepts, or
 	// why a descriptive clause still gives a MUST (SelfRequested).
 	Note string `json:"note,omitempty"`
+	// BrokenHere marks a server-side A2A clause that the scenario's vendor
+	// breaks on purpose (a fault): the check judges how a client survives
+	// that, which is delegation-safety, never a2a-core, and every report
+	// says so beside the source.
+	BrokenHere bool `json:"brokenHere,omitempty"`
 	// WhyNotMust, set on a seed's "must", says why the check grades it
 	// below MUST in delegation-safety; empty means it must be a MUST there.
 	WhyNotMust string `json:"whyNotMust,omitempty"`
@@ -123,6 +128,9 @@ func (s Source) Validate() error {
 	if s.Binds != Client && s.Binds != Server {
 		return fmt.Errorf("source %s: binds %q is not client or server", s, s.Binds)
 	}
+	if s.BrokenHere && (!s.IsSpec() || s.Binds != Server) {
+		return fmt.Errorf("source %s: only a server-side A2A clause can be broken by the scenario's vendor", s)
+	}
 	if s.SelfRequested && (!s.IsSpec() || s.Level != SrcDescriptive) {
 		return fmt.Errorf("source %s: only a descriptive A2A clause can be marked self-requested", s)
 	}
@@ -135,17 +143,14 @@ func (s Source) String() string {
 	if s.Locator != "" {
 		loc += " " + s.Locator
 	}
+	if s.BrokenHere {
+		return fmt.Sprintf("%s (%s, %s; broken on purpose by this scenario's vendor)", loc, s.Level, s.Binds)
+	}
 	return fmt.Sprintf("%s (%s, %s)", loc, s.Level, s.Binds)
 }
 
-// Cite is the check's sources in one line (its old Source text while the
-// catalog moves to Sources).
-func (c Check) Cite() string {
-	if len(c.Sources) == 0 {
-		return c.Source
-	}
-	return Cite(c.Sources)
-}
+// Cite is the check's sources in one line.
+func (c Check) Cite() string { return Cite(c.Sources) }
 
 // Cite renders a list of sources as one line, for the console and the
 // report's source text.
@@ -225,6 +230,14 @@ func (s Source) NotMust(why string) Source {
 	return s
 }
 
+// Broken marks a server-side A2A clause as one the scenario's vendor breaks
+// on purpose (see Source.BrokenHere), with how.
+func (s Source) Broken(how string) Source {
+	s.BrokenHere = true
+	s.Note = how
+	return s
+}
+
 // OnlyWhatItAsked marks a descriptive A2A clause as one whose check only
 // asks the client to achieve what it itself asked for (see
 // Source.SelfRequested), with the reason.
@@ -263,7 +276,9 @@ func (s Source) ceiling() Level {
 //     clause's ceiling (descriptive text gives at most SHOULD, unless the
 //     client only achieves what it asked for);
 //   - a delegation-safety grade is a MUST where a seed says "must", unless
-//     that source says why not (WhyNotMust).
+//     that source says why not (WhyNotMust);
+//   - a check whose scenario's vendor breaks a server-side clause
+//     (BrokenHere) has no a2a-core grade.
 func ProfileProblems(c Check) []string {
 	var out []string
 	if len(c.Sources) == 0 {
@@ -278,6 +293,11 @@ func ProfileProblems(c Check) []string {
 		switch g.Profile {
 		case Core:
 			out = append(out, coreProblems(c, g)...)
+			for _, s := range c.Sources {
+				if s.BrokenHere {
+					out = append(out, fmt.Sprintf("%s: a2a-core %s, but its scenario's vendor breaks %s: surviving that is delegation-safety", c.ID, g.Level, s))
+				}
+			}
 		case Safety:
 			for _, s := range c.Sources {
 				if (s.Document == DocSeed000 || s.Document == DocSeed003) && s.Level == SrcMust && g.Level != Must && s.WhyNotMust == "" {

@@ -113,9 +113,6 @@ func writeChecksTable(w io.Writer, checks []scenarios.Check) {
 		for _, s := range c.Sources {
 			src = append(src, mdText(s.String()))
 		}
-		if len(src) == 0 {
-			src = append(src, mdText(c.Cite()))
-		}
 		fmt.Fprintf(w, "| `%s` %s | %s | %s | %s | %s |\n", c.ID, mdText(c.Title), profilesText(e), mdText(c.Requirement), strings.Join(src, "<br>"), mdText(c.Reached.Needs))
 	}
 }

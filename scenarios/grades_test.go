@@ -15,25 +15,6 @@ func specAreaChecks() []Check {
 	return append(out, credentialScopeCheck(), credentialRedactedCheck())
 }
 
-// TestProfileRuleAreaSpec holds every SIG, IFACE and AUTH check, and
-// G-CREDENTIAL-SCOPE and G-CREDENTIAL-REDACTED, to the profile rule: sources
-// as data, an a2a-core grade only on an A2A clause that binds the client and
-// no higher than it, a seed's must a delegation-safety MUST.
-func TestProfileRuleAreaSpec(t *testing.T) {
-	checks := specAreaChecks()
-	if len(checks) < 29 {
-		t.Fatalf("%d checks in the area, want at least the 27 of SIG, IFACE and AUTH and the two globals", len(checks))
-	}
-	for _, c := range checks {
-		if c.Source != "" {
-			t.Errorf("%s still cites its sources as text (%q)", c.ID, c.Source)
-		}
-		for _, p := range ProfileProblems(c) {
-			t.Error(p)
-		}
-	}
-}
-
 // TestSpecAreaGrades pins the grades the sources were found to give where
 // the old catalog graded above them: a rule from outside A2A, or from a
 // scenario whose vendor breaks its card, is delegation-safety; SIG-004's
