@@ -512,7 +512,8 @@ func (f *Fleet) streamEvents(t *task, d Dialect) ([]any, string) {
 		final = "working"
 	}
 	// Only a completed task has its artifact; a stream closes at a
-	// terminal or interrupted state (A2A 1.0 §3.1.2; 0.x marks it final).
+	// terminal or interrupted state (A2A 1.0 §11.7 states the interrupted
+	// close, §3.1.2 the terminal one; 0.x marks it final).
 	art := final == "completed"
 	switch d {
 	case Dialect01:
