@@ -127,7 +127,8 @@ type Transcript struct {
 	// "pid 4243: killed after timeout: exited on signal: killed".
 	Exits []string `json:"exits"`
 	// Notes are the driver's observations in order: skipped lines, restarts,
-	// unknown reason words, late or ignored hellos. At most maxNotes are kept.
+	// unknown reason words, late or ignored hellos. At most MaxNotes are
+	// kept, each at most MaxNoteBytes (and a marker).
 	Notes []string `json:"notes"`
 }
 
@@ -373,11 +374,16 @@ func judge(b []byte, reqID string) judgement {
 }
 
 // judgeOutcome judges a decoded answer; shown is how to quote it in notes.
+// The outcome is kept whole (the suite looks for credentials in it before
+// it clips it, contract.DelegationOutcome.Clip); what the driver says of
+// it (notes, the no-outcome reason) quotes the clipped values.
 func judgeOutcome(o contract.DelegationOutcome, reqID, shown string) judgement {
+	quoted := o
+	quoted.Clip()
 	if o.ID != reqID {
-		return judgement{problem: "wrong id", note: fmt.Sprintf("answer with wrong id %q (want %q): %s", o.ID, reqID, shown)}
+		return judgement{problem: "wrong id", note: fmt.Sprintf("answer with wrong id %q (want %q): %s", quoted.ID, reqID, shown)}
 	}
-	err := o.Validate(reqID)
+	err := quoted.Validate(reqID)
 	if err != nil && !errors.Is(err, contract.ErrUnknownWord) {
 		return judgement{result: &Result{NoOutcome: "invalid outcome: " + err.Error()},
 			note: "invalid outcome: " + shown}
@@ -398,9 +404,16 @@ func snippet(b []byte) string {
 	return fmt.Sprintf("%q", b)
 }
 
-// maxNotes bounds Transcript.Notes so an OUT printing endless garbage cannot
-// grow the transcript without bound.
-const maxNotes = 200
+// Bounds on Transcript.Notes, so that an OUT printing endless garbage
+// cannot grow the transcript without bound.
+const (
+	// MaxNotes is how many notes a transcript keeps; one more line says
+	// how many were dropped past it.
+	MaxNotes = 200
+	// MaxNoteBytes bounds each note; past it contract.ClipText's marker
+	// says how much was cut.
+	MaxNoteBytes = 300
+)
 
 // recorder collects a transcript; safe for concurrent use.
 type recorder struct {
@@ -413,15 +426,11 @@ type recorder struct {
 func (r *recorder) notef(format string, args ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if len(r.notes) >= maxNotes {
+	if len(r.notes) >= MaxNotes {
 		r.dropped++
 		return
 	}
-	n := fmt.Sprintf(format, args...)
-	if len(n) > 300 {
-		n = n[:300] + "..."
-	}
-	r.notes = append(r.notes, n)
+	r.notes = append(r.notes, contract.ClipText(fmt.Sprintf(format, args...), MaxNoteBytes))
 }
 
 func (r *recorder) exit(s string) {

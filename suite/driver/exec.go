@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/a2a-conform/a2a-conform/contract"
 )
@@ -628,14 +629,20 @@ func (t *tailBuffer) Write(b []byte) (int, error) {
 	return n, nil
 }
 
-// String returns what is kept, prefixed by a marker when bytes were dropped.
+// String returns what is kept as valid UTF-8 (a byte that is not is
+// replaced by U+FFFD), prefixed by a marker when bytes were dropped; a
+// tail that starts inside a UTF-8 sequence starts after it.
 func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.dropped > 0 {
-		return fmt.Sprintf("[%d earlier bytes dropped]\n%s", t.dropped, t.buf)
+	b, dropped := t.buf, t.dropped
+	if dropped > 0 {
+		for i := 0; i < utf8.UTFMax-1 && len(b) > 0 && !utf8.RuneStart(b[0]); i++ {
+			b, dropped = b[1:], dropped+1
+		}
+		return fmt.Sprintf("[%d earlier bytes dropped]\n%s", dropped, strings.ToValidUTF8(string(b), "\uFFFD"))
 	}
-	return string(t.buf)
+	return strings.ToValidUTF8(string(b), "\uFFFD")
 }
 
 // sessionMarkerVar names the environment entry that marks every process of

@@ -13,7 +13,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
+	"github.com/a2a-conform/a2a-conform/contract"
 	"github.com/a2a-conform/a2a-conform/suite/driver"
 )
 
@@ -102,6 +104,29 @@ func TestExecSingleRequest(t *testing.T) {
 			}
 			if len(tr.Stderr) > driver.DefaultStderrLimit+100 {
 				t.Fatalf("stderr kept %d bytes", len(tr.Stderr))
+			}
+		}},
+		{"huge-text", 5000, func(t *testing.T, r driver.Result, tr driver.Transcript, _ string) {
+			// The outcome comes whole: the suite looks for credentials in
+			// it before it clips it (contract.DelegationOutcome.Clip).
+			if r.Outcome == nil || len(r.Outcome.Detail) != 450<<10 {
+				t.Fatalf("result %+v", r.NoOutcome)
+			}
+			if !utf8.ValidString(tr.Stderr) || !strings.HasPrefix(tr.Stderr, "[") || len(tr.Stderr) > driver.DefaultStderrLimit+100 {
+				t.Errorf("stderr tail: %d bytes, valid UTF-8 %v, %.60q", len(tr.Stderr), utf8.ValidString(tr.Stderr), tr.Stderr)
+			}
+			if len(tr.Notes) != driver.MaxNotes+1 || !hasNote(tr, "more notes dropped") || !hasNote(tr, "more bytes]") {
+				t.Errorf("%d notes (want %d, the last counting the rest), none clipped with a count: %.100q...", len(tr.Notes), driver.MaxNotes+1, tr.Notes[:min(2, len(tr.Notes))])
+			}
+			for _, n := range tr.Notes {
+				if len(n) > driver.MaxNoteBytes+contract.MaxClipMarker || !utf8.ValidString(n) {
+					t.Errorf("a note of %d bytes (valid UTF-8 %v): %.80q", len(n), utf8.ValidString(n), n)
+				}
+			}
+		}},
+		{"huge-word", 2000, func(t *testing.T, r driver.Result, tr driver.Transcript, _ string) {
+			if r.Outcome != nil || !strings.HasPrefix(r.NoOutcome, "invalid outcome: unknown outcome") || !strings.Contains(r.NoOutcome, "more bytes]") || len(r.NoOutcome) > 1<<10 {
+				t.Fatalf("NoOutcome of %d bytes: %.120q", len(r.NoOutcome), r.NoOutcome)
 			}
 		}},
 		{"unknown-reason", 2000, func(t *testing.T, r driver.Result, tr driver.Transcript, _ string) {

@@ -235,6 +235,21 @@ func runHelper(behaviour string, args []string) int {
 		fmt.Fprintln(os.Stderr, "diagnostic: last words")
 		answer(m, "wrote stderr")
 		return runHelper("echo", nil)
+	case "huge-text":
+		// Past every bound, in runes of two and three bytes: a stderr tail
+		// that would start inside a rune, wrong ids longer than a note, an
+		// outcome whose reason (an unknown word) and detail are 450 KiB each.
+		m, _ := next()
+		fmt.Fprint(os.Stderr, "x"+strings.Repeat("日", 70<<10/3))
+		for i := 0; i < driver.MaxNotes+10; i++ {
+			emit(contract.DelegationOutcome{Contract: 1, ID: strings.Repeat("é", 500), Outcome: "completed"})
+		}
+		emit(contract.DelegationOutcome{Contract: 1, ID: m.ID, Outcome: "failed", Reason: strings.Repeat("é", 225<<10), Detail: strings.Repeat("é", 225<<10)})
+		return 0
+	case "huge-word":
+		m, _ := next()
+		emit(contract.DelegationOutcome{Contract: 1, ID: m.ID, Outcome: strings.Repeat("w", 900<<10)})
+		return 0
 	case "unimplemented-word":
 		m, _ := next()
 		emit(contract.DelegationOutcome{Contract: 1, ID: m.ID, Outcome: "unimplemented", Detail: "no streaming"})
