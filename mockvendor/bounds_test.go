@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -80,6 +81,18 @@ func TestTraceBounds(t *testing.T) {
 			checkIDs: true,
 		},
 		{
+			// Nested exactly MaxTracedDepth deep: kept as JSON.
+			name:   "depth-32",
+			bodies: [][]byte{nested(MaxTracedDepth)},
+			kept:   1,
+		},
+		{
+			// One level deeper: kept as text (a JSON string), marked.
+			name:    "depth-33",
+			bodies:  [][]byte{nested(MaxTracedDepth + 1), nested(9_990)},
+			notKept: "nested deeper than 32 levels: kept as text in requestText",
+		},
+		{
 			name:    "long-headers",
 			bodies:  [][]byte{fmt.Appendf(nil, send, "1", "hello")},
 			hdr:     map[string]string{"A2A-Version": strings.Repeat("1", 8000), "Cache-Control": strings.Repeat("é", 4000)},
@@ -114,6 +127,13 @@ func TestTraceBounds(t *testing.T) {
 				if !strings.Contains(e.RequestNotKept, c.notKept) || e.RequestSize != len(c.bodies[i]) {
 					t.Errorf("event %d keeps no body and says %q (size %d); want %q and %d", i, e.RequestNotKept, e.RequestSize, c.notKept, len(c.bodies[i]))
 				}
+				deep := strings.Contains(c.notKept, "nested deeper")
+				if deep && (e.RequestText != string(c.bodies[i]) || !bytes.Equal(e.Body(), c.bodies[i])) {
+					t.Errorf("event %d keeps %.80q as text, not the body sent (Body %.80q)", i, e.RequestText, e.Body())
+				}
+				if !deep && (e.RequestText != "" || e.Body() != nil) {
+					t.Errorf("event %d keeps %d bytes of text for a body not kept", i, len(e.RequestText))
+				}
 				if e.Method != "SendMessage" || e.Op != OpSend {
 					t.Errorf("event %d lost its parsed fields: %+v", i, e)
 				}
@@ -147,7 +167,58 @@ func TestTraceBounds(t *testing.T) {
 			if err != nil || !strictJSON(b) {
 				t.Fatalf("the trace does not marshal to strict JSON (%v): %q", err, b)
 			}
+			// The events' array and objects: two levels over what they keep.
+			if deeperThan(b, MaxTracedDepth+2) {
+				t.Errorf("the trace marshals to JSON nested deeper than %d", MaxTracedDepth+2)
+			}
 		})
+	}
+}
+
+// nested is a SendMessage whose params nest arrays until the body is
+// depth levels deep.
+func nested(depth int) []byte {
+	return []byte(`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"x":` + strings.Repeat("[", depth-2) + strings.Repeat("]", depth-2) + `}}`)
+}
+
+// TestDeeperThan: brackets count outside strings only, whatever the
+// escapes in them.
+func TestDeeperThan(t *testing.T) {
+	cases := []struct {
+		in    string
+		depth int // the nesting of in
+	}{
+		{`1`, 0},
+		{`"[[[{{"`, 0},
+		{`[]`, 1},
+		{`{"a":[1,{"b":[]}]}`, 4},
+		{`["\"[[[", "\\", [["]\""]]]`, 3},
+		{`[[[[[[]]]]]]`, 6},
+	}
+	for _, c := range cases {
+		if deeperThan([]byte(c.in), c.depth) || c.depth > 0 && !deeperThan([]byte(c.in), c.depth-1) {
+			t.Errorf("%s: deeperThan does not find depth %d", c.in, c.depth)
+		}
+	}
+}
+
+// TestTraceErrorDataDepth: error data nested deeper than MaxTracedDepth
+// (a server-error fault's configured data may be anything) is left out
+// and named in Clipped; shallower data is kept.
+func TestTraceErrorDataDepth(t *testing.T) {
+	deep := map[string]any{"leaf": 1}
+	for i := 0; i < MaxTracedDepth; i++ {
+		deep = map[string]any{"d": deep}
+	}
+	for _, c := range []struct {
+		data map[string]any
+		kept bool
+	}{{map[string]any{"skill": "s"}, true}, {deep, false}} {
+		var ev Event
+		traceErrorData(&ev, &RPCError{Code: -32000, Message: "x", Data: c.data})
+		if kept := ev.ErrorData != nil; kept != c.kept || !c.kept && !slices.Contains(ev.Clipped, "errorData") {
+			t.Errorf("error data kept %v (want %v), Clipped %q", kept, c.kept, ev.Clipped)
+		}
 	}
 }
 

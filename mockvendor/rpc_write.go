@@ -64,7 +64,8 @@ func (h *host) writeAnswer(w http.ResponseWriter, r *http.Request, q *rpcRequest
 }
 
 // traceErrorData keeps the error's data in the event, when there is some
-// and it is at most MaxTracedErrorData bytes of JSON.
+// and it is at most MaxTracedErrorData bytes of JSON, nested at most
+// MaxTracedDepth deep (a fault's configured data may be anything).
 func traceErrorData(ev *Event, rpcErr *RPCError) {
 	if len(rpcErr.Data) == 0 {
 		return
@@ -73,7 +74,7 @@ func traceErrorData(ev *Event, rpcErr *RPCError) {
 	switch {
 	case err != nil:
 		return
-	case len(b) > MaxTracedErrorData:
+	case len(b) > MaxTracedErrorData || deeperThan(b, MaxTracedDepth):
 		ev.Clipped = appendOnce(ev.Clipped, "errorData")
 	default:
 		ev.ErrorData = b

@@ -108,15 +108,22 @@ type Event struct {
 	// (auth.go). Empty means none.
 	Credentials []Presented `json:"credentials,omitempty"`
 	// Request is the JSON-RPC request as received, when it parsed as JSON,
-	// is valid UTF-8, is at most MaxTracedBody bytes and fits in what is
-	// left of Limits.MaxTraceBodyBytes; other requests are judged from the
-	// other fields (the fleet parsed them in full).
+	// is valid UTF-8, is nested at most MaxTracedDepth deep, is at most
+	// MaxTracedBody bytes and fits in what is left of
+	// Limits.MaxTraceBodyBytes; other requests are judged from the other
+	// fields (the fleet parsed them in full). The checks read it through
+	// Body.
 	Request json.RawMessage `json:"request,omitempty"`
+	// RequestText is a body that would be in Request but for its nesting
+	// deeper than MaxTracedDepth: its text, as a JSON string (at most
+	// MaxTracedBody bytes, counted in the body budget). Empty otherwise.
+	RequestText string `json:"requestText,omitempty"`
 	// RequestNotKept says why a JSON body that arrived is not in Request
 	// ("over the trace's body budget", "not valid UTF-8 (or a lone
-	// surrogate escape)": what strict parsers refuse), and RequestSize
-	// is then its length in bytes. Both are empty when Request holds the
-	// body, or when the body was not JSON or over MaxTracedBody.
+	// surrogate escape)": what strict parsers refuse; "nested deeper than
+	// 32 levels: kept as text in requestText"), and RequestSize is then its
+	// length in bytes. Both are empty when Request holds the body, or when
+	// the body was not JSON or over MaxTracedBody.
 	RequestNotKept string `json:"requestNotKept,omitempty"`
 	RequestSize    int    `json:"requestSize,omitempty"`
 	// Clipped names the fields cut to MaxTracedField bytes ("path",
@@ -147,8 +154,8 @@ type Event struct {
 	ErrorMessage string `json:"errorMessage,omitempty"`
 	// ErrorData is the error's data object as the vendor built it (the 0.x
 	// dialects send it as data; 1.0 wraps it in an ErrorInfo array), such
-	// as a gateway's availableSkills; at most MaxTracedErrorData bytes, or
-	// left out and "errorData" named in Clipped.
+	// as a gateway's availableSkills; at most MaxTracedErrorData bytes and
+	// MaxTracedDepth deep, or left out and "errorData" named in Clipped.
 	ErrorData json.RawMessage `json:"errorData,omitempty"`
 	// Served says which copy of a card answered: "cdn", "origin" or
 	// "not-modified"; for a JWKS, the fetch number.
@@ -218,7 +225,7 @@ func (t *Trace) push(e Event) {
 // dropOldest forgets the k oldest events.
 func (t *Trace) dropOldest(k int) {
 	for i := 0; i < k; i++ {
-		t.bodies -= int64(len(t.at(i).Request))
+		t.bodies -= int64(len(t.at(i).Request) + len(t.at(i).RequestText))
 		*t.at(i) = Event{} // let the GC have what it held
 	}
 	t.head += k
@@ -363,8 +370,10 @@ func hex4(b []byte, i int) (rune, bool) {
 // checkText drops what a strict parser would refuse from e (outside the
 // trace's lock: it reads the whole body): a body that is not valid UTF-8
 // or has a lone surrogate escape (the event keeps its size and why), and
-// such an id (replaced by a description, see clipEvent). It copies the id
-// out of the body.
+// such an id (replaced by a description, see clipEvent). A body nested
+// deeper than MaxTracedDepth, which many readers refuse, is kept as text
+// (keepShallow; an id is a string, a number or null: validID). It copies
+// the id out of the body.
 func checkText(e *Event) {
 	// The id is a slice of the request body: a copy, or every event would
 	// keep its whole body alive whatever the body budget says.
@@ -373,6 +382,7 @@ func checkText(e *Event) {
 		e.RequestNotKept = "not valid UTF-8 (or a lone surrogate escape)"
 		e.RequestSize, e.Request = len(e.Request), nil
 	}
+	keepShallow(e)
 	if len(e.RPCID) > 0 && len(e.RPCID) <= MaxTracedField && !strictText(e.RPCID) {
 		e.RPCID, _ = json.Marshal("(an id a strict parser refuses, not kept)")
 		e.Clipped = appendOnce(e.Clipped, "rpcId")
@@ -383,18 +393,19 @@ func checkText(e *Event) {
 // otherwise the event records its size and why. The body's text was
 // checked before (checkText).
 func (t *Trace) keepBody(e *Event) {
-	if len(e.Request) == 0 {
+	n := int64(len(e.Request) + len(e.RequestText))
+	if n == 0 {
 		return
 	}
 	switch {
-	case t.bodies+int64(len(e.Request)) > t.bodyBudget:
+	case t.bodies+n > t.bodyBudget:
 		e.RequestNotKept = fmt.Sprintf("over the trace's body budget (%d bytes)", t.bodyBudget)
 		t.bodiesLeftOut++
 	default:
-		t.bodies += int64(len(e.Request))
+		t.bodies += n
 		return
 	}
-	e.RequestSize, e.Request = len(e.Request), nil
+	e.RequestSize, e.Request, e.RequestText = int(n), nil, ""
 }
 
 // clipEventField cuts the text field s of e to MaxTracedField bytes, naming it

@@ -164,7 +164,8 @@ func judgeJSONRPC(r *Run) Verdict {
 		if !isRPC(e) || e.Pending || e.Binding == mockvendor.BindingREST {
 			continue // not known yet (still being answered), or not JSON-RPC (HTTP+JSON)
 		}
-		if e.Method == "" && e.ErrorCode == 0 && len(e.Request) == 0 && (e.Status == http.StatusNotFound || e.Status == http.StatusMethodNotAllowed) {
+		body := e.Body() // a body nested too deep for the report is kept as text
+		if e.Method == "" && e.ErrorCode == 0 && len(body) == 0 && (e.Status == http.StatusNotFound || e.Status == http.StatusMethodNotAllowed) {
 			continue // a POST where the host has no JSON-RPC endpoint: never read, nothing to judge
 		}
 		n++
@@ -176,7 +177,7 @@ func judgeJSONRPC(r *Run) Verdict {
 			// fleet refused the body unread.
 			return Failf("%s: the fleet answered 415 (%s)", describe(e), e.ErrorMessage).At(e.Seq)
 		}
-		if len(e.Request) == 0 {
+		if len(body) == 0 {
 			// Too large to keep in the trace: the fleet parsed it in full, so
 			// jsonrpc and method were valid (else -32600 above); judge id and
 			// params from what it recorded.
@@ -189,7 +190,7 @@ func judgeJSONRPC(r *Run) Verdict {
 			continue
 		}
 		var req map[string]json.RawMessage
-		if err := json.Unmarshal(e.Request, &req); err != nil {
+		if err := json.Unmarshal(body, &req); err != nil {
 			return Failf("%s: the request is not a JSON object", describe(e)).At(e.Seq)
 		}
 		if string(req["jsonrpc"]) != `"2.0"` {

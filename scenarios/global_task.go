@@ -81,11 +81,11 @@ func messageShapeError(dialect string, raw json.RawMessage) string {
 func judgeMessageShape(r *Run) Verdict {
 	n := 0
 	for _, e := range r.Events {
-		if !isTaskSend(e) || len(e.Request) == 0 {
+		body := e.Body() // a body nested too deep for the report is kept as text
+		if !isTaskSend(e) || len(body) == 0 {
 			continue
 		}
 		n++
-		body := e.Request
 		if e.Binding == mockvendor.BindingREST {
 			// An HTTP+JSON body is the request message itself, the params
 			// of its JSON-RPC form.

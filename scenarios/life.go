@@ -468,7 +468,8 @@ func isSubscribe(e mockvendor.Event) bool {
 // continuedTask is the task id a send's message continues (0.3 and 1.0
 // message.taskId, in JSON-RPC params or an HTTP+JSON body), or "".
 func continuedTask(e mockvendor.Event) string {
-	if len(e.Request) == 0 {
+	body := e.Body()
+	if len(body) == 0 {
 		return ""
 	}
 	var w struct {
@@ -481,7 +482,7 @@ func continuedTask(e mockvendor.Event) string {
 			TaskID string `json:"taskId"`
 		} `json:"message"`
 	}
-	if json.Unmarshal(e.Request, &w) != nil {
+	if json.Unmarshal(body, &w) != nil {
 		return ""
 	}
 	if w.Params.Message.TaskID != "" {

@@ -115,3 +115,34 @@ func TestJSONRPCJudgesContentType(t *testing.T) {
 		t.Errorf("%s (%s), want a failure naming the Content-Type", v.Outcome, v.Detail)
 	}
 }
+
+// TestChecksReadBodiesKeptAsText: a body nested deeper than the trace
+// keeps as JSON (mockvendor.MaxTracedDepth) is kept as text, and the
+// checks that read bodies judge it as they judge one kept as JSON.
+func TestChecksReadBodiesKeptAsText(t *testing.T) {
+	deep := strings.Repeat("[", 40) + strings.Repeat("]", 40)
+	bad := `{"jsonrpc":"1.0","id":1,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","parts":[{"kind":"data","data":` + deep + `}]}}}`
+	good := `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","messageId":"m","taskId":"t-1","parts":[{"text":"x","metadata":{"d":` + deep + `}}]}}}`
+	asText := func(body string) mockvendor.Event {
+		return mockvendor.Event{Seq: 1, Op: mockvendor.OpSend, Method: "SendMessage", Dialect: string(mockvendor.Dialect10), RPCID: []byte(`1`),
+			RequestText: body, RequestSize: len(body), RequestNotKept: "nested deeper than 32 levels: kept as text in requestText"}
+	}
+	for _, c := range []struct {
+		name  string
+		judge func(*Run) Verdict
+		ev    mockvendor.Event
+		want  Outcome
+	}{
+		{"G-JSONRPC, jsonrpc 1.0", judgeJSONRPC, asText(bad), Fail},
+		{"G-JSONRPC, valid", judgeJSONRPC, asText(good), Pass},
+		{"G-MESSAGE-SHAPE, a 0.3 part", judgeMessageShape, asText(bad), Fail},
+		{"G-MESSAGE-SHAPE, valid", judgeMessageShape, asText(good), Pass},
+	} {
+		if v := c.judge(&Run{Events: []mockvendor.Event{c.ev}}); v.Outcome != c.want {
+			t.Errorf("%s: %s (%s), want %s", c.name, v.Outcome, v.Detail, c.want)
+		}
+	}
+	if got := continuedTask(asText(good)); got != "t-1" {
+		t.Errorf("continuedTask of a body kept as text = %q, want t-1", got)
+	}
+}
