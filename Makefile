@@ -1,7 +1,8 @@
 # a2a-conform: build, test, lint, and the measurements.
 #
 #   make test     lint, then every test. Tests that need Node (SDK interop,
-#                 the a2a-js and framework adapters), python3 (the stdlib adapter) or
+#                 the a2a-js and framework adapters), python3 (the stdlib adapter;
+#                 with jq, reading the hostile runs' reports) or
 #                 Chromium (browser tests) skip when those are missing,
 #                 unless A2A_CONFORM_REQUIRE_NODE/_PYTHON/_CHROMIUM=1 (CI
 #                 sets all three in .ci/run, so nothing is skipped there).

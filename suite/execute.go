@@ -50,6 +50,7 @@ func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scen
 		return fail(fmt.Errorf("opening the orchestrator session: %w", err))
 	}
 	if h, err := sess.Hello(ctx); err == nil {
+		h.Clip()
 		res.Hello = Orchestrator{Name: h.Name, Version: h.Version}
 	}
 	nonce := make([]byte, 3)
@@ -93,6 +94,7 @@ func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scen
 	}
 	res.Transcript = sess.Close()
 	redactReported(&res, run, f)
+	clipOutcomes(run) // after redactReported, which needs the whole text
 	run.Events = f.Trace().Events()
 	run.Corroborate()
 	res.Delegations = run.Delegations
@@ -239,9 +241,11 @@ func redactReported(res *ScenarioResult, run *scenarios.Run, f *mockvendor.Fleet
 
 // Bounds on the trace a scenario keeps in the report (the checks judge the
 // whole trace first): the first reportEvents events, with the request
-// bodies of the first reportBodyBytes of them. A flooding orchestrator
+// bodies of the first reportBodyBytes of them, and no more events than
+// fit in reportTraceBytes of JSON (bounds.go). A flooding orchestrator
 // thus costs each scenario at most about 4 MiB of bodies and 5,000 event
-// records (about 2 MiB), whatever it sent.
+// records (about 2 MiB; 8 MiB in all when every field is text JSON
+// escapes), whatever it sent.
 const (
 	reportEvents    = 5000
 	reportBodyBytes = 4 << 20
@@ -254,15 +258,22 @@ func reportTrace(evs []mockvendor.Event) (kept []mockvendor.Event, leftOut, bodi
 		leftOut = len(evs) - reportEvents
 		evs = evs[:reportEvents]
 	}
-	kept = make([]mockvendor.Event, len(evs))
-	budget := reportBodyBytes
+	kept = make([]mockvendor.Event, 0, len(evs))
+	budget, size := reportBodyBytes, 0
 	for i, e := range evs {
-		if len(e.Request) > budget {
-			e.Request = nil
-			bodiesLeftOut++
+		n := len(e.Request) + len(e.RequestText)
+		if n > budget {
+			e.Request, e.RequestText = nil, ""
 		}
-		budget -= len(e.Request)
-		kept[i] = e
+		if size += encodedSize(e); size > reportTraceBytes {
+			return kept, leftOut + len(evs) - i, bodiesLeftOut
+		}
+		if n > budget {
+			bodiesLeftOut++
+		} else {
+			budget -= n
+		}
+		kept = append(kept, e)
 	}
 	return kept, leftOut, bodiesLeftOut
 }

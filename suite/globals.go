@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/a2a-conform/a2a-conform/contract"
 	"github.com/a2a-conform/a2a-conform/scenarios"
 )
 
@@ -92,7 +93,7 @@ func foldGlobal(g scenarios.Check, obs []CheckResult) CheckResult {
 	// pick decides the result; the observation that decided it (if any)
 	// lends its scenario, event, transcript and expected/actual.
 	pick := func(res scenarios.Outcome, decided *CheckResult, detail string) CheckResult {
-		cr.Result, cr.Detail = res, detail
+		cr.Result, cr.Detail = res, contract.ClipText(detail, MaxFoldedText)
 		if decided != nil {
 			cr.Scenario, cr.Seq, cr.Trace = decided.Scenario, decided.Seq, decided.Trace
 			cr.Expected, cr.Actual = decided.Expected, decided.Actual

@@ -39,6 +39,7 @@ func Judge(run *scenarios.Run, harnessErr error, s *scenarios.Scenario, c scenar
 			cr.Result, cr.Detail = scenarios.Error, fmt.Sprintf("the check itself failed: %v", p)
 		}
 		cr.Trace = traceLines(run, cr.Seq)
+		clipCheck(&cr)
 	}()
 	var limits *LimitError
 	switch {
@@ -196,7 +197,7 @@ func renderEvents(evs []mockvendor.Event, mark int64) []string {
 		if e.Note != "" {
 			fmt.Fprintf(&b, " (%s)", e.Note)
 		}
-		out = append(out, b.String())
+		out = append(out, traceLine(b.String()))
 	}
 	return out
 }

@@ -104,8 +104,9 @@ func WriteJUnit(w io.Writer, r *Report) error {
 	if !r.StartedAt.IsZero() {
 		ts.Timestamp = r.StartedAt.UTC().Format("2006-01-02T15:04:05")
 	}
+	told := map[string]string{} // scenario -> the check whose text holds its driver transcript
 	for _, c := range r.Checks {
-		tc := junitCaseOf(c, scen[c.Scenario], perCheck[c.Scenario])
+		tc := junitCaseOf(c, scen[c.Scenario], perCheck[c.Scenario], told)
 		switch {
 		case tc.Failure != nil:
 			ts.Failures++
@@ -182,12 +183,10 @@ func junitProperties(r *Report) []junitProperty {
 	return ps
 }
 
-// junitText is a failed (or waived) check's full story: FailureMessage
-// (requirement, source, observation, fix, wire transcript), then the
-// outcomes and the driver transcript of its scenario.
 // junitCaseOf is the test case of one check; s is its scenario's result
-// (nil for none) and secs its share of the scenario's time.
-func junitCaseOf(c CheckResult, s *ScenarioResult, secs float64) junitCase {
+// (nil for none), secs its share of the scenario's time and told the
+// scenarios whose driver transcript an earlier case holds (junitText).
+func junitCaseOf(c CheckResult, s *ScenarioResult, secs float64, told map[string]string) junitCase {
 	class := c.Scenario
 	if strings.HasPrefix(c.ID, "G-") {
 		class = "global" // one requirement across the scenarios
@@ -195,14 +194,14 @@ func junitCaseOf(c CheckResult, s *ScenarioResult, secs float64) junitCase {
 	tc := junitCase{Name: c.ID, Classname: class, Time: seconds(secs)}
 	tc.Properties = append(tc.Properties, junitProperty{"grades", gradesText(c.Grades)}, junitProperty{"result", string(c.Result)})
 	failure := func() *junitResult {
-		return &junitResult{Message: c.Detail, Type: string(c.Result) + " " + string(c.Level), Text: junitText(c, s)}
+		return &junitResult{Message: c.Detail, Type: string(c.Result) + " " + string(c.Level), Text: junitText(c, s, told)}
 	}
 	skipped := func() *junitResult { return &junitResult{Message: string(c.Result) + ": " + c.Detail} }
 	switch c.Result {
 	case scenarios.Fail:
 		tc.Failure = failure()
 	case scenarios.Error:
-		tc.Error = &junitResult{Message: c.Detail, Type: string(c.Result), Text: junitText(c, s)}
+		tc.Error = &junitResult{Message: c.Detail, Type: string(c.Result), Text: junitText(c, s, told)}
 	case scenarios.NotExercised:
 		// A MUST that was not exercised denies conformance, so CI shows it
 		// failed; anything less is skipped.
@@ -215,12 +214,16 @@ func junitCaseOf(c CheckResult, s *ScenarioResult, secs float64) junitCase {
 		tc.Skipped = skipped()
 	case scenarios.Waived:
 		tc.Properties = append(tc.Properties, junitProperty{"waived", c.Waiver})
-		tc.SystemOut = "WAIVED by the baseline: " + c.Waiver + "\n\n" + junitText(c, s)
+		tc.SystemOut = "WAIVED by the baseline: " + c.Waiver + "\n\n" + junitText(c, s, told)
 	}
 	return tc
 }
 
-func junitText(c CheckResult, s *ScenarioResult) string {
+// junitText is a failed (or waived) check's full story: FailureMessage
+// (requirement, source, observation, fix, wire transcript), then the
+// outcomes and the driver transcript of its scenario, given under the
+// scenario's first such check (the others name it).
+func junitText(c CheckResult, s *ScenarioResult, told map[string]string) string {
 	var b strings.Builder
 	b.WriteString(FailureMessage(c))
 	if s == nil {
@@ -236,7 +239,12 @@ func junitText(c CheckResult, s *ScenarioResult) string {
 		}
 	}
 	t := s.Transcript
-	if len(t.Exits) > 0 || len(t.Notes) > 0 || t.Stderr != "" {
+	if first, ok := told[s.ID]; ok {
+		// Once per scenario: up to 200 notes and 64 KiB of stderr under
+		// each of its failed checks would be most of the file.
+		fmt.Fprintf(&b, "  driver transcript: under %s\n", first)
+	} else if len(t.Exits) > 0 || len(t.Notes) > 0 || t.Stderr != "" {
+		told[s.ID] = c.ID
 		b.WriteString("  driver transcript:\n")
 		for _, e := range t.Exits {
 			b.WriteString("    exit: " + e + "\n")

@@ -102,6 +102,11 @@ func TestWriteJUnit(t *testing.T) {
 	if w.Failure != nil || w.Error != nil || w.Skipped != nil || !strings.Contains(w.SystemOut, "WAIVED by the baseline: known: we escalate on purpose") {
 		t.Errorf("CARD-001.ROUTE is not a waived pass: %+v", w)
 	}
+	// The scenario's driver transcript is told once, under its first
+	// failed (or waived) check; the others name that check.
+	if !strings.Contains(w.SystemOut, "driver transcript: under CARD-001.REFETCH") || strings.Contains(w.SystemOut, "note: restarted") {
+		t.Errorf("CARD-001.ROUTE repeats the driver transcript, or does not say where it is:\n%s", w.SystemOut)
+	}
 	var waivedProp bool
 	for _, p := range w.Properties {
 		waivedProp = waivedProp || p.Name == "waived" && p.Value == "known: we escalate on purpose"

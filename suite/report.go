@@ -144,9 +144,10 @@ type ScenarioResult struct {
 	HarnessErr  string             `json:"harnessError,omitempty"`
 	Delegations []DelegationResult `json:"delegations"`
 	Trace       []mockvendor.Event `json:"trace"`
-	// TraceLeftOut counts the events past the report's cap (the first 5,000
-	// are kept); BodiesLeftOut the kept events whose request body went past
-	// the report's 4 MiB budget. Zero means none: the trace is whole.
+	// TraceLeftOut counts the events past the report's caps (the first
+	// 5,000 are kept, as many as fit in 8 MiB of JSON); BodiesLeftOut the
+	// kept events whose request body went past the report's 4 MiB budget.
+	// Zero means none: the trace is whole.
 	TraceLeftOut  int               `json:"traceLeftOut,omitempty"`
 	BodiesLeftOut int               `json:"bodiesLeftOut,omitempty"`
 	Untrusted     []string          `json:"untrustedHosts,omitempty"`
@@ -477,14 +478,19 @@ type Writer func(w io.Writer, r *Report) error
 
 // WriteJSON writes the report as JSON, compact (one line): indenting would
 // re-indent the orchestrator's own request bodies kept in the trace, and a
-// deeply nested body would grow quadratically.
+// deeply nested body would grow quadratically. <, > and & are written as
+// they are, not as six-byte escapes (the file is no HTML page), so text an
+// orchestrator fills with them costs the report its own size.
 func WriteJSON(w io.Writer, r *Report) error {
-	b, err := json.Marshal(r)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return reportEncoder(w).Encode(r) // Encode ends the line
+}
+
+// reportEncoder is the JSON encoder of report.json: compact, no HTML
+// escaping.
+func reportEncoder(w io.Writer) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc
 }
 
 // WriteFile writes the report to file with write, through a temporary file

@@ -186,6 +186,8 @@ type collector struct {
 	scens []ScenarioResult
 	// partial reports what finished so far (Config.Partial); nil: none.
 	partial func()
+	// traces is what the run's scenarios keep of their traces together.
+	traces traceBudget
 }
 
 func (c *collector) addCheck(cr CheckResult) {
@@ -251,6 +253,7 @@ func defineScenario(s *scenarios.Scenario, cfg Config, out *lineWriter, col *col
 			defer cancel()
 			defer context.AfterFunc(cfg.Context, cancel)()
 			run, res, harnessErr = Execute(rctx, s, cfg.Driver)
+			col.traces.fit(&res)
 			stopped = cfg.Context.Err() != nil
 		}, ginkgo.NodeTimeout(time.Duration(len(s.Requests))*(25*time.Second)+scenarioWaits(s)+30*time.Second))
 		ginkgo.AfterAll(func() {

@@ -8,6 +8,7 @@ package testenv
 import (
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 )
 
@@ -63,4 +64,40 @@ func Chromium(t testing.TB) string {
 	t.Helper()
 	return Program(t, "A2A_CONFORM_REQUIRE_CHROMIUM", "headless Chromium is needed: apt-get update && apt-get install -y chromium",
 		"/usr/bin/chromium", "chromium", "/usr/bin/chromium-browser")
+}
+
+// JSONReaders reads the JSON file with Python's json module and with jq,
+// each at its defaults (Python's recursion limit, jq's parsing depth), and
+// fails t when either cannot. A reader that is not installed is logged and
+// left out, or fails t when A2A_CONFORM_REQUIRE_PYTHON is "1" (CI installs
+// both: .ci/run).
+func JSONReaders(t testing.TB, file string) {
+	t.Helper()
+	readers := []struct {
+		prog string
+		args []string
+	}{
+		{"python3", []string{"-c", "import json, sys; json.load(open(sys.argv[1], encoding='utf-8'))", file}},
+		{"jq", []string{"empty", file}},
+	}
+	for _, r := range readers {
+		p, err := exec.LookPath(r.prog)
+		if err != nil {
+			msg := r.prog + " is needed to read the report: apt-get install -y " + r.prog
+			if os.Getenv("A2A_CONFORM_REQUIRE_PYTHON") == "1" {
+				t.Errorf("%s (A2A_CONFORM_REQUIRE_PYTHON=1 makes this a failure)", msg)
+			} else {
+				t.Logf("%s; not read with it", msg)
+			}
+			continue
+		}
+		if out, err := exec.Command(p, r.args...).CombinedOutput(); err != nil {
+			lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+			last := lines[len(lines)-1] // Python's exception, jq's parse error
+			if len(last) > 300 {
+				last = last[:300] + "..."
+			}
+			t.Errorf("%s cannot read %s: %v: %s", r.prog, file, err, last)
+		}
+	}
 }

@@ -122,7 +122,20 @@ type diagramView struct {
 	Width int
 	Head  template.HTML
 	Steps []stepView
+	// Note says how many requests the diagram leaves out (maxSteps, the
+	// report's own caps); empty when it shows them all.
+	Note string
 }
+
+// Bounds on a scenario's diagram: the page draws and lists its first
+// maxSteps requests, fewer when their steps' text (arrow, request and
+// answer fields, body and error data as shown) passes maxStepText bytes.
+// A flooding orchestrator's thousands would make the page tens of MB to
+// show what the first of them already show (report.json keeps more).
+const (
+	maxSteps    = 500
+	maxStepText = 256 << 10
+)
 
 // stepView is one step of a diagram.
 type stepView struct {
@@ -193,33 +206,76 @@ func build(r *suite.Report) page {
 			p.Totals = append(p.Totals, count{o, totals[o]})
 		}
 	}
+	drawn := map[string]bool{} // the anchors of the steps the page draws
 	for _, s := range r.Scenarios {
-		v := scenarioView{ScenarioResult: s, Anchor: ScenarioAnchor(s.ID), Checks: byScenario[s.ID], Trace: suite.TraceLines(s.Trace, 0)}
-		var highlight int64
-		for _, c := range v.Checks {
-			if c.Bad {
-				v.Bad++
-				if highlight == 0 {
-					highlight = c.Seq
-				}
-				if c.Seq != 0 {
-					openSteps[s.ID+"\x00"+fmt.Sprint(c.Seq)] = true
-				}
-			}
-		}
-		for _, d := range s.Delegations {
-			v.Outcomes = append(v.Outcomes, suite.OutcomeLine(d))
-		}
-		if len(s.Trace) > 0 {
-			who := r.Orchestrator.Name
-			if who == "" {
-				who = "orchestrator"
-			}
-			v.Diagram = diagram(s, seqdiag.Rows(s.Trace, seqdiag.Options{Highlight: highlight, Orchestrator: who}), openSteps)
+		v := section(r, s, byScenario[s.ID], openSteps)
+		for _, st := range stepsOf(v.Diagram) {
+			drawn[st.Anchor] = true
 		}
 		p.Scenarios = append(p.Scenarios, v)
 	}
+	// A check decided by a step the page does not draw links to its
+	// scenario instead.
+	relink(p.Checks, drawn)
+	relink(p.Failed, drawn)
+	for i := range p.Scenarios {
+		relink(p.Scenarios[i].Checks, drawn)
+	}
 	return p
+}
+
+// section is scenario s's part of the page: its checks, outcomes, the
+// diagram of its first steps (maxSteps, maxStepText) and its transcripts.
+// It adds the steps its failed checks point at to open.
+func section(r *suite.Report, s suite.ScenarioResult, checks []checkRow, open map[string]bool) scenarioView {
+	trace := s.Trace[:min(len(s.Trace), maxSteps)]
+	v := scenarioView{ScenarioResult: s, Anchor: ScenarioAnchor(s.ID), Checks: checks}
+	var highlight int64
+	for _, c := range v.Checks {
+		if c.Bad {
+			v.Bad++
+			if highlight == 0 {
+				highlight = c.Seq
+			}
+			if c.Seq != 0 {
+				open[s.ID+"\x00"+fmt.Sprint(c.Seq)] = true
+			}
+		}
+	}
+	for _, d := range s.Delegations {
+		v.Outcomes = append(v.Outcomes, suite.OutcomeLine(d))
+	}
+	if len(trace) > 0 {
+		who := r.Orchestrator.Name
+		if who == "" {
+			who = "orchestrator"
+		}
+		v.Diagram = diagram(s, seqdiag.Rows(trace, seqdiag.Options{Highlight: highlight, Orchestrator: who}), open)
+		trace = trace[:len(v.Diagram.Steps)]
+		if n := len(s.Trace) + s.TraceLeftOut; n > len(trace) {
+			v.Diagram.Note = fmt.Sprintf("The first %d of the %d requests the fleet saw; report.json keeps %d of them.", len(trace), n, len(s.Trace))
+		}
+	}
+	v.Trace = suite.TraceLines(trace, 0)
+	return v
+}
+
+// stepsOf is d's steps (none for a nil diagram).
+func stepsOf(d *diagramView) []stepView {
+	if d == nil {
+		return nil
+	}
+	return d.Steps
+}
+
+// relink points each row whose step the page does not draw at its
+// scenario.
+func relink(rows []checkRow, drawn map[string]bool) {
+	for i, r := range rows {
+		if r.Seq != 0 && r.StepHref == "#"+StepAnchor(r.Scenario, r.Seq) && !drawn[StepAnchor(r.Scenario, r.Seq)] {
+			rows[i].StepHref, rows[i].StepText = "#"+ScenarioAnchor(r.Scenario), "scenario"
+		}
+	}
 }
 
 func profileNames(r *suite.Report) []string {
@@ -265,13 +321,15 @@ func isGlobal(c suite.CheckResult) bool {
 const bodyCap = 4 << 10
 
 // diagram builds the rows of scenario s's diagram with each step's request
-// and answer. open holds the steps to show open ("scenario NUL seq").
+// and answer, as many as fit in maxStepText. open holds the steps to show
+// open ("scenario NUL seq").
 func diagram(s suite.ScenarioResult, d seqdiag.Diagram, open map[string]bool) *diagramView {
 	v := &diagramView{Width: d.Width, Head: template.HTML(d.Head)}
 	events := map[int64]mockvendor.Event{}
 	for _, e := range s.Trace {
 		events[e.Seq] = e
 	}
+	spent := 0
 	for _, row := range d.Rows {
 		e := events[row.Seq]
 		st := stepView{
@@ -286,15 +344,35 @@ func diagram(s suite.ScenarioResult, d seqdiag.Diagram, open map[string]bool) *d
 		switch {
 		case len(e.Request) > 0:
 			st.Body, st.BodyNote = pretty(e.Request)
+		case e.RequestText != "":
+			// Nested too deep to indent (each level would add its own
+			// indentation to every line): shown as it came.
+			var note string
+			st.Body, note = capText(e.RequestText)
+			st.BodyNote = strings.TrimSuffix(e.RequestNotKept+"; "+note, "; ")
 		case e.RequestNotKept != "":
 			st.BodyNote = fmt.Sprintf("body of %d bytes not kept: %s", e.RequestSize, e.RequestNotKept)
 		}
 		if len(e.ErrorData) > 0 {
 			st.ErrorData, _ = pretty(e.ErrorData)
 		}
+		if spent += stepText(st); spent > maxStepText {
+			break
+		}
 		v.Steps = append(v.Steps, st)
 	}
 	return v
+}
+
+// stepText is how many bytes of text a step shows, before HTML escaping.
+func stepText(st stepView) int {
+	n := len(st.SVG) + len(st.Body) + len(st.BodyNote) + len(st.ErrorData)
+	for _, fs := range [][]field{st.Request, st.Answer} {
+		for _, f := range fs {
+			n += len(f.Name) + len(f.Value)
+		}
+	}
+	return n
 }
 
 // pretty indents JSON and caps it at bodyCap bytes (on a line boundary
@@ -305,7 +383,13 @@ func pretty(raw json.RawMessage) (text, note string) {
 		b.Reset()
 		b.Write(raw)
 	}
-	text = b.String()
+	return capText(b.String())
+}
+
+// capText caps text at bodyCap bytes (on a line boundary when it can),
+// saying what it left out.
+func capText(text string) (string, string) {
+	var note string
 	if len(text) > bodyCap {
 		cut := bodyCap
 		if i := strings.LastIndexByte(text[:cut], '\n'); i > bodyCap/2 {

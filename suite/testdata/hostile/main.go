@@ -24,8 +24,9 @@ import (
 )
 
 func main() {
-	mode := flag.String("mode", "", "crash | hang | garbage | huge-line | wrong-id | answer-first | grandchild | setsid | flood | invalid-utf8 | deep-nesting | big-bodies | tunnel-flood | escape | escape-mid | body-flood | sleep")
+	mode := flag.String("mode", "", "crash | hang | garbage | huge-line | wrong-id | answer-first | grandchild | setsid | flood | invalid-utf8 | deep-nesting | big-bodies | tunnel-flood | escape | escape-mid | body-flood | big-text | max | sleep")
 	floodFor := flag.Duration("for", 12*time.Second, "how long body-flood sends")
+	floodScenario := flag.String("flood-scenario", "", "in mode max, the scenario whose fleet gets 5,000 requests with every field at its largest")
 	pids := flag.String("pids", "", "file to append started pids to")
 	flag.Parse()
 	record(*pids, os.Getpid())
@@ -61,78 +62,106 @@ func main() {
 	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 1<<20)
+	o := options{pids: *pids, floodFor: *floodFor, floodScenario: *floodScenario}
 	for in.Scan() {
-		var msg struct {
-			Type       string                  `json:"type"`
-			ID         string                  `json:"id"`
-			Trust      struct{ CAFile string } `json:"trust"`
-			Network    struct{ Proxy string }  `json:"network"`
-			Candidates []string                `json:"candidates"`
-		}
-		if json.Unmarshal(in.Bytes(), &msg) != nil || msg.Type != "delegate" {
+		var msg message
+		if json.Unmarshal(in.Bytes(), &msg) != nil {
 			continue
 		}
-		switch *mode {
-		case "hang":
-			signal.Ignore(syscall.SIGTERM)
-			time.Sleep(time.Hour)
-		case "garbage":
-			for i := 0; i < 50; i++ {
-				fmt.Println("<html>not an outcome</html>", i)
-			}
-			time.Sleep(time.Hour)
-		case "wrong-id":
-			fmt.Printf(`{"contract":1,"id":"%s-not","outcome":"completed"}`+"\n", msg.ID)
-		case "answer-first":
-			fmt.Printf(`{"contract":1,"id":%q,"outcome":"completed","cardTrust":"hint","trustMode":"full"}`+"\n", msg.ID)
-		case "grandchild":
-			cmd := exec.Command(os.Args[0], "-mode", "sleep", "-pids", *pids)
-			cmd.Stdout = os.Stdout // the grandchild keeps our stdout open
-			if err := cmd.Start(); err == nil {
-				record(*pids, cmd.Process.Pid)
-			}
-			os.Exit(0)
-		case "setsid":
-			// Ten children in sessions of their own (out of our process
-			// group), detached from our pipes; then answer and stay.
-			for i := 0; i < 10; i++ {
-				cmd := exec.Command(os.Args[0], "-mode", "sleep", "-pids", *pids)
-				cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-				if err := cmd.Start(); err == nil {
-					record(*pids, cmd.Process.Pid)
-				}
-			}
-			fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other"}`+"\n", msg.ID)
-		case "escape":
-			// A double fork out of reach of the process group and the
-			// session marker: the middle process calls setsid with an
-			// empty environment, starts the grandchild and exits.
-			cmd := exec.Command(os.Args[0], "-mode", "escape-mid", "-pids", *pids)
-			cmd.Env = []string{}
+		switch {
+		case msg.Type == "hello" && (*mode == "big-text" || *mode == "max"):
+			hello(*mode)
+		case msg.Type == "delegate":
+			answer(*mode, msg, o)
+		}
+	}
+}
+
+// message is what the orchestrator reads of a harness message.
+type message struct {
+	Type       string                  `json:"type"`
+	ID         string                  `json:"id"`
+	Scenario   string                  `json:"scenario"`
+	Trust      struct{ CAFile string } `json:"trust"`
+	Network    struct{ Proxy string }  `json:"network"`
+	Candidates []string                `json:"candidates"`
+}
+
+// options are the flags an answer needs.
+type options struct {
+	pids          string
+	floodFor      time.Duration
+	floodScenario string
+}
+
+// answer answers a delegation the way mode misbehaves.
+func answer(mode string, msg message, o options) {
+	switch mode {
+	case "hang":
+		signal.Ignore(syscall.SIGTERM)
+		time.Sleep(time.Hour)
+	case "garbage":
+		for i := 0; i < 50; i++ {
+			fmt.Println("<html>not an outcome</html>", i)
+		}
+		time.Sleep(time.Hour)
+	case "wrong-id":
+		fmt.Printf(`{"contract":1,"id":"%s-not","outcome":"completed"}`+"\n", msg.ID)
+	case "answer-first":
+		fmt.Printf(`{"contract":1,"id":%q,"outcome":"completed","cardTrust":"hint","trustMode":"full"}`+"\n", msg.ID)
+	case "grandchild":
+		cmd := exec.Command(os.Args[0], "-mode", "sleep", "-pids", o.pids)
+		cmd.Stdout = os.Stdout // the grandchild keeps our stdout open
+		if err := cmd.Start(); err == nil {
+			record(o.pids, cmd.Process.Pid)
+		}
+		os.Exit(0)
+	case "setsid":
+		// Ten children in sessions of their own (out of our process
+		// group), detached from our pipes; then answer and stay.
+		for i := 0; i < 10; i++ {
+			cmd := exec.Command(os.Args[0], "-mode", "sleep", "-pids", o.pids)
 			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 			if err := cmd.Start(); err == nil {
-				record(*pids, cmd.Process.Pid)
-				_ = cmd.Wait()
+				record(o.pids, cmd.Process.Pid)
 			}
-			fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other"}`+"\n", msg.ID)
-		case "flood":
-			flood(msg.Trust.CAFile, msg.Network.Proxy, msg.Candidates)
-			fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other"}`+"\n", msg.ID)
-		case "invalid-utf8", "deep-nesting", "big-bodies":
-			post(*mode, msg.Trust.CAFile, msg.Network.Proxy, msg.Candidates, 0)
-			fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other"}`+"\n", msg.ID)
-		case "body-flood":
-			// 60 KiB sends, 64 at a time, for -for (for measurements:
-			// not in the test table).
-			post("big-bodies", msg.Trust.CAFile, msg.Network.Proxy, msg.Candidates, *floodFor)
-			fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other"}`+"\n", msg.ID)
-		case "tunnel-flood":
-			conns := tunnels(msg.Network.Proxy, msg.Candidates, 2000)
-			fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other"}`+"\n", msg.ID)
-			time.Sleep(500 * time.Millisecond)
-			for _, c := range conns {
-				c.Close()
-			}
+		}
+		fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other"}`+"\n", msg.ID)
+	case "escape":
+		// A double fork out of reach of the process group and the
+		// session marker: the middle process calls setsid with an
+		// empty environment, starts the grandchild and exits.
+		cmd := exec.Command(os.Args[0], "-mode", "escape-mid", "-pids", o.pids)
+		cmd.Env = []string{}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err == nil {
+			record(o.pids, cmd.Process.Pid)
+			_ = cmd.Wait()
+		}
+		fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other"}`+"\n", msg.ID)
+	case "flood":
+		flood(msg.Trust.CAFile, msg.Network.Proxy, msg.Candidates)
+		fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other"}`+"\n", msg.ID)
+	case "invalid-utf8", "deep-nesting", "big-bodies":
+		post(mode, msg.Trust.CAFile, msg.Network.Proxy, msg.Candidates, 0)
+		fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other"}`+"\n", msg.ID)
+	case "body-flood":
+		// 60 KiB sends, 64 at a time, for -for (for measurements:
+		// not in the test table).
+		post("big-bodies", msg.Trust.CAFile, msg.Network.Proxy, msg.Candidates, o.floodFor)
+		fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other"}`+"\n", msg.ID)
+	case "big-text":
+		// A detail of 1,000 KiB (the hello named the orchestrator
+		// with as much).
+		fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other","detail":%q}`+"\n", msg.ID, strings.Repeat("d", 1000<<10))
+	case "max":
+		maxEverywhere(msg.ID, msg.Scenario == o.floodScenario, msg.Trust.CAFile, msg.Network.Proxy, msg.Candidates)
+	case "tunnel-flood":
+		conns := tunnels(msg.Network.Proxy, msg.Candidates, 2000)
+		fmt.Printf(`{"contract":1,"id":%q,"outcome":"failed","reason":"other"}`+"\n", msg.ID)
+		time.Sleep(500 * time.Millisecond)
+		for _, c := range conns {
+			c.Close()
 		}
 	}
 }
