@@ -168,7 +168,7 @@ func TestTraceBounds(t *testing.T) {
 				t.Fatalf("the trace does not marshal to strict JSON (%v): %q", err, b)
 			}
 			// The events' array and objects: two levels over what they keep.
-			if deeperThan(b, MaxTracedDepth+2) {
+			if nestedDeeper(b, MaxTracedDepth+2) {
 				t.Errorf("the trace marshals to JSON nested deeper than %d", MaxTracedDepth+2)
 			}
 		})
@@ -196,7 +196,7 @@ func TestDeeperThan(t *testing.T) {
 		{`[[[[[[]]]]]]`, 6},
 	}
 	for _, c := range cases {
-		if deeperThan([]byte(c.in), c.depth) || c.depth > 0 && !deeperThan([]byte(c.in), c.depth-1) {
+		if nestedDeeper([]byte(c.in), c.depth) || c.depth > 0 && !nestedDeeper([]byte(c.in), c.depth-1) {
 			t.Errorf("%s: deeperThan does not find depth %d", c.in, c.depth)
 		}
 	}

@@ -74,7 +74,7 @@ func traceErrorData(ev *Event, rpcErr *RPCError) {
 	switch {
 	case err != nil:
 		return
-	case len(b) > MaxTracedErrorData || deeperThan(b, MaxTracedDepth):
+	case len(b) > MaxTracedErrorData || nestedDeeper(b, MaxTracedDepth):
 		ev.Clipped = appendOnce(ev.Clipped, "errorData")
 	default:
 		ev.ErrorData = b

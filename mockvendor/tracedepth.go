@@ -18,34 +18,10 @@ import (
 // data of its parts.
 const MaxTracedDepth = 32
 
-// deeperThan reports whether the JSON text b nests arrays and objects more
-// than max levels deep. b is valid JSON: outside strings every bracket
-// counts, and inside them only an escape needs care.
-func deeperThan(b []byte, max int) bool {
-	depth, inString := 0, false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case inString && c == '\\':
-			i++ // the escaped byte: \" does not end the string
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == '[' || c == '{':
-			if depth++; depth > max {
-				return true
-			}
-		case c == ']' || c == '}':
-			depth--
-		}
-	}
-	return false
-}
-
 // keepShallow moves a request body nested deeper than MaxTracedDepth from
 // Request to RequestText, saying so in RequestNotKept.
 func keepShallow(e *Event) {
-	if len(e.Request) == 0 || !deeperThan(e.Request, MaxTracedDepth) {
+	if len(e.Request) == 0 || !nestedDeeper(e.Request, MaxTracedDepth) {
 		return
 	}
 	e.RequestText, e.RequestSize, e.Request = string(e.Request), len(e.Request), nil
