@@ -415,7 +415,11 @@ func completedVia(r *Run, i int, vendor, skill string) Verdict {
 		return *bad
 	}
 	if o.Outcome != contract.OutcomeCompleted {
-		return Failf("delegation %d: outcome %s (reason %q), want completed via %s", i+1, o.Outcome, o.Reason, skill)
+		want := "completed at " + vendorName(vendor)
+		if skill != "" {
+			want += " under skill " + skill
+		}
+		return Failf("delegation %d: outcome %s (reason %q), want %s", i+1, o.Outcome, o.Reason, want)
 	}
 	for _, e := range r.During(i) {
 		if isRealSend(e) && inVendor(e, vendor) && (skill == "" || e.Skill == skill) && e.State == "completed" {
