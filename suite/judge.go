@@ -57,6 +57,12 @@ func Judge(run *scenarios.Run, harnessErr error, s *scenarios.Scenario, c scenar
 	}
 	cr.Engaged = c.Global() && c.Reached.Met(run)
 	cr.Result, cr.Detail, cr.Seq, cr.Expected, cr.Actual, cr.Exempt = v.Outcome, v.Detail, v.Seq, v.Expected, v.Actual, exempt
+	for _, g := range c.Grades {
+		if _, ok := exempt[g.Profile]; !ok {
+			cr.Profile, cr.Level = g.Profile, g.Level
+			break
+		}
+	}
 	if v.Outcome == scenarios.Fail && c.ReadsOutcome && len(run.Delegations) > 0 && run.Delegations[0].Outcome == nil {
 		cr.Detail += " [no outcome: " + run.Delegations[0].NoOutcome + "]"
 	}
@@ -211,12 +217,8 @@ func ReproduceCommand(scenario string) string {
 // FailureMessage is what the suite prints for a failed check: the
 // requirement with its source, what was observed, and the fix.
 func FailureMessage(cr CheckResult) string {
-	var grades []string
-	for _, g := range cr.Grades {
-		grades = append(grades, string(g.Profile)+" "+string(g.Level))
-	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s [%s] %s\n", cr.ID, strings.Join(grades, ", "), cr.Title)
+	fmt.Fprintf(&b, "%s [%s] %s\n", cr.ID, cr.GradesText(), cr.Title)
 	fmt.Fprintf(&b, "  requirement: %s [%s]\n", cr.Clause, cr.Source)
 	fmt.Fprintf(&b, "  observed:    %s\n", cr.Detail)
 	if cr.Expected != "" || cr.Actual != "" {

@@ -50,3 +50,28 @@ func TestJudgeUnderLimits(t *testing.T) {
 		})
 	}
 }
+
+// TestGradesTextLeavesOutExempt: a grade whose condition the run did not
+// meet (SIG-004.REJECT's a2a-core MUST, for a client that does not claim
+// to verify) is not printed as if it applied, in the console's failure
+// message, JUnit's grades property and the HTML page alike (all three use
+// GradesText).
+func TestGradesTextLeavesOutExempt(t *testing.T) {
+	gs := []scenarios.Grade{{Profile: scenarios.Safety, Level: scenarios.Must}, {Profile: scenarios.Core, Level: scenarios.Must}}
+	cases := []struct {
+		exempt map[scenarios.Profile]string
+		want   string
+	}{
+		{nil, "delegation-safety MUST, a2a-core MUST"},
+		{map[scenarios.Profile]string{scenarios.Core: "applies only to an orchestrator that did claim to verify"}, "delegation-safety MUST"},
+	}
+	for _, tc := range cases {
+		cr := CheckResult{ID: "SIG-004.REJECT", Grades: gs, Exempt: tc.exempt}
+		if got := cr.GradesText(); got != tc.want {
+			t.Errorf("exempt %v: GradesText %q, want %q", tc.exempt, got, tc.want)
+		}
+		if msg := FailureMessage(cr); !strings.Contains(msg, "["+tc.want+"]") {
+			t.Errorf("exempt %v: failure message %q lacks [%s]", tc.exempt, msg, tc.want)
+		}
+	}
+}

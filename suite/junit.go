@@ -192,7 +192,7 @@ func junitCaseOf(c CheckResult, s *ScenarioResult, secs float64, told map[string
 		class = "global" // one requirement across the scenarios
 	}
 	tc := junitCase{Name: c.ID, Classname: class, Time: seconds(secs)}
-	tc.Properties = append(tc.Properties, junitProperty{"grades", gradesText(c.Grades)}, junitProperty{"result", string(c.Result)})
+	tc.Properties = append(tc.Properties, junitProperty{"grades", c.GradesText()}, junitProperty{"result", string(c.Result)})
 	failure := func() *junitResult {
 		return &junitResult{Message: c.Detail, Type: string(c.Result) + " " + string(c.Level), Text: junitText(c, s, told)}
 	}
@@ -300,14 +300,6 @@ func OutcomeLine(d DelegationResult) string {
 	}
 	fmt.Fprintf(&b, " [%d ms, events #%d-#%d]", d.ElapsedMs, d.FirstSeq, d.LastSeq)
 	return b.String()
-}
-
-func gradesText(gs []scenarios.Grade) string {
-	var out []string
-	for _, g := range gs {
-		out = append(out, string(g.Profile)+" "+string(g.Level))
-	}
-	return strings.Join(out, ", ")
 }
 
 func seconds(s float64) string { return fmt.Sprintf("%.3f", s) }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor"
@@ -450,6 +451,19 @@ func (r *Report) Conformant(profiles []scenarios.Profile) bool {
 		}
 	}
 	return true
+}
+
+// GradesText is the check's grades in one line ("delegation-safety MUST,
+// a2a-core SHOULD"), the ones that apply to this run only: a grade whose
+// condition the run did not meet (Exempt) is not printed as if it did.
+func (cr CheckResult) GradesText() string {
+	var out []string
+	for _, g := range cr.Grades {
+		if _, exempt := cr.Exempt[g.Profile]; !exempt {
+			out = append(out, string(g.Profile)+" "+string(g.Level))
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // MustFailed reports whether a check FAILed at a MUST grade of one of the

@@ -179,7 +179,7 @@ func build(r *suite.Report) page {
 	for _, c := range r.Checks {
 		totals[c.Result]++
 		global := isGlobal(c)
-		row := checkRow{CheckResult: c, Anchor: CheckAnchor(c.ID), Grades: grades(c.Grades), Mark: suite.Mark(c.Result), Bad: c.NeedsAttention()}
+		row := checkRow{CheckResult: c, Anchor: CheckAnchor(c.ID), Grades: c.GradesText(), Mark: suite.Mark(c.Result), Bad: c.NeedsAttention()}
 		switch {
 		case c.Seq != 0 && haveScenario[c.Scenario]:
 			row.StepHref, row.StepText = "#"+StepAnchor(c.Scenario, c.Seq), fmt.Sprintf("step #%d", c.Seq)
@@ -295,14 +295,6 @@ func profileNames(r *suite.Report) []string {
 	}
 	sort.Strings(rest)
 	return append(names, rest...)
-}
-
-func grades(gs []scenarios.Grade) string {
-	var out []string
-	for _, g := range gs {
-		out = append(out, string(g.Profile)+" "+string(g.Level))
-	}
-	return strings.Join(out, ", ")
 }
 
 var unsafeID = regexp.MustCompile(`[^A-Za-z0-9_.-]`)
