@@ -20,10 +20,11 @@ func GlobalChecks() []Check {
 			ID:          "G-JSONRPC",
 			Title:       "every JSON-RPC request is valid JSON-RPC 2.0",
 			Grades:      must(Core),
-			Requirement: `Each call is a JSON-RPC 2.0 request object: "jsonrpc" is exactly "2.0", "method" is a string, an "id" is present (without one a request is a notification, which gets no answer), and "params", when sent, is an object (A2A's params are request objects).`,
+			Requirement: `Each call is a JSON-RPC 2.0 request object: "jsonrpc" is exactly "2.0", "method" is a string, an "id" is present (without one a request is a notification, which gets no answer), and "params", when sent, is an object (A2A's params are request objects); a 0.3 request is sent as application/json.`,
 			Sources: []Source{
 				A2A("§9.3", SrcMust, Client).Read(`all JSON-RPC requests MUST follow the standard JSON-RPC 2.0 format, whose example has "jsonrpc": "2.0", an id, the method and params as an object`),
 				{Document: DocJSONRPC, Locator: "§4", Level: SrcMust, Binds: Client, Note: `"jsonrpc" MUST be exactly "2.0" and "method" is a string; a request without "id" is a notification (§4.1), which gets no answer; params MAY be an array or an object (§4.2): that it is an object comes from A2A, whose params are request objects (§9.4)`},
+				A2A03("§7", SrcMust, Client).Read("a 0.3 request's Content-Type MUST be application/json (also §3.2.1); A2A 1.0 §9.1 only describes it, so a 1.0 request is not judged on it"),
 			},
 			Fix:     `Build requests as {"jsonrpc":"2.0","id":<string or number>,"method":...,"params":{...}}.`,
 			Reached: rpcMade,
@@ -168,14 +169,18 @@ func judgeJSONRPC(r *Run) Verdict {
 		if e.Method == "" && e.ErrorCode == 0 && len(body) == 0 && (e.Status == http.StatusNotFound || e.Status == http.StatusMethodNotAllowed) {
 			continue // a POST where the host has no JSON-RPC endpoint: never read, nothing to judge
 		}
+		if e.Status == http.StatusUnsupportedMediaType {
+			// The fleet refused the body unread for its Content-Type. A 0.3
+			// request MUST be application/json (A2A 0.3 §7); A2A 1.0 §9.1
+			// only describes it, so a 1.0 request is not failed here.
+			if !below10(askedVersion(e)) {
+				continue
+			}
+			return Failf("%s: a %s request with a Content-Type other than application/json; the fleet answered 415 (%s)", describe(e), askedVersion(e), e.ErrorMessage).At(e.Seq)
+		}
 		n++
 		if e.ErrorCode == -32700 || e.ErrorCode == -32600 {
 			return Failf("%s: the fleet answered %d (%s)", describe(e), e.ErrorCode, e.ErrorMessage).At(e.Seq)
-		}
-		if e.Status == http.StatusUnsupportedMediaType {
-			// A2A 1.0 §9.1: the binding's requests are application/json; the
-			// fleet refused the body unread.
-			return Failf("%s: the fleet answered 415 (%s)", describe(e), e.ErrorMessage).At(e.Seq)
 		}
 		if len(body) == 0 {
 			// Too large to keep in the trace: the fleet parsed it in full, so

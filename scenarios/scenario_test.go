@@ -104,15 +104,28 @@ func TestJSONRPCJudgesLargeRequestsWithoutTheirBody(t *testing.T) {
 	}
 }
 
-// TestJSONRPCJudgesContentType: a call the fleet refused unread for its
-// Content-Type (415, A2A 1.0 §9.1) fails, and the detail says why (not
-// that the call had no id, which the fleet never read).
+// TestJSONRPCJudgesContentType: a 0.3 call the fleet refused unread for
+// its Content-Type (415) fails, A2A 0.3 §7 making application/json a MUST
+// of the client, and the detail says why (not that the call had no id,
+// which the fleet never read); a 1.0 call refused the same way is not
+// failed, A2A 1.0 §9.1 only describing the Content-Type.
 func TestJSONRPCJudgesContentType(t *testing.T) {
-	ev := mockvendor.Event{Seq: 1, Op: mockvendor.OpOther, HTTPMethod: "POST", Host: mockvendor.HostRPCD, Path: mockvendor.DefaultRPCPath, Status: 415, ErrorCode: -32005,
-		ErrorMessage: `Content type not supported: Content-Type "text/plain" is not application/json or application/a2a+json`}
-	v := judgeJSONRPC(&Run{Events: []mockvendor.Event{ev}})
-	if v.Outcome != Fail || !strings.Contains(v.Detail, `"text/plain"`) {
-		t.Errorf("%s (%s), want a failure naming the Content-Type", v.Outcome, v.Detail)
+	for _, c := range []struct {
+		name    string
+		version string // the A2A-Version header ("" = none: a 0.3 request)
+		want    Outcome
+	}{
+		{"0.3, no header", "", Fail},
+		{"0.3 header", "0.3", Fail},
+		{"1.0", "1.0", NotExercised},
+	} {
+		ev := mockvendor.Event{Seq: 1, Op: mockvendor.OpOther, HTTPMethod: "POST", Host: mockvendor.HostRPCD, Path: mockvendor.DefaultRPCPath, Status: 415, ErrorCode: -32005,
+			A2AVersion: c.version, HasA2AVersion: c.version != "",
+			ErrorMessage: `Content type not supported: Content-Type "text/plain" is not application/json or application/a2a+json`}
+		v := judgeJSONRPC(&Run{Events: []mockvendor.Event{ev}})
+		if v.Outcome != c.want || c.want == Fail && !strings.Contains(v.Detail, `"text/plain"`) {
+			t.Errorf("%s: %s (%s), want %s (a failure naming the Content-Type)", c.name, v.Outcome, v.Detail, c.want)
+		}
 	}
 }
 
