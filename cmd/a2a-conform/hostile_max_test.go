@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,8 +14,6 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/a2a-conform/a2a-conform/contract"
 	"github.com/a2a-conform/a2a-conform/internal/testenv"
@@ -83,7 +80,7 @@ func TestHostileMaxReport(t *testing.T) {
 	most := checkScenarioParts(t, b, all)
 	// The report, its scenarios, a scenario, its trace, an event: five
 	// levels over what an event keeps.
-	if d := jsonDepth(t, b); d > mockvendor.MaxTracedDepth+5 {
+	if d := testenv.JSONDepth(t, b); d > mockvendor.MaxTracedDepth+5 {
 		t.Errorf("report.json is nested %d deep, more than %d", d, mockvendor.MaxTracedDepth+5)
 	}
 	testenv.JSONReaders(t, files["json"])
@@ -204,23 +201,6 @@ func checkREADME(t *testing.T, all []*scenarios.Scenario) {
 	}
 	if want := worstCases(all); !bytes.Contains(b, []byte(want)) {
 		t.Errorf("the README's Bounds table does not say %q", want)
-	}
-}
-
-// jsonDepth is the deepest nesting of arrays and objects in the JSON text
-// b, read by a streaming parser (which has no depth limit to stop at).
-func jsonDepth(t *testing.T, b []byte) int {
-	t.Helper()
-	dec := jsontext.NewDecoder(bytes.NewReader(b), jsontext.AllowDuplicateNames(true))
-	most := 0
-	for {
-		if _, err := dec.ReadToken(); err != nil {
-			if err != io.EOF {
-				t.Fatalf("reading report.json: %v", err)
-			}
-			return most
-		}
-		most = max(most, dec.StackDepth())
 	}
 }
 

@@ -6,10 +6,14 @@
 package testenv
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Need reports a missing prerequisite: t is skipped, or fails when the
@@ -99,5 +103,23 @@ func JSONReaders(t testing.TB, file string) {
 			}
 			t.Errorf("%s cannot read %s: %v: %s", r.prog, file, err, last)
 		}
+	}
+}
+
+// JSONDepth is the deepest nesting of arrays and objects in the JSON text
+// b, read by a streaming parser (which has no depth limit to stop at); t
+// fails when b is not JSON.
+func JSONDepth(t testing.TB, b []byte) int {
+	t.Helper()
+	dec := jsontext.NewDecoder(bytes.NewReader(b), jsontext.AllowDuplicateNames(true))
+	most := 0
+	for {
+		if _, err := dec.ReadToken(); err != nil {
+			if err != io.EOF {
+				t.Fatalf("reading the JSON: %v", err)
+			}
+			return most
+		}
+		most = max(most, dec.StackDepth())
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/a2a-conform/a2a-conform/internal/testenv"
 	"github.com/a2a-conform/a2a-conform/mockvendor"
 	"github.com/a2a-conform/a2a-conform/mockvendor/admin"
 )
@@ -47,7 +48,7 @@ func TestTraceOutputBounded(t *testing.T) {
 				t.Fatalf("GET /admin/trace is not strict JSON: %q", b[:min(len(b), 300)])
 			}
 			// The events' array, an event, then what it keeps.
-			if d := jsonDepth(t, b); d > mockvendor.MaxTracedDepth+2 {
+			if d := testenv.JSONDepth(t, b); d > mockvendor.MaxTracedDepth+2 {
 				t.Errorf("GET /admin/trace is nested %d deep, more than %d", d, mockvendor.MaxTracedDepth+2)
 			}
 			if limit := 2*len(c.body) + 4096; len(b) > limit {
@@ -58,24 +59,6 @@ func TestTraceOutputBounded(t *testing.T) {
 			}
 			t.Logf("%s: body %d bytes, /admin/trace %d bytes", c.name, len(c.body), len(b))
 		})
-	}
-}
-
-// jsonDepth is the deepest nesting of arrays and objects in the JSON
-// text b, as a streaming parser sees it (no depth limit of its own to
-// stop at).
-func jsonDepth(t *testing.T, b []byte) int {
-	t.Helper()
-	dec := jsontext.NewDecoder(bytes.NewReader(b), jsontext.AllowDuplicateNames(true))
-	most := 0
-	for {
-		if _, err := dec.ReadToken(); err != nil {
-			if err != io.EOF {
-				t.Fatalf("reading the JSON: %v", err)
-			}
-			return most
-		}
-		most = max(most, dec.StackDepth())
 	}
 }
 
