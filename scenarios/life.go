@@ -311,12 +311,16 @@ func lifeScenarios() []*Scenario {
 					},
 				},
 				{
-					ID:          "LIFE-005.NO-INVENTED-TASK",
-					Title:       "no task operation after a Message reply",
-					Grades:      must(Core),
+					ID:    "LIFE-005.NO-INVENTED-TASK",
+					Title: "no task operation after a Message reply",
+					// A2A's MUST covers a continuation only (§3.4.2); that no
+					// task is got, subscribed to or cancelled follows from its
+					// descriptive text, so a2a-core SHOULD, a2a-cli's MUST NOT
+					// in delegation-safety.
+					Grades:      []Grade{{Profile: Core, Level: Should}, {Profile: Safety, Level: Must}},
 					Requirement: "After a Message reply there is no task: the orchestrator does not invent a task id to get, subscribe to, cancel or continue.",
 					Sources: []Source{
-						A2A("§3.4.2", SrcMust, Client).Read("when a client includes a taskId in a message it MUST reference an existing task, and task ids are server-generated: after a Message reply, which creates none, there is no id to continue, and none to get, subscribe to or cancel"),
+						A2A("§3.4.2", SrcMust, Client).Read("when a client includes a taskId in a message it MUST reference an existing task (the continuation part); that task ids are server-generated is descriptive: after a Message reply, which creates none, there is no id to get, subscribe to or cancel either"),
 						A2A("§3.1.1", SrcDescriptive, Client).Read("a direct Message response is for simple interactions that do not require task tracking"),
 						CLI("A2ACLI_INTERACT_003", SrcMust).Read("never invents server-assigned identifiers (a2a-cli SPEC §6.3, MUST NOT)"),
 					},
