@@ -147,9 +147,11 @@ func TestConsoleStderrTail(t *testing.T) {
 	if i < 0 || i+13 > len(lines) {
 		t.Fatalf("no CARD-002 line with 12 lines after it:\n%s", r.stdout)
 	}
-	// First why the delegation has no outcome, then the stderr tail.
-	if want := "  delegation 1: no outcome: exited with status 3"; lines[i+1] != want {
-		t.Errorf("line after the scenario: %q, want %q", lines[i+1], want)
+	// First why the delegation has no outcome (the script exits without
+	// reading its input: the driver sees the exit or, first, the broken
+	// pipe of its write), then the stderr tail.
+	if !regexp.MustCompile(`^  delegation 1: no outcome: (exited with status 3|cannot write request: .*broken pipe)$`).MatchString(lines[i+1]) {
+		t.Errorf("line after the scenario: %q, want why delegation 1 got no outcome", lines[i+1])
 	}
 	i++
 	if !regexp.MustCompile(`^  orchestrator stderr \(last 10 of \d+ lines\):$`).MatchString(lines[i+1]) {
