@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -231,8 +232,70 @@ func renderScorecard(rep *suite.Report) string {
 	fmt.Fprintf(&b, "delegations completed %d/%d\n\n", rep.Delegations.Completed, rep.Delegations.Attempted)
 	for _, c := range rep.Checks {
 		fmt.Fprintf(&b, "%s %s\n", c.ID, c.Result)
+		if coreFailure(c) {
+			fmt.Fprintf(&b, "  clause: %s\n  saw: %s\n  reproduce: %s\n", clientClauses(c.Sources), stableDetail(c.Detail), reproduceCommand(c.Scenario))
+		}
 	}
 	return b.String()
+}
+
+// coreFailure reports whether c failed where it counts in a2a-core: the
+// failures docs/real-clients.md lists for each client's maintainers.
+func coreFailure(c suite.CheckResult) bool {
+	if c.Result != scenarios.Fail {
+		return false
+	}
+	if _, exempt := c.Exempt[scenarios.Core]; exempt {
+		return false
+	}
+	return slices.ContainsFunc(c.Grades, func(g scenarios.Grade) bool { return g.Profile == scenarios.Core })
+}
+
+// clientClauses names the A2A clauses among sources that bind the client,
+// each once with the levels its sources give ("A2A 1.0 §8.4.3 (SHOULD,
+// MUST)").
+func clientClauses(sources []scenarios.Source) string {
+	var clauses []string
+	levels := map[string][]string{}
+	for _, s := range sources {
+		if !s.IsSpec() || s.Binds != scenarios.Client {
+			continue
+		}
+		c := s.Document + " " + s.Locator
+		if _, seen := levels[c]; !seen {
+			clauses = append(clauses, c)
+		}
+		if !slices.Contains(levels[c], string(s.Level)) {
+			levels[c] = append(levels[c], string(s.Level))
+		}
+	}
+	for i, c := range clauses {
+		clauses[i] = c + " (" + strings.Join(levels[c], ", ") + ")"
+	}
+	return strings.Join(clauses, "; ")
+}
+
+// reproduceCommand starts the fleet as the scenario sets it up, for a
+// client's maintainers to point their client at.
+func reproduceCommand(scenario string) string {
+	if scenario == "" || scenario == "global" {
+		return "a2a-conform run --orchestrator 'exec:YOUR-CLIENT' (a global requirement: the detail names the scenario)"
+	}
+	return "a2a-conform fleet up --scenario " + scenario
+}
+
+var (
+	// volatileID matches the ids a run mints afresh (UUIDs, hex task ids).
+	volatileID = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\b[0-9a-f]{16,}\b`)
+	// volatileMs matches a duration the machine's speed decides.
+	volatileMs = regexp.MustCompile(`\b\d+ ms\b`)
+)
+
+// stableDetail is a check's detail with what changes from run to run
+// (minted ids, measured durations) replaced, so that a golden holds it.
+func stableDetail(d string) string {
+	d = volatileID.ReplaceAllString(d, "<id>")
+	return volatileMs.ReplaceAllString(d, "N ms")
 }
 
 // lineDiff lists the lines only in want (-) and only in got (+).

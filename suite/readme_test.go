@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -95,5 +96,117 @@ func TestReadmeClientTable(t *testing.T) {
 		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// coreFailureEntry is one a2a-core failure as a golden records it.
+type coreFailureEntry struct{ id, clause, saw, reproduce string }
+
+// goldenCoreFailures reads a golden scorecard: its a2a-core line and the
+// a2a-core failures with their clause, detail and reproduce command.
+func goldenCoreFailures(golden string) (core []string, fails []coreFailureEntry, err error) {
+	b, err := os.ReadFile(golden)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if m := profileLine.FindStringSubmatch(l); m != nil && m[1] == "a2a-core" {
+			core = m[2:]
+			continue
+		}
+		if !strings.HasPrefix(l, "  ") {
+			if id, result, ok := strings.Cut(l, " "); ok && result == "FAIL" {
+				fails = append(fails, coreFailureEntry{id: id})
+			}
+			continue
+		}
+		field, value, ok := strings.Cut(l[2:], ": ")
+		if !ok || len(fails) == 0 {
+			continue
+		}
+		f := &fails[len(fails)-1]
+		switch field {
+		case "clause":
+			f.clause = value
+		case "saw":
+			f.saw = value
+		case "reproduce":
+			f.reproduce = value
+		}
+	}
+	if core == nil {
+		return nil, nil, fmt.Errorf("%s: no a2a-core scorecard line", golden)
+	}
+	// Only the FAIL lines a clause line follows are a2a-core failures.
+	return core, slices.DeleteFunc(fails, func(f coreFailureEntry) bool { return f.saw == "" }), nil
+}
+
+// mdCell makes text safe inside a Markdown table cell.
+func mdCell(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ")
+}
+
+// realClientsDoc renders docs/real-clients.md from the real clients'
+// goldens.
+func realClientsDoc() (string, error) {
+	var b strings.Builder
+	b.WriteString("# What the real clients break in a2a-core\n\n" +
+		"<!-- Generated from suite/testdata/adapters/*.golden by\n" +
+		"     go test ./suite -run TestRealClientsDoc -update; do not edit. -->\n\n" +
+		"For each client in the README's table, every a2a-core failure: the A2A\n" +
+		"clause that binds the client (with the level the clause gives), what the\n" +
+		"fleet saw the client do, and the command that starts the fleet as the\n" +
+		"scenario sets it up, so the client's maintainers can point the client at it\n" +
+		"(`a2a-conform explain ID` prints the whole requirement and its sources).\n" +
+		"The clients run through the adapters in `examples/adapters/`, which do\n" +
+		"what each library does by default.\n")
+	for _, r := range readmeRows {
+		if !strings.HasPrefix(r.golden, filepath.Join("testdata", "adapters")) {
+			continue
+		}
+		core, fails, err := goldenCoreFailures(r.golden)
+		if err != nil {
+			return "", err
+		}
+		conformant := "not conformant"
+		if core[2] == "yes" {
+			conformant = "conformant"
+		}
+		fmt.Fprintf(&b, "\n## %s\n\na2a-core score %s, MUST %s, %s (golden: `suite/%s`).\n\n", r.label, core[0], core[1], conformant, filepath.ToSlash(r.golden))
+		if len(fails) == 0 {
+			if core[2] != "yes" {
+				fmt.Fprintf(&b, "No a2a-core failure: the verdict is held back by %s requirement(s) the client never reached (NOT_EXERCISED in its golden).\n", core[3])
+			} else {
+				b.WriteString("No a2a-core failure.\n")
+			}
+			continue
+		}
+		b.WriteString("| check | the clause it breaks | what the fleet saw | reproduce |\n|---|---|---|---|\n")
+		for _, f := range fails {
+			fmt.Fprintf(&b, "| %s | %s | %s | `%s` |\n", f.id, mdCell(f.clause), mdCell(f.saw), mdCell(f.reproduce))
+		}
+	}
+	return b.String(), nil
+}
+
+// TestRealClientsDoc keeps docs/real-clients.md equal to what the goldens
+// say (rewrite with -update).
+func TestRealClientsDoc(t *testing.T) {
+	got, err := realClientsDoc()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("..", "docs", "real-clients.md")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (rewrite with go test ./suite -run TestRealClientsDoc -update)", err)
+	}
+	if string(want) != got {
+		t.Errorf("docs/real-clients.md is out of date (rewrite with go test ./suite -run TestRealClientsDoc -update):\n%s", lineDiff(string(want), got))
 	}
 }
