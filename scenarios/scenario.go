@@ -32,6 +32,19 @@ const (
 // Profiles lists every profile in report order.
 var Profiles = []Profile{Core, Safety}
 
+// ParseProfile reads a profile name as a user types it: the full name
+// (a2a-core, delegation-safety) or the short one (core, safety), in any
+// case.
+func ParseProfile(name string) (Profile, error) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case string(Core), "core":
+		return Core, nil
+	case string(Safety), "safety":
+		return Safety, nil
+	}
+	return "", fmt.Errorf("unknown profile %q (a2a-core or delegation-safety; core and safety for short)", name)
+}
+
 // Level is a requirement level.
 type Level string
 
@@ -314,17 +327,18 @@ func All() []*Scenario {
 // scenario and the check; a global id, "G-JSONRPC", finds the check and no
 // scenario, since it belongs to all of them).
 func Find(id string) (*Scenario, *Check) {
+	id = strings.TrimSpace(id)
 	for _, c := range GlobalChecks() {
-		if c.ID == id {
+		if strings.EqualFold(c.ID, id) {
 			return nil, &c
 		}
 	}
 	for _, s := range All() {
-		if s.ID == id {
+		if strings.EqualFold(s.ID, id) {
 			return s, nil
 		}
 		for _, c := range s.WithGlobals() {
-			if s.CheckID(c) == id {
+			if strings.EqualFold(s.CheckID(c), id) {
 				c := c
 				return s, &c
 			}

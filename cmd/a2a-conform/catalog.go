@@ -18,12 +18,18 @@ func listCmd(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "every check as a JSON array: id, scenario, title, profiles, sources, requirement, reached, fix")
 	asMarkdown := fs.Bool("markdown", false, "the catalog as Markdown (docs/catalog.md)")
+	filter := fs.String("label-filter", "", "list only what run --label-filter would run (the same filter)")
+	slow := fs.Bool("slow", false, "with --label-filter: count slow scenarios in, as run --slow does")
 	if err := fs.Parse(args); err != nil {
 		return flagError(err)
 	}
 	switch {
 	case *asJSON && *asMarkdown:
 		return &usageError{"list takes --json or --markdown, not both"}
+	case *filter != "" && (*asJSON || *asMarkdown):
+		return &usageError{"list --label-filter prints the selection as text; it takes no --json or --markdown"}
+	case *filter != "":
+		return printSelection(stdout, scenarios.All(), *filter, *slow)
 	case *asJSON:
 		return writeCatalogJSON(stdout)
 	case *asMarkdown:
@@ -37,24 +43,50 @@ func listCmd(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "%s  %s%s\n", s.ID, s.Title, label)
 		for _, c := range s.Checks {
-			fmt.Fprintf(stdout, "  %-28s %-28s %s\n", c.ID, grades(c.Grades), c.Title)
+			fmt.Fprintf(stdout, "  %-28s %-40s %s\n", c.ID, grades(c.Grades), c.Title)
 		}
 	}
 	fmt.Fprintln(stdout, "global (judged on every scenario, scored once per run)")
 	for _, c := range scenarios.GlobalChecks() {
-		fmt.Fprintf(stdout, "  %-28s %-28s %s\n", c.ID, grades(c.Grades), c.Title)
+		fmt.Fprintf(stdout, "  %-28s %-40s %s\n", c.ID, grades(c.Grades), c.Title)
 	}
 	return nil
 }
 
+// printSelection prints what a run with this label filter would run: each
+// selected scenario, then its selected checks with their grades, and a
+// count. A filter that selects nothing is an error (exit 2), as it is for
+// run.
+func printSelection(w io.Writer, all []*scenarios.Scenario, filter string, slow bool) error {
+	if err := checkLabelFilter(filter); err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	sel, err := suite.Select(all, filter, slow)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if len(sel) == 0 {
+		return &exitError{code: 2, err: fmt.Errorf("the filter %q selects no check (a2a-conform list shows the ids and labels)", filter)}
+	}
+	n := 0
+	for _, s := range sel {
+		fmt.Fprintf(w, "%s  %s\n", s.Scenario.ID, s.Scenario.Title)
+		for _, id := range s.Checks {
+			_, c := scenarios.Find(id)
+			fmt.Fprintf(w, "  %-28s %s\n", id, grades(c.Grades))
+		}
+		n += len(s.Checks)
+	}
+	fmt.Fprintf(w, "%d scenarios, %d checks\n", len(sel), n)
+	return nil
+}
+
+// grades spells a check's grades as every report does
+// ("delegation-safety MUST, a2a-core SHOULD").
 func grades(gs []scenarios.Grade) string {
 	var out []string
 	for _, g := range gs {
-		p := "core"
-		if g.Profile == scenarios.Safety {
-			p = "safety"
-		}
-		out = append(out, p+" "+string(g.Level))
+		out = append(out, string(g.Profile)+" "+string(g.Level))
 	}
 	return strings.Join(out, ", ")
 }
@@ -74,8 +106,7 @@ func explainCmd(args []string, stdout, stderr io.Writer) error {
 	if len(args) != 1 {
 		return &usageError{"explain takes one scenario or check id"}
 	}
-	// Ids are upper case; accept any case, as the label filter does.
-	s, c := scenarios.Find(strings.ToUpper(strings.TrimSpace(args[0])))
+	s, c := scenarios.Find(args[0])
 	if s == nil && c == nil {
 		return &exitError{code: 2, err: fmt.Errorf("no scenario or check %q (see a2a-conform list)", args[0])}
 	}

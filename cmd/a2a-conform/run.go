@@ -38,13 +38,11 @@ type profileFlag []scenarios.Profile
 
 func (p *profileFlag) String() string { return fmt.Sprint(*p) }
 func (p *profileFlag) Set(v string) error {
-	for _, known := range scenarios.Profiles {
-		if string(known) == v {
-			*p = append(*p, known)
-			return nil
-		}
+	prof, err := scenarios.ParseProfile(v)
+	if err == nil {
+		*p = append(*p, prof)
 	}
-	return fmt.Errorf("unknown profile %q (a2a-core or delegation-safety)", v)
+	return err
 }
 
 func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -60,6 +58,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	baselineFile := fs.String("baseline", "", "baseline file of expected failures {\"ID-or-glob\": \"reason\"}")
 	slow := fs.Bool("slow", false, "also run scenarios labelled slow (CARD-007 waits 301 s)")
 	verbose := fs.Bool("verbose", false, "show Ginkgo's own progress report on stderr")
+	dryRun := fs.Bool("dry-run", false, "print the scenarios and checks the filters (--label-filter, --profile, --shard, --slow) select, and exit without running them")
 	var seed seedFlag
 	fs.Var(&seed, "seed", "run the scenarios in an order shuffled with this `N` (printed, so a run can be repeated), or with a new seed for 'random'; default: catalog order")
 	var opts driver.Options
@@ -105,24 +104,19 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return &exitError{code: 2, err: err}
 		}
 	}
+	if *dryRun {
+		all := scenarios.All()
+		if shard != nil {
+			all = shard.Select(all)
+		}
+		return printSelection(stdout, all, withProfiles(*labels, profiles), *slow)
+	}
 	// Last of the checks, as it may wait (--startup-grace): is the
 	// orchestrator there at all? If not, a run would only score that.
 	if err := driver.Preflight(ctx, d); err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	filter := *labels
-	if len(profiles) > 0 {
-		var ps []string
-		for _, p := range profiles {
-			ps = append(ps, string(p))
-		}
-		pf := strings.Join(ps, " || ")
-		if filter != "" {
-			filter = "(" + filter + ") && (" + pf + ")"
-		} else {
-			filter = pf
-		}
-	}
+	filter := withProfiles(*labels, profiles)
 	if seed != 0 {
 		fmt.Fprintf(stdout, "a2a-conform: scenarios in shuffled order, --seed %d (repeat the order with the same --seed)\n", int64(seed))
 	}
@@ -167,6 +161,22 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return &exitError{code: 2, err: werr}
 	}
 	return verdictExit(report, profiles)
+}
+
+// withProfiles narrows a label filter to the --profile flags' profiles.
+func withProfiles(filter string, profiles profileFlag) string {
+	if len(profiles) == 0 {
+		return filter
+	}
+	var ps []string
+	for _, p := range profiles {
+		ps = append(ps, string(p))
+	}
+	pf := strings.Join(ps, " || ")
+	if filter == "" {
+		return pf
+	}
+	return "(" + filter + ") && (" + pf + ")"
 }
 
 // seedFlag is --seed: an integer other than 0, or "random" for a seed from

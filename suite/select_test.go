@@ -1,0 +1,53 @@
+package suite
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/a2a-conform/a2a-conform/scenarios"
+)
+
+// TestSelect checks that Select picks what a run's label filter picks:
+// by check id, scenario, area, profile and level, in any case, with slow
+// scenarios out unless asked.
+func TestSelect(t *testing.T) {
+	all := scenarios.All()
+	cases := []struct {
+		name, filter string
+		slow         bool
+		wantScen     []string // every selected scenario, when set
+		wantCheck    string   // a check that must be selected
+		notCheck     string   // a check that must not be
+	}{
+		{name: "one check by id, any case", filter: "card-001.refetch", wantScen: []string{"CARD-001"}, wantCheck: "CARD-001.REFETCH", notCheck: "CARD-001.ROUTE"},
+		{name: "a scenario", filter: "CARD-001", wantScen: []string{"CARD-001"}, wantCheck: "CARD-001.ROUTE"},
+		{name: "slow left out", filter: "CARD-007", wantScen: []string{}},
+		{name: "slow when asked", filter: "CARD-007", slow: true, wantScen: []string{"CARD-007"}, wantCheck: "CARD-007.REPROBE"},
+		{name: "profile and level", filter: "a2a-core && MUST", wantCheck: "CARD-002.URL", notCheck: "CARD-001.REFETCH"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			sel, err := Select(all, tc.filter, tc.slow)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var scens, checks []string
+			for _, s := range sel {
+				scens = append(scens, s.Scenario.ID)
+				checks = append(checks, s.Checks...)
+			}
+			if tc.wantScen != nil && !slices.Equal(scens, tc.wantScen) && !(len(scens) == 0 && len(tc.wantScen) == 0) {
+				t.Errorf("scenarios %v, want %v", scens, tc.wantScen)
+			}
+			if tc.wantCheck != "" && !slices.Contains(checks, tc.wantCheck) {
+				t.Errorf("%s not selected (got %v)", tc.wantCheck, checks)
+			}
+			if tc.notCheck != "" && slices.Contains(checks, tc.notCheck) {
+				t.Errorf("%s selected, want not", tc.notCheck)
+			}
+		})
+	}
+	if _, err := Select(all, "((", false); err == nil {
+		t.Error("a malformed filter gave no error")
+	}
+}
