@@ -563,3 +563,30 @@ func ReadReport(file string) (*Report, error) {
 	}
 	return &r, nil
 }
+
+// FailedScenarios lists, in report order, the scenarios a re-run of what
+// failed should run again: those with a check that failed, met a harness
+// error, or was not exercised or not implemented, and those whose trace
+// failed a global requirement.
+func (r *Report) FailedScenarios() []string {
+	again := func(o scenarios.Outcome) bool {
+		return o == scenarios.Fail || o == scenarios.Error || o == scenarios.NotExercised || o == scenarios.Unimplemented
+	}
+	var ids []string
+	add := func(id string) {
+		if id != "" && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	for _, c := range r.Checks {
+		if !strings.HasPrefix(c.ID, "G-") && again(c.Result) {
+			add(c.Scenario)
+		}
+	}
+	for _, s := range r.Scenarios {
+		if s.HarnessErr != "" || slices.ContainsFunc(s.Globals, func(g CheckResult) bool { return g.Result == scenarios.Fail || g.Result == scenarios.Error }) {
+			add(s.ID)
+		}
+	}
+	return ids
+}

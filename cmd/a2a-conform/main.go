@@ -51,8 +51,10 @@ usage:
               [--json-report F] [--junit-report F] [--html-report F]
               [--baseline F] [--shard K/N] [--slow]
               [--hello-timeout 2s] [--startup-grace D] [--deadline D] [--seed N]
+              [--rerun-failed REPORT.json] [--dry-run]
                                                     score an orchestrator (default: builtin:reference)
-  a2a-conform list                                  list scenarios and checks
+  a2a-conform list [--json | --markdown | --label-filter F]
+                                                    list scenarios and checks (or what a filter selects)
   a2a-conform explain ID                            the clause, the fleet's behaviour and the fix for an id
   a2a-conform score REPORT.json                     re-score a saved JSON report
   a2a-conform report merge A.json B.json... [--json-report F] [--junit-report F] [--html-report F] [--baseline F]

@@ -58,6 +58,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	baselineFile := fs.String("baseline", "", "baseline file of expected failures {\"ID-or-glob\": \"reason\"}")
 	slow := fs.Bool("slow", false, "also run scenarios labelled slow (CARD-007 waits 301 s)")
 	verbose := fs.Bool("verbose", false, "show Ginkgo's own progress report on stderr")
+	rerun := fs.String("rerun-failed", "", "run again only the scenarios of this JSON report with a check that failed, was not exercised or met a harness error (with --label-filter: both must select)")
 	dryRun := fs.Bool("dry-run", false, "print the scenarios and checks the filters (--label-filter, --profile, --shard, --slow) select, and exit without running them")
 	var seed seedFlag
 	fs.Var(&seed, "seed", "run the scenarios in an order shuffled with this `N` (printed, so a run can be repeated), or with a new seed for 'random'; default: catalog order")
@@ -103,6 +104,13 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if bl, err = suite.LoadBaseline(*baselineFile); err != nil {
 			return &exitError{code: 2, err: err}
 		}
+	}
+	if *rerun != "" {
+		again, err := rerunFilter(*rerun)
+		if err != nil {
+			return err
+		}
+		*labels = joinFilters(*labels, again)
 	}
 	if *dryRun {
 		all := scenarios.All()
@@ -163,6 +171,33 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	return verdictExit(report, profiles)
 }
 
+// rerunFilter is the label filter that selects the scenarios a saved
+// report says need another run; nothing to re-run is an exit 0 with a
+// line saying so.
+func rerunFilter(report string) (string, error) {
+	r, err := suite.ReadReport(report)
+	if err != nil {
+		return "", &exitError{code: 2, err: fmt.Errorf("--rerun-failed: %w", err)}
+	}
+	ids := r.FailedScenarios()
+	if len(ids) == 0 {
+		return "", &exitError{code: 0, err: fmt.Errorf("--rerun-failed: nothing to run again: every check in %s passed or does not apply", report)}
+	}
+	return strings.Join(ids, " || "), nil
+}
+
+// joinFilters is the label filter both a and b select (either may be
+// empty).
+func joinFilters(a, b string) string {
+	switch {
+	case strings.TrimSpace(a) == "":
+		return b
+	case strings.TrimSpace(b) == "":
+		return a
+	}
+	return "(" + a + ") && (" + b + ")"
+}
+
 // withProfiles narrows a label filter to the --profile flags' profiles.
 func withProfiles(filter string, profiles profileFlag) string {
 	if len(profiles) == 0 {
@@ -172,11 +207,7 @@ func withProfiles(filter string, profiles profileFlag) string {
 	for _, p := range profiles {
 		ps = append(ps, string(p))
 	}
-	pf := strings.Join(ps, " || ")
-	if filter == "" {
-		return pf
-	}
-	return "(" + filter + ") && (" + pf + ")"
+	return joinFilters(filter, strings.Join(ps, " || "))
 }
 
 // seedFlag is --seed: an integer other than 0, or "random" for a seed from

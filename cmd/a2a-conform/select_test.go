@@ -56,3 +56,32 @@ func TestSelectionCommands(t *testing.T) {
 		})
 	}
 }
+
+// TestRerunFailed runs two scenarios with the naive orchestrator, which
+// fails CARD-001 and passes CARD-002, then asks --rerun-failed what it
+// would run again: CARD-001 only; a report with nothing failed runs
+// nothing and exits 0.
+func TestRerunFailed(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	failed := dir + "/naive.json"
+	r := runCLI(t, "run", "--orchestrator", "builtin:naive", "--label-filter", "CARD-001 || CARD-002", "--json-report", failed)
+	if r.code != 1 {
+		t.Fatalf("naive run: exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, "run", "--rerun-failed", failed, "--dry-run")
+	if r.code != 0 || !strings.Contains(r.stdout, "CARD-001.REFETCH") || strings.Contains(r.stdout, "CARD-002") {
+		t.Errorf("dry run of the failed: exit %d, want 0 with CARD-001 and without CARD-002:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	passed := dir + "/reference.json"
+	if r = runCLI(t, "run", "--label-filter", "CARD-002", "--json-report", passed); r.code != 0 {
+		t.Fatalf("reference run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, "run", "--rerun-failed", passed)
+	if r.code != 0 || !strings.Contains(r.stderr, "nothing to run again") || strings.Contains(r.stdout, "scorecard") {
+		t.Errorf("re-run of a passed report: exit %d, want 0, no run, and a line saying so:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r = runCLI(t, "run", "--rerun-failed", dir+"/missing.json"); r.code != 2 {
+		t.Errorf("a missing report: exit %d, want 2", r.code)
+	}
+}
