@@ -33,6 +33,12 @@ type Config struct {
 	Orchestrator string
 	// Scenarios is the catalog to run. Nil means scenarios.All().
 	Scenarios []*scenarios.Scenario
+	// Parallel is how many scenarios run at once. Zero means
+	// DefaultParallel(); the driver's session limit caps it (the http
+	// driver holds one). Results do not depend on it: each scenario has a
+	// fleet and an orchestrator session of its own, and the console and
+	// reports keep run order.
+	Parallel int
 	// LabelFilter is a Ginkgo label filter ("delegation-safety && MUST").
 	// Empty means every check.
 	LabelFilter string
@@ -124,9 +130,11 @@ func Run(t ginkgo.GinkgoTestingT, cfg Config) (*Report, error) {
 	// shuffles top-level containers with a time seed otherwise), so two runs
 	// print the same lines in the same order; ContinueOnFailure keeps a
 	// failed check from skipping the scenarios after it.
+	order := RunOrder(all, cfg.Seed)
+	exec := &executor{driver: cfg.Driver}
 	ginkgo.Describe("a2a-conform catalog", ginkgo.Ordered, ginkgo.ContinueOnFailure, func() {
-		for _, s := range RunOrder(all, cfg.Seed) {
-			defineScenario(s, cfg, out, col)
+		for _, s := range order {
+			defineScenario(s, cfg, out, col, exec)
 		}
 	})
 	var report *Report
@@ -139,6 +147,18 @@ func Run(t ginkgo.GinkgoTestingT, cfg Config) (*Report, error) {
 	})
 	suiteCfg, repCfg := ginkgo.GinkgoConfiguration()
 	suiteCfg.LabelFilter = labelFilter(suiteCfg.LabelFilter, cfg)
+	if suiteCfg.ParallelTotal <= 1 {
+		// Ginkgo runs every spec in this process: execute the selected
+		// scenarios ahead, several at once.
+		if sel, err := Select(order, suiteCfg.LabelFilter, true); err == nil {
+			picked := make([]*scenarios.Scenario, len(sel))
+			for i, x := range sel {
+				picked[i] = x.Scenario
+			}
+			exec.pool = startAhead(cfg.Context, picked, cfg.Driver, parallelism(cfg.Parallel, cfg.Driver))
+			defer exec.pool.stop()
+		}
+	}
 	repCfg.SilenceSkips = true
 	repCfg.NoColor = repCfg.NoColor || cfg.NoColor
 	if cfg.GinkgoOutput != nil {
@@ -214,6 +234,20 @@ func (c *collector) scenarios() []ScenarioResult {
 	return append([]ScenarioResult(nil), c.scens...)
 }
 
+// executor runs a scenario for its specs: from the pool that executes
+// them ahead when there is one, else there and then.
+type executor struct {
+	driver driver.Driver
+	pool   *ahead
+}
+
+func (e *executor) execute(ctx context.Context, s *scenarios.Scenario) (*scenarios.Run, ScenarioResult, error) {
+	if e.pool == nil {
+		return Execute(ctx, s, e.driver)
+	}
+	return e.pool.take(ctx, s, e.driver)
+}
+
 // labelFilter joins the filters and keeps slow scenarios out unless asked.
 func labelFilter(fromFlags string, cfg Config) string {
 	var parts []string
@@ -231,7 +265,7 @@ func labelFilter(fromFlags string, cfg Config) string {
 
 // defineScenario declares one ordered container: the scenario runs once
 // (BeforeAll), then each check judges the run.
-func defineScenario(s *scenarios.Scenario, cfg Config, out *lineWriter, col *collector) {
+func defineScenario(s *scenarios.Scenario, cfg Config, out *lineWriter, col *collector, exec *executor) {
 	labels := append([]string{s.ID, s.Area}, s.Labels...)
 	ginkgo.Describe(s.ID+" "+s.Title, ginkgo.Ordered, ginkgo.Label(labels...), func() {
 		var (
@@ -252,7 +286,7 @@ func defineScenario(s *scenarios.Scenario, cfg Config, out *lineWriter, col *col
 			rctx, cancel := context.WithCancel(ctx)
 			defer cancel()
 			defer context.AfterFunc(cfg.Context, cancel)()
-			run, res, harnessErr = Execute(rctx, s, cfg.Driver)
+			run, res, harnessErr = exec.execute(rctx, s)
 			col.traces.fit(&res)
 			stopped = cfg.Context.Err() != nil
 		}, ginkgo.NodeTimeout(time.Duration(len(s.Requests))*(25*time.Second)+scenarioWaits(s)+30*time.Second))

@@ -24,9 +24,9 @@ func TestSuite(t *testing.T) {
 	if spec == "" {
 		spec = "builtin:reference"
 	}
-	d, err := driver.Parse(spec, map[string]driver.GoOrchestrator{
-		"reference": reference.New(reference.Options{}),
-		"naive":     naive.New(),
+	d, err := driver.Parse(spec, map[string]func() driver.GoOrchestrator{
+		"reference": func() driver.GoOrchestrator { return reference.New(reference.Options{}) },
+		"naive":     func() driver.GoOrchestrator { return naive.New() },
 	})
 	if err != nil {
 		t.Fatal(err)

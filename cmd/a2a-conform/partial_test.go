@@ -11,7 +11,7 @@ import (
 
 // TestPartialReportsSurviveAKill: a harness killed in the middle of a run
 // (SIGKILL, as the kernel's OOM killer does; here the orchestrator kills
-// its parent during the second scenario) leaves the reports of the
+// its parent during the second scenario, one scenario at a time) leaves the reports of the
 // scenarios that finished: valid, Complete false, the first scenario in
 // them, the second not.
 func TestPartialReportsSurviveAKill(t *testing.T) {
@@ -37,7 +37,7 @@ done
 	}
 	jsonReport, junitReport := filepath.Join(dir, "report.json"), filepath.Join(dir, "junit.xml")
 	cmd := exec.Command(cli, "run", "--orchestrator", "exec:"+orch+" "+counter,
-		"--label-filter", "CARD-001 || CARD-002", "--json-report", jsonReport, "--junit-report", junitReport)
+		"--parallel", "1", "--label-filter", "CARD-001 || CARD-002", "--json-report", jsonReport, "--junit-report", junitReport)
 	out, err := cmd.CombinedOutput()
 	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
 	if err == nil || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {

@@ -22,10 +22,12 @@ import (
 )
 
 // builtins are the orchestrators shipped with the harness.
-func builtins() map[string]driver.GoOrchestrator {
-	return map[string]driver.GoOrchestrator{
-		"reference": reference.New(reference.Options{}),
-		"naive":     naive.New(),
+// builtins are the orchestrators builtin:NAME names, a fresh one for
+// every session (so scenarios can run in parallel).
+func builtins() map[string]func() driver.GoOrchestrator {
+	return map[string]func() driver.GoOrchestrator{
+		"reference": func() driver.GoOrchestrator { return reference.New(reference.Options{}) },
+		"naive":     func() driver.GoOrchestrator { return naive.New() },
 	}
 }
 
@@ -59,6 +61,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	slow := fs.Bool("slow", false, "also run scenarios labelled slow (CARD-007 waits 301 s)")
 	verbose := fs.Bool("verbose", false, "show Ginkgo's own progress report on stderr")
 	rerun := fs.String("rerun-failed", "", "run again only the scenarios of this JSON report with a check that failed, was not exercised or met a harness error (with --label-filter: both must select)")
+	parallel := fs.Int("parallel", 0, "run this many scenarios at once (0: max(4, the number of CPUs); the http driver runs one at a time); the results do not depend on it")
 	dryRun := fs.Bool("dry-run", false, "print the scenarios and checks the filters (--label-filter, --profile, --shard, --slow) select, and exit without running them")
 	var seed seedFlag
 	fs.Var(&seed, "seed", "run the scenarios in an order shuffled with this `N` (printed, so a run can be repeated), or with a new seed for 'random'; default: catalog order")
@@ -79,6 +82,9 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if v < 0 {
 			return &exitError{code: 2, err: fmt.Errorf("%s %v: must not be negative", name, v)}
 		}
+	}
+	if *parallel < 0 {
+		return &exitError{code: 2, err: fmt.Errorf("--parallel %d: must not be negative", *parallel)}
 	}
 	if opts.Deadline > 0 && opts.Deadline < time.Millisecond {
 		return &exitError{code: 2, err: fmt.Errorf("--deadline %v: less than a millisecond", opts.Deadline)}
@@ -147,6 +153,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		Driver:       d,
 		Orchestrator: *orch,
 		LabelFilter:  filter,
+		Parallel:     *parallel,
 		IncludeSlow:  *slow,
 		Baseline:     bl,
 		Out:          stdout,

@@ -77,6 +77,24 @@ type Driver interface {
 	Open(ctx context.Context, env Env) (Session, error)
 }
 
+// SessionLimiter is implemented by a driver that can hold only so many
+// sessions at once: the suite runs at most that many scenarios at a time
+// with it, whatever parallelism it was asked for.
+type SessionLimiter interface {
+	// MaxSessions is the most sessions the driver holds at once; zero
+	// means no limit of its own.
+	MaxSessions() int
+}
+
+// MaxSessions is d's session limit: [SessionLimiter.MaxSessions] where d
+// implements it, else zero (no limit).
+func MaxSessions(d Driver) int {
+	if l, ok := d.(SessionLimiter); ok {
+		return max(0, l.MaxSessions())
+	}
+	return 0
+}
+
 // Session is one scenario's connection to the OUT. Nothing is shared between
 // sessions: caches the OUT builds in one are gone in the next. Calls on a
 // Session are serialized; they are not meant to be made concurrently.
@@ -160,7 +178,7 @@ type Options struct {
 
 // Parse builds a driver from an --orchestrator spec with default
 // [Options]; see [ParseWith].
-func Parse(spec string, builtins map[string]GoOrchestrator) (Driver, error) {
+func Parse(spec string, builtins map[string]func() GoOrchestrator) (Driver, error) {
 	return ParseWith(spec, builtins, Options{})
 }
 
@@ -169,12 +187,11 @@ func Parse(spec string, builtins map[string]GoOrchestrator) (Driver, error) {
 //   - "exec:CMD ARGS...": the exec driver; CMD ARGS are split like a simple
 //     shell command line (see [SplitCommand]), without running a shell;
 //   - "http://..." or "https://...": the http driver posting to that URL;
-//   - "builtin:NAME": the go driver around builtins[NAME].
+//   - "builtin:NAME": the go driver around the factory builtins[NAME],
+//     which gives every session an orchestrator of its own (see [NewGo]).
 //
-// Anything else is an error. A builtin is one instance shared by every
-// session; it should implement Reset() so that each session starts clean
-// (see [NewGo]). opts set the timing fields of the driver.
-func ParseWith(spec string, builtins map[string]GoOrchestrator, opts Options) (Driver, error) {
+// Anything else is an error. opts set the timing fields of the driver.
+func ParseWith(spec string, builtins map[string]func() GoOrchestrator, opts Options) (Driver, error) {
 	spec = strings.TrimSpace(spec)
 	switch {
 	case strings.HasPrefix(spec, "exec:"):
@@ -201,8 +218,8 @@ func ParseWith(spec string, builtins map[string]GoOrchestrator, opts Options) (D
 		return d, nil
 	case strings.HasPrefix(spec, "builtin:"):
 		name := strings.TrimPrefix(spec, "builtin:")
-		o, ok := builtins[name]
-		if !ok || o == nil {
+		factory, ok := builtins[name]
+		if !ok || factory == nil {
 			names := make([]string, 0, len(builtins))
 			for n := range builtins {
 				names = append(names, n)
@@ -210,7 +227,7 @@ func ParseWith(spec string, builtins map[string]GoOrchestrator, opts Options) (D
 			sort.Strings(names)
 			return nil, fmt.Errorf("orchestrator %q: unknown builtin %q (known: %s)", spec, name, strings.Join(names, ", "))
 		}
-		d := NewGo(name, func() GoOrchestrator { return o }).(*Go)
+		d := NewGo(name, factory).(*Go)
 		d.Deadline = opts.Deadline
 		return d, nil
 	}

@@ -45,7 +45,15 @@ type Go struct {
 	// Deadline replaces every request's deadlineMs (see [Options]). Zero
 	// means the request's own.
 	Deadline time.Duration
+	// Sessions is how many sessions may be open at once (see
+	// [SessionLimiter]). Zero means no limit: the factory hands every
+	// session an orchestrator of its own. Set it to 1 when the factory
+	// hands out one shared instance.
+	Sessions int
 }
+
+// MaxSessions returns d.Sessions.
+func (d *Go) MaxSessions() int { return d.Sessions }
 
 // NewGo returns a driver that gets a fresh orchestrator from factory for
 // every session, so that caches do not leak across scenarios. If factory

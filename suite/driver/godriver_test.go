@@ -123,8 +123,11 @@ func TestGoDriver(t *testing.T) {
 }
 
 func TestParse(t *testing.T) {
-	var resets atomic.Int32
-	builtins := map[string]driver.GoOrchestrator{"ref": &fakeOrch{resets: &resets}}
+	var resets, made atomic.Int32
+	builtins := map[string]func() driver.GoOrchestrator{"ref": func() driver.GoOrchestrator {
+		made.Add(1)
+		return &fakeOrch{resets: &resets}
+	}}
 	tests := []struct {
 		spec    string
 		name    string // Name() of the driver; "" when an error is expected
@@ -164,12 +167,16 @@ func TestParse(t *testing.T) {
 		t.Fatalf("relative command: %v %v", d, err)
 	}
 
-	// A builtin is one shared instance, reset at every Open.
+	// A builtin gives every session an orchestrator of its own (reset
+	// too, as any that implements Reset is), so sessions can run at once.
 	d, _ = driver.Parse("builtin:ref", builtins)
 	for i := 0; i < 2; i++ {
 		open(t, d, driver.Env{}).Close()
 	}
-	if resets.Load() != 2 {
-		t.Fatalf("builtin reset %d times over 2 sessions", resets.Load())
+	if made.Load() != 2 || resets.Load() != 2 || driver.MaxSessions(d) != 0 {
+		t.Fatalf("builtin: %d orchestrators made and %d resets over 2 sessions, session limit %d; want 2, 2, 0", made.Load(), resets.Load(), driver.MaxSessions(d))
+	}
+	if l := driver.MaxSessions(driver.NewHTTP("http://127.0.0.1:1/x")); l != 1 {
+		t.Fatalf("http driver session limit %d, want 1", l)
 	}
 }

@@ -58,6 +58,11 @@ func NewHTTP(url string) *HTTP { return &HTTP{URL: url} }
 // Name returns the URL.
 func (d *HTTP) Name() string { return d.URL }
 
+// MaxSessions is 1: the service behind the URL is one orchestrator, and
+// each session begins by resetting it, so two sessions at once would
+// reset each other's caches and mix their delegations.
+func (d *HTTP) MaxSessions() int { return 1 }
+
 var directClient = sync.OnceValue(func() *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.Proxy = nil

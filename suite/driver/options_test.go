@@ -19,7 +19,7 @@ import (
 // TestParseWith checks that the timing options land on every driver kind.
 func TestParseWith(t *testing.T) {
 	opts := driver.Options{HelloTimeout: 3 * time.Second, StartupGrace: 7 * time.Second, Deadline: 45 * time.Second}
-	builtins := map[string]driver.GoOrchestrator{"deadline": deadlineOrch{}}
+	builtins := map[string]func() driver.GoOrchestrator{"deadline": func() driver.GoOrchestrator { return deadlineOrch{} }}
 	for _, spec := range []string{"exec:./bin/orch", "http://127.0.0.1:9000/a2a-conform", "builtin:deadline"} {
 		d, err := driver.ParseWith(spec, builtins, opts)
 		if err != nil {
