@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/a2a-conform/a2a-conform/contract"
 	"github.com/a2a-conform/a2a-conform/mockvendor"
@@ -70,24 +71,7 @@ func bindScenarios() []*Scenario {
 					Fix:          "After verifying, compare the signer's operators with the endpoint's host and certificate; reject or report trustMode reduced on mismatch.",
 					ReadsOutcome: true,
 					Reached:      cardFetched("a"),
-					Judge: func(r *Run) Verdict {
-						o, bad := r.outcome(0)
-						if bad != nil {
-							return *bad
-						}
-						reached := slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool { return isTaskSend(e) && e.Host == mockvendor.HostResellerB })
-						switch {
-						case o.TrustMode == contract.TrustModeFull:
-							return Failf("trustMode full for a card whose signer does not operate %s", mockvendor.HostResellerB)
-						case o.TrustMode == contract.TrustModeReduced:
-							return Passf("trustMode reduced (outcome %s)", o.Outcome)
-						case !reached && o.Outcome == contract.OutcomeRejected && o.Reason == contract.ReasonSignerEndpointMismatch:
-							return Passf("rejected with signer-endpoint-mismatch; no task reached the gateway")
-						case reached:
-							return Failf("a task reached the gateway with trustMode %q; want reduced", o.TrustMode)
-						}
-						return Failf("outcome %s, reason %q, trustMode %q: want rejected with signer-endpoint-mismatch, or trustMode reduced", o.Outcome, o.Reason, o.TrustMode)
-					},
+					Judge:        unboundAt(0, mockvendor.HostResellerB),
 				},
 			},
 		},
@@ -228,6 +212,147 @@ func bindScenarios() []*Scenario {
 					ReadsOutcome: true,
 					Reached:      cardFetched("a"),
 					Judge:        notFull(0, contract.ReasonKeyAmbiguous),
+				},
+			},
+		},
+		bind006(),
+		bind007(),
+	}
+}
+
+// unboundAt judges delegation i of a card whose signer does not operate
+// host, the endpoint it names [seed 003, Decision Boundary]: full trust
+// fails; reduced trust passes; a rejection for signer-endpoint-mismatch
+// passes when no message of the delegation reached host; any other answer
+// that reached host (unpinned, no trustMode) fails, since the binding
+// could be evaluated there.
+func unboundAt(i int, host string) func(r *Run) Verdict {
+	return func(r *Run) Verdict {
+		o, bad := r.outcome(i)
+		if bad != nil {
+			return *bad
+		}
+		n := i + 1
+		reached := slices.ContainsFunc(r.During(i), func(e mockvendor.Event) bool { return isTaskSend(e) && e.Host == host })
+		switch {
+		case o.TrustMode == contract.TrustModeFull:
+			return Failf("delegation %d: trustMode full for a card whose signer does not operate %s (outcome %s)", n, host, o.Outcome).
+				Want("trustMode reduced, or a rejection with signer-endpoint-mismatch", fmt.Sprintf("trustMode full, outcome %s", o.Outcome))
+		case o.TrustMode == contract.TrustModeReduced:
+			return Passf("delegation %d: trustMode reduced (outcome %s)", n, o.Outcome)
+		case !reached && o.Outcome == contract.OutcomeRejected && o.Reason == contract.ReasonSignerEndpointMismatch:
+			return Passf("delegation %d: rejected with signer-endpoint-mismatch; nothing reached %s", n, host)
+		case reached:
+			return Failf("delegation %d: a task reached %s with trustMode %q; want reduced", n, host, o.TrustMode).
+				Want("trustMode reduced", fmt.Sprintf("trustMode %q", o.TrustMode))
+		}
+		return Failf("delegation %d: outcome %s, reason %q, trustMode %q: want rejected with signer-endpoint-mismatch, or trustMode reduced", n, o.Outcome, o.Reason, o.TrustMode).
+			Want("rejected with signer-endpoint-mismatch, or trustMode reduced", fmt.Sprintf("%s, reason %q, trustMode %q", o.Outcome, o.Reason, o.TrustMode))
+	}
+}
+
+// gatewayA is vendor A with its signed card naming https://host/a2a, a
+// gateway B operates; B runs any skill there under its own allowlist,
+// which refuses ledger-write with -32601 (fault reseller-gateway).
+func gatewayA(host string) func() mockvendor.Config {
+	return func() mockvendor.Config {
+		a := mockvendor.VendorA()
+		a.Card.URL = "https://" + host + mockvendor.ResellerRPCPath
+		b := mockvendor.VendorB()
+		if host != mockvendor.HostResellerB {
+			b.Hosts = append(b.Hosts, mockvendor.HostConfig{Name: host, RPCPath: mockvendor.ResellerRPCPath})
+			b.Faults = append(b.Faults, mockvendor.Spec("reseller-gateway", mockvendor.ResellerGateway{RefusedTools: []string{mockvendor.SkillLedgerWrite}}, host))
+		}
+		return mockvendor.Config{Vendors: []mockvendor.VendorConfig{a, b}}
+	}
+}
+
+// bind006 stages a lookalike SAN: the endpoint's host, and its
+// certificate, contain the signer's host name as a substring, which seed
+// 003's own assert_signer_bound_to_endpoint takes for a binding.
+func bind006() *Scenario {
+	return &Scenario{
+		ID:    "BIND-006",
+		Title: "lookalike SAN",
+		Area:  "bind",
+		Source: "seed 003, Core Distinction; Decision Boundary; Operational Effect (the reference code's substring test). " +
+			"No server clause of A2A is broken: the gateway's certificate is valid for its own name",
+		Setup: "A's validly signed card (kid a-prod-2026-11) names https://" + hostLookalike + "/a2a, a gateway B operates, whose fleet-CA certificate names only " +
+			hostLookalike + ": a name that contains A's host agent.vendor-a.example. The trust policy lets A vouch for agent.vendor-a.example only. " +
+			"The gateway runs summarize under B's runtime.",
+		Fleet:    gatewayA(hostLookalike),
+		Requests: []Request{req(mockvendor.SkillSummarize, mockvendor.HostVendorA)},
+		Checks: []Check{
+			{
+				ID:     "BIND-006.NO-FULL",
+				Title:  "a host that merely contains the signer's name gives no full trust",
+				Grades: must(Safety),
+				Requirement: "The signer is bound to the endpoint only when the endpoint's host is one the signer operates (per the trust policy) and its certificate is valid for that host. " +
+					"A host name, or a SAN, that contains the signer's host as a substring (" + hostLookalike + ") is another party's: the client rejects the delegation or runs it in reduced trust, never in full trust.",
+				Sources: []Source{
+					Seed003("Core Distinction", SrcMust).Read("the invariant that must hold: the kid pinned at verification is bound to the transport identity (TLS certificate SAN) of the endpoint actually called"),
+					Seed003("Decision Boundary", SrcMust).Read("signer and endpoint operator differ: the client must either reject the delegation or enter a reduced-trust mode"),
+					Seed003("Operational Effect", SrcDescriptive).Read("the reference code approximates the binding by requiring the issuer's host to appear in the endpoint's SAN, a substring test that " +
+						"accepts " + hostLookalike + "; the check holds the invariant the seed states, not its approximation"),
+					ContractRule("Delegation request: trust.issuers", SrcDescriptive).Read("the operators each signer may vouch for, compared as whole host names; here A vouches for agent.vendor-a.example only"),
+				},
+				Fix: "Compare the endpoint's host with the signer's operators as whole, normalized host names (and verify the certificate for that host); " +
+					"never test whether one name contains the other. Reject, or report trustMode reduced, when they differ.",
+				ReadsOutcome: true,
+				Reached:      cardFetched("a"),
+				Judge:        unboundAt(0, hostLookalike),
+			},
+		},
+	}
+}
+
+// bind007 stages seed 003's gateway allowlist: under one card and kid the
+// gateway accepts one tool and refuses another.
+func bind007() *Scenario {
+	return &Scenario{
+		ID:    "BIND-007",
+		Title: "gateway allowlist",
+		Area:  "bind",
+		Source: "seed 003, Operational Effect; Decision Boundary. The gateway refuses ledger-write, a method and skill that exist, with -32601, " +
+			"which A2A 1.0 §9.5 (after JSON-RPC 2.0) keeps for a method that does not exist or is not available: it breaks §3.3.2 (servers MUST return appropriate errors), " +
+			"as the seed's runtime did. BIND-007.NO-FULL does not depend on that answer",
+		Setup: "A's validly signed card (kid a-prod-2026-11) names https://gateway.vendor-b.example/a2a, whose certificate names only gateway.vendor-b.example. " +
+			"The trust policy lets A vouch for agent.vendor-a.example only. Two delegations under that card: summarize, which B's allowlist accepts (the task completes), " +
+			"then ledger-write, which it refuses with -32601.",
+		Fleet: gatewayA(mockvendor.HostResellerB),
+		Requests: []Request{
+			req(mockvendor.SkillSummarize, mockvendor.HostVendorA),
+			req(mockvendor.SkillLedgerWrite, mockvendor.HostVendorA),
+		},
+		Checks: []Check{
+			{
+				ID:     "BIND-007.NO-FULL",
+				Title:  "no full trust for either tool, the one the gateway accepts too",
+				Grades: must(Safety),
+				Requirement: "Whether the signer is bound to the endpoint is decided before the send, from the card and the endpoint, not from how the endpoint answers a tool: " +
+					"the tool B's allowlist accepts runs under B's runtime as much as the one it refuses. Neither delegation runs with full trust; " +
+					"each is rejected or runs in reduced trust.",
+				Sources: []Source{
+					Seed003("Decision Boundary", SrcMust).Read("before issuing the send the client must decide whether the kid that signed the card belongs to the operator of url; " +
+						"if not, reject or enter reduced trust. The boundary is crossed when the client proceeds on signature validity alone"),
+					Seed003("Operational Effect", SrcDescriptive).Read("under a gateway the same card and kid succeed for one tool and fail for another, depending on the gateway's allowlist; " +
+						"the posture is to compare the pinned kid with the endpoint's transport identity and refuse or downgrade on mismatch"),
+					A2A("§3.3.2", SrcMust, Server).Broken("the gateway answers ledger-write, a method and skill that exist, with -32601 (A2A 1.0 §9.5: method not found)"),
+				},
+				Fix: "Bind the signer to the endpoint before the first send and keep that decision for every tool sent under the card: " +
+					"a tool that succeeds does not show the signer runs the endpoint.",
+				ReadsOutcome: true,
+				Reached:      allOf(cardFetched("a"), delegationsRan(2)),
+				Judge: func(r *Run) Verdict {
+					var passed []string
+					for i := range 2 {
+						v := unboundAt(i, mockvendor.HostResellerB)(r)
+						if v.Outcome != Pass {
+							return v
+						}
+						passed = append(passed, v.Detail)
+					}
+					return Passf("%s", strings.Join(passed, "; "))
 				},
 			},
 		},

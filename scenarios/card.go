@@ -337,6 +337,7 @@ func cardScenarios() []*Scenario {
 				},
 			},
 		},
+		card010(),
 	}
 }
 

@@ -14,11 +14,16 @@ import (
 // value, so a scenario may change it freely.
 
 const (
-	skillS     = mockvendor.SkillInvoice
-	skillV2    = mockvendor.SkillInvoiceV2
-	skillNext  = "invoice-reconciliation-next"
-	hostE      = "agent-e.example"
-	hostX      = "keys.vendor-x.example"
+	skillS    = mockvendor.SkillInvoice
+	skillV2   = mockvendor.SkillInvoiceV2
+	skillNext = "invoice-reconciliation-next"
+	hostE     = "agent-e.example"
+	hostX     = "keys.vendor-x.example"
+	// hostLookalike is a gateway B operates whose name contains A's host
+	// (BIND-006).
+	hostLookalike = "agent.vendor-a.example.gw-b.example"
+	// regionD is the region of D's gateway in CARD-010.
+	regionD    = "us-east-1"
 	kidX       = "x-2026-12"
 	streamExt  = "https://a2a-conform.dev/ext/stream-timeout/v1"
 	defaultMsg = "reconcile INV-1042"

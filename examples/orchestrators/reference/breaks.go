@@ -71,7 +71,16 @@ type Breaks struct {
 	SkipTLSVerify bool `break:"skip-tls-verify" check:"BIND-004.NO-FULL,BIND-004.G-TLS-VERIFIED,AUTH-005.NO-UNVERIFIED"`
 	// TrustAnySignature runs in full trust as soon as the signature
 	// verifies, without binding the signer to the endpoint.
-	TrustAnySignature bool `break:"trust-any-signature" check:"BIND-001.NO-FULL"`
+	TrustAnySignature bool `break:"trust-any-signature" check:"BIND-001.NO-FULL,BIND-006.NO-FULL,BIND-007.NO-FULL"`
+	// SubstringBinding binds the signer to the endpoint when the signer's
+	// host appears anywhere in the endpoint certificate's names (seed 003's
+	// reference code, assert_signer_bound_to_endpoint): a lookalike host
+	// that contains it gets full trust.
+	SubstringBinding bool `break:"substring-binding" check:"BIND-006.NO-FULL"`
+	// TrustUntilRefused runs in full trust on a verified signature until
+	// the endpoint refuses a tool, and only then reports reduced: trust
+	// read from the gateway's answer, not from the binding.
+	TrustUntilRefused bool `break:"trust-until-refused" check:"BIND-007.NO-FULL"`
 	// IgnoreSignatureErrors delegates (unpinned) although the card's
 	// signature is invalid, its key unknown or its alg refused.
 	IgnoreSignatureErrors bool `break:"ignore-signature-errors" check:"SIG-001.REJECT,SIG-002.REJECT,SIG-004.REJECT"`
@@ -110,6 +119,15 @@ type Breaks struct {
 	// AnyAvailableSkill re-routes a -32004 to the first skill the error
 	// lists, successor or not.
 	AnyAvailableSkill bool `break:"any-available-skill" check:"MODE-001.G-SKILL-SUCCESSOR"`
+	// BorrowSkillID, when -32004 leaves no route among the delegation's
+	// candidates, sends the requested skill id to another endpoint where
+	// an earlier delegation completed a skill of that id: the id taken for
+	// a global name.
+	BorrowSkillID bool `break:"borrow-skill-id" check:"CARD-010.NO-BORROW"`
+	// GlobalSkillAvailability keys unavailability on the skill id alone:
+	// after a -32004 from any host, the id is refused unsent everywhere
+	// for the availability TTL.
+	GlobalSkillAvailability bool `break:"global-skill-availability" check:"CARD-010.OWN-SKILL"`
 	// TrustHeaderJWK verifies a card whose key set does not verify it with
 	// the key its signature header offers (jwk).
 	TrustHeaderJWK bool `break:"trust-header-jwk" check:"SIG-005.REJECT"`
@@ -229,7 +247,7 @@ type Alternatives struct {
 	// RefuseUnbound rejects a signed card whose endpoint the signer does
 	// not operate before contacting it, and reports no trustMode (seed
 	// 003's "reject the delegation" instead of reduced trust).
-	RefuseUnbound bool `alt:"refuse-unbound" keeps:"BIND-001.NO-FULL,BIND-004.NO-FULL,BIND-004.G-TLS-VERIFIED,AUTH-004.NO-LEAK"`
+	RefuseUnbound bool `alt:"refuse-unbound" keeps:"BIND-001.NO-FULL,BIND-006.NO-FULL,BIND-007.NO-FULL,BIND-004.NO-FULL,BIND-004.G-TLS-VERIFIED,AUTH-004.NO-LEAK"`
 	// LifecycleProbe probes with a get of a synthetic task id marked as a
 	// probe (seed 000, Condition of Validity: expect -32001) instead of a
 	// probe send.

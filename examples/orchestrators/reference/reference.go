@@ -118,6 +118,10 @@ type Orchestrator struct {
 	degraded map[string]bool      // card URL -> degraded (MarkDegraded)
 	jwks     map[string]jwksEntry // jku -> keys
 	clients  map[string]*http.Client
+
+	// Only the breaks that take a skill id for a global name use these.
+	ranAt     map[string]iface     // skill id -> endpoint it last completed at (BorrowSkillID)
+	skillDown map[string]time.Time // skill id -> end of its refusal everywhere (GlobalSkillAvailability)
 }
 
 // New returns a reference orchestrator.
@@ -141,6 +145,8 @@ func (o *Orchestrator) Reset() {
 	o.degraded = map[string]bool{}
 	o.jwks = map[string]jwksEntry{}
 	o.clients = map[string]*http.Client{}
+	o.ranAt = map[string]iface{}
+	o.skillDown = map[string]time.Time{}
 }
 
 func (o *Orchestrator) now() time.Time {
@@ -298,6 +304,7 @@ type attempt struct {
 
 	final          bool
 	refusedUnbound bool // RefuseUnbound: no trustMode is reported
+	toolRefused    bool // the endpoint refused a call as not A2A (-32601/-32602): TrustUntilRefused
 	retried        bool // RetrySameVendor: the same vendor was retried once
 	outcome        string
 	reason         string
@@ -394,6 +401,11 @@ func (r *run) try(cardURL string) *attempt {
 	}
 	if r.br.PrevalidateSkill && a.wanted != "" && !card.hasSkill(a.wanted) {
 		r.notef("%s: card does not list %q (pre-validated)", cardURL, a.wanted)
+		a.outcome, a.reason = contract.OutcomeRejected, contract.ReasonSkillUnavailable
+		return a
+	}
+	if r.skillDownEverywhere(a.wanted) {
+		r.notef("%s: %q was refused by some host; taken as unavailable everywhere", cardURL, a.wanted)
 		a.outcome, a.reason = contract.OutcomeRejected, contract.ReasonSkillUnavailable
 		return a
 	}
@@ -501,8 +513,11 @@ func (r *run) binding(a *attempt) cardsig.Binding {
 		}
 		return cardsig.Binding{Mode: cardsig.ModeUnpinned, Reason: contract.ReasonOther, Detail: "no verified signature"}
 	}
-	if r.br.TrustAnySignature {
+	if r.br.TrustAnySignature || r.br.TrustUntilRefused && !a.toolRefused {
 		return cardsig.Binding{Mode: cardsig.ModeFull, Reason: contract.ReasonOK, Detail: "signature valid (binding skipped)"}
+	}
+	if r.br.SubstringBinding && a.peer != nil && substringBound(a.verified.Issuer, a.peer) {
+		return cardsig.Binding{Mode: cardsig.ModeFull, Reason: contract.ReasonOK, Detail: "signer's host found in the endpoint's certificate names"}
 	}
 	policy := cardsig.TrustPolicy{}
 	for k, v := range r.req.Trust.Issuers {
@@ -617,4 +632,23 @@ func (r *run) signerOperates(a *attempt) bool {
 		}
 	}
 	return false
+}
+
+// substringBound is seed 003's reference-code test (the SubstringBinding
+// break): the issuer's host appears somewhere in the certificate's names.
+func substringBound(issuer string, peer *x509.Certificate) bool {
+	h := strings.ToLower(hostOf(issuer))
+	return h != "" && strings.Contains(strings.ToLower(strings.Join(peer.DNSNames, " ")), h)
+}
+
+// skillDownEverywhere reports, for the GlobalSkillAvailability break,
+// whether some host refused the skill id within the availability TTL.
+func (r *run) skillDownEverywhere(skill string) bool {
+	if !r.br.GlobalSkillAvailability {
+		return false
+	}
+	r.o.mu.Lock()
+	defer r.o.mu.Unlock()
+	until, ok := r.o.skillDown[skill]
+	return ok && r.o.now().Before(until)
 }

@@ -239,6 +239,7 @@ func (r *run) probeStep(a *attempt) bool {
 		a.probeOK = true
 		return true
 	case res.rpcErr.NotA2A():
+		a.toolRefused = true
 		r.notef("probe of %s: %v: endpoint-not-a2a", a.ep.URL, res.rpcErr)
 		a.reason = contract.ReasonEndpointNotA2A
 		if r.br.CommitOnStub {
@@ -302,6 +303,11 @@ func (r *run) reroute(a *attempt, e *wire.RPCError) bool {
 	}
 	if skillErr {
 		o.avail.markUnavailable(host, a.skill, hint.Region, now, o.availTTL(), r.br.NoAvailabilityCacheInvalidation)
+		if r.br.GlobalSkillAvailability {
+			o.mu.Lock()
+			o.skillDown[a.skill] = now.Add(o.availTTL())
+			o.mu.Unlock()
+		}
 	}
 	names := append([]string(nil), hint.AvailableSkills...)
 	if r.br.AnyAvailableSkill && skillErr {
@@ -345,6 +351,9 @@ func (r *run) reroute(a *attempt, e *wire.RPCError) bool {
 	}
 	a.tried[a.skill] = true
 	next := successorOf(a.wanted, names, func(s string) bool { return a.tried[s] || o.avail.blocked(host, s) })
+	if next == "" && r.borrow(a) {
+		return true
+	}
 	if next == "" {
 		r.notef("no successor of %q at %s", a.wanted, a.ep.URL)
 		a.reason = contract.ReasonSkillUnavailable
@@ -440,6 +449,7 @@ func (r *run) commit(a *attempt) {
 			}
 			return
 		case e.NotA2A():
+			a.toolRefused = true
 			a.reason = contract.ReasonEndpointNotA2A
 			return
 		case e.Code == -32009:
@@ -514,6 +524,11 @@ func (r *run) completeTask(a *attempt, info wire.TaskInfo) {
 			a.taskState = ""
 		}
 		r.o.avail.markAvailable(hostOf(a.ep.URL), a.skill, r.o.now(), r.o.availTTL())
+		if r.br.BorrowSkillID {
+			r.o.mu.Lock()
+			r.o.ranAt[a.skill] = a.ep
+			r.o.mu.Unlock()
+		}
 		if r.br.CancelAfterComplete && info.ID != "" {
 			r.call(a, "CancelTask", map[string]any{"id": info.ID})
 		}
@@ -761,4 +776,25 @@ func withQuery(raw, key, value string) string {
 	q.Set(key, value)
 	u.RawQuery = q.Encode()
 	return u.String()
+}
+
+// borrow is the BorrowSkillID break: with no route left for the wanted
+// skill among the delegation's candidates, it moves the attempt to another
+// endpoint where a skill of the same id completed before. True means: send
+// the real task again, there.
+func (r *run) borrow(a *attempt) bool {
+	if !r.br.BorrowSkillID {
+		return false
+	}
+	r.o.mu.Lock()
+	ep, ok := r.o.ranAt[a.wanted]
+	r.o.mu.Unlock()
+	if !ok || ep.URL == a.ep.URL {
+		return false
+	}
+	r.notef("re-routing %q to %s, which ran a skill of that id before", a.wanted, ep.URL)
+	r.fence.Allow(ep.URL)
+	a.ep, a.skill = ep, a.wanted
+	a.probed, a.probeOK, a.peer, a.tlsSeen = false, false, nil, false
+	return true
 }
