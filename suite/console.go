@@ -124,7 +124,10 @@ func printable(s string) string {
 // the failed checks and baseline problems.
 func WriteScorecard(w io.Writer, r *Report) {
 	fmt.Fprintf(w, "\na2a-conform scorecard: %s (%d checks", r.Orchestrator.Spec, len(r.Checks))
-	if !r.Complete {
+	switch {
+	case r.StoppedEarly != "":
+		fmt.Fprint(w, ", INCOMPLETE: stopped early")
+	case !r.Complete:
 		fmt.Fprint(w, ", INCOMPLETE: the run was interrupted")
 	}
 	fmt.Fprintln(w, ")")

@@ -38,8 +38,13 @@ type Report struct {
 	DurationMs   int64        `json:"durationMs"`
 	// Complete is false when the run was interrupted before every selected
 	// scenario finished.
-	Complete bool                               `json:"complete"`
-	Profiles map[scenarios.Profile]ProfileScore `json:"profiles"`
+	Complete bool `json:"complete"`
+	// StoppedEarly says why the harness itself stopped the run before
+	// every selected scenario ran (the orchestrator gave no usable answer
+	// in several scenarios in a row); Complete is false then. Empty means
+	// it did not (an interrupt leaves it empty).
+	StoppedEarly string                             `json:"stoppedEarly,omitempty"`
+	Profiles     map[scenarios.Profile]ProfileScore `json:"profiles"`
 	// Delegations counts the delegations the run asked for and those whose
 	// completion the wire bears out.
 	Delegations DelegationTally `json:"delegations"`

@@ -74,6 +74,13 @@ type Config struct {
 	// the same order. Zero means catalog order. The report keeps catalog
 	// order either way.
 	Seed int64
+	// StopAfterBroken stops the run after this many scenarios in a row (in
+	// run order) in which the orchestrator gave no usable answer: it
+	// crashed, hung, or answered nothing the contract allows. The report
+	// covers what finished, with Complete false and StoppedEarly saying
+	// why. Zero means DefaultStopAfterBroken; 1 stops at the first (the
+	// CLI's --fail-fast); a negative value never stops.
+	StopAfterBroken int
 	// Partial, when set, is called after each scenario with the report of
 	// the scenarios finished so far (Complete false), so that a run that
 	// dies (out of memory, killed) leaves the reports of what finished;
@@ -120,11 +127,18 @@ func Run(t ginkgo.GinkgoTestingT, cfg Config) (*Report, error) {
 		}
 	}
 	cfg.Scenarios = all
+	ctx, stop := context.WithCancelCause(cfg.Context)
+	defer stop(nil)
+	cfg.Context = ctx
 	start := time.Now()
 	out := &lineWriter{w: cfg.Out}
-	col := &collector{}
+	col := &collector{streak: newBrokenStreak(cfg.StopAfterBroken, stop)}
 	if cfg.Partial != nil {
-		col.partial = func() { cfg.Partial(NewReport(cfg, start, false, col.checks(), col.scenarios())) }
+		col.partial = func() {
+			r := NewReport(cfg, start, false, col.checks(), col.scenarios())
+			r.StoppedEarly = stoppedEarly(ctx)
+			cfg.Partial(r)
+		}
 	}
 	// One ordered container around the scenarios keeps catalog order (Ginkgo
 	// shuffles top-level containers with a time seed otherwise), so two runs
@@ -173,6 +187,7 @@ func Run(t ginkgo.GinkgoTestingT, cfg Config) (*Report, error) {
 	if report == nil {
 		return nil, nil
 	}
+	report.StoppedEarly = stoppedEarly(ctx)
 	if cfg.JSONReport != "" {
 		if err := report.WriteJSON(cfg.JSONReport); err != nil {
 			fmt.Fprintf(cfg.Out, "a2a-conform: writing %s: %v\n", cfg.JSONReport, err)
@@ -208,6 +223,8 @@ type collector struct {
 	partial func()
 	// traces is what the run's scenarios keep of their traces together.
 	traces traceBudget
+	// streak stops the run after too many broken scenarios in a row.
+	streak *brokenStreak
 }
 
 func (c *collector) addCheck(cr CheckResult) {
@@ -296,6 +313,9 @@ func defineScenario(s *scenarios.Scenario, cfg Config, out *lineWriter, col *col
 			// before the next scenario starts; res keeps the report's part.
 			run = nil
 			out.scenarioLine(s, marks, res)
+			if !stopped {
+				col.streak.record(res)
+			}
 			if col.partial != nil && !stopped {
 				col.partial()
 			}

@@ -51,7 +51,7 @@ usage:
               [--json-report F] [--junit-report F] [--html-report F]
               [--baseline F] [--shard K/N] [--slow]
               [--hello-timeout 2s] [--startup-grace D] [--deadline D] [--seed N]
-              [--parallel N] [--rerun-failed REPORT.json] [--dry-run]
+              [--parallel N] [--fail-fast] [--rerun-failed REPORT.json] [--dry-run]
                                                     score an orchestrator (default: builtin:reference)
   a2a-conform list [--json | --markdown | --label-filter F]
                                                     list scenarios and checks (or what a filter selects)

@@ -62,6 +62,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	verbose := fs.Bool("verbose", false, "show Ginkgo's own progress report on stderr")
 	rerun := fs.String("rerun-failed", "", "run again only the scenarios of this JSON report with a check that failed, was not exercised or met a harness error (with --label-filter: both must select)")
 	parallel := fs.Int("parallel", 0, "run this many scenarios at once (0: max(4, the number of CPUs); the http driver runs one at a time); the results do not depend on it")
+	failFast := fs.Bool("fail-fast", false, "stop at the first scenario in which the orchestrator gave no usable answer (it crashed, hung or broke the contract), exit 2; without it the run stops after 3 in a row")
 	dryRun := fs.Bool("dry-run", false, "print the scenarios and checks the filters (--label-filter, --profile, --shard, --slow) select, and exit without running them")
 	var seed seedFlag
 	fs.Var(&seed, "seed", "run the scenarios in an order shuffled with this `N` (printed, so a run can be repeated), or with a new seed for 'random'; default: catalog order")
@@ -145,19 +146,20 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	// false: ctx stops the scenario under way; Ginkgo, which handles the same
 	// signals during RunSpecs, skips the rest and still reports.
 	report, err := suite.Run(t, suite.Config{
-		Context:      ctx,
-		Shard:        shard,
-		Seed:         int64(seed),
-		GinkgoOutput: ginkgoOut,
-		NoColor:      !isTerminal(stderr),
-		Driver:       d,
-		Orchestrator: *orch,
-		LabelFilter:  filter,
-		Parallel:     *parallel,
-		IncludeSlow:  *slow,
-		Baseline:     bl,
-		Out:          stdout,
-		Version:      toolVersion(),
+		Context:         ctx,
+		Shard:           shard,
+		Seed:            int64(seed),
+		GinkgoOutput:    ginkgoOut,
+		NoColor:         !isTerminal(stderr),
+		Driver:          d,
+		Orchestrator:    *orch,
+		LabelFilter:     filter,
+		Parallel:        *parallel,
+		StopAfterBroken: map[bool]int{true: 1}[*failFast],
+		IncludeSlow:     *slow,
+		Baseline:        bl,
+		Out:             stdout,
+		Version:         toolVersion(),
 		// After each scenario the reports of what finished are written,
 		// so a harness that dies (out of memory, killed) leaves them; the
 		// full reports replace them at the end.
@@ -314,6 +316,9 @@ func verdictExit(r *suite.Report, profiles []scenarios.Profile) error {
 			return &exitError{code: 1, err: fmt.Errorf("not conformant: a MUST failed on the evidence the run kept; besides, harness error in %s: %s", c.ID, c.Detail)}
 		}
 		return &exitError{code: 2, err: fmt.Errorf("harness error in %s: %s", c.ID, c.Detail)}
+	}
+	if r.StoppedEarly != "" {
+		return &exitError{code: 2, err: fmt.Errorf("stopped early, a broken set-up rather than a verdict: %s", r.StoppedEarly)}
 	}
 	if !r.Complete {
 		return &exitError{code: 2, err: fmt.Errorf("the run was interrupted; the report covers what finished")}
