@@ -30,6 +30,11 @@ var marks = map[scenarios.Outcome]string{
 	scenarios.Unimplemented: "u",
 }
 
+// ConsoleNotes is how many of a scenario's driver notes (lines that were
+// not JSON, answers with a wrong id or an unknown word, exits) the console
+// prints under a scenario with a FAIL, ERROR or NOT_EXERCISED.
+const ConsoleNotes = 8
+
 // StderrTailLines is how many of the orchestrator's last stderr lines the
 // console prints under a scenario with a check FAIL, ERROR or
 // NOT_EXERCISED.
@@ -57,6 +62,16 @@ func (lw *lineWriter) scenarioLine(s *scenarios.Scenario, results []scenarios.Ou
 	}
 	for _, l := range whyLines(res) {
 		fmt.Fprintf(lw.w, "  %s\n", l)
+	}
+	if notes := res.Transcript.Notes; len(notes) > 0 {
+		fmt.Fprintf(lw.w, "  driver notes (%d; the JSON report's transcript.notes has them all):\n", len(notes))
+		for i, n := range notes {
+			if i == ConsoleNotes {
+				fmt.Fprintf(lw.w, "  · %d more\n", len(notes)-i)
+				break
+			}
+			fmt.Fprintf(lw.w, "  · %s\n", clip(printable(n), 200))
+		}
 	}
 	tail, total := StderrTail(res.Transcript.Stderr, StderrTailLines)
 	if len(tail) == 0 {

@@ -128,7 +128,8 @@ func TestRunOrder(t *testing.T) {
 // stderr (the last with ANSI colour codes) and exits without answering: the
 // scenario's checks are NOT_EXERCISED, and the console shows the last 10
 // lines under the scenario line, escaped, after the line that says why the
-// delegation has no outcome; a passing run shows none.
+// delegation has no outcome and the driver's notes; a passing run shows
+// none.
 func TestConsoleStderrTail(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -154,6 +155,20 @@ func TestConsoleStderrTail(t *testing.T) {
 		t.Errorf("line after the scenario: %q, want why delegation 1 got no outcome", lines[i+1])
 	}
 	i++
+	// Then the driver's notes (the exit among them), then the stderr tail.
+	if !strings.HasPrefix(lines[i+1], "  driver notes (") {
+		t.Errorf("line after why: %q, want the driver notes", lines[i+1])
+	}
+	notesAt := i + 1
+	for i+1 < len(lines) && (strings.HasPrefix(lines[i+1], "  driver notes (") || strings.HasPrefix(lines[i+1], "  · ")) {
+		i++
+	}
+	if notes := strings.Join(lines[notesAt:i+1], "\n"); !strings.Contains(notes, "exit") && !strings.Contains(notes, "broken pipe") {
+		t.Errorf("the driver notes do not say the orchestrator exited:\n%s", notes)
+	}
+	if i+12 > len(lines) {
+		t.Fatalf("no stderr tail after the notes:\n%s", r.stdout)
+	}
 	if !regexp.MustCompile(`^  orchestrator stderr \(last 10 of \d+ lines\):$`).MatchString(lines[i+1]) {
 		t.Errorf("line after the scenario: %q", lines[i+1])
 	}
