@@ -66,11 +66,19 @@ func availExpiryScenario() *Scenario {
 		Area:  "card",
 		Source: "seed 000, Operational Effect. B breaks no server MUST of A2A 1.0: its -32004 is the spec's UnsupportedOperationError (§5.4), " +
 			"and its CDN card outlives the rollout (§8.6.1: SHOULD)",
-		Setup: "B's eu-west-1 gateway refuses invoice-reconciliation with -32004 naming invoice-reconciliation-v2 throughout; the CDN card lists the old skill, " +
-			"the origin -v2. Three delegations of invoice-reconciliation: the second at once after the first (within 60 s of any -32004 of the first, " +
+		Setup: "B's eu-west-1 gateway refuses real tasks for invoice-reconciliation with -32004 naming invoice-reconciliation-v2 throughout " +
+			"(probes pass: they prove the endpoint, not the skill); the CDN card lists the old skill, the origin -v2. Three delegations of invoice-reconciliation: the second at once after the first (within 60 s of any -32004 of the first, " +
 			"each having 20 s), the third 61 s after the second ended (past 60 s from every earlier -32004).",
 		Labels: []string{"slow"},
-		Fleet:  fleetOf(mockvendor.VendorB()),
+		Fleet: func() mockvendor.Config {
+			b := mockvendor.VendorB()
+			b.Skills = []mockvendor.SkillConfig{{ID: skillS, Name: "Invoice reconciliation"}, {ID: skillV2, Name: "Invoice reconciliation v2"}}
+			b.Faults = []mockvendor.FaultSpec{
+				mockvendor.Spec("stale-card", mockvendor.StaleCard{Skills: []string{skillS}}),
+				mockvendor.Spec("region-gate", mockvendor.RegionGate{Region: mockvendor.RegionB, GatedSkills: []string{skillS}, AvailableSkills: []string{skillV2}}),
+			}
+			return mockvendor.Config{Vendors: []mockvendor.VendorConfig{b}}
+		},
 		Requests: []Request{
 			req(skillS, mockvendor.HostCardB),
 			req(skillS, mockvendor.HostCardB),

@@ -58,7 +58,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	out.flags(fs)
 	shardFlag := fs.String("shard", "", "run only shard `K/N` of the scenarios (catalog index mod N == K-1); merge the reports with 'a2a-conform report merge'")
 	baselineFile := fs.String("baseline", "", "baseline file of expected failures {\"ID-or-glob\": \"reason\"}")
-	slow := fs.Bool("slow", false, "also run scenarios labelled slow (CARD-007 waits 301 s)")
+	slow := fs.Bool("slow", false, "also run scenarios labelled slow (CARD-007 waits 301 s, CARD-009 61 s)")
 	verbose := fs.Bool("verbose", false, "show Ginkgo's own progress report on stderr")
 	var seed seedFlag
 	fs.Var(&seed, "seed", "run the scenarios in an order shuffled with this `N` (printed, so a run can be repeated), or with a new seed for 'random'; default: catalog order")
