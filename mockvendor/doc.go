@@ -34,7 +34,8 @@
 //	server-error             sends fail with -32000..-32099. code (-32005),
 //	                         message ("server error"), data (none), times (all),
 //	                         probes (probes pass)
-//	stub-endpoint            every method answers -32601
+//	stub-endpoint            every method answers -32601. code (-32601; or
+//	                         -32602, invalid params)
 //	refuse-connections       every connection is closed at once, before TLS (a
 //	                         dead endpoint); traced as connection-refused
 //	probe-accept             a probe's task stays working until cancelled

@@ -1,13 +1,33 @@
 package mockvendor
 
-// StubEndpoint answers every JSON-RPC method with -32601: the card looks
-// fine but the endpoint does not implement A2A [seed 000, Condition of
-// Validity]. The vendor's card then breaks A2A 1.0 §8.3.1: each interface
-// MUST accurately declare its transport protocol and URL.
-type StubEndpoint struct{}
+import "fmt"
 
-func init() {
-	registerFault("stub-endpoint", "every JSON-RPC method answers -32601", func() any { return &StubEndpoint{} })
+// StubEndpoint answers every JSON-RPC method with one protocol error,
+// -32601 (method not found) or -32602 (invalid params): the card looks fine
+// but the endpoint does not implement A2A [seed 000, Condition of Validity;
+// the reference code of its Operational Effect reads both codes as "no task
+// lifecycle"]. The vendor's card then breaks A2A 1.0 §8.3.1: each interface
+// MUST accurately declare its transport protocol and URL.
+type StubEndpoint struct {
+	// Code is the JSON-RPC error every method gets: -32601 or -32602. Zero
+	// means -32601.
+	Code int `json:"code,omitempty" doc:"error code answered, -32601 or -32602; 0 means -32601"`
 }
 
-func (StubEndpoint) onCall(c *Call) *RPCError { return errMethodNotFound(c.Method) }
+func init() {
+	registerFault("stub-endpoint", "every JSON-RPC method answers -32601 (or -32602)", func() any { return &StubEndpoint{} })
+}
+
+func (s *StubEndpoint) validate() error {
+	if s.Code != 0 && s.Code != -32601 && s.Code != -32602 {
+		return fmt.Errorf("code %d is neither -32601 nor -32602", s.Code)
+	}
+	return nil
+}
+
+func (s *StubEndpoint) onCall(c *Call) *RPCError {
+	if s.Code == -32602 {
+		return errInvalidParams("the endpoint takes no parameters for " + c.Method)
+	}
+	return errMethodNotFound(c.Method)
+}

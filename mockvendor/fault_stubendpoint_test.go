@@ -11,7 +11,7 @@ func init() {
 
 // tFaultStubEndpoint is the stub-endpoint case of TestFaults.
 func tFaultStubEndpoint(t *testing.T, e *tFaultEnv) {
-	e.add(t, "x", Spec("stub-endpoint", nil))
+	id := e.add(t, "x", Spec("stub-endpoint", nil))
 	calls := []struct{ version, method string }{
 		{"", "tasks/send"}, {"0.3", "message/send"}, {"0.3", "message/stream"}, {"1.0", "SendMessage"},
 		{"0.3", "tasks/get"}, {"1.0", "GetTask"}, {"0.3", "tasks/cancel"}, {"1.0", "CancelTask"}, {"0.3", "no/such"},
@@ -42,6 +42,26 @@ func tFaultStubEndpoint(t *testing.T, e *tFaultEnv) {
 		ev := tWaitEvent(t, e.f, seq, func(ev Event) bool { return ev.Op == OpGet })
 		if !ev.Probe || ev.TaskID != ProbeText+"-lifecycle" {
 			t.Errorf("%s probe recorded as probe %v, task %q", d.Get, ev.Probe, ev.TaskID)
+		}
+	}
+	e.remove(t, id)
+
+	// code -32602: every method, the probe too, is answered invalid params.
+	e.add(t, "x", Spec("stub-endpoint", StubEndpoint{Code: -32602}))
+	tWantCode(t, "0.3 probe", e.send(t, Dialect03, ProbeText, ""), -32602)
+	tWantCode(t, "1.0 send", e.send(t, Dialect10, "x", ""), -32602)
+	tWantCode(t, "1.0 get", tRPC(t, e.c, e.rpc, "1.0", "GetTask", map[string]any{"id": "t-1"}), -32602)
+}
+
+// TestStubEndpointCodes: only -32601 and -32602 are stub codes.
+func TestStubEndpointCodes(t *testing.T) {
+	for _, c := range []struct {
+		code int
+		ok   bool
+	}{{0, true}, {-32601, true}, {-32602, true}, {-32600, false}, {-32004, false}} {
+		_, err := newFault(Spec("stub-endpoint", StubEndpoint{Code: c.code}))
+		if (err == nil) != c.ok {
+			t.Errorf("code %d: err %v, want ok %v", c.code, err, c.ok)
 		}
 	}
 }

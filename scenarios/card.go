@@ -359,16 +359,10 @@ func judgeDeclaredURL(r *Run) Verdict {
 	return Passf("%d calls, all to an interface URL D's card declares", len(calls))
 }
 
-// judgeVersionHint: the card is reported as a hint where a call to D asked
-// for a 1.x version and got A2A-Version 0.3. A run whose calls to D all
-// asked for 0.3 (no header) got the answer an honest vendor gives: the
-// disagreement was not there to see [seed 000, Condition of Validity].
+// judgeVersionHint: CARD-005's disagreement is an A2A-Version 0.3 answer
+// to a call that asked for 1.x; a 0.3 call answered 0.3 met none.
 func judgeVersionHint(r *Run) Verdict {
-	atD := filter(r.Events, func(e mockvendor.Event) bool { return inVendor(e, "d") && isCall(e) })
-	if len(atD) > 0 && !slices.ContainsFunc(atD, func(e mockvendor.Event) bool { return !below10(askedVersion(e)) }) {
-		return NotApplicablef("every call to D asked for A2A %s and got 0.3, what an honest vendor answers it: no disagreement to see", askedVersion(atD[0]))
-	}
-	return cardTrustIs(r, 0, contract.CardTrustHint)
+	return judgeVersionDisagreement(r, "got 0.3, what an honest vendor answers it")
 }
 
 // refetchAfter judges that, after the first error code from vendor, the

@@ -35,33 +35,7 @@ func probeScenarios() []*Scenario {
 					Fix:          "Probe first; on -32601/-32602 from the probe, skip the endpoint and try the next candidate.",
 					ReadsOutcome: true,
 					Reached:      cardFetched("e"),
-					Judge: func(r *Run) Verdict {
-						for _, e := range r.Events {
-							if isRealSend(e) && inVendor(e, "e") {
-								return Failf("%s: a real task reached the stub endpoint", describe(e)).At(e.Seq)
-							}
-						}
-						o, bad := r.outcome(0)
-						if bad != nil {
-							return *bad
-						}
-						notA2A := slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool {
-							return inVendor(e, "e") && (e.ErrorCode == -32601 || e.ErrorCode == -32602)
-						})
-						switch {
-						case o.Outcome == contract.OutcomeCompleted:
-							if v := completedAt(r, 0, "d"); v.Outcome != Pass {
-								return v
-							}
-							return Passf("the stub got no real task; D completed it")
-						case (o.Outcome == contract.OutcomeRejected || o.Outcome == contract.OutcomeFailed) && o.Reason == contract.ReasonEndpointNotA2A:
-							if !notA2A {
-								return Failf("the outcome says endpoint-not-a2a; the wire shows E's endpoint never answered -32601 or -32602 (it was not asked)")
-							}
-							return Passf("the stub got no real task; outcome %s, endpoint-not-a2a", o.Outcome)
-						}
-						return Failf("the stub got no real task, but the outcome is %s (reason %q): want completed via D, or rejected/failed with endpoint-not-a2a", o.Outcome, o.Reason)
-					},
+					Judge:        judgeStubNoCommit,
 				},
 				{
 					ID:          "PROBE-001.PROBED",
@@ -74,20 +48,7 @@ func probeScenarios() []*Scenario {
 					},
 					Fix:     `Send a probe (text part "__probe__" or metadata a2a_probe: true, or a get of a synthetic id marked as a probe) before the first real task to an endpoint.`,
 					Reached: cardFetched("e"),
-					Judge: func(r *Run) Verdict {
-						for _, e := range r.Events {
-							if isProbe(e) && inVendor(e, "e") {
-								return Passf("%s", describe(e)).At(e.Seq)
-							}
-							if isTaskSend(e) && inVendor(e, "e") {
-								if e.Probe {
-									return Passf("%s", describe(e)).At(e.Seq)
-								}
-								return Failf("%s: a real task came before any probe", describe(e)).At(e.Seq)
-							}
-						}
-						return Failf("E's endpoint was never probed")
-					},
+					Judge:   judgeProbedFirst,
 				},
 			},
 		},
@@ -223,4 +184,52 @@ func isAcceptedProbe(e mockvendor.Event) bool {
 var probeAccepted = Precondition{
 	Needs: "send a probe the vendor accepts as a task",
 	Met:   func(r *Run) bool { return slices.ContainsFunc(r.Events, isAcceptedProbe) },
+}
+
+// judgeStubNoCommit: no real task reached E's stub endpoint, and the
+// delegation completed at D or ended rejected/failed with endpoint-not-a2a,
+// a reason the wire bears out (E answered -32601 or -32602).
+func judgeStubNoCommit(r *Run) Verdict {
+	for _, e := range r.Events {
+		if isRealSend(e) && inVendor(e, "e") {
+			return Failf("%s: a real task reached the stub endpoint", describe(e)).At(e.Seq)
+		}
+	}
+	o, bad := r.outcome(0)
+	if bad != nil {
+		return *bad
+	}
+	notA2A := slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool {
+		return inVendor(e, "e") && (e.ErrorCode == -32601 || e.ErrorCode == -32602)
+	})
+	switch {
+	case o.Outcome == contract.OutcomeCompleted:
+		if v := completedAt(r, 0, "d"); v.Outcome != Pass {
+			return v
+		}
+		return Passf("the stub got no real task; D completed it")
+	case (o.Outcome == contract.OutcomeRejected || o.Outcome == contract.OutcomeFailed) && o.Reason == contract.ReasonEndpointNotA2A:
+		if !notA2A {
+			return Failf("the outcome says endpoint-not-a2a; the wire shows E's endpoint never answered -32601 or -32602 (it was not asked)")
+		}
+		return Passf("the stub got no real task; outcome %s, endpoint-not-a2a", o.Outcome)
+	}
+	return Failf("the stub got no real task, but the outcome is %s (reason %q): want completed via D, or rejected/failed with endpoint-not-a2a", o.Outcome, o.Reason)
+}
+
+// judgeProbedFirst: a probe (a probe send, or a get of a marked synthetic
+// id) reached E before any real task did.
+func judgeProbedFirst(r *Run) Verdict {
+	for _, e := range r.Events {
+		if isProbe(e) && inVendor(e, "e") {
+			return Passf("%s", describe(e)).At(e.Seq)
+		}
+		if isTaskSend(e) && inVendor(e, "e") {
+			if e.Probe {
+				return Passf("%s", describe(e)).At(e.Seq)
+			}
+			return Failf("%s: a real task came before any probe", describe(e)).At(e.Seq)
+		}
+	}
+	return Failf("E's endpoint was never probed")
 }

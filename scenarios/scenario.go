@@ -317,7 +317,7 @@ func (s *Scenario) HasLabel(l string) bool {
 // All returns the catalog, in catalog order. Each call builds fresh values.
 func All() []*Scenario {
 	var out []*Scenario
-	for _, area := range [][]*Scenario{cardScenarios(), probeScenarios(), streamScenarios(), streamEndScenarios(), modeScenarios(), bindScenarios(), sigScenarios(), lifeScenarios(), ifaceScenarios(), authScenarios()} {
+	for _, area := range [][]*Scenario{cardScenarios(), cardSeedScenarios(), probeScenarios(), probeSeedScenarios(), streamScenarios(), streamEndScenarios(), modeScenarios(), bindScenarios(), sigScenarios(), lifeScenarios(), ifaceScenarios(), authScenarios()} {
 		out = append(out, area...)
 	}
 	return out

@@ -34,8 +34,9 @@ func variants() []variant {
 	return out
 }
 
-// shortWindow makes CARD-007 testable: the same check, with the authority
-// window shrunk to one second and the pause to 1.5 s.
+// shortWindow makes the slow scenarios testable: the same checks, with the
+// authority window (CARD-007) or the availability TTL (CARD-009) shrunk to
+// one second and the pause to 1.5 s.
 const shortWindow = time.Second
 
 func scenarioFor(t *testing.T, id string) (*scenarios.Scenario, scenarios.Check) {
@@ -44,7 +45,7 @@ func scenarioFor(t *testing.T, id string) (*scenarios.Scenario, scenarios.Check)
 	if s == nil || c == nil {
 		t.Fatalf("no check %s", id)
 	}
-	if s.ID == "CARD-007" {
+	if s.ID == "CARD-007" || s.ID == "CARD-009" {
 		for i := range s.Requests {
 			if s.Requests[i].Wait > 0 {
 				s.Requests[i].Wait = shortWindow + shortWindow/2
@@ -95,6 +96,23 @@ func TestSlowScenarioPassesWithShortWindow(t *testing.T) {
 	cr := judge(t, "CARD-007.REPROBE", referenceDriver(reference.Breaks{}))
 	if cr.Result != scenarios.Pass {
 		t.Fatalf("CARD-007.REPROBE = %s (%s), want PASS", cr.Result, cr.Detail)
+	}
+}
+
+// TestAvailabilityExpiryPasses: CARD-009 is off in default runs; here the
+// unmodified reference passes it, its availability TTL and the pause both
+// shrunk, whether the entry has expired by the third delegation (it tries
+// the refused skill again) or not (it keeps to the successor).
+func TestAvailabilityExpiryPasses(t *testing.T) {
+	for _, ttl := range []time.Duration{shortWindow, time.Hour} {
+		d := driver.NewGo("reference", func() driver.GoOrchestrator {
+			return reference.New(reference.Options{AvailabilityTTL: ttl})
+		})
+		cr := judge(t, "CARD-009.EXPIRY", d)
+		if cr.Result != scenarios.Pass {
+			t.Errorf("availability TTL %s: CARD-009.EXPIRY = %s (%s), want PASS", ttl, cr.Result, cr.Detail)
+		}
+		t.Logf("availability TTL %s: %s", ttl, cr.Detail)
 	}
 }
 

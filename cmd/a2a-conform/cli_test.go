@@ -206,7 +206,7 @@ func TestShardAndMerge(t *testing.T) {
 		}
 		return out
 	}
-	if got := strings.Join(ids(s1), " "); got != "CARD-001 CARD-003 CARD-005" {
+	if got := strings.Join(ids(s1), " "); got != "CARD-001 CARD-003 CARD-005 CARD-008" {
 		t.Errorf("shard 1/2 ran %s", got)
 	}
 	if got := strings.Join(ids(s2), " "); got != "CARD-002 CARD-004 CARD-006 CARD-010" {

@@ -58,7 +58,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	out.flags(fs)
 	shardFlag := fs.String("shard", "", "run only shard `K/N` of the scenarios (catalog index mod N == K-1); merge the reports with 'a2a-conform report merge'")
 	baselineFile := fs.String("baseline", "", "baseline file of expected failures {\"ID-or-glob\": \"reason\"}")
-	slow := fs.Bool("slow", false, "also run scenarios labelled slow (CARD-007 waits 301 s)")
+	slow := fs.Bool("slow", false, "also run scenarios labelled slow (CARD-007 waits 301 s, CARD-009 61 s)")
 	verbose := fs.Bool("verbose", false, "show Ginkgo's own progress report on stderr")
 	rerun := fs.String("rerun-failed", "", "run again only the scenarios of this JSON report with a check that failed, was not exercised or met a harness error (with --label-filter: both must select)")
 	parallel := fs.Int("parallel", 0, "run this many scenarios at once (0: max(4, the number of CPUs); the http driver runs one at a time); the results do not depend on it")

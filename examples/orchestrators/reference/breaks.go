@@ -17,19 +17,19 @@ import (
 type Breaks struct {
 	// NoProbe sends the real task without probing the endpoint first: a
 	// stub endpoint gets the task.
-	NoProbe bool `break:"no-probe" check:"PROBE-001.NO-COMMIT,PROBE-001.PROBED"`
+	NoProbe bool `break:"no-probe" check:"PROBE-001.NO-COMMIT,PROBE-001.PROBED,PROBE-005.NO-COMMIT,PROBE-005.PROBED"`
 	// NoProbeCancel leaves an accepted (submitted/working) probe task
 	// running instead of cancelling it.
 	NoProbeCancel bool `break:"no-probe-cancel" check:"PROBE-002.CANCEL"`
 	// NoRefetch does not re-fetch the card after a -32004 (re-routes on
 	// the error data alone).
-	NoRefetch bool `break:"no-refetch" check:"CARD-001.REFETCH,PROBE-003.ROUTE"`
+	NoRefetch bool `break:"no-refetch" check:"CARD-001.REFETCH,PROBE-003.ROUTE,PROBE-004.REFETCH"`
 	// RefetchWithETag re-fetches after a -32004 as an ordinary
 	// revalidation: If-None-Match, no cache bypass (the CDN answers 304).
 	RefetchWithETag bool `break:"refetch-with-etag" check:"CARD-001.REFETCH"`
 	// EscalateOnSkillError reports -32004 as "escalated" instead of
 	// re-routing.
-	EscalateOnSkillError bool `break:"escalate-on-skill-error" check:"CARD-001.ROUTE,CARD-006.RECOVER"`
+	EscalateOnSkillError bool `break:"escalate-on-skill-error" check:"CARD-001.ROUTE,CARD-006.RECOVER,PROBE-004.ROUTE"`
 	// ExtraCalls repeats a failing real send five more times (retry storm).
 	ExtraCalls bool `break:"extra-calls" check:"CARD-001.BOUNDED"`
 	// MarkDegraded marks a vendor that answered a server-range error as
@@ -40,7 +40,7 @@ type Breaks struct {
 	PrevalidateSkill bool `break:"prevalidate-skill" check:"CARD-004.NO-PREVALIDATE"`
 	// AlwaysAuthoritative reports cardTrust "authoritative" whatever
 	// happened.
-	AlwaysAuthoritative bool `break:"always-authoritative" check:"CARD-005.HINT"`
+	AlwaysAuthoritative bool `break:"always-authoritative" check:"CARD-005.HINT,CARD-008.HINT"`
 	// NoAvailabilityCacheInvalidation keeps the availability cache's
 	// "available" entry for (host, skill) after a -32004 and sends the
 	// skill to the host again before re-fetching the card.
@@ -91,8 +91,13 @@ type Breaks struct {
 	// authority window.
 	ReprobeNever bool `break:"reprobe-never" check:"CARD-007.REPROBE"`
 	// CommitOnStub sends the real task although the probe answered
-	// -32601 (endpoint not A2A).
-	CommitOnStub bool `break:"commit-on-stub" check:"PROBE-001.NO-COMMIT"`
+	// -32601 or -32602 (endpoint not A2A).
+	CommitOnStub bool `break:"commit-on-stub" check:"PROBE-001.NO-COMMIT,PROBE-005.NO-COMMIT"`
+	// CommitAfterRefusedProbe sends the real task for the skill whose
+	// probe was answered in -32000..-32099, as seed 000's reference code
+	// does (it counts a -32004 probe answer as a live task lifecycle),
+	// before any re-fetch of the card.
+	CommitAfterRefusedProbe bool `break:"commit-after-refused-probe" check:"PROBE-004.NO-COMMIT,PROBE-004.REFETCH"`
 	// SendToCardHost sends JSON-RPC to the host that served the card (with
 	// the interface's path) instead of the interface URL.
 	SendToCardHost bool `break:"send-to-card-host" check:"CARD-002.URL"`
@@ -137,7 +142,7 @@ type Breaks struct {
 	// RefetchPlain answers a -32004 with a plain GET of the card (no cache
 	// headers: the CDN serves its stale copy) and, the card still listing
 	// the skill, sends the same skill to the same host again once.
-	RefetchPlain bool `break:"refetch-plain" check:"CARD-006.INVALIDATE"`
+	RefetchPlain bool `break:"refetch-plain" check:"CARD-006.INVALIDATE,CARD-009.EXPIRY"`
 	// CancelAfterComplete cancels the real task after it completed.
 	CancelAfterComplete bool `break:"cancel-after-complete" check:"CARD-002.G-CANCEL-ABANDONED"`
 

@@ -256,6 +256,10 @@ func (r *run) probeStep(a *attempt) bool {
 		}
 		a.reason = contract.ReasonVersionMismatch
 		return false
+	case res.rpcErr.ServerRange() && r.br.CommitAfterRefusedProbe:
+		r.notef("probe of %s for %q: %v: taken as a live task lifecycle", a.ep.URL, a.skill, res.rpcErr)
+		a.probeOK = true
+		return true
 	case res.rpcErr.ServerRange():
 		r.notef("probe of %s for %q: %v: card is stale", a.ep.URL, a.skill, res.rpcErr)
 		return r.reroute(a, res.rpcErr)
