@@ -83,6 +83,24 @@ func (lw *lineWriter) scenarioLine(s *scenarios.Scenario, results []scenarios.Ou
 	}
 }
 
+// DelegationLine says in words what came of a run's delegations: how many
+// completed as the wire shows, how many of the others ended as their
+// scenario wanted (a right refusal), and how many brought back no usable
+// answer.
+func DelegationLine(t DelegationTally) string {
+	line := fmt.Sprintf("%d/%d completed (as the wire shows)", t.Completed, t.Attempted)
+	if others := t.Attempted - t.Completed; others > 0 {
+		line += fmt.Sprintf("; of the %d others, %d ended as their scenario wants (a right refusal or interruption)", others, t.EndedAsWanted)
+	}
+	if t.Attempted > 0 && t.Answered < t.Attempted {
+		line += fmt.Sprintf("; %d brought back no usable answer", t.Attempted-t.Answered)
+	}
+	if t.Attempted > 0 && t.Answered == 0 {
+		line += ": no answer was usable, so the run is conformant in no profile"
+	}
+	return line
+}
+
 // whyLines says, for the console, which delegations of a scenario got no
 // outcome and the driver's reason ("timeout", "http status 307, a
 // redirect to ..."), one line each, clipped to 200 characters with
@@ -166,7 +184,7 @@ func WriteScorecard(w io.Writer, r *Report) {
 		}
 		fmt.Fprintf(w, "  %-18s score %5.1f  MUST %d/%d  conformant: %-3s  not exercised %d  (%s)\n", p, ps.Score, ps.MustPassed, ps.MustApplicable, conf, ps.NotExercised, strings.Join(counts, ", "))
 	}
-	fmt.Fprintf(w, "  delegations        %d/%d completed (as the wire shows)\n", r.Delegations.Completed, r.Delegations.Attempted)
+	fmt.Fprintf(w, "  delegations        %s\n", DelegationLine(r.Delegations))
 	var globals []string
 	for _, c := range r.Checks {
 		if strings.HasPrefix(c.ID, "G-") {

@@ -73,6 +73,47 @@ type DelegationTally struct {
 	// Completed is the number whose outcome said completed and whose
 	// completion the wire bears out (scenarios.Run.Corroborate).
 	Completed int `json:"completed"`
+	// Answered is the number that brought back a usable answer: an
+	// outcome the contract allows, or "unimplemented". A run with
+	// delegations and none answered is conformant in no profile.
+	Answered int `json:"answered"`
+	// EndedAsWanted is the number of the answered delegations that did
+	// not complete in a scenario whose own checks all passed (or do not
+	// apply): refusals and interruptions that were the right answer.
+	EndedAsWanted int `json:"endedAsWanted"`
+}
+
+// tally counts the delegations of the report's scenarios.
+func (r *Report) tally() DelegationTally {
+	var t DelegationTally
+	for _, sc := range r.Scenarios {
+		right := r.scenarioPassed(sc.ID)
+		for _, d := range sc.Delegations {
+			t.Attempted++
+			answered := d.Outcome != nil || d.Unimplemented
+			switch {
+			case d.CompletedOnWire:
+				t.Completed++
+			case answered && right:
+				t.EndedAsWanted++
+			}
+			if answered {
+				t.Answered++
+			}
+		}
+	}
+	return t
+}
+
+// scenarioPassed reports whether every own check of scenario id passed,
+// was waived or does not apply.
+func (r *Report) scenarioPassed(id string) bool {
+	for _, c := range r.Checks {
+		if c.Scenario == id && !strings.HasPrefix(c.ID, "G-") && c.Result != scenarios.Pass && c.Result != scenarios.NotApplicable && c.Result != scenarios.Waived {
+			return false
+		}
+	}
+	return true
 }
 
 // Tool identifies the harness.
@@ -338,16 +379,16 @@ func (b Baseline) problemsIn(checks []CheckResult, elsewhere []string) []string 
 // shard's, and the merge judges it.
 func (r *Report) Finish(b Baseline) {
 	r.foldGlobals(b)
-	r.Delegations = DelegationTally{}
-	for _, sc := range r.Scenarios {
-		for _, d := range sc.Delegations {
-			r.Delegations.Attempted++
-			if d.CompletedOnWire {
-				r.Delegations.Completed++
-			}
+	r.Delegations = r.tally()
+	r.Profiles = Score(r.Checks)
+	if r.Delegations.Attempted > 0 && r.Delegations.Answered == 0 {
+		// Nothing the orchestrator said could be read: whatever the
+		// checks that need no answer show, that is no conformance.
+		for p, ps := range r.Profiles {
+			ps.Conformant = false
+			r.Profiles[p] = ps
 		}
 	}
-	r.Profiles = Score(r.Checks)
 	if len(b) > 0 {
 		r.Baseline = b
 	}

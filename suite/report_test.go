@@ -6,9 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/a2a-conform/a2a-conform/contract"
 	"github.com/a2a-conform/a2a-conform/mockvendor"
 	"github.com/a2a-conform/a2a-conform/scenarios"
 )
@@ -145,5 +147,36 @@ func TestReportTraceIsBounded(t *testing.T) {
 	}
 	if evs[0].Request == nil {
 		t.Error("reportTrace changed the run's own events")
+	}
+}
+
+// TestNoUsableAnswerIsNotConformant: a run whose every delegation brought
+// back nothing usable is conformant in no profile, even where every check
+// it kept passed (a filter that left only checks needing no answer); one
+// usable answer lifts that, and the tally says how many ended as wanted.
+func TestNoUsableAnswerIsNotConformant(t *testing.T) {
+	passing := []CheckResult{{ID: "X-001.A", Scenario: "X-001", Result: scenarios.Pass,
+		Grades: []scenarios.Grade{{Profile: scenarios.Core, Level: scenarios.Must}, {Profile: scenarios.Safety, Level: scenarios.Must}}}}
+	for _, tc := range []struct {
+		name          string
+		delegations   []scenarios.Delegation
+		conformant    bool
+		endedAsWanted int
+	}{
+		{"none usable", []scenarios.Delegation{{NoOutcome: "not json"}, {NoOutcome: "timeout"}}, false, 0},
+		{"one usable refusal", []scenarios.Delegation{{NoOutcome: "timeout"}, {Outcome: &contract.DelegationOutcome{Outcome: contract.OutcomeRejected}}}, true, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &Report{Checks: slices.Clone(passing), Scenarios: []ScenarioResult{{ID: "X-001", Delegations: tc.delegations}}}
+			r.Finish(nil)
+			for _, p := range scenarios.Profiles {
+				if r.Profiles[p].Conformant != tc.conformant {
+					t.Errorf("%s conformant %v, want %v", p, r.Profiles[p].Conformant, tc.conformant)
+				}
+			}
+			if r.Delegations.EndedAsWanted != tc.endedAsWanted {
+				t.Errorf("endedAsWanted %d, want %d", r.Delegations.EndedAsWanted, tc.endedAsWanted)
+			}
+		})
 	}
 }

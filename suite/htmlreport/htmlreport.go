@@ -34,7 +34,8 @@ import (
 var pageText string
 
 var pageTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"lower": func(o scenarios.Outcome) string { return strings.ToLower(string(o)) },
+	"lower":          func(o scenarios.Outcome) string { return strings.ToLower(string(o)) },
+	"delegationLine": suite.DelegationLine,
 }).Parse(pageText))
 
 // Write renders r to file.
