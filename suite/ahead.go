@@ -47,9 +47,13 @@ type future struct {
 	err  error
 }
 
+// runFunc executes one scenario (Execute, with whatever the run adds).
+type runFunc func(ctx context.Context, s *scenarios.Scenario) (*scenarios.Run, ScenarioResult, error)
+
 // startAhead begins executing order (the scenarios the filter selected, in
-// run order) with at most n at once, until ctx is done or stop is called.
-func startAhead(ctx context.Context, order []*scenarios.Scenario, d driver.Driver, n int) *ahead {
+// run order) with run, at most n at once, until ctx is done or stop is
+// called.
+func startAhead(ctx context.Context, order []*scenarios.Scenario, run runFunc, n int) *ahead {
 	ctx, cancel := context.WithCancel(ctx)
 	a := &ahead{futures: map[string]*future{}, window: make(chan struct{}, 2*n), cancel: cancel}
 	slots := make(chan struct{}, n)
@@ -69,7 +73,7 @@ func startAhead(ctx context.Context, order []*scenarios.Scenario, d driver.Drive
 			slots <- struct{}{}
 			go func() {
 				defer func() { <-slots }()
-				f.run, f.res, f.err = Execute(ctx, s, d)
+				f.run, f.res, f.err = run(ctx, s)
 				close(f.done)
 			}()
 		}
@@ -80,10 +84,10 @@ func startAhead(ctx context.Context, order []*scenarios.Scenario, d driver.Drive
 // take waits for scenario s's execution and frees its place in the
 // window; ctx bounds the wait. A scenario that was never started (the
 // filter did not select it) runs now, on its own.
-func (a *ahead) take(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scenarios.Run, ScenarioResult, error) {
+func (a *ahead) take(ctx context.Context, s *scenarios.Scenario, run runFunc) (*scenarios.Run, ScenarioResult, error) {
 	f, ok := a.futures[s.ID]
 	if !ok {
-		return Execute(ctx, s, d)
+		return run(ctx, s)
 	}
 	select {
 	case <-f.done:

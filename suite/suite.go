@@ -74,6 +74,10 @@ type Config struct {
 	// the same order. Zero means catalog order. The report keeps catalog
 	// order either way.
 	Seed int64
+	// Events, when set, receives one JSON line per event as it happens
+	// (a scenario starting, a check's result, a scenario ending, the run
+	// ending; see Event), for tools that follow a run. Nil means none.
+	Events io.Writer
 	// StopAfterBroken stops the run after this many scenarios in a row (in
 	// run order) in which the orchestrator gave no usable answer: it
 	// crashed, hung, or answered nothing the contract allows. The report
@@ -145,7 +149,7 @@ func Run(t ginkgo.GinkgoTestingT, cfg Config) (*Report, error) {
 	// print the same lines in the same order; ContinueOnFailure keeps a
 	// failed check from skipping the scenarios after it.
 	order := RunOrder(all, cfg.Seed)
-	exec := &executor{driver: cfg.Driver}
+	exec := &executor{driver: cfg.Driver, events: newEventLog(cfg.Events)}
 	ginkgo.Describe("a2a-conform catalog", ginkgo.Ordered, ginkgo.ContinueOnFailure, func() {
 		for _, s := range order {
 			defineScenario(s, cfg, out, col, exec)
@@ -169,7 +173,7 @@ func Run(t ginkgo.GinkgoTestingT, cfg Config) (*Report, error) {
 			for i, x := range sel {
 				picked[i] = x.Scenario
 			}
-			exec.pool = startAhead(cfg.Context, picked, cfg.Driver, parallelism(cfg.Parallel, cfg.Driver))
+			exec.pool = startAhead(cfg.Context, picked, exec.run, parallelism(cfg.Parallel, cfg.Driver))
 			defer exec.pool.stop()
 		}
 	}
@@ -188,6 +192,7 @@ func Run(t ginkgo.GinkgoTestingT, cfg Config) (*Report, error) {
 		return nil, nil
 	}
 	report.StoppedEarly = stoppedEarly(ctx)
+	exec.events.runEnd(report)
 	if cfg.JSONReport != "" {
 		if err := report.WriteJSON(cfg.JSONReport); err != nil {
 			fmt.Fprintf(cfg.Out, "a2a-conform: writing %s: %v\n", cfg.JSONReport, err)
@@ -256,13 +261,20 @@ func (c *collector) scenarios() []ScenarioResult {
 type executor struct {
 	driver driver.Driver
 	pool   *ahead
+	events *eventLog
 }
 
 func (e *executor) execute(ctx context.Context, s *scenarios.Scenario) (*scenarios.Run, ScenarioResult, error) {
 	if e.pool == nil {
-		return Execute(ctx, s, e.driver)
+		return e.run(ctx, s)
 	}
-	return e.pool.take(ctx, s, e.driver)
+	return e.pool.take(ctx, s, e.run)
+}
+
+// run executes s now, saying so on the event stream.
+func (e *executor) run(ctx context.Context, s *scenarios.Scenario) (*scenarios.Run, ScenarioResult, error) {
+	e.events.emit(Event{Kind: "scenario-start", Scenario: s.ID})
+	return Execute(ctx, s, e.driver)
 }
 
 // labelFilter joins the filters and keeps slow scenarios out unless asked.
@@ -313,6 +325,7 @@ func defineScenario(s *scenarios.Scenario, cfg Config, out *lineWriter, col *col
 			// before the next scenario starts; res keeps the report's part.
 			run = nil
 			out.scenarioLine(s, marks, res)
+			exec.events.emit(Event{Kind: "scenario-end", Scenario: s.ID, DurationMs: res.DurationMs})
 			if !stopped {
 				col.streak.record(res)
 			}
@@ -337,6 +350,7 @@ func defineScenario(s *scenarios.Scenario, cfg Config, out *lineWriter, col *col
 				}
 				addEntry(checkEntry, cr)
 				col.addCheck(cr)
+				exec.events.check(cr)
 				switch cr.Result {
 				case scenarios.Fail:
 					ginkgo.Fail(FailureMessage(cr))

@@ -63,6 +63,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	rerun := fs.String("rerun-failed", "", "run again only the scenarios of this JSON report with a check that failed, was not exercised or met a harness error (with --label-filter: both must select)")
 	parallel := fs.Int("parallel", 0, "run this many scenarios at once (0: max(4, the number of CPUs); the http driver runs one at a time); the results do not depend on it")
 	failFast := fs.Bool("fail-fast", false, "stop at the first scenario in which the orchestrator gave no usable answer (it crashed, hung or broke the contract), exit 2; without it the run stops after 3 in a row")
+	eventsFile := fs.String("events", "", "write one JSON line per event to this `file` as it happens: scenario-start, check (with its result), scenario-end, run-end")
 	dryRun := fs.Bool("dry-run", false, "print the scenarios and checks the filters (--label-filter, --profile, --shard, --slow) select, and exit without running them")
 	var seed seedFlag
 	fs.Var(&seed, "seed", "run the scenarios in an order shuffled with this `N` (printed, so a run can be repeated), or with a new seed for 'random'; default: catalog order")
@@ -126,6 +127,15 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		return printSelection(stdout, all, withProfiles(*labels, profiles), *slow)
 	}
+	var events io.Writer
+	if *eventsFile != "" {
+		f, err := os.Create(*eventsFile)
+		if err != nil {
+			return &exitError{code: 2, err: fmt.Errorf("--events: %w", err)}
+		}
+		defer f.Close()
+		events = f
+	}
 	// Last of the checks, as it may wait (--startup-grace): is the
 	// orchestrator there at all? If not, a run would only score that.
 	if err := driver.Preflight(ctx, d); err != nil {
@@ -156,6 +166,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		LabelFilter:     filter,
 		Parallel:        *parallel,
 		StopAfterBroken: map[bool]int{true: 1}[*failFast],
+		Events:          events,
 		IncludeSlow:     *slow,
 		Baseline:        bl,
 		Out:             stdout,

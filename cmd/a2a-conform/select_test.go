@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -83,5 +85,35 @@ func TestRerunFailed(t *testing.T) {
 	}
 	if r = runCLI(t, "run", "--rerun-failed", dir+"/missing.json"); r.code != 2 {
 		t.Errorf("a missing report: exit %d, want 2", r.code)
+	}
+}
+
+// TestEventsStream: --events writes one JSON line per scenario start,
+// check result and scenario end as they happen, then the run's end with
+// its verdicts; every line is valid JSON.
+func TestEventsStream(t *testing.T) {
+	t.Parallel()
+	file := t.TempDir() + "/events.jsonl"
+	if r := runCLI(t, "run", "--label-filter", "CARD-001 || CARD-002", "--events", file); r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]int{}
+	var last map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		last = nil
+		if err := json.Unmarshal([]byte(l), &last); err != nil {
+			t.Fatalf("not JSON: %q: %v", l, err)
+		}
+		kinds[last["event"].(string)]++
+	}
+	if kinds["scenario-start"] != 2 || kinds["scenario-end"] != 2 || kinds["check"] < 5 || kinds["run-end"] != 1 {
+		t.Errorf("events %v: want 2 starts, 2 ends, the checks, one run-end", kinds)
+	}
+	if last["event"] != "run-end" || last["conformant"] == nil {
+		t.Errorf("last event %v, want run-end with the verdicts", last)
 	}
 }
