@@ -1,6 +1,7 @@
 # a2a-conform: build, test, lint, and the measurements.
 #
-#   make test     lint, then every test. Tests that need Node (SDK interop,
+#   make test     lint, then every test, ending with a summary of what was
+#                 skipped and why. Tests that need Node (SDK interop,
 #                 the a2a-js and framework adapters), python3 (the stdlib adapter;
 #                 with jq, reading the hostile runs' reports) or
 #                 Chromium (browser tests) skip when those are missing,
@@ -19,6 +20,9 @@ BIN     ?= bin/a2a-conform
 REVISION ?= $(shell git rev-parse HEAD 2>/dev/null)
 VERSION  ?= dev
 LDFLAGS  := -X main.version=$(VERSION) -X main.revision=$(REVISION)
+# GOTESTSUM runs go test and ends with a summary: every skipped test with
+# its reason (a missing Node, python3 or Chromium, say), then the counts.
+GOTESTSUM ?= $(GO) run gotest.tools/gotestsum@v1.13.0
 # CONTAINER builds the image (make image): podman, else docker.
 CONTAINER ?= $(shell command -v podman || command -v docker)
 # MODULES are this repository's Go modules: the harness (.) and the example
@@ -52,7 +56,7 @@ deps:
 # unless A2A_CONFORM_ARTIFACTS names another directory.
 test: export A2A_CONFORM_ARTIFACTS ?= $(CURDIR)/reports/artifacts
 test: deps lint cross
-	$(GO) test -count=1 -timeout 15m ./...
+	$(GOTESTSUM) --format pkgname -- -count=1 -timeout 15m ./...
 	$(GO) -C examples/adapters/a2a-go test -count=1 ./...
 
 # lint also fails when go.mod or go.sum of any module is not what

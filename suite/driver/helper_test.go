@@ -57,7 +57,7 @@ func TestMain(m *testing.M) {
 func TestHelperProcess(t *testing.T) {
 	args := helperArgs()
 	if args == nil {
-		t.Skip("not a helper process")
+		return // run as a test, it is not a helper: nothing to do (and nothing skipped)
 	}
 	os.Exit(runHelper(args[0], args[1:]))
 }
