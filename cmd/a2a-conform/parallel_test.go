@@ -23,6 +23,9 @@ func TestParallelSameVerdicts(t *testing.T) {
 		if r.code != 0 {
 			t.Fatalf("--parallel %s: exit %d\n%s%s", n, r.code, r.stdout, r.stderr)
 		}
+		if !strings.Contains(r.stdout, "not run: CARD-007, CARD-009 (slow: --slow runs them)") {
+			t.Errorf("--parallel %s: no line naming the slow scenarios left out:\n%s", n, r.stdout)
+		}
 		got := outcome{results: map[string]string{}}
 		for id, res := range results(readReport(t, rep)) {
 			got.results[id] = string(res)

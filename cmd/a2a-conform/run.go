@@ -185,10 +185,51 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	werr := out.write(report)
 	suite.WriteScorecard(stdout, report)
 	writeFailures(stdout, report)
+	writeNotRun(stdout, filter, *slow, shard)
 	if werr != nil {
 		return &exitError{code: 2, err: werr}
 	}
 	return verdictExit(report, profiles)
+}
+
+// writeNotRun prints what the run left out and why: the slow scenarios
+// without --slow, the checks outside the filters and the other shards.
+func writeNotRun(w io.Writer, filter string, slow bool, shard *suite.ShardSpec) {
+	all := scenarios.All()
+	everything, err := suite.Select(all, "", true)
+	if err != nil {
+		return
+	}
+	inShard := all
+	if shard != nil {
+		inShard = shard.Select(all)
+	}
+	ids := func(slow bool) map[string]bool {
+		sel, _ := suite.Select(inShard, filter, slow)
+		out := map[string]bool{}
+		for _, s := range sel {
+			out[s.Scenario.ID] = true
+		}
+		return out
+	}
+	ran, withSlow := ids(slow), ids(true)
+	var slowOut []string
+	left := 0
+	for _, s := range everything {
+		switch {
+		case ran[s.Scenario.ID]:
+		case withSlow[s.Scenario.ID]:
+			slowOut = append(slowOut, s.Scenario.ID)
+		default:
+			left++
+		}
+	}
+	if len(slowOut) > 0 {
+		fmt.Fprintf(w, "not run: %s (slow: --slow runs them)\n", strings.Join(slowOut, ", "))
+	}
+	if left > 0 {
+		fmt.Fprintf(w, "not run: %d scenario(s) outside --label-filter, --profile or --shard (run --dry-run lists what a filter selects)\n", left)
+	}
 }
 
 // rerunFilter is the label filter that selects the scenarios a saved

@@ -29,6 +29,8 @@ func TestSelectionCommands(t *testing.T) {
 			[]string{"CARD-001.REFETCH"}, []string{"CARD-002"}},
 		{"an unknown profile", []string{"run", "--dry-run", "--profile", "strict"}, 2,
 			[]string{"unknown profile \"strict\""}, nil},
+		{"a filtered run says what it left out", []string{"run", "--label-filter", "CARD-002"}, 0,
+			[]string{"scenario(s) outside --label-filter"}, []string{"(slow"}},
 		{"explain in lower case", []string{"explain", "card-001.refetch"}, 0,
 			[]string{"CARD-001.REFETCH [delegation-safety MUST]"}, nil},
 		{"fleet up print-config in lower case", []string{"fleet", "up", "--scenario", "card-001", "--print-config"}, 0,
