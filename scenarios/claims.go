@@ -95,10 +95,43 @@ func (r *Run) completionContradiction(i int, o *contract.DelegationOutcome) stri
 	if created.Skill != o.Skill {
 		return says + fmt.Sprintf("; the wire shows task %q sent for skill %q", o.TaskID, created.Skill)
 	}
-	if !slices.ContainsFunc(evs[k:], func(e mockvendor.Event) bool { return e.TaskID == o.TaskID && e.State == "completed" }) {
+	if _, ok := seenCompleted(evs[k:], created); !ok {
 		return says + fmt.Sprintf("; the wire shows task %q never completed (last state %q)", o.TaskID, lastState(evs[k:], o.TaskID))
 	}
 	return ""
+}
+
+// seenCompleted returns the first event of evs that showed the client the
+// task created (a real send or stream that created or continued it)
+// completed: the same task id at the same vendor, answered completed on
+// the send itself, a frame of its stream, a get or a subscription, or
+// delivered completed by a push notification the client's receiver took.
+// It is the one rule of a completion on the wire: completedVia and
+// Contradiction (so Run.Corroborate's CompletedOnWire) both use it.
+func seenCompleted(evs []mockvendor.Event, created mockvendor.Event) (mockvendor.Event, bool) {
+	for _, e := range evs {
+		if e.TaskID == created.TaskID && e.Vendor == created.Vendor && showsState(e, "completed") {
+			return e, true
+		}
+	}
+	return mockvendor.Event{}, false
+}
+
+// showsState reports whether the client could have seen the task of e in
+// state (0.3 spelling) on e: the answer of a send, stream, get or
+// subscription without error, or a push notification delivered to the
+// client's receiver.
+func showsState(e mockvendor.Event, state string) bool {
+	if e.TaskID == "" || e.ErrorCode != 0 {
+		return false
+	}
+	switch {
+	case isTaskSend(e), e.Op == mockvendor.OpGet, isSubscribe(e):
+	case e.Op == mockvendor.OpPushDelivery && e.Attempt > 0 && e.DeliveryError == "":
+	default:
+		return false
+	}
+	return e.State == state
 }
 
 // candidateCardFetched reports whether a card of one of delegation i's
