@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/a2a-conform/a2a-conform/contract"
 	"github.com/a2a-conform/a2a-conform/mockvendor"
@@ -131,7 +132,25 @@ func showsState(e mockvendor.Event, state string) bool {
 	default:
 		return false
 	}
-	return e.State == state
+	return slices.ContainsFunc(shown(e), func(s mockvendor.SeenState) bool { return s.State == state })
+}
+
+// shown lists the task states e showed the client, each with when it
+// could first have seen it: a stream's states as its frames delivered
+// them (Event.Seen), else the one state answered, at the answer's end.
+func shown(e mockvendor.Event) []mockvendor.SeenState {
+	if len(e.Seen) > 0 {
+		return e.Seen
+	}
+	if e.State == "" {
+		return nil
+	}
+	return []mockvendor.SeenState{{State: e.State, Time: answeredAt(e)}}
+}
+
+// answeredAt is when e's answer ended: its arrival plus its duration.
+func answeredAt(e mockvendor.Event) time.Time {
+	return e.Time.Add(time.Duration(e.DurationMs * float64(time.Millisecond)))
 }
 
 // candidateCardFetched reports whether a card of one of delegation i's

@@ -373,17 +373,28 @@ func lifeScenarios() []*Scenario {
 	}
 }
 
-// taskAnswered needs the vendor to have answered (send, stream, get or
-// subscription) a real task in state (0.3 spelling).
+// taskAnswered needs the vendor to have shown a real task in state (0.3
+// spelling) to the client: in the answer of a send, get, cancel or
+// subscription, or in any frame of a stream (a client that streams and
+// sees working on the stream has met a working task as much as one whose
+// send was answered working).
 func taskAnswered(vendor, state string) Precondition {
 	return Precondition{
-		Needs: "get a real task answered " + state + " by " + vendorName(vendor),
+		Needs: "get a real task answered " + state + " by " + vendorName(vendor) + " (on a send, a get, a stream or a subscription)",
 		Met: func(r *Run) bool {
 			return slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool {
-				return inVendor(e, vendor) && e.TaskID != "" && !e.Probe && e.State == state
+				return inVendor(e, vendor) && e.TaskID != "" && !e.Probe && slices.ContainsFunc(shown(e), func(s mockvendor.SeenState) bool { return s.State == state })
 			})
 		},
 	}
+}
+
+// followedByStream reports whether a real task was followed over a
+// stream: a streamed send that created it, or a subscription to it.
+func followedByStream(r *Run) bool {
+	return slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool {
+		return !e.Probe && e.TaskID != "" && (e.Op == mockvendor.OpStream && createdTask(e) || isSubscribe(e))
+	})
 }
 
 // returnedImmediately needs a real send to the vendor that asked to return
@@ -560,8 +571,8 @@ func judgeBackoff(r *Run) Verdict {
 				Want(fmt.Sprintf("at most %d gets a second", maxGetsPerSecond), fmt.Sprintf("%d", in))
 		}
 	}
-	if n == 0 && slices.ContainsFunc(r.Events, isSubscribe) {
-		return NotApplicablef("did not poll (followed the task by a subscription)")
+	if n == 0 && followedByStream(r) {
+		return NotApplicablef("did not poll (followed the task over a stream: its own stream or a subscription)")
 	}
 	if n == 0 {
 		return NotExercisedf("never polled the working task")
@@ -590,6 +601,12 @@ func judgeStopAtDeadline(r *Run) Verdict {
 		if (e.Op == mockvendor.OpGet || isSubscribe(e)) && e.TaskID == id && e.Time.After(limit) {
 			return Failf("%s asked about task %s %d ms after the deadline", describe(e), id, e.Time.Sub(limit.Add(-deadlineGrace)).Milliseconds()).At(e.Seq)
 		}
+		if (e.Op == mockvendor.OpStream || isSubscribe(e)) && e.TaskID == id && (e.Pending || answeredAt(e).After(limit)) {
+			// A stream read past the deadline follows the task as much as
+			// a get does (it ends at once when the task is cancelled).
+			return Failf("%s, a stream of task %s, was read %s after the deadline", describe(e), id, heldPast(e, limit)).At(e.Seq).
+				Want("the stream closed (or the task cancelled) at the deadline", "a stream still read "+heldPast(e, limit)+" after it")
+		}
 	}
 	o, bad := r.outcome(0)
 	if bad != nil {
@@ -603,6 +620,15 @@ func judgeStopAtDeadline(r *Run) Verdict {
 		return Failf("outcome %s (reason %q): want failed with reason deadline", o.Outcome, o.Reason).Want("failed, deadline", o.Outcome+", "+o.Reason)
 	}
 	return Passf("stopped at the deadline; outcome %s, reason deadline", o.Outcome)
+}
+
+// heldPast says how long past the deadline (limit less the grace) the
+// stream e was held open.
+func heldPast(e mockvendor.Event, limit time.Time) string {
+	if e.Pending {
+		return "until the end of the scenario"
+	}
+	return fmt.Sprintf("%d ms", answeredAt(e).Sub(limit.Add(-deadlineGrace)).Milliseconds())
 }
 
 // delegationSummary says in a few words what delegation i did: how long
