@@ -387,6 +387,9 @@ func (h *host) newTask(q *rpcRequest) (*task, error) {
 		artifacts: c.Artifacts,
 		input:     c.Message,
 	}
+	if f := v.fleet; c.Op == OpStream && f.cfg.StreamsWork && !c.Probe && !c.Hold && !c.StreamAsJSON && t.workFor == 0 {
+		t.workFor = f.limits.WorkTime // Config.StreamsWork
+	}
 	if c.Dialect == Dialect01 && sp.ID != "" {
 		t.id = sp.ID
 		t.contextID = sp.SessionID

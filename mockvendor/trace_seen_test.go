@@ -125,3 +125,23 @@ func TestTraceSeenIsBounded(t *testing.T) {
 		t.Errorf("seen %d, clipped %v", len(e.Seen), e.Clipped)
 	}
 }
+
+// TestStreamsWork: with Config.StreamsWork a streamed task works
+// Limits.WorkTime, its stream sending working at once and completed when
+// the work ends; a blocking send is still answered completed.
+func TestStreamsWork(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.StreamsWork = true
+	cfg.Limits.WorkTime = 300 * time.Millisecond
+	f := tStart(t, cfg)
+	c := tClient(t, f, tViaProxy)
+	rpc := tURL(t, f, HostRPCD, DefaultRPCPath)
+	tWantState(t, "blocking send", tSend(t, c, rpc, Dialect10, "work", ""), "completed")
+	seq := f.Trace().Seq()
+	start := time.Now()
+	tReadSSE(t, tStream(t, c, rpc, "1.0", "SendStreamingMessage", tSendParams(Dialect10, "work", "")).Body)
+	ev := tWaitEvent(t, f, seq, func(e Event) bool { return e.Op == OpStream && !e.Pending })
+	if got := tSeenStates(ev); !slices.Equal(got, []string{"submitted", "working", "completed"}) || ev.Seen[2].Time.Sub(start) < 250*time.Millisecond || ev.Seen[1].Time.Sub(start) > 150*time.Millisecond {
+		t.Errorf("stream: seen %+v from %v", ev.Seen, start)
+	}
+}

@@ -366,3 +366,53 @@ func TestCancelAbandonedGoesByTime(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamReadToEnd: LIFE-006.STREAM passes a client that read its
+// stream to the task's end, and one that left the stream and polled the
+// task to its end; it fails one that took the first working status for
+// the end (reporting failed, or completed against the wire); a client
+// that sent (blocking or returnImmediately) is NOT_APPLICABLE here and a
+// run with no task NOT_EXERCISED. LIFE-006.DONE is NOT_APPLICABLE for a
+// client that streamed every task.
+func TestStreamReadToEnd(t *testing.T) {
+	const agent = "https://" + mockvendor.HostRPCD + mockvendor.DefaultRPCPath
+	str := func(endMs int, seen ...any) mockvendor.Event {
+		e := streamed(2, endMs, seen...)
+		e.Host, e.Path, e.Skill = mockvendor.HostRPCD, mockvendor.DefaultRPCPath, "s"
+		return e
+	}
+	full := str(1500, "submitted", 1, "working", 2, "completed", 1500)
+	left := str(10, "submitted", 1, "working", 2)
+	get := mockvendor.Event{Seq: 3, Time: at(1600), Vendor: "d", Op: mockvendor.OpGet, TaskID: "t-1", State: "completed"}
+	plain := mockvendor.Event{Seq: 2, Vendor: "d", Host: mockvendor.HostRPCD, Path: mockvendor.DefaultRPCPath, Op: mockvendor.OpSend, TaskID: "t-1", Skill: "s", State: "completed"}
+	outcome := func(word string) *contract.DelegationOutcome {
+		return &contract.DelegationOutcome{Outcome: word, Agent: agent, Skill: "s", TaskID: "t-1", TaskState: "working"}
+	}
+	cases := []struct {
+		name       string
+		events     []mockvendor.Event
+		o          *contract.DelegationOutcome
+		want, done Outcome
+	}{
+		{"read to its end", []mockvendor.Event{full}, outcome(contract.OutcomeCompleted), Pass, NotApplicable},
+		{"left at working, then polled to the end", []mockvendor.Event{left, get}, outcome(contract.OutcomeCompleted), Pass, NotApplicable},
+		{"first working taken as the end, reported failed", []mockvendor.Event{left}, outcome(contract.OutcomeFailed), Fail, NotApplicable},
+		{"first working taken as the end, reported completed", []mockvendor.Event{left}, outcome(contract.OutcomeCompleted), Fail, NotApplicable},
+		{"a blocking send", []mockvendor.Event{plain}, outcome(contract.OutcomeCompleted), NotApplicable, NotApplicable},
+		{"no task sent", nil, outcome(contract.OutcomeFailed), NotExercised, NotExercised},
+	}
+	_, stream := Find("LIFE-006.STREAM")
+	_, done := Find("LIFE-006.DONE")
+	if stream == nil || done == nil {
+		t.Fatal("LIFE-006 checks missing")
+	}
+	for _, c := range cases {
+		r := &Run{Events: c.events, Delegations: []Delegation{{Outcome: c.o, FirstSeq: 1, LastSeq: 9}}}
+		if v := stream.Judge(r); v.Outcome != c.want {
+			t.Errorf("%s: LIFE-006.STREAM %s (%s), want %s", c.name, v.Outcome, v.Detail, c.want)
+		}
+		if v := done.Judge(r); v.Outcome != c.done {
+			t.Errorf("%s: LIFE-006.DONE %s (%s), want %s", c.name, v.Outcome, v.Detail, c.done)
+		}
+	}
+}

@@ -212,6 +212,10 @@ type Breaks struct {
 	// ResendAfterStreamError sends the work again (SendMessage) when a
 	// stream breaks off midway.
 	ResendAfterStreamError bool `break:"resend-after-stream-error" check:"STREAM-004.FALLBACK"`
+	// StreamWorkingAsEnd takes the first working status on a stream for
+	// the task's end: it closes the stream there and reports the task as
+	// it stands (failed), without following it.
+	StreamWorkingAsEnd bool `break:"stream-working-as-end" check:"LIFE-006.STREAM"`
 	// ResubscribeLoop subscribes up to five times to a task whose
 	// subscription was refused as terminal.
 	ResubscribeLoop bool `break:"resubscribe-loop" check:"STREAM-005.NO-LOOP"`
@@ -263,7 +267,7 @@ type Alternatives struct {
 	// asked to or not, and follows the task over that stream: read to the
 	// task's end, or closed at the deadline and the task cancelled. The
 	// spec's other way of following a task than polling (§3.5.1).
-	StreamFollow bool `alt:"stream-follow" keeps:"LIFE-003.DONE,LIFE-004.STOP,LIFE-004.CANCEL,G-CANCEL-ABANDONED"`
+	StreamFollow bool `alt:"stream-follow" keeps:"LIFE-003.DONE,LIFE-004.STOP,LIFE-004.CANCEL,G-CANCEL-ABANDONED,LIFE-006.STREAM"`
 }
 
 // AltInfo describes one Alternatives field.

@@ -751,6 +751,11 @@ func (r *run) stream(a *attempt, params map[string]any) (res callResult, fallbac
 		if ti.State != "" {
 			info.State = ti.State
 		}
+		if r.br.StreamWorkingAsEnd && info.ID != "" && info.State == "working" {
+			r.notef("stream of task %s: working, taken as the end", info.ID)
+			a.workingAsEnd = true
+			return callResult{info: info}, false
+		}
 	}
 }
 
