@@ -22,6 +22,14 @@ type Config struct {
 	// for printing its gain (bench/fleetbench's fleet_plain) and for
 	// bisecting a wire bug.
 	PlainJSON bool `json:"plainJSON,omitempty"`
+	// StreamsWork makes a real task created by a stream (not a probe, not
+	// held, not timed by task-outcome) work Limits.WorkTime before it
+	// completes: its stream sends the task and its working status at once
+	// and the rest when the work ends, and closes there, as an honest
+	// agent's real-time stream does (A2A 1.0 §3.1.2, §3.5.1). Off, a
+	// streamed task is done when its stream starts (a blocking send's
+	// model). Sends are left alone.
+	StreamsWork bool `json:"streamsWork,omitempty"`
 }
 
 // Limits bound the fleet's memory and its patience with slow clients.

@@ -11,11 +11,13 @@ import "fmt"
 // already, so a resubscription finds it terminal: a2aproject/A2A issue
 // 174). Subscriptions are not cut. Probes are left alone.
 //
-// The early end breaks A2A 1.0 §3.1.2: a task's stream MUST close when the
-// task reaches a terminal state, so it lasts until then (§11.7: until a
-// terminal or interrupted state); the stream ends while the task is
-// working, early on either reading. An aborted stream looks to the client
-// like a network failure.
+// The clean early end breaks A2A 1.0 §3.1.2: a task's stream MUST close
+// when the task reaches a terminal state, so it lasts until then (§11.7:
+// until a terminal or interrupted state); the stream ends while the task
+// is working, early on either reading. An aborted stream is a network
+// interruption to the client (the connection drops mid-stream, no closing
+// chunk): no server clause is broken, and A2A 1.0 §3.5.2 names the
+// client's remedy, a new stream for the task.
 type StreamCut struct {
 	// AfterEvents is how many events the stream sends before it ends.
 	// Zero means 2 (the task, then its working status).

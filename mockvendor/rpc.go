@@ -180,11 +180,11 @@ type rpcResult struct {
 	// taskID and state (0.3 spelling) are the task the answer carries.
 	taskID, state string
 	// restAfter delays the stream's events from restFrom on (0: from the
-	// second); restState, when set, is the state the trace records once
-	// those events are written (a subscription's final state).
+	// second); task is the task the stream follows (nil for a Message), whose
+	// cancel ends that wait with its canceled status.
 	restAfter time.Duration
 	restFrom  int
-	restState string
+	task      *task
 	// message is true when the answer is a Message and no task.
 	message bool
 	// abort breaks the connection off after the stream's events instead

@@ -51,7 +51,7 @@ func (h *host) serveStream(q *rpcRequest) (rpcResult, error) {
 		return h.taskResult(q, t), nil
 	}
 	evs, state := h.vendor.fleet.streamEvents(t, q.dialect)
-	res := rpcResult{stream: evs, taskID: t.id, state: state}
+	res := rpcResult{stream: evs, taskID: t.id, state: state, task: t}
 	if t.workFor > 0 && !t.hold {
 		// The task's working status goes out at once; the rest when the
 		// work is done.
@@ -63,12 +63,8 @@ func (h *host) serveStream(q *rpcRequest) (rpcResult, error) {
 	}
 	if n := q.call.StreamCut; n > 0 && n < len(evs) {
 		// stream-cut: the stream ends (or breaks) while the task runs on;
-		// the trace records the last state the stream announced.
+		// the trace records the states its frames delivered (writeFrame).
 		res.stream, res.restAfter, res.abort = evs[:n], 0, q.call.StreamAbort
-		res.state = "working"
-		if n == 1 && q.dialect != Dialect01 {
-			res.state = "submitted"
-		}
 	}
 	return res, nil
 }
@@ -165,11 +161,11 @@ func (h *host) serveSubscribe(q *rpcRequest) (rpcResult, error) {
 	default:
 		first = map[string]any{"task": f.encodeTaskAt(t, d, state, q.now)}
 	}
-	res := rpcResult{stream: []any{first}, taskID: t.id, state: state}
+	res := rpcResult{stream: []any{first}, taskID: t.id, state: state, task: t}
 	if t.hold || interruptedState(state) {
 		return res, nil // the stream closes at an interrupted state
 	}
-	rest, final := f.streamEvents(t, d)
+	rest, _ := f.streamEvents(t, d)
 	// streamEvents starts with the task (0.3, 1.0) or its working status
 	// (0.1); the rest follows once the task completes.
 	if d == Dialect01 {
@@ -178,7 +174,6 @@ func (h *host) serveSubscribe(q *rpcRequest) (rpcResult, error) {
 		rest = rest[2:]
 	}
 	res.stream = append(res.stream, rest...)
-	res.restState = final
 	res.restAfter = max(time.Until(t.doneAt(f.limits.WorkTime)), 0)
 	return res, nil
 }
@@ -295,6 +290,7 @@ func (h *host) serveCancel(q *rpcRequest) (rpcResult, error) {
 	if !ok {
 		return rpcResult{}, errTaskNotCancelable(id, t.state(q.now, f.limits.WorkTime))
 	}
+	t.signalCancel()        // its open streams send the canceled status
 	h.vendor.pushChanged(t) // push_deliver.go: notify the cancel
 	return f.taskAnswer(t, q.dialect), nil
 }
@@ -390,6 +386,9 @@ func (h *host) newTask(q *rpcRequest) (*task, error) {
 		workFor:   c.WorkFor,
 		artifacts: c.Artifacts,
 		input:     c.Message,
+	}
+	if f := v.fleet; c.Op == OpStream && f.cfg.StreamsWork && !c.Probe && !c.Hold && !c.StreamAsJSON && t.workFor == 0 {
+		t.workFor = f.limits.WorkTime // Config.StreamsWork
 	}
 	if c.Dialect == Dialect01 && sp.ID != "" {
 		t.id = sp.ID

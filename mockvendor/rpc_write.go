@@ -133,13 +133,17 @@ func writeJSON(w http.ResponseWriter, status int, body []byte, ev *Event) {
 
 // writeStream sends the events as server-sent events and closes the stream.
 // The events after the first wait res.restAfter (a subscription waits for
-// the task's next change).
+// the task's next change); a task cancelled meanwhile ends the stream with
+// its canceled status instead (A2A 1.0 §3.5.2: every stream of a task gets
+// its events). The trace records each state a frame delivered when the
+// frame was written (Event.Seen), so a stream the client left, or that
+// broke off, before its final frame does not show the final state.
 func (h *host) writeStream(w http.ResponseWriter, r *http.Request, q *rpcRequest, res rpcResult, ev *Event) {
 	hdr := w.Header()
 	hdr.Set("Content-Type", "text/event-stream")
 	hdr.Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
-	ev.Status, ev.ContentType = http.StatusOK, "text/event-stream"
+	ev.Status, ev.ContentType, ev.State = http.StatusOK, "text/event-stream", ""
 	rc := http.NewResponseController(w)
 	_ = rc.Flush()
 	if d := q.call.FirstFrameDelay; d > 0 {
@@ -157,27 +161,18 @@ func (h *host) writeStream(w http.ResponseWriter, r *http.Request, q *rpcRequest
 	var buf bytes.Buffer
 	restFrom := max(res.restFrom, 1)
 	for i, item := range res.stream {
-		if i == restFrom && res.restAfter > 0 && !h.wait(r, res.restAfter, ev) {
+		if i == restFrom && res.restAfter > 0 {
+			switch h.waitRest(r, res, ev) {
+			case restCanceled:
+				h.writeFrame(w, rc, &buf, q, statusFrame(res.task, q.dialect, "canceled"), ev)
+				return
+			case restGone:
+				return
+			}
+		}
+		if !h.writeFrame(w, rc, &buf, q, item, ev) {
 			return
 		}
-		buf.Reset()
-		var b []byte
-		if q.rest {
-			b = encodeAnswer(item, false) // §11.7: the bare StreamResponse
-		} else {
-			b = encodeAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "result": item}, q.fast)
-		}
-		buf.WriteString("data: ")
-		buf.Write(b)
-		buf.WriteString("\n\n")
-		if _, err := w.Write(buf.Bytes()); err != nil {
-			ev.Note = "client left mid-stream"
-			return
-		}
-		_ = rc.Flush()
-	}
-	if res.restState != "" {
-		ev.State = normalState(stateName(res.restState, q.dialect))
 	}
 	if res.abort {
 		ev.Note = "stream broken off mid-way, the task still running (stream-cut)"
@@ -191,17 +186,99 @@ func (h *host) writeStream(w http.ResponseWriter, r *http.Request, q *rpcRequest
 	}
 }
 
-// wait waits d unless the client leaves or the fleet closes first; it
-// reports whether the wait ran out.
-func (h *host) wait(r *http.Request, d time.Duration, ev *Event) bool {
-	t := time.NewTimer(d)
+// writeFrame writes one stream event and flushes it, recording the state
+// it announces (if any) as seen now; false when the client is gone.
+func (h *host) writeFrame(w http.ResponseWriter, rc *http.ResponseController, buf *bytes.Buffer, q *rpcRequest, item any, ev *Event) bool {
+	buf.Reset()
+	var b []byte
+	if q.rest {
+		b = encodeAnswer(item, false) // §11.7: the bare StreamResponse
+	} else {
+		b = encodeAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "result": item}, q.fast)
+	}
+	buf.WriteString("data: ")
+	buf.Write(b)
+	buf.WriteString("\n\n")
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		ev.Note = "client left mid-stream"
+		return false
+	}
+	if rc.Flush() != nil {
+		ev.Note = "client left mid-stream"
+		return false
+	}
+	if st := frameState(item); st != "" {
+		ev.State = st
+		if len(ev.Seen) < MaxTracedSeen {
+			ev.Seen = append(ev.Seen, SeenState{State: st, Time: time.Now()})
+		} else {
+			ev.Clipped = appendOnce(ev.Clipped, "seen")
+		}
+	}
+	return true
+}
+
+// frameState is the task state a stream event announces, in the 0.3
+// spelling ("" for a Message or an artifact update): a Task's status or a
+// status update's, in each dialect's shape.
+func frameState(item any) string {
+	m, ok := item.(map[string]any)
+	if !ok {
+		return ""
+	}
+	for _, k := range []string{"task", "statusUpdate"} { // 1.0 wraps them
+		if inner, ok := m[k].(map[string]any); ok {
+			m = inner
+			break
+		}
+	}
+	status, _ := m["status"].(map[string]any)
+	st, _ := status["state"].(string)
+	if st == "" {
+		return ""
+	}
+	return normalState(st)
+}
+
+// statusFrame is the final status update of task t in state (0.3
+// spelling), as a stream in dialect d sends it.
+func statusFrame(t *task, d Dialect, state string) any {
+	status := map[string]any{"state": stateName(state, d), "timestamp": time.Now().UTC().Format(time.RFC3339Nano)}
+	switch d {
+	case Dialect01:
+		return map[string]any{"id": t.id, "status": status, "final": true}
+	case Dialect03:
+		return map[string]any{"kind": "status-update", "taskId": t.id, "contextId": t.contextID, "status": status, "final": true}
+	}
+	return map[string]any{"statusUpdate": map[string]any{"taskId": t.id, "contextId": t.contextID, "status": status}}
+}
+
+// restWait is how a stream's wait for the rest of its events ended.
+type restWait int
+
+const (
+	restDue      restWait = iota // the wait ran out: the rest is due
+	restCanceled                 // the task was cancelled meanwhile
+	restGone                     // the client left or the fleet closed
+)
+
+// waitRest waits res.restAfter for the rest of a stream's events, unless
+// the task is cancelled, the client leaves or the fleet closes first.
+func (h *host) waitRest(r *http.Request, res rpcResult, ev *Event) restWait {
+	t := time.NewTimer(res.restAfter)
 	defer t.Stop()
+	var canceled <-chan struct{}
+	if res.task != nil {
+		canceled = res.task.canceledC()
+	}
 	select {
 	case <-t.C:
-		return true
+		return restDue
+	case <-canceled:
+		return restCanceled
 	case <-r.Context().Done():
 		ev.Note = "client left mid-stream"
 	case <-h.vendor.fleet.closing:
 	}
-	return false
+	return restGone
 }

@@ -53,6 +53,10 @@ type task struct {
 	artifacts []ArtifactSpec
 
 	mu sync.Mutex
+	// cancelC is closed once the task is cancelled (made on first use by
+	// canceledC; signalCancel closes it); cancelClosed says it was.
+	cancelC      chan struct{}
+	cancelClosed bool
 	// more are the follow-up messages after input, oldest first, at most
 	// MaxTaskHistory-1.
 	more []*Message
@@ -86,6 +90,31 @@ func (t *task) state(now time.Time, work time.Duration) string {
 		return "working"
 	}
 	return t.endState()
+}
+
+// canceledC returns a channel closed once the task is cancelled: what a
+// stream of the task waits on beside its next event.
+func (t *task) canceledC() <-chan struct{} {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cancelC == nil {
+		t.cancelC = make(chan struct{})
+	}
+	if t.canceled.Load() && !t.cancelClosed {
+		close(t.cancelC)
+		t.cancelClosed = true
+	}
+	return t.cancelC
+}
+
+// signalCancel closes the channel of canceledC for a cancelled task.
+func (t *task) signalCancel() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cancelC != nil && t.canceled.Load() && !t.cancelClosed {
+		close(t.cancelC)
+		t.cancelClosed = true
+	}
 }
 
 // endState is the state the task ends in (0.3 spelling): completed unless

@@ -145,7 +145,18 @@ type Event struct {
 	Status      int    `json:"status"`
 	ContentType string `json:"contentType,omitempty"`
 	// State is the task state answered, normalized to the 0.3 spelling.
+	// For a stream (a streamed send, a subscription) it is the last state
+	// its frames delivered, "" when none was written: what the client
+	// could have seen, not where the task was headed.
 	State string `json:"state,omitempty"`
+	// Seen lists, for a stream, each task state a frame delivered, in the
+	// order written, with the time the frame was written and flushed:
+	// when the client could first have seen it. A stream cut or left
+	// before its final frame does not list the final state. At most
+	// MaxTracedSeen entries (then "seen" is named in Clipped). Empty for
+	// a plain answer, whose State the client saw when it was answered
+	// (Time plus DurationMs).
+	Seen []SeenState `json:"seen,omitempty"`
 	// MessageReply is true when a send or stream was answered by a Message
 	// and no task (TaskID is then empty).
 	MessageReply bool `json:"messageReply,omitempty"`
@@ -179,6 +190,19 @@ type Event struct {
 	Attempt       int    `json:"attempt,omitempty"`
 	DeliveryError string `json:"deliveryError,omitempty"`
 }
+
+// SeenState is one task state a stream frame delivered (Event.Seen).
+type SeenState struct {
+	// State is the task state the frame announced, in the 0.3 spelling.
+	State string `json:"state"`
+	// Time is when the frame was written.
+	Time time.Time `json:"time"`
+}
+
+// MaxTracedSeen is the most states an event's Seen lists. The fleet's
+// streams announce a handful (submitted, working, the end); the cap
+// bounds what an event can hold whatever a fault makes a stream send.
+const MaxTracedSeen = 16
 
 // Trace records every request to every host in arrival order. It is safe for
 // concurrent use. Past its cap it drops the oldest events.
@@ -451,6 +475,10 @@ func clipEvent(e *Event) {
 		// one that says what was sent instead of holding it.
 		e.RPCID, _ = json.Marshal(fmt.Sprintf("(id of %d bytes not kept)", len(e.RPCID)))
 		e.Clipped = appendOnce(e.Clipped, "rpcId")
+	}
+	if len(e.Seen) > MaxTracedSeen {
+		e.Seen = append([]SeenState(nil), e.Seen[:MaxTracedSeen]...)
+		e.Clipped = appendOnce(e.Clipped, "seen")
 	}
 	if len(e.Coercions) > maxTracedCoercions {
 		e.Coercions = append([]Coercion(nil), e.Coercions[:maxTracedCoercions]...)

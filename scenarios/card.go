@@ -402,8 +402,13 @@ func refetchAfter(r *Run, vendor string, code int) Verdict {
 // nothing on the wire to back it, is not a completion.
 func completedAt(r *Run, i int, vendor string) Verdict { return completedVia(r, i, vendor, "") }
 
-// completedVia judges that delegation i completed and that a real send of
-// skill (any skill when empty) to vendor completed in its window.
+// completedVia judges that delegation i completed and that a real task
+// sent (or streamed) with skill (any skill when empty) to vendor was seen
+// completed in its window, on any event that showed it to the client
+// (seenCompleted): the send's answer, a frame of its stream, a get or a
+// subscription. A client that asked to return immediately, or streamed,
+// and followed the task to its end is credited like one whose send was
+// answered at the end.
 func completedVia(r *Run, i int, vendor, skill string) Verdict {
 	o, bad := r.outcome(i)
 	if bad != nil {
@@ -416,15 +421,23 @@ func completedVia(r *Run, i int, vendor, skill string) Verdict {
 		}
 		return Failf("delegation %d: outcome %s (reason %q), want %s", i+1, o.Outcome, o.Reason, want)
 	}
-	for _, e := range r.During(i) {
-		if isRealSend(e) && inVendor(e, vendor) && (skill == "" || e.Skill == skill) && e.State == "completed" {
-			return Passf("delegation %d completed via %s", i+1, describe(e)).At(e.Seq)
+	evs := r.During(i)
+	for k, e := range evs {
+		if !isRealSend(e) || !inVendor(e, vendor) || e.TaskID == "" || skill != "" && e.Skill != skill {
+			continue
+		}
+		if done, ok := seenCompleted(evs[k:], e); ok {
+			if done.Seq == e.Seq {
+				return Passf("delegation %d completed via %s", i+1, describe(e)).At(e.Seq)
+			}
+			return Passf("delegation %d completed via %s, seen completed on %s", i+1, describe(e), describe(done)).At(done.Seq)
 		}
 	}
 	if skill == "" {
 		skill = "any skill"
 	}
-	return Failf("delegation %d reported completed, but no task for %s completed at vendor %s", i+1, skill, vendor)
+	return Failf("delegation %d reported completed, but no task for %s was seen completed at vendor %s", i+1, skill, vendor).
+		Want("a task for "+skill+" seen completed at vendor "+vendor, completedTasks(evs))
 }
 
 func cardTrustIs(r *Run, i int, want string) Verdict {

@@ -74,3 +74,60 @@ func TestVersionHintNeedsA10Request(t *testing.T) {
 		}
 	}
 }
+
+// TestCompletedViaSeesTheTaskComplete: completedVia (and Contradiction,
+// which Run.Corroborate fills CompletedOnWire from) credit a completion of
+// the task the send created, at its vendor, seen on any event that showed
+// it to the client: the send's own answer, a get after a send that asked
+// to return immediately, a frame of its stream, a subscription. A
+// completion of another task, or of the same id at another vendor, does
+// not count.
+func TestCompletedViaSeesTheTaskComplete(t *testing.T) {
+	const agent = "https://" + mockvendor.HostRPCD + mockvendor.DefaultRPCPath
+	ev := func(seq int64, op mockvendor.Op, method, vendor, id, state string) mockvendor.Event {
+		e := mockvendor.Event{Seq: seq, Op: op, Method: method, Vendor: vendor, Host: mockvendor.HostRPCD, Path: mockvendor.DefaultRPCPath, TaskID: id, State: state}
+		if op == mockvendor.OpSend || op == mockvendor.OpStream {
+			e.Skill = "s"
+		}
+		return e
+	}
+	send := func(state string) mockvendor.Event { return ev(1, mockvendor.OpSend, "SendMessage", "d", "t-1", state) }
+	get := func(seq int64, id, state string) mockvendor.Event {
+		return ev(seq, mockvendor.OpGet, "GetTask", "d", id, state)
+	}
+	other := ev(2, mockvendor.OpSend, "SendMessage", "d", "t-2", "completed")
+	elsewhere := get(3, "t-1", "completed")
+	elsewhere.Vendor = "b"
+	cases := []struct {
+		name   string
+		events []mockvendor.Event
+		want   Outcome
+	}{
+		{"the send's answer completed", []mockvendor.Event{send("completed")}, Pass},
+		{"returned immediately, then polled to completed", []mockvendor.Event{send("working"), get(2, "t-1", "working"), get(3, "t-1", "completed")}, Pass},
+		{"streamed to completed", []mockvendor.Event{ev(1, mockvendor.OpStream, "SendStreamingMessage", "d", "t-1", "completed")}, Pass},
+		{"subscribed to completed", []mockvendor.Event{send("working"), ev(2, mockvendor.OpOther, "SubscribeToTask", "d", "t-1", "completed")}, Pass},
+		{"polled, never completed", []mockvendor.Event{send("working"), get(2, "t-1", "working")}, Fail},
+		{"another task completed", []mockvendor.Event{send("working"), get(3, "t-2", "completed")}, Fail},
+		{"the same id completed at another vendor", []mockvendor.Event{send("working"), elsewhere}, Fail},
+		{"a get answered with an error", []mockvendor.Event{send("working"), func() mockvendor.Event { e := get(2, "t-1", "completed"); e.ErrorCode = -32001; return e }()}, Fail},
+	}
+	for _, c := range cases {
+		o := contract.DelegationOutcome{Outcome: contract.OutcomeCompleted, Agent: agent, Skill: "s", TaskID: "t-1"}
+		r := &Run{Events: c.events, Delegations: []Delegation{{Outcome: &o, FirstSeq: 1, LastSeq: 9}}}
+		if v := completedVia(r, 0, "d", "s"); v.Outcome != c.want {
+			t.Errorf("%s: completedVia %s (%s), want %s", c.name, v.Outcome, v.Detail, c.want)
+		}
+		r.Corroborate()
+		if got := r.Delegations[0].CompletedOnWire; got != (c.want == Pass) {
+			t.Errorf("%s: CompletedOnWire %v (%s), want %v", c.name, got, r.Delegations[0].Contradiction, c.want == Pass)
+		}
+	}
+	// Another task completing beside a working one: the outcome names the
+	// working one, so no completion is credited either way.
+	o := contract.DelegationOutcome{Outcome: contract.OutcomeCompleted, Agent: agent, Skill: "s", TaskID: "t-1"}
+	r := &Run{Events: []mockvendor.Event{send("working"), other}, Delegations: []Delegation{{Outcome: &o, FirstSeq: 1, LastSeq: 9}}}
+	if v := completedVia(r, 0, "d", "s"); v.Outcome != Fail {
+		t.Errorf("another task's completion: completedVia %s (%s), want FAIL", v.Outcome, v.Detail)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/a2a-conform/a2a-conform/contract"
 	"github.com/a2a-conform/a2a-conform/mockvendor"
@@ -95,10 +96,61 @@ func (r *Run) completionContradiction(i int, o *contract.DelegationOutcome) stri
 	if created.Skill != o.Skill {
 		return says + fmt.Sprintf("; the wire shows task %q sent for skill %q", o.TaskID, created.Skill)
 	}
-	if !slices.ContainsFunc(evs[k:], func(e mockvendor.Event) bool { return e.TaskID == o.TaskID && e.State == "completed" }) {
+	if _, ok := seenCompleted(evs[k:], created); !ok {
 		return says + fmt.Sprintf("; the wire shows task %q never completed (last state %q)", o.TaskID, lastState(evs[k:], o.TaskID))
 	}
 	return ""
+}
+
+// seenCompleted returns the first event of evs that showed the client the
+// task created (a real send or stream that created or continued it)
+// completed: the same task id at the same vendor, answered completed on
+// the send itself, a frame of its stream, a get or a subscription, or
+// delivered completed by a push notification the client's receiver took.
+// It is the one rule of a completion on the wire: completedVia and
+// Contradiction (so Run.Corroborate's CompletedOnWire) both use it.
+func seenCompleted(evs []mockvendor.Event, created mockvendor.Event) (mockvendor.Event, bool) {
+	for _, e := range evs {
+		if e.TaskID == created.TaskID && e.Vendor == created.Vendor && showsState(e, "completed") {
+			return e, true
+		}
+	}
+	return mockvendor.Event{}, false
+}
+
+// showsState reports whether the client could have seen the task of e in
+// state (0.3 spelling) on e: the answer of a send, stream, get or
+// subscription without error, or a push notification delivered to the
+// client's receiver.
+func showsState(e mockvendor.Event, state string) bool {
+	if e.TaskID == "" || e.ErrorCode != 0 {
+		return false
+	}
+	switch {
+	case isTaskSend(e), e.Op == mockvendor.OpGet, isSubscribe(e):
+	case e.Op == mockvendor.OpPushDelivery && e.Attempt > 0 && e.DeliveryError == "":
+	default:
+		return false
+	}
+	return slices.ContainsFunc(shown(e), func(s mockvendor.SeenState) bool { return s.State == state })
+}
+
+// shown lists the task states e showed the client, each with when it
+// could first have seen it: a stream's states as its frames delivered
+// them (Event.Seen), else the one state answered, at the answer's end.
+func shown(e mockvendor.Event) []mockvendor.SeenState {
+	if len(e.Seen) > 0 {
+		return e.Seen
+	}
+	if e.State == "" {
+		return nil
+	}
+	return []mockvendor.SeenState{{State: e.State, Time: answeredAt(e)}}
+}
+
+// answeredAt is when e's answer ended: its arrival plus its duration.
+func answeredAt(e mockvendor.Event) time.Time {
+	return e.Time.Add(time.Duration(e.DurationMs * float64(time.Millisecond)))
 }
 
 // candidateCardFetched reports whether a card of one of delegation i's

@@ -183,19 +183,27 @@ func judgeSkillSuccessor(r *Run) Verdict {
 }
 
 // judgeCancelAbandoned: no cancel of a task the orchestrator had already
-// seen finish.
+// seen finish: a terminal state shown to it (on an answer, or a stream
+// frame, shown) before the cancel arrived. Time, not arrival order,
+// decides: a stream opened before the cancel may deliver the canceled
+// status after it.
 func judgeCancelAbandoned(r *Run) Verdict {
-	seen := map[string]string{}
 	cancels := 0
-	for _, e := range r.Events {
-		if e.Op == mockvendor.OpCancel && !e.Probe && e.TaskID != "" {
-			cancels++
-			if st := seen[e.TaskID]; terminal(st) {
-				return Failf("%s cancelled task %s after it was %s", describe(e), e.TaskID, st).At(e.Seq).Want("cancel only a task being abandoned", "cancel of a "+st+" task")
-			}
+	for _, c := range r.Events {
+		if c.Op != mockvendor.OpCancel || c.Probe || c.TaskID == "" {
+			continue
 		}
-		if e.TaskID != "" && e.State != "" && e.Op != mockvendor.OpCancel {
-			seen[e.TaskID] = e.State
+		cancels++
+		for _, e := range r.Events {
+			if e.TaskID != c.TaskID || e.Vendor != c.Vendor || e.Op == mockvendor.OpCancel || e.ErrorCode != 0 {
+				continue
+			}
+			for _, s := range shown(e) {
+				if terminal(s.State) && s.Time.Before(c.Time) {
+					return Failf("%s cancelled task %s after %s showed it %s", describe(c), c.TaskID, describe(e), s.State).At(c.Seq).
+						Want("cancel only a task being abandoned", "cancel of a "+s.State+" task")
+				}
+			}
 		}
 	}
 	return Passf("%d cancels, none of a finished task", cancels)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/contract"
@@ -343,22 +344,24 @@ func lifeScenarios() []*Scenario {
 		},
 		{
 			ID:     "LIFE-006",
-			Title:  "the client asks to return immediately",
+			Title:  "the client asks to return immediately, or streams",
 			Area:   "life",
-			Source: "A2A 1.0 §3.2.2 (non-blocking execution: the caller polls, subscribes or takes push notifications) and the proto's SendMessageConfiguration.return_immediately. D breaks no clause: it answers a blocking send at the task's end, and one that asks to return immediately at once, with the task in progress",
-			Setup:  fmt.Sprintf("D is honest: a task sent with returnImmediately (0.3: blocking false) stays submitted, then working, for %d ms before it completes; a blocking send is answered with the completed task.", lifeHonestWorkMs),
+			Source: "A2A 1.0 §3.2.2 (non-blocking execution: the caller polls, subscribes or takes push notifications; a stream always returns updates in real time) and the proto's SendMessageConfiguration.return_immediately; §3.1.2 (the stream closes at the task's terminal state). D breaks no clause: it answers a blocking send at the task's end, one that asks to return immediately at once, with the task in progress, and streams a task's states as they happen, closing at its end",
+			Setup: fmt.Sprintf("D is honest: a task sent with returnImmediately (0.3: blocking false), or streamed, stays submitted, then working, for %d ms before it completes; a blocking send is answered with the completed task; a stream sends the task and its working status at once and the completed status when the work ends, then closes. "+
+				"Two delegations to D: the second asks for streaming (preferStreaming).", lifeHonestWorkMs),
 			Fleet: func() mockvendor.Config {
 				c := fleetOf(mockvendor.VendorD())()
 				c.Limits.WorkTime = lifeHonestWorkMs * time.Millisecond
+				c.StreamsWork = true
 				return c
 			},
-			Requests: []Request{req(skillS, mockvendor.HostCardD)},
+			Requests: []Request{req(skillS, mockvendor.HostCardD), {Skill: skillS, Candidates: []string{mockvendor.HostCardD}, PreferStreaming: true}},
 			Checks: []Check{{
 				ID:     "LIFE-006.DONE",
 				Title:  "a task the client chose not to wait for is followed to its end",
 				Grades: must(Core),
 				Requirement: "An orchestrator that asks a send to return immediately takes the following of the task on itself: it polls GetTask, subscribes or takes push notifications until the task is terminal or interrupted, and reports completed only when it saw it completed. " +
-					"One that sends blocking is owed the task's end in the answer: NOT_APPLICABLE.",
+					"One that sends blocking is owed the task's end in the answer, and one that streams is judged by LIFE-006.STREAM: NOT_APPLICABLE.",
 				Sources: []Source{
 					A2A("§3.2.2", SrcDescriptive, Client).OnlyWhatItAsked("non-blocking execution: 'it is the caller's responsibility to poll for updates using Get Task, subscribe via Subscribe to Task, or receive updates via push notifications'. The client chose not to wait, so following the task only achieves what it asked for"),
 					Proto("SendMessageConfiguration.return_immediately", SrcDescriptive, Client).Read("true: the operation returns immediately after creating the task, even if processing is still in progress"),
@@ -368,22 +371,48 @@ func lifeScenarios() []*Scenario {
 				ReadsOutcome: true,
 				Reached:      returnedImmediately("d"),
 				Judge:        judgeFollowedWhatItAsked,
+			}, {
+				ID:     "LIFE-006.STREAM",
+				Title:  "a task the client chose to stream is read to its end",
+				Grades: must(Core),
+				Requirement: "An orchestrator that streams a send reads the stream until it closes at the task's terminal (or interrupted) state (or, having left it, follows the task to its end by a subscription or GetTask), and reports the state it saw last: completed only when it saw the task completed. " +
+					"A working status is progress, not the end: taking the first working event for the task's end, and closing the stream there, fails. One that does not stream is judged by LIFE-006.DONE: NOT_APPLICABLE.",
+				Sources: []Source{
+					A2A("§3.2.2", SrcDescriptive, Client).OnlyWhatItAsked("return_immediately has no effect 'for streaming operations, which always return updates in real-time': a client that chose to stream chose to receive the task's updates as they happen, so reading them to the task's end only achieves what it asked for"),
+					A2A("§3.1.2", SrcMust, Server).Read("a task lifecycle stream begins with the Task, is followed by status and artifact updates, and MUST close when the task reaches a terminal state: the close, not a working update, marks the end. D keeps this clause"),
+					A2A("§3.5.1", SrcDescriptive, Client).Read("streaming is the real-time delivery of events as they occur, through Send Streaming Message or Subscribe to Task: one of the three ways a client follows a task"),
+				},
+				Fix:          "Read the stream until it closes (or delivers a terminal or interrupted state); keep the last state it delivered and report that, not the first working status.",
+				ReadsOutcome: true,
+				Reached:      streamedTask("d"),
+				Judge:        judgeStreamReadToEnd,
 			}},
 		},
 	}
 }
 
-// taskAnswered needs the vendor to have answered (send, stream, get or
-// subscription) a real task in state (0.3 spelling).
+// taskAnswered needs the vendor to have shown a real task in state (0.3
+// spelling) to the client: in the answer of a send, get, cancel or
+// subscription, or in any frame of a stream (a client that streams and
+// sees working on the stream has met a working task as much as one whose
+// send was answered working).
 func taskAnswered(vendor, state string) Precondition {
 	return Precondition{
-		Needs: "get a real task answered " + state + " by " + vendorName(vendor),
+		Needs: "get a real task answered " + state + " by " + vendorName(vendor) + " (on a send, a get, a stream or a subscription)",
 		Met: func(r *Run) bool {
 			return slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool {
-				return inVendor(e, vendor) && e.TaskID != "" && !e.Probe && e.State == state
+				return inVendor(e, vendor) && e.TaskID != "" && !e.Probe && slices.ContainsFunc(shown(e), func(s mockvendor.SeenState) bool { return s.State == state })
 			})
 		},
 	}
+}
+
+// followedByStream reports whether a real task was followed over a
+// stream: a streamed send that created it, or a subscription to it.
+func followedByStream(r *Run) bool {
+	return slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool {
+		return !e.Probe && e.TaskID != "" && (e.Op == mockvendor.OpStream && createdTask(e) || isSubscribe(e))
+	})
 }
 
 // returnedImmediately needs a real send to the vendor that asked to return
@@ -426,31 +455,116 @@ func askedToReturn(e mockvendor.Event) bool {
 	return nonBlocking(w.Params.Configuration) || nonBlocking(w.Configuration)
 }
 
+// firstIn returns the first event of delegation i for which keep holds.
+func firstIn(r *Run, i int, keep func(mockvendor.Event) bool) (mockvendor.Event, bool) {
+	for _, e := range r.During(i) {
+		if keep(e) {
+			return e, true
+		}
+	}
+	return mockvendor.Event{}, false
+}
+
 // judgeFollowedWhatItAsked: a task sent with returnImmediately is followed
-// to its completion and reported completed (the wire must show it).
+// to its completion and reported completed (the wire must show it), in
+// each delegation where the client asked so.
 func judgeFollowedWhatItAsked(r *Run) Verdict {
-	var asked *mockvendor.Event
-	for i, e := range r.Events {
-		if isRealSend(e) && e.TaskID != "" && e.ErrorCode == 0 && askedToReturn(e) {
-			asked = &r.Events[i]
-			break
+	asked := func(e mockvendor.Event) bool {
+		return isRealSend(e) && e.Op == mockvendor.OpSend && e.TaskID != "" && e.ErrorCode == 0 && askedToReturn(e)
+	}
+	n := 0
+	var last Verdict
+	for i := range r.Delegations {
+		e, ok := firstIn(r, i, asked)
+		if !ok {
+			continue
+		}
+		n++
+		if last = judgeAskedToReturn(r, i, e); last.Outcome != Pass {
+			return last
 		}
 	}
-	if asked == nil {
-		if slices.ContainsFunc(r.Events, isRealSend) {
-			return NotApplicablef("did not ask to return immediately: a blocking send is owed the task's end in its answer")
-		}
-		return NotExercisedf("sent no task")
+	switch {
+	case n > 0:
+		return last
+	case slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool { return isRealSend(e) && e.Op == mockvendor.OpSend }):
+		return NotApplicablef("did not ask to return immediately: a blocking send is owed the task's end in its answer")
+	case slices.ContainsFunc(r.Events, isRealSend):
+		return NotApplicablef("streamed every task: LIFE-006.STREAM judges that")
 	}
-	o, bad := r.outcome(0)
+	return NotExercisedf("sent no task")
+}
+
+// judgeAskedToReturn judges delegation i, whose send asked (the send that
+// asked to return immediately).
+func judgeAskedToReturn(r *Run, i int, asked mockvendor.Event) Verdict {
+	o, bad := r.outcome(i)
 	if bad != nil {
 		return *bad
 	}
 	if o.Outcome != contract.OutcomeCompleted {
-		return Failf("%s asked to return immediately and was answered %s; the outcome is %s (reason %q): the task completed %d ms after the send", describe(*asked), asked.State, o.Outcome, o.Reason, lifeHonestWorkMs).
+		return Failf("%s asked to return immediately and was answered %s; the outcome is %s (reason %q): the task completed %d ms after the send", describe(asked), asked.State, o.Outcome, o.Reason, lifeHonestWorkMs).
 			Want("the task followed to its completion", o.Outcome)
 	}
 	return Passf("task %s, sent with returnImmediately, was followed to its completion", asked.TaskID)
+}
+
+// streamedTask needs a real task created at the vendor by a stream.
+func streamedTask(vendor string) Precondition {
+	return Precondition{
+		Needs: "stream " + vendorName(vendor) + " the real task (SendStreamingMessage)",
+		Met: func(r *Run) bool {
+			return slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool {
+				return e.Op == mockvendor.OpStream && inVendor(e, vendor) && createdTask(e)
+			})
+		},
+	}
+}
+
+// judgeStreamReadToEnd: in each delegation whose task the client streamed,
+// the outcome is completed, borne out by the wire: the stream (or a later
+// get or subscription) showed the task completed. A client that left the
+// stream at working and reported anything fails, the outcome or
+// Contradiction saying which.
+func judgeStreamReadToEnd(r *Run) Verdict {
+	streamedHere := func(e mockvendor.Event) bool { return e.Op == mockvendor.OpStream && createdTask(e) }
+	n := 0
+	var last Verdict
+	for i := range r.Delegations {
+		s, ok := firstIn(r, i, streamedHere)
+		if !ok {
+			continue
+		}
+		n++
+		o, bad := r.outcome(i)
+		if bad != nil {
+			return *bad
+		}
+		if o.Outcome != contract.OutcomeCompleted {
+			return Failf("delegation %d: %s delivered %s and the outcome is %s (reason %q): the task completed %d ms after the send, and its stream would have delivered it", i+1, describe(s), seenText(s), o.Outcome, o.Reason, lifeHonestWorkMs).At(s.Seq).
+				Want("the stream read to the task's end: completed", fmt.Sprintf("%s (stream left after %s)", o.Outcome, seenText(s)))
+		}
+		last = Passf("delegation %d: task %s was read to its end over its stream (%s)", i+1, s.TaskID, seenText(s)).At(s.Seq)
+	}
+	switch {
+	case n > 0:
+		return last
+	case slices.ContainsFunc(r.Events, isRealSend):
+		return NotApplicablef("did not stream a task: LIFE-006.DONE judges a send that asks to return immediately")
+	}
+	return NotExercisedf("sent no task")
+}
+
+// seenText lists the states a stream delivered ("submitted, working").
+func seenText(e mockvendor.Event) string {
+	var states []string
+	for _, s := range shown(e) {
+		states = append(states, s.State)
+	}
+	if len(states) == 0 {
+		return "no state"
+	}
+	return strings.Join(states, ", ")
 }
 
 // messageReplied needs a real send answered by a Message at the vendor.
@@ -560,8 +674,8 @@ func judgeBackoff(r *Run) Verdict {
 				Want(fmt.Sprintf("at most %d gets a second", maxGetsPerSecond), fmt.Sprintf("%d", in))
 		}
 	}
-	if n == 0 && slices.ContainsFunc(r.Events, isSubscribe) {
-		return NotApplicablef("did not poll (followed the task by a subscription)")
+	if n == 0 && followedByStream(r) {
+		return NotApplicablef("did not poll (followed the task over a stream: its own stream or a subscription)")
 	}
 	if n == 0 {
 		return NotExercisedf("never polled the working task")
@@ -590,6 +704,12 @@ func judgeStopAtDeadline(r *Run) Verdict {
 		if (e.Op == mockvendor.OpGet || isSubscribe(e)) && e.TaskID == id && e.Time.After(limit) {
 			return Failf("%s asked about task %s %d ms after the deadline", describe(e), id, e.Time.Sub(limit.Add(-deadlineGrace)).Milliseconds()).At(e.Seq)
 		}
+		if (e.Op == mockvendor.OpStream || isSubscribe(e)) && e.TaskID == id && (e.Pending || answeredAt(e).After(limit)) {
+			// A stream read past the deadline follows the task as much as
+			// a get does (it ends at once when the task is cancelled).
+			return Failf("%s, a stream of task %s, was read %s after the deadline", describe(e), id, heldPast(e, limit)).At(e.Seq).
+				Want("the stream closed (or the task cancelled) at the deadline", "a stream still read "+heldPast(e, limit)+" after it")
+		}
 	}
 	o, bad := r.outcome(0)
 	if bad != nil {
@@ -603,6 +723,15 @@ func judgeStopAtDeadline(r *Run) Verdict {
 		return Failf("outcome %s (reason %q): want failed with reason deadline", o.Outcome, o.Reason).Want("failed, deadline", o.Outcome+", "+o.Reason)
 	}
 	return Passf("stopped at the deadline; outcome %s, reason deadline", o.Outcome)
+}
+
+// heldPast says how long past the deadline (limit less the grace) the
+// stream e was held open.
+func heldPast(e mockvendor.Event, limit time.Time) string {
+	if e.Pending {
+		return "until the end of the scenario"
+	}
+	return fmt.Sprintf("%d ms", answeredAt(e).Sub(limit.Add(-deadlineGrace)).Milliseconds())
 }
 
 // delegationSummary says in a few words what delegation i did: how long

@@ -230,3 +230,189 @@ func TestFollowedWhatItAsked(t *testing.T) {
 		}
 	}
 }
+
+// lifeT0 is the start of the synthetic traces below.
+var lifeT0 = time.Unix(1_800_000_000, 0)
+
+// at is lifeT0 plus ms milliseconds.
+func at(ms int) time.Time { return lifeT0.Add(time.Duration(ms) * time.Millisecond) }
+
+// streamed is a streamed send of task t-1 at D that lasted until endMs and
+// delivered the states at the times given (state, ms, state, ms...).
+func streamed(seq int64, endMs int, seen ...any) mockvendor.Event {
+	e := mockvendor.Event{Seq: seq, Time: at(0), DurationMs: float64(endMs), Vendor: "d", Op: mockvendor.OpStream, Method: "SendStreamingMessage", TaskID: "t-1"}
+	for i := 0; i+1 < len(seen); i += 2 {
+		e.Seen = append(e.Seen, mockvendor.SeenState{State: seen[i].(string), Time: at(seen[i+1].(int))})
+		e.State = seen[i].(string)
+	}
+	return e
+}
+
+// TestWorkingSeenOnAStream: LIFE-003/004's precondition (a real task
+// shown working) is met by a stream that delivered working, whatever it
+// delivered after, as by a send answered working; not by a stream that
+// showed only submitted.
+func TestWorkingSeenOnAStream(t *testing.T) {
+	p := taskAnswered("d", "working")
+	cases := []struct {
+		name   string
+		events []mockvendor.Event
+		want   bool
+	}{
+		{"send answered working", []mockvendor.Event{{Seq: 1, Vendor: "d", Op: mockvendor.OpSend, TaskID: "t-1", State: "working"}}, true},
+		{"stream read to its end", []mockvendor.Event{streamed(1, 3000, "submitted", 1, "working", 2, "completed", 3000)}, true},
+		{"stream left at working", []mockvendor.Event{streamed(1, 900, "submitted", 1, "working", 2)}, true},
+		{"stream left after the task", []mockvendor.Event{streamed(1, 900, "submitted", 1)}, false},
+		{"send answered completed", []mockvendor.Event{{Seq: 1, Vendor: "d", Op: mockvendor.OpSend, TaskID: "t-1", State: "completed"}}, false},
+	}
+	for _, c := range cases {
+		if got := p.Met(&Run{Events: c.events}); got != c.want {
+			t.Errorf("%s: met %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestBackoffCountsTheSendsOwnStream: a client that follows its task over
+// the stream of its send polls nothing: NOT_APPLICABLE, as for one that
+// subscribes; one that streams and then busy-polls fails.
+func TestBackoffCountsTheSendsOwnStream(t *testing.T) {
+	s := streamed(1, 3000, "submitted", 1, "working", 2, "completed", 3000)
+	var busy []mockvendor.Event
+	busy = append(busy, streamed(1, 10, "submitted", 1, "working", 2))
+	for i := 0; i < 10; i++ {
+		busy = append(busy, mockvendor.Event{Seq: int64(i + 2), Time: at(20 + 50*i), Op: mockvendor.OpGet, TaskID: "t-1", State: "working"})
+	}
+	cases := []struct {
+		name   string
+		events []mockvendor.Event
+		want   Outcome
+	}{
+		{"followed over its own stream", []mockvendor.Event{s}, NotApplicable},
+		{"streamed, then polled every 50 ms", busy, Fail},
+		{"a probe stream only", []mockvendor.Event{{Seq: 1, Op: mockvendor.OpStream, Probe: true, TaskID: "p-1"}}, NotExercised},
+	}
+	for _, c := range cases {
+		if v := judgeBackoff(&Run{Events: c.events}); v.Outcome != c.want {
+			t.Errorf("%s: %s (%s), want %s", c.name, v.Outcome, v.Detail, c.want)
+		}
+	}
+}
+
+// TestStopAtDeadlineOverAStream: LIFE-004.STOP and LIFE-004.CANCEL judge a
+// client that follows the task over its stream: closing the stream at the
+// deadline and cancelling passes, as polling up to it does; reading the
+// stream on past the deadline fails; a client that never created the
+// task is not exercised.
+func TestStopAtDeadlineOverAStream(t *testing.T) {
+	_, stop := Find("LIFE-004.STOP")
+	_, cancelCheck := Find("LIFE-004.CANCEL")
+	if stop == nil || cancelCheck == nil {
+		t.Fatal("LIFE-004 checks missing")
+	}
+	cancel := mockvendor.Event{Seq: 3, Time: at(lifeDeadlineMs + 10), DurationMs: 1, Vendor: "d", Op: mockvendor.OpCancel, TaskID: "t-1", State: "canceled"}
+	failedDeadline := &contract.DelegationOutcome{Outcome: contract.OutcomeFailed, Reason: contract.ReasonDeadline}
+	run := func(o *contract.DelegationOutcome, evs ...mockvendor.Event) *Run {
+		return &Run{Events: evs, Delegations: []Delegation{{Request: contract.DelegationRequest{DeadlineMs: lifeDeadlineMs}, Outcome: o, FirstSeq: 1, LastSeq: 9, ElapsedMs: lifeDeadlineMs}}}
+	}
+	polled := []mockvendor.Event{{Seq: 1, Time: at(0), Vendor: "d", Op: mockvendor.OpSend, TaskID: "t-1", State: "working"}}
+	for i := 1; i <= 4; i++ {
+		polled = append(polled, mockvendor.Event{Seq: int64(1 + i), Time: at(1000 * i), Vendor: "d", Op: mockvendor.OpGet, TaskID: "t-1", State: "working"})
+	}
+	pcancel := cancel
+	pcancel.Seq = 9
+	cases := []struct {
+		name               string
+		run                *Run
+		wantStop, wantCncl Outcome
+	}{
+		{"stream closed at the deadline, task cancelled", run(failedDeadline, streamed(1, lifeDeadlineMs, "submitted", 1, "working", 2), cancel), Pass, Pass},
+		{"stream closed at the deadline, not cancelled", run(failedDeadline, streamed(1, lifeDeadlineMs, "submitted", 1, "working", 2)), Pass, Fail},
+		{"polled up to the deadline, cancelled", run(failedDeadline, append(polled, pcancel)...), Pass, Pass},
+		{"stream read 3 s past the deadline", run(failedDeadline, streamed(1, lifeLongWorkMs, "submitted", 1, "working", 2, "completed", lifeLongWorkMs)), Fail, Fail},
+		{"stream still open at the end", run(failedDeadline, func() mockvendor.Event { e := streamed(1, 0, "submitted", 1); e.Pending = true; return e }()), Fail, Fail},
+		{"no task created", run(failedDeadline, mockvendor.Event{Seq: 1, Time: at(0), Vendor: "d", Op: mockvendor.OpCardFetch}), NotExercised, NotExercised},
+	}
+	for _, c := range cases {
+		if v := stop.Judge(c.run); v.Outcome != c.wantStop {
+			t.Errorf("%s: LIFE-004.STOP %s (%s), want %s", c.name, v.Outcome, v.Detail, c.wantStop)
+		}
+		if v := cancelCheck.Judge(c.run); v.Outcome != c.wantCncl {
+			t.Errorf("%s: LIFE-004.CANCEL %s (%s), want %s", c.name, v.Outcome, v.Detail, c.wantCncl)
+		}
+	}
+}
+
+// TestCancelAbandonedGoesByTime: G-CANCEL-ABANDONED fails a cancel of a
+// task only when a terminal state was shown to the client before the
+// cancel arrived. A stream opened before the cancel that delivered the
+// canceled status after it (the fleet's answer to the cancel) is no such
+// state; nor is a completion the stream would have delivered later.
+func TestCancelAbandonedGoesByTime(t *testing.T) {
+	cancel := mockvendor.Event{Seq: 2, Time: at(5000), DurationMs: 1, Vendor: "d", Op: mockvendor.OpCancel, TaskID: "t-1", State: "canceled"}
+	cases := []struct {
+		name   string
+		events []mockvendor.Event
+		want   Outcome
+	}{
+		{"stream at working, cancel at the deadline, canceled delivered after", []mockvendor.Event{streamed(1, 5002, "submitted", 1, "working", 2, "canceled", 5002), cancel}, Pass},
+		{"stream left at working, then cancel", []mockvendor.Event{streamed(1, 4990, "submitted", 1, "working", 2), cancel}, Pass},
+		{"stream delivered completed, then cancel", []mockvendor.Event{streamed(1, 3000, "submitted", 1, "working", 2, "completed", 3000), cancel}, Fail},
+		{"get answered completed, then cancel", []mockvendor.Event{{Seq: 1, Time: at(4000), DurationMs: 1, Vendor: "d", Op: mockvendor.OpGet, TaskID: "t-1", State: "completed"}, cancel}, Fail},
+		{"get answered completed after the cancel arrived", []mockvendor.Event{{Seq: 1, Time: at(4990), DurationMs: 20, Vendor: "d", Op: mockvendor.OpGet, TaskID: "t-1", State: "completed"}, cancel}, Pass},
+	}
+	for _, c := range cases {
+		if v := judgeCancelAbandoned(&Run{Events: c.events}); v.Outcome != c.want {
+			t.Errorf("%s: %s (%s), want %s", c.name, v.Outcome, v.Detail, c.want)
+		}
+	}
+}
+
+// TestStreamReadToEnd: LIFE-006.STREAM passes a client that read its
+// stream to the task's end, and one that left the stream and polled the
+// task to its end; it fails one that took the first working status for
+// the end (reporting failed, or completed against the wire); a client
+// that sent (blocking or returnImmediately) is NOT_APPLICABLE here and a
+// run with no task NOT_EXERCISED. LIFE-006.DONE is NOT_APPLICABLE for a
+// client that streamed every task.
+func TestStreamReadToEnd(t *testing.T) {
+	const agent = "https://" + mockvendor.HostRPCD + mockvendor.DefaultRPCPath
+	str := func(endMs int, seen ...any) mockvendor.Event {
+		e := streamed(2, endMs, seen...)
+		e.Host, e.Path, e.Skill = mockvendor.HostRPCD, mockvendor.DefaultRPCPath, "s"
+		return e
+	}
+	full := str(1500, "submitted", 1, "working", 2, "completed", 1500)
+	left := str(10, "submitted", 1, "working", 2)
+	get := mockvendor.Event{Seq: 3, Time: at(1600), Vendor: "d", Op: mockvendor.OpGet, TaskID: "t-1", State: "completed"}
+	plain := mockvendor.Event{Seq: 2, Vendor: "d", Host: mockvendor.HostRPCD, Path: mockvendor.DefaultRPCPath, Op: mockvendor.OpSend, TaskID: "t-1", Skill: "s", State: "completed"}
+	outcome := func(word string) *contract.DelegationOutcome {
+		return &contract.DelegationOutcome{Outcome: word, Agent: agent, Skill: "s", TaskID: "t-1", TaskState: "working"}
+	}
+	cases := []struct {
+		name       string
+		events     []mockvendor.Event
+		o          *contract.DelegationOutcome
+		want, done Outcome
+	}{
+		{"read to its end", []mockvendor.Event{full}, outcome(contract.OutcomeCompleted), Pass, NotApplicable},
+		{"left at working, then polled to the end", []mockvendor.Event{left, get}, outcome(contract.OutcomeCompleted), Pass, NotApplicable},
+		{"first working taken as the end, reported failed", []mockvendor.Event{left}, outcome(contract.OutcomeFailed), Fail, NotApplicable},
+		{"first working taken as the end, reported completed", []mockvendor.Event{left}, outcome(contract.OutcomeCompleted), Fail, NotApplicable},
+		{"a blocking send", []mockvendor.Event{plain}, outcome(contract.OutcomeCompleted), NotApplicable, NotApplicable},
+		{"no task sent", nil, outcome(contract.OutcomeFailed), NotExercised, NotExercised},
+	}
+	_, stream := Find("LIFE-006.STREAM")
+	_, done := Find("LIFE-006.DONE")
+	if stream == nil || done == nil {
+		t.Fatal("LIFE-006 checks missing")
+	}
+	for _, c := range cases {
+		r := &Run{Events: c.events, Delegations: []Delegation{{Outcome: c.o, FirstSeq: 1, LastSeq: 9}}}
+		if v := stream.Judge(r); v.Outcome != c.want {
+			t.Errorf("%s: LIFE-006.STREAM %s (%s), want %s", c.name, v.Outcome, v.Detail, c.want)
+		}
+		if v := done.Judge(r); v.Outcome != c.done {
+			t.Errorf("%s: LIFE-006.DONE %s (%s), want %s", c.name, v.Outcome, v.Detail, c.done)
+		}
+	}
+}

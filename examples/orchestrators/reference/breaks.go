@@ -235,6 +235,10 @@ type Breaks struct {
 	// ResendAfterStreamError sends the work again (SendMessage) when a
 	// stream breaks off midway.
 	ResendAfterStreamError bool `break:"resend-after-stream-error" check:"STREAM-004.FALLBACK"`
+	// StreamWorkingAsEnd takes the first working status on a stream for
+	// the task's end: it closes the stream there and reports the task as
+	// it stands (failed), without following it.
+	StreamWorkingAsEnd bool `break:"stream-working-as-end" check:"LIFE-006.STREAM"`
 	// ResubscribeLoop subscribes up to five times to a task whose
 	// subscription was refused as terminal.
 	ResubscribeLoop bool `break:"resubscribe-loop" check:"STREAM-005.NO-LOOP"`
@@ -281,6 +285,12 @@ type Alternatives struct {
 	// polling GetTask instead of subscribing again (both are the spec's
 	// ways: A2A 1.0 §3.1.6, A2A CLI A2ACLI_TASK_POLL_004).
 	PollAfterCut bool `alt:"poll-after-cut" keeps:"STREAM-003.FOLLOW,STREAM-003.NOT-EARLY,STREAM-004.FALLBACK,STREAM-005.DONE,STREAM-005.NO-LOOP"`
+	// StreamFollow streams every real send to a JSON-RPC 1.0 interface
+	// whose card claims streaming (SendStreamingMessage, A2A 1.0 §3.1.2),
+	// asked to or not, and follows the task over that stream: read to the
+	// task's end, or closed at the deadline and the task cancelled. The
+	// spec's other way of following a task than polling (§3.5.1).
+	StreamFollow bool `alt:"stream-follow" keeps:"LIFE-003.DONE,LIFE-004.STOP,LIFE-004.CANCEL,G-CANCEL-ABANDONED,LIFE-006.STREAM"`
 }
 
 // AltInfo describes one Alternatives field.

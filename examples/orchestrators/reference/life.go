@@ -53,7 +53,7 @@ func (r *run) follow(a *attempt, info wire.TaskInfo) wire.TaskInfo {
 		}
 		return info
 	}
-	if info.ID == "" || settled(info.State) || r.br.NoPoll || r.br.ReturnImmediatelyNoFollow {
+	if info.ID == "" || settled(info.State) || r.br.NoPoll || r.br.ReturnImmediatelyNoFollow || a.workingAsEnd {
 		return r.afterSettled(a, info)
 	}
 	if a.viaStream {

@@ -317,7 +317,10 @@ type attempt struct {
 	// (rather than ending), and params are the real send's params.
 	viaStream   bool
 	streamBroke bool
-	params      map[string]any
+	// workingAsEnd is set when the StreamWorkingAsEnd break closed the
+	// stream at its first working status.
+	workingAsEnd bool
+	params       map[string]any
 }
 
 // delegate tries the candidates in order until one completes the task.

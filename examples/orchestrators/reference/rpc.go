@@ -502,7 +502,7 @@ func (r *run) sendParams(a *attempt, msg *wire.Message) map[string]any {
 func (r *run) send(a *attempt, params map[string]any) callResult {
 	a.committed, a.params = true, params
 	r.sentTask = true
-	if r.req.Task.PreferStreaming && a.card.Capabilities.Streaming && a.ep.Binding == bindingJSONRPC && a.ep.Version == ProtocolVersion {
+	if (r.req.Task.PreferStreaming || r.alt.StreamFollow) && a.card.Capabilities.Streaming && a.ep.Binding == bindingJSONRPC && a.ep.Version == ProtocolVersion {
 		res, fallback := r.stream(a, params)
 		if !fallback {
 			return res
@@ -698,6 +698,14 @@ func (r *run) stream(a *attempt, params map[string]any) (res callResult, fallbac
 			r.notef("no stream frame from %s within %v: stream abandoned after %v, falling back to SendMessage", a.ep.URL, timeout, time.Since(start).Round(time.Millisecond))
 			return callResult{}, true
 		case <-r.ctx.Done():
+			if info.ID != "" {
+				// The deadline ended the stream of a running task: closed
+				// here (the deferred cancel), the task is given up and
+				// cancelled by follow (life.go).
+				r.notef("deadline: stream of task %s closed at %s", info.ID, info.State)
+				a.viaStream = true
+				return callResult{info: info}, false
+			}
 			return callResult{err: r.ctx.Err()}, false
 		}
 		switch {
@@ -761,6 +769,11 @@ func (r *run) stream(a *attempt, params map[string]any) (res callResult, fallbac
 		}
 		if ti.State != "" {
 			info.State = ti.State
+		}
+		if r.br.StreamWorkingAsEnd && info.ID != "" && info.State == "working" {
+			r.notef("stream of task %s: working, taken as the end", info.ID)
+			a.workingAsEnd = true
+			return callResult{info: info}, false
 		}
 	}
 }
