@@ -7,6 +7,8 @@
 #                 Chromium (browser tests) skip when those are missing,
 #                 unless A2A_CONFORM_REQUIRE_NODE/_PYTHON/_CHROMIUM=1 (CI
 #                 sets all three in .ci/run, so nothing is skipped there).
+#   make test-short  the inner loop (under a minute): -short skips the long
+#                 whole-catalog runs, which make test and CI keep.
 #   make reports  the reference run's JSON, JUnit and HTML reports in reports/
 #   make image    the container image (Dockerfile) with podman or docker
 #   make fuzz     every fuzz target for FUZZTIME (default 60s)
@@ -31,7 +33,7 @@ MODULES := . examples/adapters/a2a-go
 NPM_DIRS := cardsig/testdata/jsinterop examples/adapters/a2a-js \
             examples/adapters/adk examples/adapters/beeai examples/adapters/mastra examples/adapters/ai-sdk
 
-.PHONY: build test lint cross deps fleet reports adapters fuzz bench image
+.PHONY: build test test-short lint cross deps fleet reports adapters fuzz bench image
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/a2a-conform
@@ -58,6 +60,13 @@ test: export A2A_CONFORM_ARTIFACTS ?= $(CURDIR)/reports/artifacts
 test: deps lint cross
 	$(GOTESTSUM) --format pkgname -- -count=1 -timeout 15m ./...
 	$(GO) -C examples/adapters/a2a-go test -count=1 ./...
+
+# test-short is the inner loop: every test but the long whole-catalog runs
+# (the real SDK clients, hostile and lying orchestrators, the reference's
+# alternatives, --parallel 1 against 4), which skip under -short and say
+# so in the summary. No npm install, lint or cross-build.
+test-short:
+	$(GOTESTSUM) --format pkgname -- -short -count=1 -timeout 5m ./...
 
 # lint also fails when go.mod or go.sum of any module is not what
 # 'go mod tidy' makes of it (the diff is printed).

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/testenv"
-
 	"github.com/a2a-conform/a2a-conform/scenarios"
 	"github.com/a2a-conform/a2a-conform/suite"
 	"github.com/a2a-conform/a2a-conform/suite/driver"
@@ -117,6 +116,7 @@ func pythonAdapter(t *testing.T) []string {
 // goldens record what the SDKs do by default; a change means the harness,
 // the fleet or an SDK changed behaviour, and the README's table with it.
 func TestAdapters(t *testing.T) {
+	testenv.Long(t, "every real SDK and framework client through the whole catalog")
 	t.Parallel()
 	for _, a := range adapters {
 		t.Run(a.name, func(t *testing.T) {

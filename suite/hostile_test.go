@@ -86,6 +86,7 @@ type hostileCase struct {
 // naming it), the report can be written, and no process the orchestrator
 // started is left behind.
 func TestHostileOrchestrators(t *testing.T) {
+	testenv.Long(t, "every hostile orchestrator mode")
 	bin := buildHostile(t)
 	cases := []hostileCase{
 		{mode: "crash", noOutcome: "exited with status 3"},

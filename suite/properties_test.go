@@ -14,6 +14,7 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/contract"
 	"github.com/a2a-conform/a2a-conform/examples/orchestrators/reference"
+	"github.com/a2a-conform/a2a-conform/internal/testenv"
 	"github.com/a2a-conform/a2a-conform/scenarios"
 	"github.com/a2a-conform/a2a-conform/suite/driver"
 )
@@ -99,6 +100,7 @@ func lyingReference(lie func(*contract.DelegationOutcome)) func() driver.GoOrche
 // the wire contradicts is not conformant, and the failure says what the
 // outcome said against what the wire showed.
 func TestLyingOutcomesAreNotConformant(t *testing.T) {
+	testenv.Long(t, "lying orchestrators over the whole catalog")
 	t.Parallel()
 	for _, l := range liars {
 		t.Run(l.name, func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/examples/orchestrators/naive"
 	"github.com/a2a-conform/a2a-conform/examples/orchestrators/reference"
+	"github.com/a2a-conform/a2a-conform/internal/testenv"
 	"github.com/a2a-conform/a2a-conform/scenarios"
 	"github.com/a2a-conform/a2a-conform/suite"
 	"github.com/a2a-conform/a2a-conform/suite/driver"
@@ -149,6 +150,7 @@ func TestEveryCheckHasAVariant(t *testing.T) {
 // reference's own choices passing: the checks it keeps pass, and the whole
 // default catalog stays conformant in both profiles.
 func TestAlternativesPass(t *testing.T) {
+	testenv.Long(t, "the reference's alternative strategies over the whole catalog")
 	t.Parallel()
 	for _, a := range reference.AltList() {
 		t.Run(a.Name, func(t *testing.T) {

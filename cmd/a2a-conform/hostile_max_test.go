@@ -38,6 +38,7 @@ import (
 // orchestrator sent is kept within its bound; and Python's json and jq
 // read report.json at their defaults.
 func TestHostileMaxReport(t *testing.T) {
+	testenv.Long(t, "the worst-case hostile orchestrator over the whole catalog")
 	cli, _ := built(t)
 	hostile := filepath.Join(t.TempDir(), "hostile")
 	if out, err := exec.Command("go", "build", "-o", hostile, "../../suite/testdata/hostile").CombinedOutput(); err != nil {

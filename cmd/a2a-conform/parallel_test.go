@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/a2a-conform/a2a-conform/internal/testenv"
 )
 
 // TestParallelSameVerdicts runs the whole default catalog against the
@@ -11,6 +13,7 @@ import (
 // result, the scorecard and the console's scenario lines (their order and
 // marks) must be the same.
 func TestParallelSameVerdicts(t *testing.T) {
+	testenv.Long(t, "the whole catalog at --parallel 1 and 4")
 	t.Parallel()
 	dir := t.TempDir()
 	type outcome struct {

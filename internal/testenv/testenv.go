@@ -123,3 +123,13 @@ func JSONDepth(t testing.TB, b []byte) int {
 		most = max(most, dec.StackDepth())
 	}
 }
+
+// Long skips a test under go test -short (make test-short, the inner
+// loop) saying what it would have run and where it does run: make test
+// and CI run every test.
+func Long(t testing.TB, what string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("-short: %s (make test runs it)", what)
+	}
+}
