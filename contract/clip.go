@@ -56,10 +56,24 @@ func thousands(n int) string {
 }
 
 // Clip cuts each text field of h to [MaxFieldBytes] ([ClipText]).
+// The lists protocolVersions and bindings keep their first
+// [MaxHelloListEntries] entries.
 func (h *Hello) Clip() {
 	h.Name = ClipText(h.Name, MaxFieldBytes)
 	h.Version = ClipText(h.Version, MaxFieldBytes)
+	for _, l := range []*[]string{&h.ProtocolVersions, &h.Bindings} {
+		if len(*l) > MaxHelloListEntries {
+			*l = (*l)[:MaxHelloListEntries]
+		}
+		for i, v := range *l {
+			(*l)[i] = ClipText(v, MaxFieldBytes)
+		}
+	}
 }
+
+// MaxHelloListEntries is how many entries of a hello's protocolVersions
+// and bindings the harness keeps.
+const MaxHelloListEntries = 16
 
 // Clip cuts the detail of o to [MaxDetailBytes] and every other text field
 // to [MaxFieldBytes] ([ClipText]). A value cut carries the marker, so it

@@ -437,6 +437,68 @@ type Hello struct {
 	Name string `json:"name,omitempty"`
 	// Version is the OUT's own version string. Empty means not reported.
 	Version string `json:"version,omitempty"`
+	// ProtocolVersions are the A2A protocol versions the OUT speaks as a
+	// client, Major.Minor ("0.3", "1.0"). Empty means not declared: the
+	// harness then takes what the whole run saw the OUT send (the version
+	// each request asked for and the dialect of its method) as what it
+	// speaks. A declaration adds to what the wire shows; it never hides a
+	// request.
+	ProtocolVersions []string `json:"protocolVersions,omitempty"`
+	// Bindings are the A2A protocol bindings the OUT speaks ([BindingJSONRPC],
+	// [BindingHTTPJSON], [BindingGRPC]). Empty means not declared.
+	Bindings []string `json:"bindings,omitempty"`
+}
+
+// The A2A protocol bindings a hello may declare, spelled as an A2A 1.0
+// AgentInterface.protocolBinding spells them.
+const (
+	BindingJSONRPC  = "JSONRPC"
+	BindingHTTPJSON = "HTTP+JSON"
+	BindingGRPC     = "GRPC"
+)
+
+// KnownBinding reports whether b is one of the bindings a hello may
+// declare.
+func KnownBinding(b string) bool {
+	return b == BindingJSONRPC || b == BindingHTTPJSON || b == BindingGRPC
+}
+
+// KnownProtocolVersion reports whether v is an A2A version as a hello
+// declares it: Major.Minor, digits only ("0.3", "1.0").
+func KnownProtocolVersion(v string) bool {
+	major, minor, ok := strings.Cut(v, ".")
+	return ok && digits(major) && digits(minor)
+}
+
+func digits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// CheckSpeaks reports the entries of h's protocolVersions and bindings
+// that are not Major.Minor versions or known bindings; the harness
+// ignores them (and says so in the report). Nil when every entry is
+// known.
+func (h Hello) CheckSpeaks() error {
+	var errs []error
+	for _, v := range h.ProtocolVersions {
+		if !KnownProtocolVersion(v) {
+			errs = append(errs, &UnknownWordError{Field: "protocolVersions", Word: v})
+		}
+	}
+	for _, b := range h.Bindings {
+		if !KnownBinding(b) {
+			errs = append(errs, &UnknownWordError{Field: "bindings", Word: b})
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // NewHello returns the hello request the harness sends.

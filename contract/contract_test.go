@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -239,6 +241,54 @@ func TestControlMessages(t *testing.T) {
 	var r contract.Reset
 	if err := json.Unmarshal([]byte(`{"contract":1,"type":"reset","ok":true}`), &r); err != nil || !r.OK {
 		t.Errorf("reset answer = %+v (%v)", r, err)
+	}
+}
+
+// TestHelloSpeaks: a hello answer may declare the A2A versions and
+// bindings the OUT speaks; both are optional, and CheckSpeaks names the
+// entries that are neither Major.Minor versions nor known bindings.
+func TestHelloSpeaks(t *testing.T) {
+	cases := []struct {
+		name, answer string
+		versions     []string
+		bindings     []string
+		bad          []string // words CheckSpeaks reports
+	}{
+		{"not declared", `{"contract":1,"type":"hello","name":"x"}`, nil, nil, nil},
+		{"both", `{"contract":1,"type":"hello","protocolVersions":["0.3","1.0"],"bindings":["JSONRPC","HTTP+JSON","GRPC"]}`,
+			[]string{"0.3", "1.0"}, []string{"JSONRPC", "HTTP+JSON", "GRPC"}, nil},
+		{"versions only", `{"contract":1,"type":"hello","protocolVersions":["1.0"]}`, []string{"1.0"}, nil, nil},
+		{"unknown words", `{"contract":1,"type":"hello","protocolVersions":["v1","1.0.0"],"bindings":["jsonrpc","REST"]}`,
+			[]string{"v1", "1.0.0"}, []string{"jsonrpc", "REST"}, []string{"v1", "1.0.0", "jsonrpc", "REST"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var h contract.Hello
+			if err := json.Unmarshal([]byte(c.answer), &h); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(h.ProtocolVersions, c.versions) || !slices.Equal(h.Bindings, c.bindings) {
+				t.Errorf("versions %q bindings %q, want %q %q", h.ProtocolVersions, h.Bindings, c.versions, c.bindings)
+			}
+			err := h.CheckSpeaks()
+			if (err != nil) != (len(c.bad) > 0) || (err != nil && !errors.Is(err, contract.ErrUnknownWord)) {
+				t.Fatalf("CheckSpeaks = %v, want unknown words %q", err, c.bad)
+			}
+			for _, w := range c.bad {
+				if !strings.Contains(err.Error(), strconv.Quote(w)) {
+					t.Errorf("CheckSpeaks = %v, does not name %q", err, w)
+				}
+			}
+		})
+	}
+	long := make([]string, contract.MaxHelloListEntries+5)
+	for i := range long {
+		long[i] = "1.0"
+	}
+	h := contract.Hello{ProtocolVersions: long, Bindings: long}
+	h.Clip()
+	if len(h.ProtocolVersions) != contract.MaxHelloListEntries || len(h.Bindings) != contract.MaxHelloListEntries {
+		t.Errorf("Clip kept %d versions and %d bindings, want %d", len(h.ProtocolVersions), len(h.Bindings), contract.MaxHelloListEntries)
 	}
 }
 

@@ -155,6 +155,7 @@ func authScenarios() []*Scenario {
 			Setup:    "D serves A2A 1.0 only; its card declares an HTTP bearer scheme (httpAuthSecurityScheme, securityRequirements) and its endpoint answers 401 with WWW-Authenticate: Bearer to a call without D's token. The request hands out D's token for https://rpc.agent-d.example.",
 			Fleet:    fleetOf(protectedD(mockvendor.AuthConfig{}, true)),
 			Requests: []Request{authReq(skillS, []string{"d"}, mockvendor.HostCardD)},
+			Offers:   []string{V10}, // a 0.3-only client cannot reach D: its checks need 1.0
 			Checks: []Check{
 				{
 					ID:     "AUTH-001.ATTACH",
@@ -231,6 +232,7 @@ func authScenarios() []*Scenario {
 			Setup:    "D's card declares a bearer scheme; D refuses the token it issued (as if revoked): every call gets 401 with WWW-Authenticate: Bearer error=\"invalid_token\". The request hands out that token.",
 			Fleet:    fleetOf(protectedD(mockvendor.AuthConfig{Revoked: true}, true)),
 			Requests: []Request{authReq(skillS, []string{"d"}, mockvendor.HostCardD)},
+			Offers:   []string{V10},
 			Checks: []Check{
 				{
 					ID:     "AUTH-003.NO-RETRY",
@@ -374,6 +376,7 @@ func authScenarios() []*Scenario {
 				"as an impostor answering for that host would (no A2A server clause is about certificate names; A2A 1.0 §7.2 has the client verify them). The request hands out D's token for https://rpc.agent-d.example.",
 			Fleet:    fleetOf(withFaults(protectedD(mockvendor.AuthConfig{}, true), mockvendor.Spec("wrong-san", nil, mockvendor.HostRPCD))),
 			Requests: []Request{authReq(skillS, []string{"d"}, mockvendor.HostCardD)},
+			Offers:   []string{V10},
 			Checks: []Check{
 				{
 					ID:     "AUTH-005.NO-UNVERIFIED",

@@ -139,16 +139,17 @@ func versionRefused(vendor string) Precondition {
 	}
 }
 
-// refusedUnspoken is NOT_APPLICABLE for a client that speaks none of the
-// versions the card offers and says so: it read the card, reported
-// version-mismatch and sent nothing to the vendor (no call, no
-// connection). ok false otherwise.
-func refusedUnspoken(r *Run, vendor string) (Verdict, bool) {
-	if len(r.Delegations) == 0 || r.Delegations[0].Outcome == nil {
-		return Verdict{}, false
-	}
-	o := r.Delegations[0].Outcome
-	if o.Outcome == contract.OutcomeCompleted || o.Reason != contract.ReasonVersionMismatch || !cardFetched(vendor).Met(r) {
+// unusableCard is the verdict for a client that read the vendor's card,
+// found no interface it speaks, and sent the vendor nothing (no call, no
+// connection) before its delegation ended without a completion: the wire
+// shows the refusal, whatever word the outcome gives for it. What the
+// client speaks is what the whole run shows (Run.speaks); where no
+// interface is in a version it speaks, the check needs that version
+// (NeedsVersionf), and where only the binding is unspoken it does not
+// apply. ok is false when the client sent the vendor anything, completed,
+// gave no outcome, or nothing is known of what it speaks.
+func unusableCard(r *Run, vendor string, decl []declared) (Verdict, bool) {
+	if len(r.Delegations) == 0 || r.Delegations[0].Outcome == nil || r.Delegations[0].Outcome.Outcome == contract.OutcomeCompleted || !cardFetched(vendor).Met(r) {
 		return Verdict{}, false
 	}
 	if slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool {
@@ -156,7 +157,27 @@ func refusedUnspoken(r *Run, vendor string) (Verdict, bool) {
 	}) {
 		return Verdict{}, false
 	}
-	return NotApplicablef("the client speaks none of the card's interface versions: it reported version-mismatch and sent nothing"), true
+	sp := r.speaks()
+	if !sp.Known() {
+		return Verdict{}, false
+	}
+	var versions, offered []string
+	for _, d := range decl {
+		if !sp.Has(d.version) {
+			versions = addWord(versions, Family(d.version))
+			offered = append(offered, d.String())
+			continue
+		}
+		if len(sp.Bindings) > 0 && !slices.Contains(sp.Bindings, d.binding) {
+			offered = append(offered, d.String())
+			continue
+		}
+		return Verdict{}, false // an interface it speaks: the refusal is judged as one
+	}
+	if !slices.ContainsFunc(decl, func(d declared) bool { return sp.Has(d.version) }) {
+		return NeedsVersionf(strings.Join(versions, ", "), "the card offers %s; the client speaks A2A %s, read the card and sent %s nothing", strings.Join(offered, "; "), sp, vendorName(vendor)), true
+	}
+	return NotApplicablef("the card offers %s; the client speaks A2A %s over %s only, read the card and sent %s nothing", strings.Join(offered, "; "), sp, strings.Join(sp.Bindings, ", "), vendorName(vendor)), true
 }
 
 // ifaceVendorD is vendor D with extra hosts and the card's interfaces.
@@ -207,7 +228,11 @@ func completedThrough(r *Run, i int, vendor string, urls ...string) Verdict {
 			return v
 		}
 	}
-	return Failf("delegation %d completed at %s, not through %v", i+1, o.Agent, urls).Want("a task completed through "+strings.Join(urls, " or "), o.Agent)
+	at := fmt.Sprintf("completed at %q", o.Agent)
+	if o.Agent == "" {
+		at = "completed, with no agent named in the outcome"
+	}
+	return Failf("delegation %d %s, not through %s", i+1, at, strings.Join(urls, " or ")).Want("a task completed through "+strings.Join(urls, " or "), at)
 }
 
 func ifaceScenarios() []*Scenario {
@@ -267,7 +292,7 @@ func iface001() *Scenario {
 				Fix:          "Walk supportedInterfaces in order and take the first whose binding and version you speak.",
 				ReadsOutcome: true,
 				Reached:      cardFetched("d"),
-				Judge:        judgeDoneAtD,
+				Judge:        judgeDoneAtD(decl),
 			},
 		},
 	}
@@ -291,13 +316,14 @@ func iface002() *Scenario {
 			c.Interfaces = []mockvendor.CardInterface{{URL: rpcURLD}}
 		})),
 		Requests: []Request{req(skillS, mockvendor.HostCardD)},
+		Offers:   []string{V03},
 		Checks: []Check{
 			{
 				ID:     "IFACE-002.FALLBACK",
 				Title:  "a 0.3 card is read through its legacy members",
 				Grades: must(Core),
 				Requirement: "A card without supportedInterfaces is a 0.3 card: a client that speaks 0.3 takes url and preferredTransport (then additionalInterfaces) and completes the task, " +
-					"instead of failing for want of an interface. A client that speaks no 0.3 may refuse, saying version-mismatch, without sending anything.",
+					"instead of failing for want of an interface. A client that speaks no 0.3 (in its hello, or anywhere in the run) is not judged here: the check needs 0.3.",
 				Sources: []Source{
 					A2A03("§5.6.3", SrcMust, Client).Read("a client speaking 0.3 MUST extract the transports from url/preferredTransport and additionalInterfaces, and use the correct URL for the transport it selects"),
 					ifaceRule1.Read("rule 1 applies to supportedInterfaces \"if present\": a card without it is left to the 0.3 rules"),
@@ -316,12 +342,12 @@ func iface002() *Scenario {
 					if o.Outcome == contract.OutcomeCompleted {
 						return completedAt(r, 0, "d")
 					}
-					if v, ok := refusedUnspoken(r, "d"); ok {
-						v.Detail += " (a 1.0 client need not speak 0.3, a2a-cli SPEC §13.2)"
-						return v
+					if sp := r.speaks(); sp.Known() && !sp.Has(V03) {
+						return NeedsVersionf(V03, "the client speaks A2A %s (as declared and seen in the whole run), and the rules for reading a card without supportedInterfaces are those of A2A 0.3; "+
+							"A2A 1.0 does not ask a 1.0 client to read a 0.3 card (§8.3.2 applies to supportedInterfaces \"if present\"; a2a-cli SPEC §13.2 makes 0.3 an opt-in)", sp)
 					}
-					return Failf("outcome %s (reason %q) for a 0.3 card whose endpoint works", o.Outcome, o.Reason).
-						Want("completed through url/preferredTransport, or a refusal with reason version-mismatch and nothing sent", o.Outcome+" "+o.Reason)
+					return Failf("outcome %s (reason %q) for a 0.3 card whose endpoint works, from a client that speaks 0.3", o.Outcome, o.Reason).
+						Want("completed through url/preferredTransport", fmt.Sprintf("%s (reason %q)", o.Outcome, o.Reason))
 				},
 			},
 			{
@@ -386,10 +412,11 @@ func iface003() *Scenario {
 							return Failf("%s: an A2A %s request to the card's 0.3 url", describe(e), v).At(e.Seq).Want("calls to "+rpcURLD+" (supportedInterfaces)", "a call to "+legacyURLD)
 						}
 					}
-					if i := slices.IndexFunc(calls, func(e mockvendor.Event) bool { return !below10(askedVersion(e)) }); i >= 0 {
-						return Failf("the client speaks 1.0 (%s) yet sent to the legacy url (%s)", describe(calls[i]), describe(legacy[0])).At(legacy[0].Seq)
+					if sp := r.speaks(); sp.Has(V10) {
+						return Failf("the client speaks A2A 1.0 (%s) yet took the card's legacy 0.3 url (%s) over its supportedInterfaces", speaks10Evidence(r, sp), describe(legacy[0])).At(legacy[0].Seq).
+							Want("a client that speaks 1.0 selects from supportedInterfaces ("+rpcURLD+")", "a call to the legacy url "+legacyURLD)
 					}
-					return NotApplicablef("the client spoke only 0.3 and used the card's 0.3 url: a 0.3 client does not read supportedInterfaces, whose only entry here is 1.0")
+					return NotApplicablef("the client speaks only A2A 0.3 (as declared and seen in the whole run) and used the card's 0.3 url: a 0.3 client does not read supportedInterfaces, whose only entry here is 1.0")
 				},
 			},
 			{
@@ -410,10 +437,11 @@ func iface003() *Scenario {
 					if host != hostLegacyD {
 						return v
 					}
-					if slices.ContainsFunc(callsAt(r, "d"), func(e mockvendor.Event) bool { return !below10(askedVersion(e)) }) {
-						return Failf("completed at the legacy url %s by a client that speaks 1.0", legacyURLD)
+					if sp := r.speaks(); sp.Has(V10) {
+						return Failf("completed at the legacy url %s by a client that speaks A2A 1.0 (%s)", legacyURLD, speaks10Evidence(r, sp)).
+							Want("a completion through supportedInterfaces ("+rpcURLD+")", "a completion at the legacy url "+legacyURLD)
 					}
-					return NotApplicablef("a client that speaks only 0.3 completed through the card's 0.3 url")
+					return NotApplicablef("a client that speaks only A2A 0.3 (as declared and seen in the whole run) completed through the card's 0.3 url")
 				},
 			},
 		},
@@ -426,6 +454,11 @@ func iface003() *Scenario {
 // reached, tries the next [a2aproject/a2a-go PR 50; A2A 1.0 §5.2
 // "Clients SHOULD implement fallback logic", §8.3.2].
 func iface004() *Scenario {
+	decl := []declared{
+		{grpcURLD, mockvendor.BindingGRPC, V10},
+		{downURLD, mockvendor.BindingJSONRPC, V10},
+		{rpcURLD, mockvendor.BindingJSONRPC, V10},
+	}
 	return &Scenario{
 		ID:     "IFACE-004",
 		Title:  "gRPC first, a dead JSON-RPC interface second, a live one third",
@@ -447,6 +480,7 @@ func iface004() *Scenario {
 			return mockvendor.Config{Vendors: []mockvendor.VendorConfig{d}}
 		},
 		Requests: []Request{req(skillS, mockvendor.HostCardD)},
+		Offers:   []string{V10},
 		Checks: []Check{
 			{
 				ID:          "IFACE-004.SKIP-UNSPOKEN",
@@ -457,7 +491,7 @@ func iface004() *Scenario {
 				Fix:         "Filter supportedInterfaces by protocolBinding before taking the first entry.",
 				Reached:     interfaceTried("d"),
 				Judge: func(r *Run) Verdict {
-					if v, ok := refusedUnspoken(r, "d"); ok {
+					if v, ok := unusableCard(r, "d", decl); ok {
 						return v
 					}
 					for _, e := range r.Events {
@@ -488,7 +522,7 @@ func iface004() *Scenario {
 				Judge: func(r *Run) Verdict {
 					refused := slices.IndexFunc(r.Events, func(e mockvendor.Event) bool { return e.Op == mockvendor.OpConnRefused && e.Host == hostDownD })
 					if refused < 0 {
-						if v, ok := refusedUnspoken(r, "d"); ok {
+						if v, ok := unusableCard(r, "d", decl); ok {
 							return v
 						}
 						return NotExercisedf("the client never tried %s", downURLD)
@@ -510,6 +544,10 @@ func iface004() *Scenario {
 // IFACE-005: an interface with a tenant. Every request carries it exactly
 // as declared [A2A 1.0 §8.3.2 rule 4; A2ACLI_TX_003].
 func iface005() *Scenario {
+	decl := []declared{
+		{rpcURLD, mockvendor.BindingJSONRPC, V10},
+		{restURLD, mockvendor.BindingREST, V10},
+	}
 	return &Scenario{
 		ID:     "IFACE-005",
 		Title:  "an interface with a tenant",
@@ -528,6 +566,7 @@ func iface005() *Scenario {
 			return mockvendor.Config{Vendors: []mockvendor.VendorConfig{d}}
 		},
 		Requests: []Request{req(skillS, mockvendor.HostCardD)},
+		Offers:   []string{V10},
 		Checks: []Check{
 			{
 				ID:     "IFACE-005.TENANT",
@@ -545,7 +584,7 @@ func iface005() *Scenario {
 				Judge: func(r *Run) Verdict {
 					calls := callsAt(r, "d")
 					if len(calls) == 0 {
-						if v, ok := refusedUnspoken(r, "d"); ok {
+						if v, ok := unusableCard(r, "d", decl); ok {
 							return v
 						}
 						return NotExercisedf("no call reached D")
@@ -567,7 +606,7 @@ func iface005() *Scenario {
 				Fix:          "Send the tenant the card declares; a request without it reaches no agent behind a shared endpoint.",
 				ReadsOutcome: true,
 				Reached:      cardFetched("d"),
-				Judge:        judgeDoneAtD,
+				Judge:        judgeDoneAtD(decl),
 			},
 		},
 	}
@@ -665,12 +704,29 @@ func iface006() *Scenario {
 	}
 }
 
-// judgeDoneAtD is the DONE check of a scenario whose card is D's: the
-// delegation completes through one of D's endpoints, unless the client
-// speaks none of the card's versions and said so.
-func judgeDoneAtD(r *Run) Verdict {
-	if v, ok := refusedUnspoken(r, "d"); ok {
-		return v
+// speaks10Evidence says how the run shows a client speaking 1.0: a 1.x
+// call of this scenario, else its hello or another scenario's calls.
+func speaks10Evidence(r *Run, sp Speaks) string {
+	for _, e := range r.Events {
+		if isCall(e) && SpokenIn([]mockvendor.Event{e}).Has(V10) {
+			return "here: " + describe(e)
+		}
 	}
-	return completedThrough(r, 0, "d", rpcURLD, restURLD)
+	if sp.Declared {
+		return "as its hello declares, or as other scenarios of the run show"
+	}
+	return "as other scenarios of the run show"
+}
+
+// judgeDoneAtD is the DONE check of a scenario whose card is D's, with
+// the interfaces decl: the delegation completes through one of D's
+// endpoints, unless the client speaks none of the card's interfaces and,
+// as the wire shows, sent D nothing (unusableCard).
+func judgeDoneAtD(decl []declared) func(r *Run) Verdict {
+	return func(r *Run) Verdict {
+		if v, ok := unusableCard(r, "d", decl); ok {
+			return v
+		}
+		return completedThrough(r, 0, "d", rpcURLD, restURLD)
+	}
 }

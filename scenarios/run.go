@@ -35,6 +35,16 @@ type Run struct {
 	// credential", "stderr: ..."), before the report cut it out. Nil means
 	// nowhere.
 	CredentialsReported []string `json:"credentialsReported,omitempty"`
+	// Offers is the scenario's Offers: the only A2A versions its cards
+	// offer (nil: both).
+	Offers []string `json:"offers,omitempty"`
+	// Speaks is what the client speaks as far as is known beyond this
+	// scenario's own calls: its hello's declaration and, judged once the
+	// whole run is known, what every scenario saw it send. Nil means
+	// nothing beyond this scenario. Judges read it through speaks().
+	Speaks *Speaks `json:"speaks,omitempty"`
+	// speechRead is set when a judge read what the client speaks.
+	speechRead bool
 }
 
 // Delegation is one request and what came of it.

@@ -108,6 +108,11 @@ type Verdict struct {
 	// means the detail says it all.
 	Expected string `json:"expected,omitempty"`
 	Actual   string `json:"actual,omitempty"`
+	// Needs, on a NOT_APPLICABLE, is the A2A version the check needs and
+	// the client does not speak ("1.0": the scenario offers only 1.0
+	// interfaces to a 0.3-only client): no profile counts the check, and
+	// the scorecard says "needs 1.0" (NeedsVersionf). Empty otherwise.
+	Needs string `json:"needs,omitempty"`
 	// evident is true for a FAIL that something seen proves: a request on
 	// the wire (Seq) or an outcome the wire contradicts. Such a FAIL stands
 	// even where the check's situation was not reached.
@@ -202,19 +207,35 @@ type Check struct {
 // a request on the wire or by an outcome the wire contradicts stands, so
 // NOT_EXERCISED never hides an observed failure. exempt lists the profiles
 // whose grade does not apply to this run (Grade.When), with the reason.
+//
+// A check the client cannot reach because its scenario offers only A2A
+// versions the client does not speak (Run.Offers, against what the run
+// shows it speaking) is NOT_APPLICABLE with Needs set, unless it passed or
+// a request on the wire proves it failed; such a check is exempt in every
+// profile ("needs 1.0"), as is one whose judge said so itself.
 func (c Check) Evaluate(r *Run) (v Verdict, exempt map[Profile]string) {
 	v = c.Judge(r)
 	if (v.Outcome == Pass || v.Outcome == Fail && !v.Proven()) && !c.Reached.Met(r) {
 		judged := v.Detail
 		v = NotExercisedf("not reached: the orchestrator did not %s", c.Reached.Needs).Want("the orchestrator to "+c.Reached.Needs, "it did not; the check alone would have said: "+judged)
 	}
+	if nv, ok := needsOffered(r, v); ok {
+		v = nv
+	}
 	for _, g := range c.Grades {
-		if g.When != nil && !g.When.Met(r) {
-			if exempt == nil {
-				exempt = map[Profile]string{}
-			}
-			exempt[g.Profile] = "applies only to an orchestrator that did " + g.When.Needs
+		why := ""
+		switch {
+		case v.Needs != "":
+			why = "needs A2A " + v.Needs + ", which the client does not speak"
+		case g.When != nil && !g.When.Met(r):
+			why = "applies only to an orchestrator that did " + g.When.Needs
+		default:
+			continue
 		}
+		if exempt == nil {
+			exempt = map[Profile]string{}
+		}
+		exempt[g.Profile] = why
 	}
 	return v, exempt
 }
@@ -278,6 +299,11 @@ type Scenario struct {
 	// DeadlineMs is the time the orchestrator has per delegation. Zero means
 	// 20,000.
 	DeadlineMs int
+	// Offers are the A2A versions (V03, V10) the scenario's cards offer
+	// the client, where they are not both: a client that speaks none of
+	// them cannot reach the scenario's checks, which then say "needs X"
+	// (Check.Evaluate). Nil means both.
+	Offers []string
 }
 
 // DefaultIssuers is the trust policy of most scenarios: vendor A's signer

@@ -182,9 +182,19 @@ func WriteScorecard(w io.Writer, r *Report) {
 		for _, k := range keys {
 			counts = append(counts, fmt.Sprintf("%s %d", k, ps.Counts[scenarios.Outcome(k)]))
 		}
-		fmt.Fprintf(w, "  %-18s score %5.1f  MUST %d/%d  conformant: %-3s  not exercised %d  (%s)\n", p, ps.Score, ps.MustPassed, ps.MustApplicable, conf, ps.NotExercised, strings.Join(counts, ", "))
+		if n := ps.NeedsText(); n != "" {
+			counts = append(counts, n)
+		}
+		fmt.Fprintf(w, "  %-20s score %5.1f  MUST %d/%d  conformant: %-3s  not exercised %d  (%s)\n", ps.Label(p), ps.Score, ps.MustPassed, ps.MustApplicable, conf, ps.NotExercised, strings.Join(counts, ", "))
 	}
-	fmt.Fprintf(w, "  delegations        %s\n", DelegationLine(r.Delegations))
+	fmt.Fprintf(w, "  %-20s %s\n", "delegations", DelegationLine(r.Delegations))
+	if r.Speaks != nil {
+		how := "as the run's requests show"
+		if r.Speaks.Declared {
+			how = "as its hello declares and the run's requests show"
+		}
+		fmt.Fprintf(w, "  %-20s A2A %s over %s (%s)\n", "speaks", r.Speaks, strings.Join(r.Speaks.Bindings, ", "), how)
+	}
 	var globals []string
 	for _, c := range r.Checks {
 		if strings.HasPrefix(c.ID, "G-") {

@@ -26,7 +26,7 @@ import (
 func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scenarios.Run, ScenarioResult, error) {
 	start := time.Now()
 	res := ScenarioResult{ID: s.ID, Title: s.Title, Area: s.Area, Reproduce: ReproduceCommand(s.ID)}
-	run := &scenarios.Run{Scenario: s.ID, VendorHosts: map[string][]string{}, Successors: s.Successors}
+	run := &scenarios.Run{Scenario: s.ID, VendorHosts: map[string][]string{}, Successors: s.Successors, Offers: s.Offers}
 	fail := func(err error) (*scenarios.Run, ScenarioResult, error) {
 		res.HarnessErr = err.Error()
 		res.DurationMs = time.Since(start).Milliseconds()
@@ -51,7 +51,10 @@ func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scen
 	}
 	if h, err := sess.Hello(ctx); err == nil {
 		h.Clip()
-		res.Hello = Orchestrator{Name: h.Name, Version: h.Version}
+		res.Hello = Orchestrator{Name: h.Name, Version: h.Version, ProtocolVersions: h.ProtocolVersions, Bindings: h.Bindings}
+		if d := scenarios.FromHello(h); d.Declared {
+			run.Speaks = &d
+		}
 	}
 	nonce := make([]byte, 3)
 	_, _ = rand.Read(nonce)
@@ -96,6 +99,9 @@ func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scen
 	redactReported(&res, run, f)
 	clipOutcomes(run) // after redactReported, which needs the whole text
 	run.Events = f.Trace().Events()
+	if sp := scenarios.SpokenIn(run.Events); sp.Known() || len(sp.Bindings) > 0 {
+		res.Spoke = &sp
+	}
 	run.Corroborate()
 	res.Delegations = run.Delegations
 	res.Trace, res.TraceLeftOut, res.BodiesLeftOut = reportTrace(run.Events)

@@ -53,6 +53,8 @@ func TestIfaceStrategies(t *testing.T) {
 		}, []scenarios.Outcome{P, P, P, P, P, P, P, P, P, P, P, P}},
 		{"0.3-only client", func() driver.GoOrchestrator { return v03Client{} },
 			[]scenarios.Outcome{P, P, P, P, N, N, N, N, N, N, N, N}},
+		{"0.3-only client that says other", func() driver.GoOrchestrator { return v03Client{reason: contract.ReasonOther} },
+			[]scenarios.Outcome{P, P, P, P, N, N, N, N, N, N, N, N}},
 		{"does nothing", doNothing, []scenarios.Outcome{E, E, E, E, E, E, E, E, E, E, E, E}},
 		{"says version-mismatch to everything, reads nothing", func() driver.GoOrchestrator {
 			return orchestratorFunc(func(_ context.Context, req contract.DelegationRequest, _ *http.Client) contract.DelegationOutcome {
@@ -60,27 +62,14 @@ func TestIfaceStrategies(t *testing.T) {
 			})
 		}, []scenarios.Outcome{E, E, E, E, E, E, E, E, E, E, E, E}},
 		{"naive (0.3, no fallback, no tenant)", func() driver.GoOrchestrator { return naive.New() },
-			[]scenarios.Outcome{P, P, P, P, N, N, F, E, F, F, N, N}},
+			[]scenarios.Outcome{P, P, P, P, N, N, F, N, F, N, N, N}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			d := driver.NewGo(c.name, c.new)
-			runs := map[string]*scenarios.Run{}
+			rep := runScenarios(t, driver.NewGo(c.name, c.new), "IFACE-001", "IFACE-002", "IFACE-003", "IFACE-004", "IFACE-005", "IFACE-006")
 			for i, id := range ids {
-				s, ch := scenarios.Find(id)
-				if s == nil || ch == nil {
-					t.Fatalf("no check %s", id)
-				}
-				run, ok := runs[s.ID]
-				if !ok {
-					var err error
-					if run, _, err = suite.Execute(context.Background(), s, d); err != nil {
-						t.Fatalf("%s: harness error: %v", s.ID, err)
-					}
-					runs[s.ID] = run
-				}
-				if cr := suite.Judge(run, nil, s, *ch, nil); cr.Result != c.want[i] {
+				if cr := checkOf(t, rep, id); cr.Result != c.want[i] {
 					t.Errorf("%s: %s (%s), want %s", id, cr.Result, cr.Detail, c.want[i])
 				}
 			}
@@ -88,15 +77,56 @@ func TestIfaceStrategies(t *testing.T) {
 	}
 }
 
+// runScenarios runs the scenarios against d and returns the report, judged
+// as a run's is: each check with what the whole run showed the client
+// speaking.
+func runScenarios(t *testing.T, d driver.Driver, ids ...string) *suite.Report {
+	t.Helper()
+	var (
+		all    []*scenarios.Scenario
+		checks []suite.CheckResult
+		scens  []suite.ScenarioResult
+	)
+	for _, id := range ids {
+		s, _ := scenarios.Find(id)
+		if s == nil {
+			t.Fatalf("no scenario %s", id)
+		}
+		all = append(all, s)
+		run, res, err := suite.Execute(context.Background(), s, d)
+		if err != nil {
+			t.Fatalf("%s: harness error: %v", s.ID, err)
+		}
+		scens = append(scens, res)
+		for _, c := range s.WithGlobals() {
+			checks = append(checks, suite.Judge(run, nil, s, c, nil))
+		}
+	}
+	return suite.NewReport(suite.Config{Scenarios: all}, time.Now(), true, checks, scens)
+}
+
+// checkOf is the report's result for a check id.
+func checkOf(t *testing.T, rep *suite.Report, id string) suite.CheckResult {
+	t.Helper()
+	for _, c := range rep.Checks {
+		if c.ID == id {
+			return c
+		}
+	}
+	t.Fatalf("no check %s in the report", id)
+	return suite.CheckResult{}
+}
+
 // v03Client is the smallest honest client that speaks only A2A 0.3 over
 // JSON-RPC: it takes the card's 0.3 JSON-RPC interfaces (from
 // supportedInterfaces, else url and additionalInterfaces), sends
 // message/send without A2A-Version, polls tasks/get, and moves to the next
 // interface when one cannot be reached. A card with no 0.3 interface is
-// refused with version-mismatch.
-type v03Client struct{}
+// refused with version-mismatch (or reason, when set: the wire shows the
+// same refusal whatever the word).
+type v03Client struct{ reason string }
 
-func (v03Client) Delegate(ctx context.Context, req contract.DelegationRequest, c *http.Client) contract.DelegationOutcome {
+func (v v03Client) Delegate(ctx context.Context, req contract.DelegationRequest, c *http.Client) contract.DelegationOutcome {
 	out := contract.DelegationOutcome{Contract: 1, ID: req.ID, Outcome: contract.OutcomeRejected, Reason: contract.ReasonOther,
 		CardTrust: contract.CardTrustHint, TrustMode: contract.TrustModeUnpinned}
 	for _, cand := range req.Candidates {
@@ -132,6 +162,9 @@ func (v03Client) Delegate(ctx context.Context, req contract.DelegationRequest, c
 		}
 		if len(urls) == 0 {
 			out.Reason = contract.ReasonVersionMismatch
+			if v.reason != "" {
+				out.Reason = v.reason
+			}
 			continue
 		}
 		for _, u := range urls {

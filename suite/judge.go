@@ -51,12 +51,33 @@ func Judge(run *scenarios.Run, harnessErr error, s *scenarios.Scenario, c scenar
 		cr.Result, cr.Detail = scenarios.Unimplemented, "the orchestrator declared it cannot run "+s.ID
 		return cr
 	}
+	run.ResetSpeechRead()
+	cr.judge(run, c, limits)
+	if run.ReadsSpeech() {
+		cr.Alternatives = alternatives(run, cr, c, limits)
+	}
+	cr.Engaged = c.Global() && c.Reached.Met(run)
+	if cr.Result == scenarios.Fail && !c.Global() {
+		// A global's baseline entry names it once ("G-JSONRPC") and is
+		// applied when the scenarios' observations are folded (foldGlobals).
+		if reason, ok := b.Match(cr.ID); ok {
+			cr.Result, cr.Waiver = scenarios.Waived, reason
+		}
+	}
+	return cr
+}
+
+// judge evaluates c over run into cr's result fields: the verdict, the
+// grades that do not apply (Exempt) and the first that does (Profile,
+// Level), the missing outcome said in a FAIL's detail, and a MAY's FAIL
+// turned into an informational PASS.
+func (cr *CheckResult) judge(run *scenarios.Run, c scenarios.Check, limits *LimitError) {
 	v, exempt := c.Evaluate(run)
 	if limits != nil {
 		v = underLimits(v, c, limits)
 	}
-	cr.Engaged = c.Global() && c.Reached.Met(run)
-	cr.Result, cr.Detail, cr.Seq, cr.Expected, cr.Actual, cr.Exempt = v.Outcome, v.Detail, v.Seq, v.Expected, v.Actual, exempt
+	cr.Result, cr.Detail, cr.Seq, cr.Expected, cr.Actual, cr.Exempt, cr.Needs = v.Outcome, v.Detail, v.Seq, v.Expected, v.Actual, exempt, v.Needs
+	cr.Profile, cr.Level = c.Grades[0].Profile, c.Grades[0].Level
 	for _, g := range c.Grades {
 		if _, ok := exempt[g.Profile]; !ok {
 			cr.Profile, cr.Level = g.Profile, g.Level
@@ -69,14 +90,34 @@ func Judge(run *scenarios.Run, harnessErr error, s *scenarios.Scenario, c scenar
 	if v.Outcome == scenarios.Fail && onlyMay(c.Grades) {
 		cr.Result, cr.Detail = scenarios.Pass, "(MAY, informational) "+v.Detail
 	}
-	if cr.Result == scenarios.Fail && !c.Global() {
-		// A global's baseline entry names it once ("G-JSONRPC") and is
-		// applied when the scenarios' observations are folded (foldGlobals).
-		if reason, ok := b.Match(cr.ID); ok {
-			cr.Result, cr.Waiver = scenarios.Waived, reason
-		}
+}
+
+// alternatives judges c again for every set of A2A versions the whole run
+// may show the orchestrator speaking (scenarios.SpeaksCandidates of what
+// is known now: the run's Speaks and this scenario's calls), each with its
+// trace; nil when they all agree with cr.
+func alternatives(run *scenarios.Run, cr CheckResult, c scenarios.Check, limits *LimitError) []Alternative {
+	saved := run.Speaks
+	defer func() { run.Speaks = saved }()
+	base := scenarios.SpokenIn(run.Events)
+	if saved != nil {
+		base = base.Union(*saved)
 	}
-	return cr
+	var out []Alternative
+	differ := false
+	for _, sp := range scenarios.SpeaksCandidates(base) {
+		run.Speaks = &sp
+		alt := cr
+		alt.judge(run, c, limits)
+		alt.Trace = traceLines(run, alt.Seq)
+		clipCheck(&alt)
+		differ = differ || alt.Result != cr.Result || alt.Detail != cr.Detail || alt.Needs != cr.Needs
+		out = append(out, alt.alternative(sp.Key()))
+	}
+	if !differ {
+		return nil
+	}
+	return out
 }
 
 // underLimits is the verdict v of check c over a run that reached the

@@ -179,6 +179,12 @@ func junitProperties(r *Report) []junitProperty {
 			junitProperty{p + ".must", fmt.Sprintf("%d/%d", ps2.MustPassed, ps2.MustApplicable)},
 			junitProperty{p + ".conformant", fmt.Sprint(ps2.Conformant)},
 		)
+		if len(ps2.Versions) > 0 {
+			ps = append(ps, junitProperty{p + ".versions", strings.Join(ps2.Versions, ", ")}, junitProperty{p + ".verdict", ps2.Label(scenarios.Profile(p))})
+		}
+		if n := ps2.NeedsText(); n != "" {
+			ps = append(ps, junitProperty{p + ".needs", n})
+		}
 	}
 	return ps
 }

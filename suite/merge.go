@@ -88,6 +88,9 @@ func (m *merger) add(i int, r *Report) error {
 	if out.Orchestrator.Name == "" && r.Orchestrator.Name != "" {
 		out.Orchestrator.Name, out.Orchestrator.Version = r.Orchestrator.Name, r.Orchestrator.Version
 	}
+	if len(out.Orchestrator.ProtocolVersions) == 0 && len(out.Orchestrator.Bindings) == 0 {
+		out.Orchestrator.ProtocolVersions, out.Orchestrator.Bindings = r.Orchestrator.ProtocolVersions, r.Orchestrator.Bindings
+	}
 	if out.StartedAt.IsZero() || (!r.StartedAt.IsZero() && r.StartedAt.Before(out.StartedAt)) {
 		out.StartedAt = r.StartedAt
 	}

@@ -45,6 +45,10 @@ type Report struct {
 	// it did not (an interrupt leaves it empty).
 	StoppedEarly string                             `json:"stoppedEarly,omitempty"`
 	Profiles     map[scenarios.Profile]ProfileScore `json:"profiles"`
+	// Speaks is what the orchestrator speaks as the verdicts judged it:
+	// what its hello declared plus what the whole run saw it send
+	// (RunSpeaks). Nil means nothing is known.
+	Speaks *scenarios.Speaks `json:"speaks,omitempty"`
 	// Delegations counts the delegations the run asked for and those whose
 	// completion the wire bears out.
 	Delegations DelegationTally `json:"delegations"`
@@ -129,6 +133,10 @@ type Orchestrator struct {
 	// Name and Version are what the orchestrator said in its hello.
 	Name    string `json:"name,omitempty"`
 	Version string `json:"version,omitempty"`
+	// ProtocolVersions and Bindings are what its hello declared it speaks
+	// (contract.Hello); empty when it declared nothing.
+	ProtocolVersions []string `json:"protocolVersions,omitempty"`
+	Bindings         []string `json:"bindings,omitempty"`
 }
 
 // CheckResult is one check's result in one scenario.
@@ -166,6 +174,33 @@ type CheckResult struct {
 	// a NOT_APPLICABLE there is the orchestrator's own (a 0.3 client needs
 	// no A2A-Version) rather than the scenario's lack of the situation.
 	Engaged bool `json:"engaged,omitempty"`
+	// Needs, on a NOT_APPLICABLE, is the A2A version the check needs and
+	// the orchestrator does not speak ("1.0"): the scorecard counts it as
+	// "needs 1.0", no profile scores it (scenarios.Verdict.Needs).
+	Needs string `json:"needs,omitempty"`
+	// Alternatives, for a check whose verdict depends on the A2A versions
+	// the orchestrator speaks (its judge read them), are its results for
+	// each set of versions the whole run may show; the report takes the
+	// one for what the whole run showed (Report.Speaks) when it is
+	// finished, merged or re-scored. Nil means the verdict does not
+	// depend on it.
+	Alternatives []Alternative `json:"alternatives,omitempty"`
+}
+
+// Alternative is a check's result for an orchestrator that speaks the
+// A2A versions Versions (scenarios.Speaks.Key: "0.3", "1.0", "0.3,1.0").
+type Alternative struct {
+	Versions string                       `json:"versions"`
+	Result   scenarios.Outcome            `json:"result"`
+	Detail   string                       `json:"detail"`
+	Expected string                       `json:"expected,omitempty"`
+	Actual   string                       `json:"actual,omitempty"`
+	Seq      int64                        `json:"seq,omitempty"`
+	Needs    string                       `json:"needs,omitempty"`
+	Exempt   map[scenarios.Profile]string `json:"exempt,omitempty"`
+	Profile  scenarios.Profile            `json:"profile"`
+	Level    scenarios.Level              `json:"level"`
+	Trace    []string                     `json:"trace,omitempty"`
 }
 
 // NeedsAttention reports whether the result is one a person must see: a
@@ -206,6 +241,10 @@ type ScenarioResult struct {
 	// Globals are the global requirements as observed in this scenario
 	// ("<scenario>.G-X"); the report scores them once, in Checks.
 	Globals []CheckResult `json:"globals,omitempty"`
+	// Spoke is what the orchestrator's calls in this scenario show it
+	// speaking (scenarios.SpokenIn over the whole trace, before the
+	// report's caps). Nil means it made no call.
+	Spoke *scenarios.Speaks `json:"spoke,omitempty"`
 }
 
 // DelegationResult is scenarios.Delegation as reported.
@@ -227,6 +266,38 @@ type ProfileScore struct {
 	NotExercised int                       `json:"notExercised"`
 	Conformant   bool                      `json:"conformant"`
 	Counts       map[scenarios.Outcome]int `json:"counts"`
+	// Versions are the A2A versions the profile's verdict judged the
+	// orchestrator for (a2a-core only: what it speaks, Report.Speaks).
+	// Empty means none is known (it declared nothing and sent nothing).
+	Versions []string `json:"versions,omitempty"`
+	// Needs counts, by A2A version, the requirements of the profile the
+	// orchestrator could not reach because their scenario offers only a
+	// version it does not speak ("1.0": 4); they are not scored.
+	Needs map[string]int `json:"needs,omitempty"`
+}
+
+// Label names the profile with the versions it judged: "a2a-core (0.3)",
+// "a2a-core (0.3, 1.0)", or the bare profile when none is named.
+func (ps ProfileScore) Label(p scenarios.Profile) string {
+	if len(ps.Versions) == 0 {
+		return string(p)
+	}
+	return string(p) + " (" + strings.Join(ps.Versions, ", ") + ")"
+}
+
+// NeedsText is the requirements not reached for want of a version, in
+// one line ("needs 1.0: 4"), empty when none.
+func (ps ProfileScore) NeedsText() string {
+	vs := make([]string, 0, len(ps.Needs))
+	for v := range ps.Needs {
+		vs = append(vs, v)
+	}
+	sort.Strings(vs)
+	var out []string
+	for _, v := range vs {
+		out = append(out, fmt.Sprintf("needs %s: %d", v, ps.Needs[v]))
+	}
+	return strings.Join(out, ", ")
 }
 
 // counts reports whether a result is scored (everything but
@@ -262,6 +333,14 @@ func Score(checks []CheckResult) map[scenarios.Profile]ProfileScore {
 	}
 	for _, c := range checks {
 		for _, g := range c.Grades {
+			if c.Needs != "" {
+				a := get(g.Profile)
+				if a.Needs == nil {
+					a.Needs = map[string]int{}
+				}
+				a.Needs[c.Needs]++
+				continue
+			}
 			if _, exempt := c.Exempt[g.Profile]; exempt {
 				continue
 			}
@@ -378,9 +457,10 @@ func (b Baseline) problemsIn(checks []CheckResult, elsewhere []string) []string 
 // when it matches no check of the whole catalog either: it may be another
 // shard's, and the merge judges it.
 func (r *Report) Finish(b Baseline) {
+	r.resolveSpeech(b)
 	r.foldGlobals(b)
 	r.Delegations = r.tally()
-	r.Profiles = Score(r.Checks)
+	r.score()
 	if r.Delegations.Attempted > 0 && r.Delegations.Answered == 0 {
 		// Nothing the orchestrator said could be read: whatever the
 		// checks that need no answer show, that is no conformance.
@@ -444,8 +524,8 @@ func NewReport(cfg Config, start time.Time, complete bool, checks []CheckResult,
 	}
 	SortCatalog(r, all)
 	for _, sc := range r.Scenarios {
-		if sc.Hello.Name != "" {
-			r.Orchestrator.Name, r.Orchestrator.Version = sc.Hello.Name, sc.Hello.Version
+		if sc.Hello.Name != "" || len(sc.Hello.ProtocolVersions) > 0 || len(sc.Hello.Bindings) > 0 {
+			r.Orchestrator = Orchestrator{Spec: r.Orchestrator.Spec, Name: sc.Hello.Name, Version: sc.Hello.Version, ProtocolVersions: sc.Hello.ProtocolVersions, Bindings: sc.Hello.Bindings}
 			break
 		}
 	}
@@ -509,7 +589,15 @@ func (cr CheckResult) GradesText() string {
 			out = append(out, string(g.Profile)+" "+string(g.Level))
 		}
 	}
-	return strings.Join(out, ", ")
+	switch {
+	case len(out) > 0:
+		return strings.Join(out, ", ")
+	case cr.Needs != "":
+		return "no grade: needs A2A " + cr.Needs
+	case len(cr.Grades) > 0:
+		return "no grade applies to this run"
+	}
+	return ""
 }
 
 // MustFailed reports whether a check FAILed at a MUST grade of one of the

@@ -19,6 +19,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/formatter"
+	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/a2a-conform/a2a-conform/scenarios"
 	"github.com/a2a-conform/a2a-conform/suite/driver"
@@ -162,6 +163,9 @@ func Run(t ginkgo.GinkgoTestingT, cfg Config) (*Report, error) {
 	// a third signal bails out without them. The collector covers that case.
 	ginkgo.ReportAfterSuite("a2a-conform report", func(gr ginkgo.Report) {
 		report = BuildReport(gr, cfg, start)
+		if late := judgedLate(gr, report); len(late) > 0 {
+			ginkgo.Fail("judged with what the whole run shows the orchestrator speaking, these checks need attention although their specs did not fail:\n" + strings.Join(late, "\n"))
+		}
 	})
 	suiteCfg, repCfg := ginkgo.GinkgoConfiguration()
 	suiteCfg.LabelFilter = labelFilter(suiteCfg.LabelFilter, cfg)
@@ -230,6 +234,47 @@ type collector struct {
 	traces traceBudget
 	// streak stops the run after too many broken scenarios in a row.
 	streak *brokenStreak
+	// speech is what the scenarios finished so far showed the
+	// orchestrator speaking (a spec judges with it; the report judges
+	// again with the whole run's).
+	speech scenarios.Speaks
+}
+
+// addSpeech adds what a finished scenario showed the orchestrator speaking.
+func (c *collector) addSpeech(res ScenarioResult) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.speech = c.speech.Union(RunSpeaks([]ScenarioResult{res}))
+}
+
+// speaks is what the scenarios finished so far showed.
+func (c *collector) speaks() scenarios.Speaks {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.speech
+}
+
+// judgedLate lists the checks whose result, taken for what the whole run
+// showed the orchestrator speaking (CheckResult.Alternatives), needs
+// attention while their spec passed or was skipped: the spec judged with
+// what the run had shown by then.
+func judgedLate(gr ginkgo.Report, r *Report) []string {
+	if r == nil {
+		return nil
+	}
+	failed := map[string]bool{}
+	for _, sr := range gr.SpecReports {
+		if sr.State.Is(types.SpecStateFailureStates) {
+			failed[strings.SplitN(sr.LeafNodeText, " ", 2)[0]] = true
+		}
+	}
+	var out []string
+	for _, c := range r.Checks {
+		if len(c.Alternatives) > 0 && c.NeedsAttention() && !failed[c.ID] {
+			out = append(out, FailureMessage(c))
+		}
+	}
+	return out
 }
 
 func (c *collector) addCheck(cr CheckResult) {
@@ -316,6 +361,13 @@ func defineScenario(s *scenarios.Scenario, cfg Config, out *lineWriter, col *col
 			defer cancel()
 			defer context.AfterFunc(cfg.Context, cancel)()
 			run, res, harnessErr = exec.execute(rctx, s)
+			col.addSpeech(res)
+			if sp := col.speaks(); run != nil && (sp.Known() || run.Speaks != nil) {
+				if run.Speaks != nil {
+					sp = sp.Union(*run.Speaks)
+				}
+				run.Speaks = &sp
+			}
 			col.traces.fit(&res)
 			stopped = cfg.Context.Err() != nil
 		}, ginkgo.NodeTimeout(time.Duration(len(s.Requests))*(25*time.Second)+scenarioWaits(s)+30*time.Second))

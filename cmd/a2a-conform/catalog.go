@@ -147,7 +147,7 @@ func scoreCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	r.Profiles = suite.Score(r.Checks)
+	r.Rescore()
 	suite.WriteScorecard(stdout, r)
 	return verdictExit(r, nil)
 }

@@ -112,10 +112,24 @@ func (s *goSession) fresh() (err error) {
 	return nil
 }
 
-// Hello returns the driver's name; a Go orchestrator is not asked.
+// GoSpeaker is a [GoOrchestrator] that declares what it speaks as an A2A
+// client: the protocol versions and bindings a hello answer declares
+// ([contract.Hello]).
+type GoSpeaker interface {
+	Speaks() (protocolVersions, bindings []string)
+}
+
+// Hello returns the driver's name and, for a [GoSpeaker], the versions
+// and bindings it declares; a Go orchestrator is not asked otherwise.
 func (s *goSession) Hello(ctx context.Context) (contract.Hello, error) {
 	h := contract.NewHello()
 	h.Name = s.d.name
+	s.mu.Lock()
+	o := s.o
+	s.mu.Unlock()
+	if sp, ok := o.(GoSpeaker); ok {
+		h.ProtocolVersions, h.Bindings = sp.Speaks()
+	}
 	return h, nil
 }
 

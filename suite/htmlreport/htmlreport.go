@@ -83,7 +83,9 @@ type page struct {
 }
 
 type profileRow struct {
-	Name                       string
+	// Name is the profile; Label names it with the versions it judged
+	// ("a2a-core (0.3)"); Needs counts what needed another version.
+	Name, Label, Needs         string
 	Score                      string
 	MustPassed, MustApplicable int
 	NotExercised               int
@@ -162,7 +164,7 @@ func build(r *suite.Report) page {
 	p := page{R: r, Title: "a2a-conform: " + r.Orchestrator.Spec, Incomplete: !r.Complete}
 	for _, name := range profileNames(r) {
 		ps := r.Profiles[scenarios.Profile(name)]
-		row := profileRow{Name: name, Score: fmt.Sprintf("%.1f", ps.Score), MustPassed: ps.MustPassed, MustApplicable: ps.MustApplicable, NotExercised: ps.NotExercised, Conformant: ps.Conformant}
+		row := profileRow{Name: name, Label: ps.Label(scenarios.Profile(name)), Needs: ps.NeedsText(), Score: fmt.Sprintf("%.1f", ps.Score), MustPassed: ps.MustPassed, MustApplicable: ps.MustApplicable, NotExercised: ps.NotExercised, Conformant: ps.Conformant}
 		for _, o := range resultOrder {
 			if n := ps.Counts[o]; n > 0 {
 				row.Counts = append(row.Counts, count{o, n})

@@ -160,6 +160,11 @@ type Breaks struct {
 	// LegacyURLFirst takes a card's top-level url first, as a 1.0 JSON-RPC
 	// interface, ahead of supportedInterfaces.
 	LegacyURLFirst bool `break:"legacy-url-first" check:"IFACE-003.SUPPORTED-FIRST,IFACE-003.DONE"`
+	// HybridLegacy03 takes a card's top-level url first as a 0.3 JSON-RPC
+	// interface, also where the card has supportedInterfaces (a hybrid
+	// card), whatever else the reference speaks: a 1.0 client reading the
+	// hybrid card as a 0.3 one (A2A 1.0 §8.3.2 rule 1).
+	HybridLegacy03 bool `break:"hybrid-legacy-0.3" check:"IFACE-003.SUPPORTED-FIRST,IFACE-003.DONE"`
 	// IgnoreBinding takes every interface for JSON-RPC, gRPC ones too.
 	IgnoreBinding bool `break:"ignore-binding" check:"IFACE-004.SKIP-UNSPOKEN"`
 	// NoInterfaceFallback gives up on a candidate when its first interface
@@ -291,6 +296,19 @@ type Alternatives struct {
 	// task's end, or closed at the deadline and the task cancelled. The
 	// spec's other way of following a task than polling (§3.5.1).
 	StreamFollow bool `alt:"stream-follow" keeps:"LIFE-003.DONE,LIFE-004.STOP,LIFE-004.CANCEL,G-CANCEL-ABANDONED,LIFE-006.STREAM"`
+	// Only10 speaks A2A 1.0 alone (and declares so in its hello): it uses
+	// only 1.0 interfaces and refuses a card that offers none, a pure 0.3
+	// card among them, with version-mismatch and nothing sent. A2A 1.0
+	// does not ask a 1.0 client to read 0.3 cards (§8.3.2 applies to
+	// supportedInterfaces "if present"; a2a-cli SPEC §13.2 makes 0.3 an
+	// opt-in): its a2a-core verdict is judged for 1.0.
+	Only10 bool `alt:"only-1.0" keeps:"IFACE-001.NO-MISMATCH,IFACE-003.SUPPORTED-FIRST,IFACE-005.TENANT"`
+	// Only03 speaks A2A 0.3 over JSON-RPC alone (and declares so): it
+	// uses a card's 0.3 interfaces (0.3 supportedInterfaces entries, then
+	// the 0.3 members url and additionalInterfaces) and refuses a card
+	// that offers none with version-mismatch and nothing sent. Its a2a-core
+	// verdict is judged for 0.3, the 1.0-only scenarios saying "needs 1.0".
+	Only03 bool `alt:"only-0.3" keeps:"IFACE-001.NO-MISMATCH,IFACE-002.FALLBACK,IFACE-002.VERSION"`
 }
 
 // AltInfo describes one Alternatives field.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/a2a-conform/a2a-conform/contract"
@@ -69,8 +70,50 @@ func speaks(binding, version string) bool {
 }
 
 // interfaces are the card's interfaces the reference would use, in the
-// order it tries them.
+// order it tries them: under the Only10 and Only03 alternatives, those of
+// the one version it speaks (a 0.3 client reads a card's 0.3 members
+// whatever else the card has).
 func (r *run) interfaces(c *agentCard) []iface {
+	if r.br.HybridLegacy03 && c.URL != "" && len(c.SupportedInterfaces) > 0 {
+		return append([]iface{{URL: c.URL, Version: legacyVersion, Binding: bindingJSONRPC}}, r.spokenInterfaces(c)...)
+	}
+	return r.spokenInterfaces(c)
+}
+
+// spokenInterfaces are the card's interfaces in the versions the
+// reference speaks (both, or one under Only10 and Only03).
+func (r *run) spokenInterfaces(c *agentCard) []iface {
+	switch {
+	case r.alt.Only10:
+		return onlyVersion(r.allInterfaces(c), ProtocolVersion)
+	case r.alt.Only03:
+		out := onlyVersion(r.fromSupported(c.SupportedInterfaces), legacyVersion)
+		if c.ProtocolVersion == "" || strings.HasPrefix(c.ProtocolVersion, "0.") {
+			for _, i := range onlyVersion(r.fromLegacy(c), legacyVersion) {
+				if !slices.ContainsFunc(out, func(h iface) bool { return h.URL == i.URL && h.Binding == i.Binding }) {
+					out = append(out, i)
+				}
+			}
+		}
+		return out
+	}
+	return r.allInterfaces(c)
+}
+
+// onlyVersion keeps the interfaces of version v.
+func onlyVersion(l []iface, v string) []iface {
+	var out []iface
+	for _, i := range l {
+		if i.version() == v {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// allInterfaces are the card's interfaces in either version the reference
+// speaks, in the order it tries them.
+func (r *run) allInterfaces(c *agentCard) []iface {
 	var out []iface
 	if r.br.LegacyURLFirst && c.URL != "" {
 		// The break: the top-level url taken as this client's own 1.0
@@ -442,6 +485,9 @@ func (i iface) version() string {
 // but only in versions it does not; other when it offers none at all (or
 // when, under NoLegacyFallback, it reads only supportedInterfaces).
 func (r *run) noInterfaceReason(c *agentCard) string {
+	if r.alt.Only10 || r.alt.Only03 {
+		return contract.ReasonVersionMismatch
+	}
 	for _, ci := range c.SupportedInterfaces {
 		if speaks(ci.ProtocolBinding, ProtocolVersion) || speaks(ci.ProtocolBinding, legacyVersion) {
 			return contract.ReasonVersionMismatch

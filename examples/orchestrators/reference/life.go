@@ -160,6 +160,11 @@ func (r *run) abandon(a *attempt, id string) {
 
 // callCtx is call with its own context.
 func (r *run) callCtx(ctx context.Context, a *attempt, method string, params map[string]any) callResult {
+	if a.ep.Version == legacyVersion && a.ep.Binding != bindingREST {
+		// A 0.3 interface gets the call in 0.3, as callOther sends it.
+		method, params = to03(method, params)
+		ctx = withVersion(ctx, a)
+	}
 	resp, err := r.post(ctx, a, method, params, "application/json")
 	if err != nil {
 		return callResult{err: err, tls: wire.IsTLSVerifyError(err)}

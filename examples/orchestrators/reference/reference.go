@@ -131,6 +131,21 @@ func New(opts Options) *Orchestrator {
 	return o
 }
 
+// Speaks declares what the reference speaks as an A2A client, for its
+// hello answer (driver contract, Control messages): A2A 1.0 (preferred)
+// and 0.3, over JSON-RPC and HTTP+JSON (0.3 over JSON-RPC only); it
+// speaks no gRPC. The Only10 and Only03 alternatives declare their one
+// version.
+func (o *Orchestrator) Speaks() (protocolVersions, bindings []string) {
+	switch {
+	case o.opts.Alt.Only10:
+		return []string{ProtocolVersion}, []string{contract.BindingJSONRPC, contract.BindingHTTPJSON}
+	case o.opts.Alt.Only03:
+		return []string{legacyVersion}, []string{contract.BindingJSONRPC}
+	}
+	return []string{legacyVersion, ProtocolVersion}, []string{contract.BindingJSONRPC, contract.BindingHTTPJSON}
+}
+
 // Reset drops every cache: cards, availability, probes, degraded marks,
 // key sets and the HTTP clients built from requests.
 func (o *Orchestrator) Reset() {

@@ -20,7 +20,8 @@ type Orchestrator interface {
 }
 
 // Serve reads messages from in until it ends and answers on out:
-// hello -> hello with name and version; reset -> Reset() (when the
+// hello -> hello with name and version (and the protocol versions and
+// bindings an orchestrator with a Speaks method declares); reset -> Reset() (when the
 // orchestrator has one) and {"type":"reset","ok":true}; delegate -> the
 // outcome, with a nil client so the orchestrator builds its own from the
 // request's trust and network sections. Lines that are not messages are
@@ -59,7 +60,11 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, errw io.Writer, nam
 		}
 		switch head.Type {
 		case contract.TypeHello:
-			err = write(contract.Hello{Contract: contract.Version, Type: contract.TypeHello, Name: name, Version: version})
+			h := contract.Hello{Contract: contract.Version, Type: contract.TypeHello, Name: name, Version: version}
+			if sp, ok := o.(interface{ Speaks() ([]string, []string) }); ok {
+				h.ProtocolVersions, h.Bindings = sp.Speaks()
+			}
+			err = write(h)
 		case contract.TypeReset:
 			if r, ok := o.(interface{ Reset() }); ok {
 				r.Reset()
