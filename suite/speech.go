@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
 	"slices"
@@ -142,7 +143,13 @@ func (cr CheckResult) MarshalJSON() ([]byte, error) {
 			out.Grades = append(out.Grades, g)
 		}
 	}
-	return json.Marshal(out)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // as the report's own encoder (reportEncoder)
+	if err := enc.Encode(out); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // UnmarshalJSON reads what MarshalJSON wrote: the check's grades are both
