@@ -119,7 +119,9 @@ func (s Speaks) Known() bool { return len(s.Versions) > 0 }
 // Key is the versions and bindings in one word ("0.3,1.0|JSONRPC", "|"
 // for nothing): what a verdict judged for a client that speaks s
 // (Alternatives).
-func (s Speaks) Key() string { return strings.Join(s.Versions, ",") + "|" + strings.Join(s.Bindings, ",") }
+func (s Speaks) Key() string {
+	return strings.Join(s.Versions, ",") + "|" + strings.Join(s.Bindings, ",")
+}
 
 // String is the versions for people: "0.3, 1.0".
 func (s Speaks) String() string { return strings.Join(s.Versions, ", ") }
