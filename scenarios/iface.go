@@ -280,7 +280,12 @@ func iface001() *Scenario {
 				},
 				Fix:     "When choosing from supportedInterfaces, match protocolVersion as well as protocolBinding; skip entries in versions you do not speak.",
 				Reached: interfaceTried("d"),
-				Judge:   func(r *Run) Verdict { return judgeDeclaredVersions(r, "d", decl) },
+				Judge: func(r *Run) Verdict {
+					if v, ok := unusableCard(r, "d", decl); ok {
+						return v // nothing sent: no version to mismatch
+					}
+					return judgeDeclaredVersions(r, "d", decl)
+				},
 			},
 			{
 				ID:     "IFACE-001.DONE",

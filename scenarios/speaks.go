@@ -116,9 +116,12 @@ func (s Speaks) Has(v string) bool { return slices.Contains(s.Versions, Family(v
 // the verdicts could go by.
 func (s Speaks) Known() bool { return len(s.Versions) > 0 }
 
-// Key is the versions in one word, "0.3", "1.0", "0.3,1.0" or "" for
-// none: what a verdict judged for a client that speaks s (Alternatives).
-func (s Speaks) Key() string { return strings.Join(s.Versions, ",") }
+// Key is the versions and bindings in one word ("0.3,1.0|JSONRPC", "|"
+// for nothing): what a verdict judged for a client that speaks s
+// (Alternatives).
+func (s Speaks) Key() string {
+	return strings.Join(s.Versions, ",") + "|" + strings.Join(s.Bindings, ",")
+}
 
 // String is the versions for people: "0.3, 1.0".
 func (s Speaks) String() string { return strings.Join(s.Versions, ", ") }
@@ -132,19 +135,29 @@ func addWord(l []string, w string) []string {
 	return slices.Insert(l, i, w)
 }
 
-// SpeaksCandidates are the version sets a client whose known speech is
-// base (its hello's declaration and this scenario's calls) may turn out
-// to speak over the whole run: base plus any of 0.3 and 1.0. A verdict
+// SpeaksCandidates are what a client whose known speech is base (its
+// hello's declaration and this scenario's calls) may turn out to speak
+// over the whole run: base plus any of 0.3 and 1.0 and any of the three
+// bindings. A verdict
 // that reads what the client speaks is judged for each, and the whole
 // run picks one.
 func SpeaksCandidates(base Speaks) []Speaks {
 	var out []Speaks
 	seen := map[string]bool{}
+	bindings := []string{contract.BindingGRPC, contract.BindingHTTPJSON, contract.BindingJSONRPC}
 	for _, extra := range [][]string{nil, {V03}, {V10}, {V03, V10}} {
-		c := base.Union(Speaks{Versions: extra})
-		if !seen[c.Key()] {
-			seen[c.Key()] = true
-			out = append(out, c)
+		for mask := range 1 << len(bindings) {
+			var bs []string
+			for i, b := range bindings {
+				if mask&(1<<i) != 0 {
+					bs = append(bs, b)
+				}
+			}
+			c := base.Union(Speaks{Versions: extra, Bindings: bs})
+			if !seen[c.Key()] {
+				seen[c.Key()] = true
+				out = append(out, c)
+			}
 		}
 	}
 	return out

@@ -27,7 +27,11 @@ import (
 // naive orchestrator (a 0.3 client without fallback or tenants) shows the
 // same checks failing where its behaviour is wrong: JSON-RPC to the gRPC
 // interface (it takes the first entry whatever its binding), no tenant.
-// Orchestrators that reach nothing get NOT_EXERCISED everywhere.
+// Orchestrators that reach nothing get NOT_EXERCISED everywhere. The
+// scenarios run together and are judged as a run's report judges them,
+// with what the client speaks over all of them: a 0.3-only client's
+// checks on the 1.0-only cards say "needs 1.0" (NOT_APPLICABLE), whether
+// its refusal says version-mismatch or other.
 func TestIfaceStrategies(t *testing.T) {
 	t.Parallel()
 	const (

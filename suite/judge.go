@@ -3,6 +3,7 @@ package suite
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -112,12 +113,24 @@ func alternatives(run *scenarios.Run, cr CheckResult, c scenarios.Check, limits 
 		alt.Trace = traceLines(run, alt.Seq)
 		clipCheck(&alt)
 		differ = differ || alt.Result != cr.Result || alt.Detail != cr.Detail || alt.Needs != cr.Needs
-		out = append(out, alt.alternative(sp.Key()))
+		a := alt.alternative(sp.Key())
+		if k := slices.IndexFunc(out, func(o Alternative) bool { return sameVerdict(o, a) }); k >= 0 {
+			out[k].For = append(out[k].For, sp.Key())
+			continue
+		}
+		out = append(out, a)
 	}
 	if !differ {
 		return nil
 	}
 	return out
+}
+
+// sameVerdict reports whether two alternatives say the same (whatever
+// they are for).
+func sameVerdict(a, b Alternative) bool {
+	return a.Result == b.Result && a.Detail == b.Detail && a.Seq == b.Seq && a.Needs == b.Needs && a.Expected == b.Expected &&
+		a.Actual == b.Actual && a.Profile == b.Profile && a.Level == b.Level && maps.Equal(a.Exempt, b.Exempt)
 }
 
 // underLimits is the verdict v of check c over a run that reached the

@@ -187,10 +187,10 @@ type CheckResult struct {
 	Alternatives []Alternative `json:"alternatives,omitempty"`
 }
 
-// Alternative is a check's result for an orchestrator that speaks the
-// A2A versions Versions (scenarios.Speaks.Key: "0.3", "1.0", "0.3,1.0").
+// Alternative is a check's result for an orchestrator that speaks one of
+// For (each a scenarios.Speaks.Key: "0.3,1.0|HTTP+JSON,JSONRPC").
 type Alternative struct {
-	Versions string                       `json:"versions"`
+	For      []string                     `json:"for"`
 	Result   scenarios.Outcome            `json:"result"`
 	Detail   string                       `json:"detail"`
 	Expected string                       `json:"expected,omitempty"`

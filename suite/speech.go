@@ -72,7 +72,7 @@ func (c *CheckResult) resolve(key string) bool {
 	if len(c.Alternatives) == 0 {
 		return false
 	}
-	i := slices.IndexFunc(c.Alternatives, func(a Alternative) bool { return a.Versions == key })
+	i := slices.IndexFunc(c.Alternatives, func(a Alternative) bool { return slices.Contains(a.For, key) })
 	if i < 0 {
 		return true // a set no alternative was judged for: keep what is there
 	}
@@ -84,7 +84,7 @@ func (c *CheckResult) resolve(key string) bool {
 
 // alternative is the part of cr that an alternative holds.
 func (cr CheckResult) alternative(key string) Alternative {
-	return Alternative{Versions: key, Result: cr.Result, Detail: cr.Detail, Expected: cr.Expected, Actual: cr.Actual, Seq: cr.Seq,
+	return Alternative{For: []string{key}, Result: cr.Result, Detail: cr.Detail, Expected: cr.Expected, Actual: cr.Actual, Seq: cr.Seq,
 		Needs: cr.Needs, Exempt: cr.Exempt, Profile: cr.Profile, Level: cr.Level, Trace: cr.Trace}
 }
 
@@ -143,11 +143,9 @@ func (cr CheckResult) MarshalJSON() ([]byte, error) {
 			out.Grades = append(out.Grades, g)
 		}
 	}
-	// As the report's own encoder: <, > and & as they are (an escaped
-	// one is not unescaped by the encoder that embeds this).
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
+	enc.SetEscapeHTML(false) // as the report's own encoder (reportEncoder)
 	if err := enc.Encode(out); err != nil {
 		return nil, err
 	}

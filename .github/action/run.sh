@@ -37,12 +37,12 @@ if [ -n "${GITHUB_OUTPUT:-}" ]; then
   {
     echo "exit-code=$code"
     # The scorecard's profile lines: "  a2a-core (0.3, 1.0)  score 100.0  MUST ...  conformant: yes ..."
-    # (the protocol versions a2a-core judged, in brackets, are left out here).
+    # (the versions a2a-core judged, in parentheses, are left out here).
     conf=()
     while read -r profile _ score _ _ _ yesno _; do
       echo "score-$profile=$score"
       conf+=("$profile=$yesno")
-    done < <(grep -E '^  (a2a-core|delegation-safety)( \([^)]*\))? +score ' "$log" | sed -E 's/^  ([a-z2-]+) \([^)]*\)/  \1/')
+    done < <(grep -E '^  (a2a-core|delegation-safety)( \([^)]*\))? +score ' "$log" | sed -E 's/^  ([a-z0-9-]+) \([^)]*\)/  \1/')
     echo "conformant=${conf[*]}"
   } >> "$GITHUB_OUTPUT"
 fi
