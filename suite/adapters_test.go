@@ -217,7 +217,8 @@ func scoreAdapter(d driver.Driver) (string, []string) {
 	return renderScorecard(rep), problems
 }
 
-// renderScorecard is the golden form of a report: a line per profile,
+// renderScorecard is the golden form of a report: a line per profile
+// (a2a-core's with the A2A versions its verdict judged),
 // the delegation tally, then "ID RESULT" per requirement in catalog order.
 func renderScorecard(rep *suite.Report) string {
 	var b strings.Builder
@@ -227,7 +228,11 @@ func renderScorecard(rep *suite.Report) string {
 		if ps.Conformant {
 			conformant = "yes"
 		}
-		fmt.Fprintf(&b, "%-18s score %5.1f  MUST %d/%d  conformant %-3s  not exercised %d\n", p, ps.Score, ps.MustPassed, ps.MustApplicable, conformant, ps.NotExercised)
+		fmt.Fprintf(&b, "%-18s score %5.1f  MUST %d/%d  conformant %-3s  not exercised %d", p, ps.Score, ps.MustPassed, ps.MustApplicable, conformant, ps.NotExercised)
+		if len(ps.Versions) > 0 {
+			fmt.Fprintf(&b, "  judged A2A %s", strings.Join(ps.Versions, ","))
+		}
+		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "delegations completed %d/%d\n\n", rep.Delegations.Completed, rep.Delegations.Attempted)
 	for _, c := range rep.Checks {

@@ -65,8 +65,10 @@ func TestIfaceStrategies(t *testing.T) {
 				return contract.DelegationOutcome{Contract: 1, ID: req.ID, Outcome: contract.OutcomeRejected, Reason: contract.ReasonVersionMismatch}
 			})
 		}, []scenarios.Outcome{E, E, E, E, E, E, E, E, E, E, E, E}},
+		// naive sends 0.3 requests to IFACE-005's 1.0 interface: a 0.3
+		// request has no tenant field, so TENANT needs 1.0.
 		{"naive (0.3, no fallback, no tenant)", func() driver.GoOrchestrator { return naive.New() },
-			[]scenarios.Outcome{P, P, P, P, N, N, F, N, F, N, N, N}},
+			[]scenarios.Outcome{P, P, P, P, N, N, F, N, N, N, N, N}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

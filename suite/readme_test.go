@@ -28,9 +28,18 @@ var readmeRows = []struct{ label, golden string }{
 }
 
 var (
-	profileLine   = regexp.MustCompile(`^(\S+)\s+score\s+(\S+)\s+MUST (\d+/\d+)\s+conformant (yes|no)\s+not exercised (\d+)`)
+	profileLine   = regexp.MustCompile(`^(\S+)\s+score\s+(\S+)\s+MUST (\d+/\d+)\s+conformant (yes|no)\s+not exercised (\d+)(?:\s+judged A2A (\S+))?`)
 	delegatedLine = regexp.MustCompile(`^delegations completed (\d+/\d+)`)
 )
+
+// judged is a2a-core's verdict with the A2A versions it judged ("yes
+// (0.3)"), as the scorecard names them.
+func judged(core []string) string {
+	if len(core) > 4 && core[4] != "" {
+		return core[2] + " (" + strings.ReplaceAll(core[4], ",", ", ") + ")"
+	}
+	return core[2]
+}
 
 // readmeRow renders the table row of a golden scorecard: per profile
 // (a2a-core, delegation-safety) the score, MUSTs passed and verdict, then
@@ -56,7 +65,7 @@ func readmeRow(label, golden string) (string, error) {
 		return "", fmt.Errorf("%s: no scorecard header (a2a-core, delegation-safety, delegations completed)", golden)
 	}
 	return fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s | %s / %s |",
-		label, core[0], core[1], core[2], safety[0], safety[1], safety[2], delegated, core[3], safety[3]), sc.Err()
+		label, core[0], core[1], judged(core), safety[0], safety[1], safety[2], delegated, core[3], safety[3]), sc.Err()
 }
 
 // TestReadmeClientTable keeps the README's client table equal to the
@@ -172,7 +181,11 @@ func realClientsDoc() (string, error) {
 		if core[2] == "yes" {
 			conformant = "conformant"
 		}
-		fmt.Fprintf(&b, "\n## %s\n\na2a-core score %s, MUST %s, %s (golden: `suite/%s`).\n\n", r.label, core[0], core[1], conformant, filepath.ToSlash(r.golden))
+		profile := "a2a-core"
+		if len(core) > 4 && core[4] != "" {
+			profile += " (A2A " + strings.ReplaceAll(core[4], ",", ", ") + ")"
+		}
+		fmt.Fprintf(&b, "\n## %s\n\n%s score %s, MUST %s, %s (golden: `suite/%s`).\n\n", r.label, profile, core[0], core[1], conformant, filepath.ToSlash(r.golden))
 		if len(fails) == 0 {
 			if core[2] != "yes" {
 				fmt.Fprintf(&b, "No a2a-core failure: the verdict is held back by %s requirement(s) the client never reached (NOT_EXERCISED in its golden).\n", core[3])
