@@ -54,6 +54,10 @@ type Delegation struct {
 	Outcome *contract.DelegationOutcome `json:"outcome,omitempty"`
 	// NoOutcome says why there is no outcome ("timeout", ...).
 	NoOutcome string `json:"noOutcome,omitempty"`
+	// BrokeContract is set with NoOutcome when the orchestrator did answer,
+	// but its answer broke the driver contract (not JSON, too long,
+	// another request's id, an invalid outcome).
+	BrokeContract bool `json:"brokeContract,omitempty"`
 	// Unimplemented is set when the orchestrator declared it cannot run
 	// the scenario.
 	Unimplemented bool `json:"unimplemented,omitempty"`

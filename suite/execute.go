@@ -86,6 +86,7 @@ func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scen
 			Request:       redactCredentials(req, f),
 			Outcome:       r.Outcome,
 			NoOutcome:     r.NoOutcome,
+			BrokeContract: r.BrokeContract,
 			Unimplemented: r.Unimplemented,
 			FirstSeq:      first,
 			LastSeq:       f.Trace().Seq(),

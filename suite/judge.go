@@ -88,6 +88,9 @@ func (cr *CheckResult) judge(run *scenarios.Run, c scenarios.Check, limits *Limi
 	if v.Outcome == scenarios.Fail && c.ReadsOutcome && len(run.Delegations) > 0 && run.Delegations[0].Outcome == nil {
 		cr.Detail += " [no outcome: " + run.Delegations[0].NoOutcome + "]"
 	}
+	if cause := brokenAnswer(run); cause != "" && !c.Global() && (v.Outcome == scenarios.NotExercised || v.Outcome == scenarios.Fail && !v.Proven()) {
+		blameContract(cr, cause)
+	}
 	if v.Outcome == scenarios.Fail && onlyMay(c.Grades) {
 		cr.Result, cr.Detail = scenarios.Pass, "(MAY, informational) "+v.Detail
 	}
@@ -131,6 +134,37 @@ func alternatives(run *scenarios.Run, cr CheckResult, c scenarios.Check, limits 
 func sameVerdict(a, b Alternative) bool {
 	return a.Result == b.Result && a.Detail == b.Detail && a.Seq == b.Seq && a.Needs == b.Needs && a.Expected == b.Expected &&
 		a.Actual == b.Actual && a.Profile == b.Profile && a.Level == b.Level && maps.Equal(a.Exempt, b.Exempt)
+}
+
+// ContractFix is the fix a check prints when the orchestrator's answer
+// broke the driver contract: the scenario's own fix would be beside the
+// point.
+const ContractFix = "Answer each delegate request with one JSON line of at most 1 MiB: " +
+	`{"contract":1,"id":<the request's id>,"outcome":<completed, failed, rejected, escalated, interrupted or unimplemented>, ...}` +
+	", nothing else on stdout (logs go to stderr); docs/driver-contract.md, \"Delegation outcome\"."
+
+// brokenAnswer says which delegation of the run got an answer that broke
+// the driver contract, and how ("delegation 1: wrong id"), or "".
+func brokenAnswer(run *scenarios.Run) string {
+	if run == nil {
+		return ""
+	}
+	for i, d := range run.Delegations {
+		if d.BrokeContract {
+			return fmt.Sprintf("delegation %d: %s", i+1, d.NoOutcome)
+		}
+	}
+	return ""
+}
+
+// blameContract makes a check that could not judge because an answer was
+// unusable say so: the contract's rule, the offending answer, the
+// contract's fix, before what the check itself saw.
+func blameContract(cr *CheckResult, cause string) {
+	cr.Detail = "the orchestrator's answer broke the driver contract (" + cause + "), so the check had no usable answer; it saw: " + cr.Detail
+	cr.Expected = "an outcome line the driver contract allows"
+	cr.Actual = cause
+	cr.Fix = ContractFix
 }
 
 // underLimits is the verdict v of check c over a run that reached the

@@ -75,3 +75,41 @@ func TestGradesTextLeavesOutExempt(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeBlamesABrokenAnswer: when an answer broke the driver contract,
+// a check that could not judge (NOT_EXERCISED, or a FAIL nothing on the
+// wire proves) says so, with the contract's fix instead of the scenario's;
+// a FAIL a request proves keeps its own text; a silence (timeout) is not
+// a broken answer.
+func TestJudgeBlamesABrokenAnswer(t *testing.T) {
+	notReached := func(*scenarios.Run) scenarios.Verdict { return scenarios.NotExercisedf("not reached") }
+	failAt := func(*scenarios.Run) scenarios.Verdict { return scenarios.Failf("request 5 broke the rule").At(5) }
+	failUnseen := func(*scenarios.Run) scenarios.Verdict { return scenarios.Failf("no completion") }
+	broken := scenarios.Delegation{NoOutcome: `unknown outcome "success"`, BrokeContract: true}
+	silent := scenarios.Delegation{NoOutcome: "timeout"}
+	cases := []struct {
+		name    string
+		d       scenarios.Delegation
+		judge   func(*scenarios.Run) scenarios.Verdict
+		blamed  bool
+		keeps   string
+		outcome scenarios.Outcome
+	}{
+		{"not reached after a broken answer", broken, notReached, true, "not reached", scenarios.NotExercised},
+		{"an unproven FAIL after a broken answer", broken, failUnseen, true, "no completion", scenarios.Fail},
+		{"a proven FAIL keeps its own text", broken, failAt, false, "request 5 broke the rule", scenarios.Fail},
+		{"a timeout is no broken answer", silent, notReached, false, "not reached", scenarios.NotExercised},
+	}
+	s := &scenarios.Scenario{ID: "UNIT-001"}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := scenarios.Check{ID: "UNIT-001.X", Grades: []scenarios.Grade{{Profile: scenarios.Safety, Level: scenarios.Must}},
+				Reached: scenarios.Precondition{Needs: "do it", Met: func(*scenarios.Run) bool { return true }}, Judge: tc.judge, Fix: "the scenario's fix"}
+			cr := Judge(&scenarios.Run{Scenario: s.ID, Delegations: []scenarios.Delegation{tc.d}}, nil, s, c, nil)
+			blamed := strings.Contains(cr.Detail, "broke the driver contract (delegation 1: "+tc.d.NoOutcome+")") && cr.Fix == ContractFix
+			if cr.Result != tc.outcome || blamed != tc.blamed || !strings.Contains(cr.Detail, tc.keeps) {
+				t.Errorf("got %s (%s; fix %q), want %s, blamed %v, keeping %q", cr.Result, cr.Detail, cr.Fix, tc.outcome, tc.blamed, tc.keeps)
+			}
+		})
+	}
+}

@@ -130,6 +130,11 @@ type Result struct {
 	// "exited with status 3", "not json: ...", "wrong id", "line too long",
 	// "invalid outcome: ...", "http status 500".
 	NoOutcome string
+	// BrokeContract is set with NoOutcome when the reason is an answer
+	// that broke the driver contract (a line that is not JSON or is too
+	// long, another request's id, an invalid outcome), not a silence, an
+	// exit or a transport error: the orchestrator answered, unusably.
+	BrokeContract bool
 	// Elapsed is the time from sending the request to the result.
 	Elapsed time.Duration
 }
@@ -402,7 +407,7 @@ func judgeOutcome(o contract.DelegationOutcome, reqID, shown string) judgement {
 	}
 	err := quoted.Validate(reqID)
 	if err != nil && !errors.Is(err, contract.ErrUnknownWord) {
-		return judgement{result: &Result{NoOutcome: "invalid outcome: " + err.Error()},
+		return judgement{result: &Result{NoOutcome: "invalid outcome: " + err.Error(), BrokeContract: true},
 			note: "invalid outcome: " + shown}
 	}
 	j := judgement{result: &Result{Outcome: &o, Unimplemented: o.Outcome == contract.OutcomeUnimplemented}}

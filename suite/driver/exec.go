@@ -489,6 +489,7 @@ func (s *execSession) delegate(ctx context.Context, req contract.DelegationReque
 	deadline, _ := ctx.Deadline()
 
 	problem := "" // best no-outcome reason seen so far
+	broke := false // problem is an answer that broke the contract
 	resent := false
 	for {
 		p, err := s.ensure()
@@ -498,7 +499,7 @@ func (s *execSession) delegate(ctx context.Context, req contract.DelegationReque
 		p.ready = true
 		if err := p.write(line, deadline); err != nil {
 			if ctx.Err() != nil {
-				return s.timedOut(ctx, p, problem)
+				return s.timedOut(ctx, p, problem, broke)
 			}
 			// Broken pipe: the process is gone or closed its stdin, so it
 			// never read this request; a fresh process gets it.
@@ -519,7 +520,7 @@ func (s *execSession) delegate(ctx context.Context, req contract.DelegationReque
 				case ev.err == io.EOF:
 					break wait
 				case ev.err != nil:
-					problem = ev.err.Error()
+					problem, broke = ev.err.Error(), errors.Is(ev.err, contract.ErrLineTooLong)
 					s.rec.notef("request %s: pid %d: %v", req.ID, p.pid, ev.err)
 					continue
 				}
@@ -533,9 +534,9 @@ func (s *execSession) delegate(ctx context.Context, req contract.DelegationReque
 				if j.result != nil {
 					return *j.result
 				}
-				problem = j.problem
+				problem, broke = j.problem, true
 			case <-ctx.Done():
-				return s.timedOut(ctx, p, problem)
+				return s.timedOut(ctx, p, problem, broke)
 			}
 		}
 		// Stdout ended: the process has exited without answering.
@@ -555,7 +556,7 @@ func (s *execSession) delegate(ctx context.Context, req contract.DelegationReque
 			continue
 		case problem != "":
 			s.rec.notef("request %s: pid %d %s", req.ID, p.pid, p.exitText())
-			return Result{NoOutcome: problem}
+			return Result{NoOutcome: problem, BrokeContract: broke}
 		default:
 			return Result{NoOutcome: p.exitText()}
 		}
@@ -563,7 +564,7 @@ func (s *execSession) delegate(ctx context.Context, req contract.DelegationReque
 }
 
 // timedOut stops p after the request's context ended.
-func (s *execSession) timedOut(ctx context.Context, p *proc, problem string) Result {
+func (s *execSession) timedOut(ctx context.Context, p *proc, problem string, broke bool) Result {
 	why := "timeout"
 	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		why = "canceled"
@@ -571,7 +572,7 @@ func (s *execSession) timedOut(ctx context.Context, p *proc, problem string) Res
 	s.stop(p, "killed after "+why)
 	if problem != "" {
 		s.rec.notef("%s; last problem: %s", why, problem)
-		return Result{NoOutcome: problem}
+		return Result{NoOutcome: problem, BrokeContract: broke}
 	}
 	return Result{NoOutcome: why}
 }

@@ -41,16 +41,16 @@ func TestExecSingleRequest(t *testing.T) {
 			}
 		}},
 		{"crash", 2000, func(t *testing.T, r driver.Result, tr driver.Transcript, _ string) {
-			if r.NoOutcome != "exited with status 3" {
-				t.Fatalf("NoOutcome %q", r.NoOutcome)
+			if r.NoOutcome != "exited with status 3" || r.BrokeContract {
+				t.Fatalf("NoOutcome %q, broke the contract %v: an exit breaks no answer", r.NoOutcome, r.BrokeContract)
 			}
 			if !strings.Contains(tr.Stderr, "boom: crashing on purpose") {
 				t.Fatalf("stderr not captured: %q", tr.Stderr)
 			}
 		}},
 		{"hang", 300, func(t *testing.T, r driver.Result, tr driver.Transcript, dir string) {
-			if r.NoOutcome != "timeout" {
-				t.Fatalf("NoOutcome %q", r.NoOutcome)
+			if r.NoOutcome != "timeout" || r.BrokeContract {
+				t.Fatalf("NoOutcome %q, broke the contract %v", r.NoOutcome, r.BrokeContract)
 			}
 			pgid := readPid(t, filepath.Join(dir, "pid"))
 			if err := syscall.Kill(-pgid, 0); !errors.Is(err, syscall.ESRCH) {
@@ -73,8 +73,8 @@ func TestExecSingleRequest(t *testing.T) {
 			}
 		}},
 		{"garbage-only", 2000, func(t *testing.T, r driver.Result, tr driver.Transcript, _ string) {
-			if !strings.HasPrefix(r.NoOutcome, "not json: ") {
-				t.Fatalf("NoOutcome %q", r.NoOutcome)
+			if !strings.HasPrefix(r.NoOutcome, "not json: ") || !r.BrokeContract {
+				t.Fatalf("NoOutcome %q, broke the contract %v", r.NoOutcome, r.BrokeContract)
 			}
 		}},
 		{"wrongid", 2000, func(t *testing.T, r driver.Result, tr driver.Transcript, _ string) {
@@ -86,8 +86,8 @@ func TestExecSingleRequest(t *testing.T) {
 			}
 		}},
 		{"longline", 300, func(t *testing.T, r driver.Result, tr driver.Transcript, _ string) {
-			if r.NoOutcome != "line too long" {
-				t.Fatalf("NoOutcome %q", r.NoOutcome)
+			if r.NoOutcome != "line too long" || !r.BrokeContract {
+				t.Fatalf("NoOutcome %q, broke the contract %v", r.NoOutcome, r.BrokeContract)
 			}
 		}},
 		{"longline-then-answer", 2000, func(t *testing.T, r driver.Result, tr driver.Transcript, _ string) {

@@ -197,7 +197,7 @@ func (s *goSession) delegate(ctx context.Context, req contract.DelegationRequest
 		if j.result != nil {
 			return *j.result
 		}
-		return Result{NoOutcome: j.problem}
+		return Result{NoOutcome: j.problem, BrokeContract: true}
 	case <-hard.C:
 		cancel()
 		s.lingering++

@@ -280,7 +280,7 @@ func (s *httpSession) delegate(ctx context.Context, req contract.DelegationReque
 	if j.result != nil {
 		return *j.result
 	}
-	return Result{NoOutcome: j.problem}
+	return Result{NoOutcome: j.problem, BrokeContract: true}
 }
 
 // Close ends the session; nothing is running, so it returns at once.
