@@ -704,11 +704,13 @@ func judgeStopAtDeadline(r *Run) Verdict {
 		if (e.Op == mockvendor.OpGet || isSubscribe(e)) && e.TaskID == id && e.Time.After(limit) {
 			return Failf("%s asked about task %s %d ms after the deadline", describe(e), id, e.Time.Sub(limit.Add(-deadlineGrace)).Milliseconds()).At(e.Seq)
 		}
-		if (e.Op == mockvendor.OpStream || isSubscribe(e)) && e.TaskID == id && (e.Pending || answeredAt(e).After(limit)) {
-			// A stream read past the deadline follows the task as much as
-			// a get does (it ends at once when the task is cancelled).
-			return Failf("%s, a stream of task %s, was read %s after the deadline", describe(e), id, heldPast(e, limit)).At(e.Seq).
-				Want("the stream closed (or the task cancelled) at the deadline", "a stream still read "+heldPast(e, limit)+" after it")
+		if (e.Op == mockvendor.OpStream || isSubscribe(e)) && e.TaskID == id && (e.Pending || answeredAt(e).After(limit) || leftOpen(r, e)) {
+			// A stream read past the deadline, or left open for the
+			// harness to close after the orchestrator gave up, follows the
+			// task as much as a get does (it ends at once when the task is
+			// cancelled).
+			return Failf("%s, a stream of task %s, was read %s after the deadline%s", describe(e), id, heldPast(e, limit), leftOpenText(r, e)).At(e.Seq).
+				Want("the stream closed (or the task cancelled) at the deadline", "a stream still read "+heldPast(e, limit)+" after it"+leftOpenText(r, e))
 		}
 	}
 	o, bad := r.outcome(0)
@@ -723,6 +725,25 @@ func judgeStopAtDeadline(r *Run) Verdict {
 		return Failf("outcome %s (reason %q): want failed with reason deadline", o.Outcome, o.Reason).Want("failed, deadline", o.Outcome+", "+o.Reason)
 	}
 	return Passf("stopped at the deadline; outcome %s, reason deadline", o.Outcome)
+}
+
+// leftOpen reports whether the stream e was still open when the harness
+// began closing the orchestrator's session: the orchestrator never closed
+// it, whatever it reported, and went on receiving the task's events until
+// its process or connection was ended for it. This does not depend on how
+// fast the orchestrator started, as a time measured from its first request
+// would.
+func leftOpen(r *Run, e mockvendor.Event) bool {
+	return !r.SessionClosedAt.IsZero() && (e.Pending || !answeredAt(e).Before(r.SessionClosedAt))
+}
+
+// leftOpenText says, for a failure text, that the stream was left for the
+// harness to close, or "".
+func leftOpenText(r *Run, e mockvendor.Event) string {
+	if leftOpen(r, e) {
+		return " (it was still open when the harness closed the orchestrator's session: the orchestrator never closed it)"
+	}
+	return ""
 }
 
 // heldPast says how long past the deadline (limit less the grace) the

@@ -331,6 +331,19 @@ func TestStopAtDeadlineOverAStream(t *testing.T) {
 		{"stream read 3 s past the deadline", run(failedDeadline, streamed(1, lifeLongWorkMs, "submitted", 1, "working", 2, "completed", lifeLongWorkMs)), Fail, Fail},
 		{"stream still open at the end", run(failedDeadline, func() mockvendor.Event { e := streamed(1, 0, "submitted", 1); e.Pending = true; return e }()), Fail, Fail},
 		{"no task created", run(failedDeadline, mockvendor.Event{Seq: 1, Time: at(0), Vendor: "d", Op: mockvendor.OpCardFetch}), NotExercised, NotExercised},
+		// Gave up early (its own timer) but left the stream for the
+		// harness to close: it never stopped following the task, however
+		// fast it started (a time from its first request would say either).
+		{"stream left for the harness to close", func() *Run {
+			r := run(failedDeadline, streamed(1, lifeDeadlineMs-400, "submitted", 1, "working", 2))
+			r.SessionClosedAt = at(lifeDeadlineMs - 500)
+			return r
+		}(), Fail, Fail},
+		{"stream closed before the session was", func() *Run {
+			r := run(failedDeadline, streamed(1, lifeDeadlineMs-400, "submitted", 1, "working", 2), cancel)
+			r.SessionClosedAt = at(lifeDeadlineMs + 50)
+			return r
+		}(), Pass, Pass},
 	}
 	for _, c := range cases {
 		if v := stop.Judge(c.run); v.Outcome != c.wantStop {

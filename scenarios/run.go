@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/a2a-conform/a2a-conform/contract"
 	"github.com/a2a-conform/a2a-conform/mockvendor"
@@ -17,6 +18,11 @@ type Run struct {
 	Events []mockvendor.Event `json:"events"`
 	// Delegations are the requests in order with their outcomes.
 	Delegations []Delegation `json:"delegations"`
+	// SessionClosedAt is when the harness began closing the orchestrator's
+	// session, after its last delegation: a connection of the
+	// orchestrator's that ended after it was ended by the harness, not by
+	// the orchestrator. Zero means not recorded.
+	SessionClosedAt time.Time `json:"sessionClosedAt,omitempty"`
 	// VendorHosts maps each vendor id to its host names as the trace names
 	// them (bare-IP hosts as 127.0.0.1:PORT).
 	VendorHosts map[string][]string `json:"vendorHosts"`

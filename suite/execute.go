@@ -96,6 +96,7 @@ func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scen
 			break
 		}
 	}
+	run.SessionClosedAt = time.Now()
 	res.Transcript = sess.Close()
 	redactReported(&res, run, f)
 	clipOutcomes(run) // after redactReported, which needs the whole text

@@ -488,7 +488,7 @@ func (s *execSession) delegate(ctx context.Context, req contract.DelegationReque
 	defer cancel()
 	deadline, _ := ctx.Deadline()
 
-	problem := "" // best no-outcome reason seen so far
+	problem := ""  // best no-outcome reason seen so far
 	broke := false // problem is an answer that broke the contract
 	resent := false
 	for {
