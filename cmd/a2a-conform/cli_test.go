@@ -281,7 +281,10 @@ func interruptRun(t *testing.T, sig syscall.Signal) {
 	dir := t.TempDir()
 	count := filepath.Join(dir, "count")
 	jsonFile, junit, html := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.html")
-	cmd := exec.Command(cli, "run", "--orchestrator", "exec:"+hang+" -answer 3 -count "+count,
+	// One scenario at a time: the orchestrator answers three requests and
+	// hangs on the fourth, so the scenarios before it have finished (run
+	// in parallel, the three answers could all go to later scenarios).
+	cmd := exec.Command(cli, "run", "--parallel", "1", "--orchestrator", "exec:"+hang+" -answer 3 -count "+count,
 		"--json-report", jsonFile, "--junit-report", junit, "--html-report", html)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
