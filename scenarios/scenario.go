@@ -304,6 +304,9 @@ type Scenario struct {
 	// them cannot reach the scenario's checks, which then say "needs X"
 	// (Check.Evaluate). Nil means both.
 	Offers []string
+	// TimeScale is the scale the scenario's durations were staged at
+	// (Catalog). Zero means RealTime.
+	TimeScale TimeScale
 }
 
 // DefaultIssuers is the trust policy of most scenarios: vendor A's signer
@@ -340,11 +343,19 @@ func (s *Scenario) HasLabel(l string) bool {
 	return false
 }
 
-// All returns the catalog, in catalog order. Each call builds fresh values.
-func All() []*Scenario {
+// All returns the catalog at real time (Catalog(RealTime)), in catalog
+// order. Each call builds fresh values.
+func All() []*Scenario { return Catalog(RealTime) }
+
+// Catalog returns the catalog with its durations staged at scale ts (see
+// TimeScale), in catalog order. Each call builds fresh values.
+func Catalog(ts TimeScale) []*Scenario {
 	var out []*Scenario
-	for _, area := range [][]*Scenario{cardScenarios(), cardSeedScenarios(), probeScenarios(), probeSeedScenarios(), streamScenarios(), streamEndScenarios(), modeScenarios(), bindScenarios(), sigScenarios(), lifeScenarios(), ifaceScenarios(), authScenarios()} {
+	for _, area := range [][]*Scenario{cardScenarios(), cardSeedScenarios(ts), probeScenarios(), probeSeedScenarios(), streamScenarios(ts), streamEndScenarios(ts), modeScenarios(), bindScenarios(), sigScenarios(), lifeScenarios(ts), ifaceScenarios(), authScenarios()} {
 		out = append(out, area...)
+	}
+	for _, s := range out {
+		s.TimeScale = ts
 	}
 	return out
 }
