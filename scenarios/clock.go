@@ -47,8 +47,8 @@ func (ts TimeScale) Validate() error {
 	return nil
 }
 
-// factor is the scale, 0 read as 1.
-func (ts TimeScale) factor() float64 {
+// Factor is the scale as a number, 0 read as 1.
+func (ts TimeScale) Factor() float64 {
 	if ts == 0 {
 		return 1
 	}
@@ -56,22 +56,22 @@ func (ts TimeScale) factor() float64 {
 }
 
 // IsReal reports whether ts stages real durations (1, or 0 for unset).
-func (ts TimeScale) IsReal() bool { return ts.factor() == 1 }
+func (ts TimeScale) IsReal() bool { return ts.Factor() == 1 }
 
 // Ms scales a duration in milliseconds, rounding to the nearest
 // millisecond, never below floorMs.
 func (ts TimeScale) Ms(ms, floorMs int) int {
-	return max(int(math.Round(float64(ms)*ts.factor())), floorMs)
+	return max(int(math.Round(float64(ms)*ts.Factor())), floorMs)
 }
 
 // Duration scales d, never below floor.
 func (ts TimeScale) Duration(d, floor time.Duration) time.Duration {
-	return max(time.Duration(math.Round(float64(d)*ts.factor())), floor)
+	return max(time.Duration(math.Round(float64(d)*ts.Factor())), floor)
 }
 
 // String is the scale as a user types it ("0.1").
 func (ts TimeScale) String() string {
-	return strconv.FormatFloat(ts.factor(), 'g', -1, 64)
+	return strconv.FormatFloat(ts.Factor(), 'g', -1, 64)
 }
 
 // seconds prints d in seconds as the catalog's texts do ("61 s", "6.1 s").

@@ -362,15 +362,18 @@ func Catalog(ts TimeScale) []*Scenario {
 
 // Find returns the scenario or check with that id (a check id finds its
 // scenario and the check; a global id, "G-JSONRPC", finds the check and no
-// scenario, since it belongs to all of them).
-func Find(id string) (*Scenario, *Check) {
+// scenario, since it belongs to all of them), at real time.
+func Find(id string) (*Scenario, *Check) { return FindAt(RealTime, id) }
+
+// FindAt is Find in the catalog staged at scale ts.
+func FindAt(ts TimeScale, id string) (*Scenario, *Check) {
 	id = strings.TrimSpace(id)
 	for _, c := range GlobalChecks() {
 		if strings.EqualFold(c.ID, id) {
 			return nil, &c
 		}
 	}
-	for _, s := range All() {
+	for _, s := range Catalog(ts) {
 		if strings.EqualFold(s.ID, id) {
 			return s, nil
 		}
