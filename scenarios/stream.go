@@ -84,7 +84,7 @@ func streamScenarios(ts TimeScale) []*Scenario {
 						Seed000("Condition of Validity", SrcDescriptive).Read("the streaming claim holds only if the first SSE frame arrives within the card-declared timeout (30 s by default; the card may override it through capabilities.extensions); past it the card is a hint"),
 						CLI("A2ACLI_SEND_003", SrcMust).Read("--stream never hangs (a2a-cli SPEC §10.2, MUST NOT hang): a stream held past its declared first-frame timeout is left"),
 						Posture("a stream whose first frame comes later than the card allows is abandoned; the task goes by a plain send, or the delegation fails as stream-timeout"),
-						A2A("§3.1.2", SrcMust, Server).Broken("the clause D breaks: the implementation MUST provide immediate feedback on progress; D holds the stream "+seconds(ms(sf.delayMs))+" before its first frame"),
+						A2A("§3.1.2", SrcMust, Server).Broken("the clause D breaks: the implementation MUST provide immediate feedback on progress; D holds the stream " + seconds(ms(sf.delayMs)) + " before its first frame"),
 					},
 					Fix:          "Read the first-frame timeout from the card; close the stream when it passes and fall back to a plain send.",
 					ReadsOutcome: true,
