@@ -305,6 +305,10 @@ func cardScenarios() []*Scenario {
 			Fleet:  fleetOf(mockvendor.VendorD()),
 			Requests: []Request{
 				req(skillS, mockvendor.HostCardD),
+				// The pause is not scaled (TimeScale): it outlasts a window the
+				// orchestrator keeps itself (seed 000's 300 s), which no request
+				// or card tells it, so a shorter pause would fail an
+				// orchestrator that keeps the seed's 300 s exactly.
 				{Skill: skillS, Candidates: []string{mockvendor.HostCardD}, Wait: 301 * time.Second},
 			},
 			Checks: []Check{

@@ -17,9 +17,10 @@ import (
 // Operational Effect: "a 60-second TTL"]; CARD-009 waits past it.
 const availabilityTTL = 60 * time.Second
 
-// cardSeedScenarios are CARD-008 and CARD-009.
-func cardSeedScenarios() []*Scenario {
-	return []*Scenario{noVersionHeaderScenario(), availExpiryScenario()}
+// cardSeedScenarios are CARD-008 and CARD-009, the latter's pause staged
+// at scale ts.
+func cardSeedScenarios(ts TimeScale) []*Scenario {
+	return []*Scenario{noVersionHeaderScenario(), availExpiryScenario(ts)}
 }
 
 // noVersionHeaderScenario is CARD-008: CARD-005 with the header left out.
@@ -58,8 +59,17 @@ func noVersionHeaderScenario() *Scenario {
 }
 
 // availExpiryScenario is CARD-009: the availability entry a -32004 leaves
-// lasts 60 s.
-func availExpiryScenario() *Scenario {
+// lasts 60 s. The pause past it is scaled by ts, with no floor: the
+// orchestrator keeps its own 60 s, which the contract does not carry, but
+// CARD-009.EXPIRY judges the delegations before the pause and allows
+// either choice after it, so a shorter pause changes no verdict (it only
+// no longer shows a retry the TTL would permit).
+func availExpiryScenario(ts TimeScale) *Scenario {
+	pause := ts.Duration(availabilityTTL+time.Second, 0)
+	pastTTL := "past 60 s from every earlier -32004"
+	if !ts.IsReal() {
+		pastTTL = "61 s scaled by " + ts.String() + ": the orchestrator's own 60 s TTL may still run, and either choice then passes"
+	}
 	return &Scenario{
 		ID:    "CARD-009",
 		Title: "the availability cache expires after 60 s",
@@ -68,7 +78,7 @@ func availExpiryScenario() *Scenario {
 			"and its CDN card outlives the rollout (§8.6.1: SHOULD)",
 		Setup: "B's eu-west-1 gateway refuses real tasks for invoice-reconciliation with -32004 naming invoice-reconciliation-v2 throughout " +
 			"(probes pass: they prove the endpoint, not the skill); the CDN card lists the old skill, the origin -v2. Three delegations of invoice-reconciliation: the second at once after the first (within 60 s of any -32004 of the first, " +
-			"each having 20 s), the third 61 s after the second ended (past 60 s from every earlier -32004).",
+			"each having 20 s), the third " + seconds(pause) + " after the second ended (" + pastTTL + ").",
 		Labels: []string{"slow"},
 		Fleet: func() mockvendor.Config {
 			b := mockvendor.VendorB()
@@ -82,7 +92,7 @@ func availExpiryScenario() *Scenario {
 		Requests: []Request{
 			req(skillS, mockvendor.HostCardB),
 			req(skillS, mockvendor.HostCardB),
-			{Skill: skillS, Candidates: []string{mockvendor.HostCardB}, Wait: availabilityTTL + time.Second},
+			{Skill: skillS, Candidates: []string{mockvendor.HostCardB}, Wait: pause},
 		},
 		Successors: map[string][]string{skillS: {skillV2}},
 		Checks: []Check{

@@ -42,6 +42,42 @@ const (
 	maxGetsPerSecond = 5
 )
 
+// Floors of the LIFE timings at a scale below 1 (TimeScale).
+const (
+	// lifeWorkFloorMs keeps LIFE-003's task working longer than the
+	// one-second window LIFE-003.BACKOFF counts gets in: a task done
+	// sooner could not show a busy loop.
+	lifeWorkFloorMs = 1200
+	// lifeDeadlineFloorMs leaves LIFE-004's discovery, probe and send time
+	// enough on a loaded machine (see above): under it, a right
+	// orchestrator could meet the deadline before it had a task to give
+	// up, and the checks would not be exercised.
+	lifeDeadlineFloorMs = 2500
+	// lifeHonestFloorMs keeps LIFE-006's task unfinished until the send's
+	// answer and the stream's first frames are out on a loaded machine.
+	lifeHonestFloorMs = 300
+)
+
+// lifeTimes are the LIFE timings staged at one scale.
+type lifeTimes struct {
+	// workMs is LIFE-003's task's work; deadlineMs and longWorkMs are
+	// LIFE-004's deadline and its task's work (longer than the deadline,
+	// in the same ratio as at real time); honestWorkMs is LIFE-006's.
+	workMs, deadlineMs, longWorkMs, honestWorkMs int
+}
+
+// lifeTimings stages the LIFE timings at scale ts, each no lower than its
+// floor.
+func lifeTimings(ts TimeScale) lifeTimes {
+	deadline := ts.Ms(lifeDeadlineMs, lifeDeadlineFloorMs)
+	return lifeTimes{
+		workMs:       ts.Ms(lifeWorkMs, lifeWorkFloorMs),
+		deadlineMs:   deadline,
+		longWorkMs:   ts.Ms(lifeLongWorkMs, deadline*lifeLongWorkMs/lifeDeadlineMs),
+		honestWorkMs: ts.Ms(lifeHonestWorkMs, lifeHonestFloorMs),
+	}
+}
+
 // lifeOutcome is a Before hook that gives D's next real tasks the
 // task-outcome fault with state (replacing any earlier one).
 func lifeOutcome(state string) func(f *mockvendor.Fleet) error {
@@ -74,7 +110,8 @@ func lifeRequest(before func(f *mockvendor.Fleet) error) Request {
 	return Request{Skill: skillS, Candidates: []string{mockvendor.HostCardD}, Before: before}
 }
 
-func lifeScenarios() []*Scenario {
+func lifeScenarios(ts TimeScale) []*Scenario {
+	t := lifeTimings(ts)
 	return []*Scenario{
 		{
 			ID:     "LIFE-001",
@@ -179,11 +216,11 @@ func lifeScenarios() []*Scenario {
 		},
 		{
 			ID:       "LIFE-003",
-			Title:    "the task works 3 s before it completes",
+			Title:    "the task works " + seconds(ms(t.workMs)) + " before it completes",
 			Area:     "life",
 			Source:   "A2A CLI A2ACLI_TASK_POLL_001, A2ACLI_TASK_POLL_002; A2A 1.0 §3.1.3 (GetTask). D breaks A2A 1.0 §3.2.2 (and the proto's SendMessageConfiguration.return_immediately): a blocking send, which a client gets unless it asks to return immediately, MUST wait until the task is terminal or interrupted, and D answers at once with the task working",
-			Setup:    "D answers every send at once with the task working, whatever its blocking mode asks (for a blocking send, against A2A 1.0 §3.2.2); the task completes 3 s later.",
-			Fleet:    fleetOf(withFaults(mockvendor.VendorD(), mockvendor.Spec("task-outcome", mockvendor.TaskOutcome{WorkingMs: lifeWorkMs}))),
+			Setup:    "D answers every send at once with the task working, whatever its blocking mode asks (for a blocking send, against A2A 1.0 §3.2.2); the task completes " + seconds(ms(t.workMs)) + " later.",
+			Fleet:    fleetOf(withFaults(mockvendor.VendorD(), mockvendor.Spec("task-outcome", mockvendor.TaskOutcome{WorkingMs: t.workMs}))),
 			Requests: []Request{req(skillS, mockvendor.HostCardD)},
 			Checks: []Check{
 				{
@@ -207,7 +244,7 @@ func lifeScenarios() []*Scenario {
 							return *bad
 						}
 						if o.Outcome != contract.OutcomeCompleted {
-							return Failf("outcome %s (reason %q), want completed: the task completed %d ms after the send", o.Outcome, o.Reason, lifeWorkMs)
+							return Failf("outcome %s (reason %q), want completed: the task completed %d ms after the send", o.Outcome, o.Reason, t.workMs)
 						}
 						return Passf("completed, as the wire shows")
 					},
@@ -232,10 +269,10 @@ func lifeScenarios() []*Scenario {
 			Title:      "the deadline passes while the task works",
 			Area:       "life",
 			Source:     "A2A CLI A2ACLI_TASK_POLL_002 (--timeout honoured); seed 000, Decision Boundary; A2A 1.0 §3.1.5 (CancelTask). D breaks A2A 1.0 §3.2.2 as in LIFE-003: it answers a blocking send at once with the task working",
-			Setup:      fmt.Sprintf("D answers every send at once with the task working, whatever its blocking mode asks (for a blocking send, against A2A 1.0 §3.2.2); the task would complete %d ms later, but the delegation's deadline is %d ms.", lifeLongWorkMs, lifeDeadlineMs),
-			Fleet:      fleetOf(withFaults(mockvendor.VendorD(), mockvendor.Spec("task-outcome", mockvendor.TaskOutcome{WorkingMs: lifeLongWorkMs}))),
+			Setup:      fmt.Sprintf("D answers every send at once with the task working, whatever its blocking mode asks (for a blocking send, against A2A 1.0 §3.2.2); the task would complete %d ms later, but the delegation's deadline is %d ms.", t.longWorkMs, t.deadlineMs),
+			Fleet:      fleetOf(withFaults(mockvendor.VendorD(), mockvendor.Spec("task-outcome", mockvendor.TaskOutcome{WorkingMs: t.longWorkMs}))),
 			Requests:   []Request{req(skillS, mockvendor.HostCardD)},
-			DeadlineMs: lifeDeadlineMs,
+			DeadlineMs: t.deadlineMs,
 			Checks: []Check{
 				{
 					ID:          "LIFE-004.STOP",
@@ -348,10 +385,10 @@ func lifeScenarios() []*Scenario {
 			Area:   "life",
 			Source: "A2A 1.0 §3.2.2 (non-blocking execution: the caller polls, subscribes or takes push notifications; a stream always returns updates in real time) and the proto's SendMessageConfiguration.return_immediately; §3.1.2 (the stream closes at the task's terminal state). D breaks no clause: it answers a blocking send at the task's end, one that asks to return immediately at once, with the task in progress, and streams a task's states as they happen, closing at its end",
 			Setup: fmt.Sprintf("D is honest: a task sent with returnImmediately (0.3: blocking false), or streamed, stays submitted, then working, for %d ms before it completes; a blocking send is answered with the completed task; a stream sends the task and its working status at once and the completed status when the work ends, then closes. "+
-				"Two delegations to D: the second asks for streaming (preferStreaming).", lifeHonestWorkMs),
+				"Two delegations to D: the second asks for streaming (preferStreaming).", t.honestWorkMs),
 			Fleet: func() mockvendor.Config {
 				c := fleetOf(mockvendor.VendorD())()
-				c.Limits.WorkTime = lifeHonestWorkMs * time.Millisecond
+				c.Limits.WorkTime = ms(t.honestWorkMs)
 				c.StreamsWork = true
 				return c
 			},
@@ -370,7 +407,7 @@ func lifeScenarios() []*Scenario {
 				Fix:          "When you ask a send to return immediately, poll GetTask with backoff (or subscribe) until the task is terminal or interrupted, and report the state you saw.",
 				ReadsOutcome: true,
 				Reached:      returnedImmediately("d"),
-				Judge:        judgeFollowedWhatItAsked,
+				Judge:        func(r *Run) Verdict { return judgeFollowedWhatItAsked(r, t.honestWorkMs) },
 			}, {
 				ID:     "LIFE-006.STREAM",
 				Title:  "a task the client chose to stream is read to its end",
@@ -385,7 +422,7 @@ func lifeScenarios() []*Scenario {
 				Fix:          "Read the stream until it closes (or delivers a terminal or interrupted state); keep the last state it delivered and report that, not the first working status.",
 				ReadsOutcome: true,
 				Reached:      streamedTask("d"),
-				Judge:        judgeStreamReadToEnd,
+				Judge:        func(r *Run) Verdict { return judgeStreamReadToEnd(r, t.honestWorkMs) },
 			}},
 		},
 	}
@@ -467,8 +504,9 @@ func firstIn(r *Run, i int, keep func(mockvendor.Event) bool) (mockvendor.Event,
 
 // judgeFollowedWhatItAsked: a task sent with returnImmediately is followed
 // to its completion and reported completed (the wire must show it), in
-// each delegation where the client asked so.
-func judgeFollowedWhatItAsked(r *Run) Verdict {
+// each delegation where the client asked so. workMs is how long the task
+// worked, for the failure text.
+func judgeFollowedWhatItAsked(r *Run, workMs int) Verdict {
 	asked := func(e mockvendor.Event) bool {
 		return isRealSend(e) && e.Op == mockvendor.OpSend && e.TaskID != "" && e.ErrorCode == 0 && askedToReturn(e)
 	}
@@ -480,7 +518,7 @@ func judgeFollowedWhatItAsked(r *Run) Verdict {
 			continue
 		}
 		n++
-		if last = judgeAskedToReturn(r, i, e); last.Outcome != Pass {
+		if last = judgeAskedToReturn(r, i, e, workMs); last.Outcome != Pass {
 			return last
 		}
 	}
@@ -496,14 +534,14 @@ func judgeFollowedWhatItAsked(r *Run) Verdict {
 }
 
 // judgeAskedToReturn judges delegation i, whose send asked (the send that
-// asked to return immediately).
-func judgeAskedToReturn(r *Run, i int, asked mockvendor.Event) Verdict {
+// asked to return immediately); the task worked workMs.
+func judgeAskedToReturn(r *Run, i int, asked mockvendor.Event, workMs int) Verdict {
 	o, bad := r.outcome(i)
 	if bad != nil {
 		return *bad
 	}
 	if o.Outcome != contract.OutcomeCompleted {
-		return Failf("%s asked to return immediately and was answered %s; the outcome is %s (reason %q): the task completed %d ms after the send", describe(asked), asked.State, o.Outcome, o.Reason, lifeHonestWorkMs).
+		return Failf("%s asked to return immediately and was answered %s; the outcome is %s (reason %q): the task completed %d ms after the send", describe(asked), asked.State, o.Outcome, o.Reason, workMs).
 			Want("the task followed to its completion", o.Outcome)
 	}
 	return Passf("task %s, sent with returnImmediately, was followed to its completion", asked.TaskID)
@@ -525,8 +563,8 @@ func streamedTask(vendor string) Precondition {
 // the outcome is completed, borne out by the wire: the stream (or a later
 // get or subscription) showed the task completed. A client that left the
 // stream at working and reported anything fails, the outcome or
-// Contradiction saying which.
-func judgeStreamReadToEnd(r *Run) Verdict {
+// Contradiction saying which. The task worked workMs.
+func judgeStreamReadToEnd(r *Run, workMs int) Verdict {
 	streamedHere := func(e mockvendor.Event) bool { return e.Op == mockvendor.OpStream && createdTask(e) }
 	n := 0
 	var last Verdict
@@ -541,7 +579,7 @@ func judgeStreamReadToEnd(r *Run) Verdict {
 			return *bad
 		}
 		if o.Outcome != contract.OutcomeCompleted {
-			return Failf("delegation %d: %s delivered %s and the outcome is %s (reason %q): the task completed %d ms after the send, and its stream would have delivered it", i+1, describe(s), seenText(s), o.Outcome, o.Reason, lifeHonestWorkMs).At(s.Seq).
+			return Failf("delegation %d: %s delivered %s and the outcome is %s (reason %q): the task completed %d ms after the send, and its stream would have delivered it", i+1, describe(s), seenText(s), o.Outcome, o.Reason, workMs).At(s.Seq).
 				Want("the stream read to the task's end: completed", fmt.Sprintf("%s (stream left after %s)", o.Outcome, seenText(s)))
 		}
 		last = Passf("delegation %d: task %s was read to its end over its stream (%s)", i+1, s.TaskID, seenText(s)).At(s.Seq)
@@ -685,7 +723,9 @@ func judgeBackoff(r *Run) Verdict {
 
 // deadlineGrace is how long after a delegation's deadline a get still
 // counts as on time (the trace's clock starts at the first request, a
-// little after the delegation does).
+// little after the delegation does). It is harness jitter, not part of the
+// scenario, so it is not scaled (TimeScale): a scaled deadline keeps the
+// full 250 ms.
 const deadlineGrace = 250 * time.Millisecond
 
 // judgeStopAtDeadline: no get of the task past the deadline, and the

@@ -225,7 +225,7 @@ func TestFollowedWhatItAsked(t *testing.T) {
 	for _, c := range cases {
 		o := c.outcome
 		r := &Run{Events: c.events, Delegations: []Delegation{{Outcome: &o, FirstSeq: 1, LastSeq: 9}}}
-		if v := judgeFollowedWhatItAsked(r); v.Outcome != c.want {
+		if v := judgeFollowedWhatItAsked(r, lifeHonestWorkMs); v.Outcome != c.want {
 			t.Errorf("%s: %s (%s), want %s", c.name, v.Outcome, v.Detail, c.want)
 		}
 	}

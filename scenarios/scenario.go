@@ -304,6 +304,9 @@ type Scenario struct {
 	// them cannot reach the scenario's checks, which then say "needs X"
 	// (Check.Evaluate). Nil means both.
 	Offers []string
+	// TimeScale is the scale the scenario's durations were staged at
+	// (Catalog). Zero means RealTime.
+	TimeScale TimeScale
 }
 
 // DefaultIssuers is the trust policy of most scenarios: vendor A's signer
@@ -340,26 +343,37 @@ func (s *Scenario) HasLabel(l string) bool {
 	return false
 }
 
-// All returns the catalog, in catalog order. Each call builds fresh values.
-func All() []*Scenario {
+// All returns the catalog at real time (Catalog(RealTime)), in catalog
+// order. Each call builds fresh values.
+func All() []*Scenario { return Catalog(RealTime) }
+
+// Catalog returns the catalog with its durations staged at scale ts (see
+// TimeScale), in catalog order. Each call builds fresh values.
+func Catalog(ts TimeScale) []*Scenario {
 	var out []*Scenario
-	for _, area := range [][]*Scenario{cardScenarios(), cardSeedScenarios(), probeScenarios(), probeSeedScenarios(), streamScenarios(), streamEndScenarios(), modeScenarios(), bindScenarios(), sigScenarios(), lifeScenarios(), ifaceScenarios(), authScenarios()} {
+	for _, area := range [][]*Scenario{cardScenarios(), cardSeedScenarios(ts), probeScenarios(), probeSeedScenarios(), streamScenarios(ts), streamEndScenarios(ts), modeScenarios(), bindScenarios(), sigScenarios(), lifeScenarios(ts), ifaceScenarios(), authScenarios()} {
 		out = append(out, area...)
+	}
+	for _, s := range out {
+		s.TimeScale = ts
 	}
 	return out
 }
 
 // Find returns the scenario or check with that id (a check id finds its
 // scenario and the check; a global id, "G-JSONRPC", finds the check and no
-// scenario, since it belongs to all of them).
-func Find(id string) (*Scenario, *Check) {
+// scenario, since it belongs to all of them), at real time.
+func Find(id string) (*Scenario, *Check) { return FindAt(RealTime, id) }
+
+// FindAt is Find in the catalog staged at scale ts.
+func FindAt(ts TimeScale, id string) (*Scenario, *Check) {
 	id = strings.TrimSpace(id)
 	for _, c := range GlobalChecks() {
 		if strings.EqualFold(c.ID, id) {
 			return nil, &c
 		}
 	}
-	for _, s := range All() {
+	for _, s := range Catalog(ts) {
 		if strings.EqualFold(s.ID, id) {
 			return s, nil
 		}

@@ -1,7 +1,9 @@
 package scenarios
 
 import (
+	"fmt"
 	"slices"
+	"time"
 
 	"github.com/a2a-conform/a2a-conform/contract"
 	"github.com/a2a-conform/a2a-conform/mockvendor"
@@ -10,7 +12,9 @@ import (
 // STREAM: streaming claims [seed 000, Condition of Validity]. An orchestrator
 // that never calls a stream method gets NOT_APPLICABLE here. Both vendors
 // break A2A 1.0 §3.1.2 on purpose, so both checks are delegation-safety.
-func streamScenarios() []*Scenario {
+// STREAM-002's timings are staged at scale ts (slowFrameTimes).
+func streamScenarios(ts TimeScale) []*Scenario {
+	sf := slowFrameTimes(ts)
 	return []*Scenario{
 		{
 			ID:       "STREAM-001",
@@ -63,10 +67,10 @@ func streamScenarios() []*Scenario {
 			Title:  "first frame late",
 			Area:   "stream",
 			Source: "seed 000, Condition of Validity. D breaks A2A 1.0 §3.1.2 (a stream MUST provide immediate feedback on progress) and the first-frame timeout its own card declares",
-			Setup:  "D's card says streaming: true and sets a 2 s first-frame timeout through the stream-timeout extension; the endpoint holds the stream 10 s before its first frame.",
+			Setup:  fmt.Sprintf("D's card says streaming: true and sets a %s first-frame timeout through the stream-timeout extension; the endpoint holds the stream %s before its first frame.", seconds(ms(sf.timeoutMs)), seconds(ms(sf.delayMs))),
 			Fleet: func() mockvendor.Config {
-				d := withFaults(mockvendor.VendorD(), mockvendor.Spec("slow-first-frame", mockvendor.SlowFirstFrame{DelayMs: 10_000}))
-				d.Card.Extensions = []mockvendor.CardExtension{{URI: streamExt, Description: "first SSE frame timeout", Params: map[string]any{"firstFrameTimeoutMs": 2000}}}
+				d := withFaults(mockvendor.VendorD(), mockvendor.Spec("slow-first-frame", mockvendor.SlowFirstFrame{DelayMs: sf.delayMs}))
+				d.Card.Extensions = []mockvendor.CardExtension{{URI: streamExt, Description: "first SSE frame timeout", Params: map[string]any{"firstFrameTimeoutMs": sf.timeoutMs}}}
 				return mockvendor.Config{Vendors: []mockvendor.VendorConfig{d}}
 			},
 			Requests: []Request{{Skill: skillS, Candidates: []string{mockvendor.HostCardD}, PreferStreaming: true}},
@@ -80,7 +84,7 @@ func streamScenarios() []*Scenario {
 						Seed000("Condition of Validity", SrcDescriptive).Read("the streaming claim holds only if the first SSE frame arrives within the card-declared timeout (30 s by default; the card may override it through capabilities.extensions); past it the card is a hint"),
 						CLI("A2ACLI_SEND_003", SrcMust).Read("--stream never hangs (a2a-cli SPEC §10.2, MUST NOT hang): a stream held past its declared first-frame timeout is left"),
 						Posture("a stream whose first frame comes later than the card allows is abandoned; the task goes by a plain send, or the delegation fails as stream-timeout"),
-						A2A("§3.1.2", SrcMust, Server).Broken("the clause D breaks: the implementation MUST provide immediate feedback on progress; D holds the stream 10 s before its first frame"),
+						A2A("§3.1.2", SrcMust, Server).Broken("the clause D breaks: the implementation MUST provide immediate feedback on progress; D holds the stream " + seconds(ms(sf.delayMs)) + " before its first frame"),
 					},
 					Fix:          "Read the first-frame timeout from the card; close the stream when it passes and fall back to a plain send.",
 					ReadsOutcome: true,
@@ -91,8 +95,8 @@ func streamScenarios() []*Scenario {
 							return r.didNotStream()
 						}
 						for _, s := range streams {
-							if s.DurationMs > 3000 {
-								return Failf("%s was held %.0f ms; the card allows 2000 ms plus 1 s", describe(s), s.DurationMs).At(s.Seq)
+							if s.DurationMs > float64(sf.timeoutMs+firstFrameGraceMs) {
+								return Failf("%s was held %.0f ms; the card allows %d ms plus 1 s", describe(s), s.DurationMs, sf.timeoutMs).At(s.Seq)
 							}
 						}
 						o, bad := r.outcome(0)
@@ -114,6 +118,30 @@ func streamScenarios() []*Scenario {
 		},
 	}
 }
+
+// firstFrameGraceMs is how long past the card's first-frame timeout a
+// stream may still be held before STREAM-002.TIMEOUT fails: the harness's
+// jitter (the vendor's clock starts before the client's, and a loaded
+// machine is late to close). It is not scaled: jitter does not shrink with
+// the scenario.
+const firstFrameGraceMs = 1000
+
+// slowFrame are STREAM-002's timings: the first-frame timeout D's card
+// declares and how late D's first frame comes.
+type slowFrame struct{ timeoutMs, delayMs int }
+
+// slowFrameTimes stages STREAM-002 at scale ts: a 2 s timeout (floor
+// 100 ms, under which a client's own connection set-up would eat it) and a
+// 10 s delay, which must outlast the timeout and its grace by a second
+// more (the floor), or a client that waits for the frame would be held no
+// longer than the check allows and pass.
+func slowFrameTimes(ts TimeScale) slowFrame {
+	timeout := ts.Ms(2000, 100)
+	return slowFrame{timeoutMs: timeout, delayMs: ts.Ms(10_000, timeout+firstFrameGraceMs+1000)}
+}
+
+// ms is a duration of n milliseconds.
+func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }
 
 // didNotStream is the verdict of a STREAM check on a run without a stream
 // call: NOT_APPLICABLE when the orchestrator chose a plain send (streaming

@@ -23,8 +23,15 @@ import (
 // an early end on every reading: it breaks §3.1.2, so what these checks
 // judge is delegation-safety.
 
-// streamWorkMs is how long the task of a cut stream works on.
+// streamWorkMs is how long the task of a cut stream works on, at real
+// time; streamEndScenarios scales it, no lower than streamWorkFloorMs.
 const streamWorkMs = 500
+
+// streamWorkFloorMs keeps a scaled cut stream's task working until the
+// stream has sent the task and its working status and ended: under it, a
+// loaded machine could see the task end before its stream does, and the
+// scenario would no longer be a stream that ends while the task works.
+const streamWorkFloorMs = 200
 
 // cutStream is D with a stream that ends (or, abort, breaks off) after the
 // task and its working status, its task working workMs more (0: the task
@@ -37,7 +44,8 @@ func cutStream(abort bool, workMs int) func() mockvendor.Config {
 	return fleetOf(withFaults(mockvendor.VendorD(), faults...))
 }
 
-func streamEndScenarios() []*Scenario {
+func streamEndScenarios(ts TimeScale) []*Scenario {
+	work := ts.Ms(streamWorkMs, streamWorkFloorMs)
 	streamReq := []Request{{Skill: skillS, Candidates: []string{mockvendor.HostCardD}, PreferStreaming: true}}
 	return []*Scenario{
 		{
@@ -45,8 +53,8 @@ func streamEndScenarios() []*Scenario {
 			Title:    "the stream ends cleanly while the task works",
 			Area:     "stream",
 			Source:   "redpanda-data/console#2406; a2aproject/a2a-rs#186; a2aproject/A2A#1503; google/adk-python#6585; A2A 1.0 §3.1.6; A2A CLI A2ACLI_TASK_SUBSCRIBE_002. D breaks A2A 1.0 §3.1.2 (a task's stream MUST close when the task reaches a terminal state; §11.7: at a terminal or interrupted one): its stream closes while the task is working",
-			Setup:    fmt.Sprintf("D's stream sends the task and its working status, then ends cleanly (a load balancer's idle timeout); the task completes %d ms later.", streamWorkMs),
-			Fleet:    cutStream(false, streamWorkMs),
+			Setup:    fmt.Sprintf("D's stream sends the task and its working status, then ends cleanly (a load balancer's idle timeout); the task completes %d ms later.", work),
+			Fleet:    cutStream(false, work),
 			Requests: streamReq,
 			Checks: []Check{
 				{
@@ -106,8 +114,8 @@ func streamEndScenarios() []*Scenario {
 			Title:    "the stream breaks off midway",
 			Area:     "stream",
 			Source:   "A2A 1.0 §3.5.2 (a client reconnects to a task after a network interruption by opening a new stream), §3.1.6; A2A CLI A2ACLI_TASK_POLL_004. The connection of D's stream breaks off midway, as a network interruption does: no server clause is broken (a stream whose connection drops cannot reach its close at the terminal state, A2A 1.0 §3.1.2, and §3.5.2 makes the task's lifecycle independent of any one stream's)",
-			Setup:    fmt.Sprintf("D's stream sends the task and its working status, then the connection breaks off (no clean end); the task completes %d ms later.", streamWorkMs),
-			Fleet:    cutStream(true, streamWorkMs),
+			Setup:    fmt.Sprintf("D's stream sends the task and its working status, then the connection breaks off (no clean end); the task completes %d ms later.", work),
+			Fleet:    cutStream(true, work),
 			Requests: streamReq,
 			Checks: []Check{{
 				ID:    "STREAM-004.FALLBACK",

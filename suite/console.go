@@ -157,6 +157,9 @@ func printable(s string) string {
 // the failed checks and baseline problems.
 func WriteScorecard(w io.Writer, r *Report) {
 	fmt.Fprintf(w, "\na2a-conform scorecard: %s (%d checks", r.Orchestrator.Spec, len(r.Checks))
+	if !r.TimeScale.IsReal() {
+		fmt.Fprintf(w, ", time scale %s: not a real-time measurement", r.TimeScale)
+	}
 	switch {
 	case r.StoppedEarly != "":
 		fmt.Fprint(w, ", INCOMPLETE: stopped early")

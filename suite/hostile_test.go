@@ -142,7 +142,7 @@ func TestHostileEscape(t *testing.T) {
 func runHostile(t *testing.T, bin string, c hostileCase) {
 	t.Helper()
 	pids := filepath.Join(t.TempDir(), "pids")
-	s, _ := scenarios.Find("CARD-002")
+	s, _ := scenarios.FindAt(harnessScale, "CARD-002")
 	s.DeadlineMs = 1500 * raceScale
 	if c.deadlineMs != 0 {
 		s.DeadlineMs = c.deadlineMs * raceScale

@@ -34,7 +34,7 @@ func Merge(reports []*Report, opt MergeOptions) (*Report, error) {
 	m := &merger{
 		opt: opt, first: reports[0], baselineOf: -1,
 		checkFrom: map[string]int{}, scenFrom: map[string]int{}, shards: map[int]int{},
-		out: &Report{Schema: Schema, Tool: reports[0].Tool, Orchestrator: Orchestrator{Spec: reports[0].Orchestrator.Spec}, Complete: true},
+		out: &Report{Schema: Schema, Tool: reports[0].Tool, Orchestrator: Orchestrator{Spec: reports[0].Orchestrator.Spec}, Complete: true, TimeScale: reports[0].TimeScale},
 	}
 	for i, r := range reports {
 		if err := m.add(i, r); err != nil {
@@ -129,6 +129,8 @@ func (m *merger) compatible(i int, r *Report) error {
 		return fmt.Errorf("merge: %s is a run of %q, %s of %q", m.name(i), r.Orchestrator.Spec, m.name(0), m.first.Orchestrator.Spec)
 	case r.Tool != m.first.Tool:
 		return fmt.Errorf("merge: %s was written by %s %s, %s by %s %s", m.name(i), r.Tool.Name, r.Tool.Version, m.name(0), m.first.Tool.Name, m.first.Tool.Version)
+	case r.TimeScale.String() != m.first.TimeScale.String():
+		return fmt.Errorf("merge: %s ran at time scale %s, %s at %s: different measurements", m.name(i), r.TimeScale, m.name(0), m.first.TimeScale)
 	}
 	if r.Shard != nil {
 		if m.total != 0 && r.Shard.Total != m.total {

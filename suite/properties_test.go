@@ -45,7 +45,7 @@ func doNothing() driver.GoOrchestrator {
 // most 5 in both profiles and is not conformant.
 func TestDoNothingScoresNearZero(t *testing.T) {
 	t.Parallel()
-	rep := runCatalog(t, goDriver("do-nothing", doNothing))
+	rep := runCatalog(t, goDriver("do-nothing", doNothing), scenarios.RealTime)
 	checkGolden(t, "do-nothing", renderScorecard(rep))
 	for _, p := range scenarios.Profiles {
 		if ps := rep.Profiles[p]; ps.Score > 5 || ps.Conformant {
@@ -105,7 +105,7 @@ func TestLyingOutcomesAreNotConformant(t *testing.T) {
 	for _, l := range liars {
 		t.Run(l.name, func(t *testing.T) {
 			t.Parallel()
-			rep := runCatalog(t, goDriver("liar", l.new))
+			rep := runCatalog(t, goDriver("liar", l.new), harnessScale)
 			if rep.Conformant(nil) {
 				t.Fatalf("conformant: %+v", rep.Profiles)
 			}
@@ -136,7 +136,7 @@ func TestSignedCardBlindIsNeverCredited(t *testing.T) {
 			}
 			return ref.Delegate(ctx, req, c)
 		})
-	}))
+	}), harnessScale)
 	if rep.Conformant(nil) {
 		t.Errorf("conformant: %+v", rep.Profiles)
 	}
@@ -161,7 +161,7 @@ func TestRandomOrchestratorIsNeverConformant(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
 		t.Run(fmt.Sprint("seed-", seed), func(t *testing.T) {
 			t.Parallel()
-			rep := runCatalog(t, goDriver("random", func() driver.GoOrchestrator { return newRandom(seed) }))
+			rep := runCatalog(t, goDriver("random", func() driver.GoOrchestrator { return newRandom(seed) }), harnessScale)
 			if rep.Conformant(nil) || rep.Profiles[scenarios.Safety].Conformant {
 				t.Errorf("seed %d: conformant: %+v", seed, rep.Profiles)
 			}

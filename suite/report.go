@@ -61,6 +61,11 @@ type Report struct {
 	// Shard is the part of the catalog this run covered (--shard K/N). Nil
 	// means the whole selection (or a merge of every shard).
 	Shard *ShardSpec `json:"shard,omitempty"`
+	// TimeScale is the scale the scenarios' waits were staged at
+	// (scenarios.TimeScale): 1 is real time, what users measure; another
+	// scale is another measurement. Absent (zero) in reports written
+	// before it was recorded, which ran at 1.
+	TimeScale scenarios.TimeScale `json:"timeScale,omitempty"`
 	// MergedFrom names the reports a merged report was made from, in the
 	// order given. Empty for a report written by a run.
 	MergedFrom []string `json:"mergedFrom,omitempty"`
@@ -515,12 +520,13 @@ func NewReport(cfg Config, start time.Time, complete bool, checks []CheckResult,
 		DurationMs:   time.Since(start).Milliseconds(),
 		Complete:     complete,
 		Shard:        cfg.Shard,
+		TimeScale:    scenarios.TimeScale(cfg.TimeScale.Factor()),
 		Scenarios:    append([]ScenarioResult{}, scens...),
 	}
 	r.Checks = splitGlobals(checks, r.Scenarios)
 	all := cfg.Scenarios
 	if all == nil {
-		all = scenarios.All()
+		all = scenarios.Catalog(r.TimeScale)
 	}
 	SortCatalog(r, all)
 	for _, sc := range r.Scenarios {

@@ -32,8 +32,14 @@ type Config struct {
 	// Orchestrator is the --orchestrator spec, for the report. Empty means
 	// the driver's name.
 	Orchestrator string
-	// Scenarios is the catalog to run. Nil means scenarios.All().
+	// Scenarios is the catalog to run. Nil means
+	// scenarios.Catalog(TimeScale). Given, each must have been staged at
+	// TimeScale.
 	Scenarios []*scenarios.Scenario
+	// TimeScale is the scale the scenarios' waits are staged at
+	// (scenarios.TimeScale), recorded in the report. Zero means
+	// scenarios.RealTime, what a user's run measures.
+	TimeScale scenarios.TimeScale
 	// Parallel is how many scenarios run at once. Zero means
 	// DefaultParallel(); the driver's session limit caps it (the http
 	// driver holds one). Results do not depend on it: each scenario has a
@@ -109,11 +115,20 @@ func Run(t ginkgo.GinkgoTestingT, cfg Config) (*Report, error) {
 	if cfg.Driver == nil {
 		return nil, fmt.Errorf("suite: no orchestrator driver")
 	}
+	if cfg.TimeScale == 0 {
+		cfg.TimeScale = scenarios.RealTime
+	}
+	if err := cfg.TimeScale.Validate(); err != nil {
+		return nil, fmt.Errorf("suite: %w", err)
+	}
 	all := cfg.Scenarios
 	if all == nil {
-		all = scenarios.All()
+		all = scenarios.Catalog(cfg.TimeScale)
 	}
 	if err := scenarios.Validate(all); err != nil {
+		return nil, err
+	}
+	if err := sameScale(all, cfg.TimeScale); err != nil {
 		return nil, err
 	}
 	if cfg.Out == nil {
@@ -495,4 +510,15 @@ func hasMust(gs []scenarios.Grade) bool {
 		}
 	}
 	return false
+}
+
+// sameScale fails when a scenario was staged at another scale than ts, so
+// that a report never records a scale its scenarios did not run at.
+func sameScale(all []*scenarios.Scenario, ts scenarios.TimeScale) error {
+	for _, s := range all {
+		if s.TimeScale.String() != ts.String() {
+			return fmt.Errorf("suite: scenario %s is staged at time scale %s, the run at %s", s.ID, s.TimeScale, ts)
+		}
+	}
+	return nil
 }

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/a2a-conform/a2a-conform/examples/orchestrators/naive"
 	"github.com/a2a-conform/a2a-conform/examples/orchestrators/reference"
 	"github.com/a2a-conform/a2a-conform/internal/testenv"
 	"github.com/a2a-conform/a2a-conform/scenarios"
@@ -42,7 +41,7 @@ const shortWindow = time.Second
 
 func scenarioFor(t *testing.T, id string) (*scenarios.Scenario, scenarios.Check) {
 	t.Helper()
-	s, c := scenarios.Find(id)
+	s, c := scenarios.FindAt(harnessScale, id)
 	if s == nil || c == nil {
 		t.Fatalf("no check %s", id)
 	}
@@ -162,7 +161,7 @@ func TestAlternativesPass(t *testing.T) {
 			d := driver.NewGo("reference+"+a.Name, func() driver.GoOrchestrator {
 				return reference.New(reference.Options{Alt: alt, AuthorityWindow: shortWindow})
 			})
-			rep := runCatalog(t, d)
+			rep := runCatalog(t, d, harnessScale)
 			got := map[string]suite.CheckResult{}
 			for _, c := range rep.Checks {
 				got[c.ID] = c
@@ -189,9 +188,9 @@ func TestAlternativesPass(t *testing.T) {
 	}
 }
 
-// runCatalog executes every default scenario against d, judges each check
-// and returns the scored report, as a run would.
-func runCatalog(t *testing.T, d driver.Driver) *suite.Report {
+// runCatalog executes every default scenario, staged at scale ts, against
+// d, judges each check and returns the scored report, as a run would.
+func runCatalog(t *testing.T, d driver.Driver, ts scenarios.TimeScale) *suite.Report {
 	t.Helper()
 	var (
 		mu     sync.Mutex
@@ -200,7 +199,7 @@ func runCatalog(t *testing.T, d driver.Driver) *suite.Report {
 		wg     sync.WaitGroup
 	)
 	var all []*scenarios.Scenario
-	for _, s := range scenarios.All() {
+	for _, s := range scenarios.Catalog(ts) {
 		if !s.HasLabel("slow") {
 			all = append(all, s)
 		}
@@ -219,7 +218,7 @@ func runCatalog(t *testing.T, d driver.Driver) *suite.Report {
 		}()
 	}
 	wg.Wait()
-	return suite.NewReport(suite.Config{Scenarios: all}, time.Now(), true, checks, scens)
+	return suite.NewReport(suite.Config{Scenarios: all, TimeScale: ts}, time.Now(), true, checks, scens)
 }
 
 // TestNaiveGolden runs every default scenario against the naive
@@ -227,17 +226,14 @@ func runCatalog(t *testing.T, d driver.Driver) *suite.Report {
 // with a golden file.
 func TestNaiveGolden(t *testing.T) {
 	t.Parallel()
-	d := driver.NewGo("naive", func() driver.GoOrchestrator { return naive.New() })
-	checkGolden(t, "naive", renderScorecard(runCatalog(t, d)))
+	checkGolden(t, "naive", renderScorecard(catalogOf(t, "naive", scenarios.RealTime)))
 }
 
 // TestReferenceGolden keeps the reference's scorecard (the README's first
 // row) as a golden beside the naive one.
 func TestReferenceGolden(t *testing.T) {
 	t.Parallel()
-	checkGolden(t, "reference", renderScorecard(runCatalog(t, driver.NewGo("builtin:reference", func() driver.GoOrchestrator {
-		return reference.New(reference.Options{})
-	}))))
+	checkGolden(t, "reference", renderScorecard(catalogOf(t, "reference", scenarios.RealTime)))
 }
 
 // checkGolden compares a scorecard with testdata/NAME.golden (rewritten

@@ -47,7 +47,7 @@ func TestVersionVerdicts(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			rep := runCatalog(t, driver.NewGo("reference-"+c.name, func() driver.GoOrchestrator { return reference.New(reference.Options{Alt: c.alt}) }))
+			rep := runCatalog(t, driver.NewGo("reference-"+c.name, func() driver.GoOrchestrator { return reference.New(reference.Options{Alt: c.alt}) }), harnessScale)
 			core := rep.Profiles[scenarios.Core]
 			if !core.Conformant || !rep.Profiles[scenarios.Safety].Conformant {
 				for _, cr := range rep.Checks {

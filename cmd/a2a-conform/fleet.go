@@ -36,6 +36,7 @@ func fleetUp(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	caDir := fs.String("ca", "", "use the CA in this directory (ca.pem and ca-key.pem, e.g. fixtures/certs) instead of a fresh one")
 	configPath := fs.String("config", "", "start the fleet described in this YAML or JSON file (docs/fleet-config.md)")
 	scenarioID := fs.String("scenario", "", "start the fleet in this scenario's state (e.g. CARD-001)")
+	timeScale := fs.String("time-scale", "1", "with --scenario: stage the scenario's waits at `F` times their length, 0 < F <= 1, as run --time-scale does")
 	adminToken := fs.String("admin-token", "", "bearer token of the admin API (default: a random one)")
 	adminAddr := fs.String("admin-addr", "127.0.0.1:0", "loopback address of the admin API")
 	printConfig := fs.Bool("print-config", false, "print the fleet's configuration as a fleet file and exit without starting it")
@@ -45,7 +46,14 @@ func fleetUp(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if fs.NArg() > 0 {
 		return &usageError{fmt.Sprintf("fleet up takes no arguments, got %q", fs.Args())}
 	}
-	cfg, err := fleetConfig(*configPath, *scenarioID)
+	ts, err := scenarios.ParseTimeScale(*timeScale)
+	if err != nil {
+		return &exitError{code: 2, err: fmt.Errorf("--time-scale: %w", err)}
+	}
+	if !ts.IsReal() && *scenarioID == "" {
+		return &usageError{"fleet up --time-scale applies to a --scenario fleet only"}
+	}
+	cfg, err := fleetConfig(*configPath, *scenarioID, ts)
 	if err != nil {
 		return err
 	}
@@ -115,7 +123,7 @@ func fleetUp(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // fleetConfig is the fleet `fleet up` starts: a fleet file's, a scenario's,
 // or the default fleet. A file that the fleet would refuse fails here, with
 // its line and field, before anything listens.
-func fleetConfig(path, scenarioID string) (mockvendor.Config, error) {
+func fleetConfig(path, scenarioID string, ts scenarios.TimeScale) (mockvendor.Config, error) {
 	switch {
 	case path != "" && scenarioID != "":
 		return mockvendor.Config{}, &usageError{"fleet up takes --config or --scenario, not both"}
@@ -126,7 +134,7 @@ func fleetConfig(path, scenarioID string) (mockvendor.Config, error) {
 		}
 		return cfg, nil
 	case scenarioID != "":
-		s, _ := scenarios.Find(scenarioID)
+		s, _ := scenarios.FindAt(ts, scenarioID)
 		if s == nil {
 			return mockvendor.Config{}, &exitError{code: 2, err: fmt.Errorf("no scenario %q (a2a-conform list shows them)", scenarioID)}
 		}

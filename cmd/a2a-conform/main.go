@@ -52,7 +52,7 @@ usage:
               [--baseline F] [--shard K/N] [--slow]
               [--hello-timeout 2s] [--startup-grace D] [--deadline D] [--seed N]
               [--parallel N] [--fail-fast] [--rerun-failed REPORT.json] [--dry-run]
-              [--events F]
+              [--events F] [--time-scale F]
                                                     score an orchestrator (default: builtin:reference)
   a2a-conform list [--json | --markdown | --label-filter F]
                                                     list scenarios and checks (or what a filter selects)

@@ -65,6 +65,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	failFast := fs.Bool("fail-fast", false, "stop at the first scenario in which the orchestrator gave no usable answer (it crashed, hung or broke the contract), exit 2; without it the run stops after 3 in a row")
 	eventsFile := fs.String("events", "", "write one JSON line per event to this `file` as it happens: scenario-start, check (with its result), scenario-end, run-end")
 	dryRun := fs.Bool("dry-run", false, "print the scenarios and checks the filters (--label-filter, --profile, --shard, --slow) select, and exit without running them")
+	timeScale := fs.String("time-scale", "1", "stage the scenarios' own waits (a task's work, a late first frame and the card's timeout, a delegation's deadline, pauses between delegations) at `F` times their length, 0 < F <= 1; the report records F, and a run at another F than 1 is not a real-time measurement")
 	var seed seedFlag
 	fs.Var(&seed, "seed", "run the scenarios in an order shuffled with this `N` (printed, so a run can be repeated), or with a new seed for 'random'; default: catalog order")
 	var opts driver.Options
@@ -87,6 +88,10 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if *parallel < 0 {
 		return &exitError{code: 2, err: fmt.Errorf("--parallel %d: must not be negative", *parallel)}
+	}
+	ts, err := scenarios.ParseTimeScale(*timeScale)
+	if err != nil {
+		return &exitError{code: 2, err: fmt.Errorf("--time-scale: %w", err)}
 	}
 	if opts.Deadline > 0 && opts.Deadline < time.Millisecond {
 		return &exitError{code: 2, err: fmt.Errorf("--deadline %v: less than a millisecond", opts.Deadline)}
@@ -159,6 +164,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		Context:         ctx,
 		Shard:           shard,
 		Seed:            int64(seed),
+		TimeScale:       ts,
 		GinkgoOutput:    ginkgoOut,
 		NoColor:         !isTerminal(stderr),
 		Driver:          d,

@@ -253,3 +253,38 @@ func TestVersionCommand(t *testing.T) {
 		t.Errorf("version extra: exit %d", r.code)
 	}
 }
+
+// TestTimeScaleFlag: run --time-scale takes 0 < F <= 1 and refuses
+// anything else with exit 2 and one line; a scaled run records its scale
+// in the JSON report and names it on the scorecard line, a run at 1 does
+// neither on the scorecard; fleet up takes --time-scale with --scenario
+// only.
+func TestTimeScaleFlag(t *testing.T) {
+	t.Parallel()
+	for _, bad := range []string{"0", "-0.5", "1.5", "NaN", "fast"} {
+		r := runCLI(t, "run", "--time-scale", bad)
+		if r.code != 2 || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 || !strings.Contains(r.stderr, "--time-scale") {
+			t.Errorf("--time-scale %s: exit %d, stderr %q; want exit 2 and one line", bad, r.code, r.stderr)
+		}
+	}
+	if r := runCLI(t, "fleet", "up", "--time-scale", "0.5", "--print-config"); r.code != 2 {
+		t.Errorf("fleet up --time-scale without --scenario: exit %d, want 2 (%s)", r.code, r.stderr)
+	}
+	cases := []struct {
+		scale, line string
+		want        float64
+	}{{"0.1", "time scale 0.1: not a real-time measurement", 0.1}, {"1", "", 1}}
+	for _, c := range cases {
+		rep := filepath.Join(t.TempDir(), "r.json")
+		r := runCLI(t, "run", "--label-filter", "STREAM-002", "--time-scale", c.scale, "--json-report", rep)
+		if r.code != 0 {
+			t.Fatalf("--time-scale %s: exit %d\n%s%s", c.scale, r.code, r.stdout, r.stderr)
+		}
+		if got := readReport(t, rep).TimeScale; float64(got) != c.want {
+			t.Errorf("--time-scale %s: report records %v", c.scale, got)
+		}
+		if named := strings.Contains(r.stdout, "time scale"); named != (c.line != "") || c.line != "" && !strings.Contains(r.stdout, c.line) {
+			t.Errorf("--time-scale %s: scorecard line wrong (want %q):\n%s", c.scale, c.line, r.stdout)
+		}
+	}
+}
