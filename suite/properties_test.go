@@ -125,6 +125,7 @@ func TestLyingOutcomesAreNotConformant(t *testing.T) {
 // does) never passes a SIG or BIND check about a signed card, and is not
 // conformant.
 func TestSignedCardBlindIsNeverCredited(t *testing.T) {
+	testenv.Long(t, "a signature-blind orchestrator over the whole catalog")
 	t.Parallel()
 	rep := runCatalog(t, goDriver("signed-card-blind", func() driver.GoOrchestrator {
 		ref := reference.New(reference.Options{})
@@ -153,6 +154,7 @@ func TestSignedCardBlindIsNeverCredited(t *testing.T) {
 // over 20 seeds; and whenever it claims to have verified a signature, it is
 // not a2a-core conformant either.
 func TestRandomOrchestratorIsNeverConformant(t *testing.T) {
+	testenv.Long(t, "random orchestrators over the whole catalog")
 	t.Parallel()
 	var (
 		mu       sync.Mutex

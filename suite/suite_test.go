@@ -9,6 +9,7 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/examples/orchestrators/naive"
 	"github.com/a2a-conform/a2a-conform/examples/orchestrators/reference"
+	"github.com/a2a-conform/a2a-conform/internal/testenv"
 	"github.com/a2a-conform/a2a-conform/scenarios"
 	"github.com/a2a-conform/a2a-conform/suite"
 	"github.com/a2a-conform/a2a-conform/suite/driver"
@@ -19,6 +20,7 @@ import (
 // (exec:..., http://..., builtin:naive). With the reference, every check
 // must pass or be not applicable with a reason, in both profiles.
 func TestSuite(t *testing.T) {
+	testenv.Long(t, "the Ginkgo suite over the whole catalog")
 	gomega.RegisterFailHandler(ginkgo.Fail)
 	spec := os.Getenv("A2A_CONFORM_ORCHESTRATOR")
 	if spec == "" {

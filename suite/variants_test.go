@@ -225,6 +225,7 @@ func runCatalog(t *testing.T, d driver.Driver, ts scenarios.TimeScale) *suite.Re
 // orchestrator and compares its scorecard and every requirement's result
 // with a golden file.
 func TestNaiveGolden(t *testing.T) {
+	testenv.Long(t, "the naive orchestrator over the whole catalog, against its golden")
 	t.Parallel()
 	checkGolden(t, "naive", renderScorecard(catalogOf(t, "naive", scenarios.RealTime)))
 }
@@ -232,6 +233,7 @@ func TestNaiveGolden(t *testing.T) {
 // TestReferenceGolden keeps the reference's scorecard (the README's first
 // row) as a golden beside the naive one.
 func TestReferenceGolden(t *testing.T) {
+	testenv.Long(t, "the reference over the whole catalog, against its golden")
 	t.Parallel()
 	checkGolden(t, "reference", renderScorecard(catalogOf(t, "reference", scenarios.RealTime)))
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/contract"
 	"github.com/a2a-conform/a2a-conform/examples/orchestrators/reference"
+	"github.com/a2a-conform/a2a-conform/internal/testenv"
 	"github.com/a2a-conform/a2a-conform/scenarios"
 	"github.com/a2a-conform/a2a-conform/suite"
 	"github.com/a2a-conform/a2a-conform/suite/driver"
@@ -31,6 +32,7 @@ func (u undeclared) Delegate(ctx context.Context, req contract.DelegationRequest
 // 0.3 card is "a2a-core (1.0): conformant", IFACE-002 saying "needs 0.3";
 // the reference itself is judged for both.
 func TestVersionVerdicts(t *testing.T) {
+	testenv.Long(t, "the reference speaking 0.3, 1.0 and both over the whole catalog")
 	t.Parallel()
 	cases := []struct {
 		name     string

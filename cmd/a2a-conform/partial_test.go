@@ -21,7 +21,8 @@ func TestPartialReportsSurviveAKill(t *testing.T) {
 	orch := filepath.Join(dir, "orch.sh")
 	// Each scenario starts the orchestrator afresh; the counter file spans
 	// them. The first delegation is answered (with a wrong id: no outcome,
-	// which is enough); the second kills the harness.
+	// which is enough, once its 1 s deadline has run out); the second kills
+	// the harness.
 	script := `#!/bin/sh
 while read -r line; do
   case "$line" in
@@ -37,7 +38,7 @@ done
 	}
 	jsonReport, junitReport := filepath.Join(dir, "report.json"), filepath.Join(dir, "junit.xml")
 	cmd := exec.Command(cli, "run", "--orchestrator", "exec:"+orch+" "+counter,
-		"--parallel", "1", "--label-filter", "CARD-001 || CARD-002", "--json-report", jsonReport, "--junit-report", junitReport)
+		"--parallel", "1", "--deadline", "1s", "--label-filter", "CARD-001 || CARD-002", "--json-report", jsonReport, "--junit-report", junitReport)
 	out, err := cmd.CombinedOutput()
 	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
 	if err == nil || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
