@@ -93,6 +93,13 @@ const (
 	Waived        Outcome = "WAIVED"
 	Error         Outcome = "ERROR"
 	Unimplemented Outcome = "UNIMPLEMENTED"
+	// ContractError: the orchestrator answered, but its answer broke the
+	// driver contract (a line that is not JSON or is too long, another
+	// request's id, an invalid outcome), so the check had nothing usable
+	// to judge. The orchestrator's fault, not the harness's: it counts as
+	// not passed and a MUST with it denies conformance; its message gives
+	// the contract's rule, the offending answer and the contract's fix.
+	ContractError Outcome = "CONTRACT_ERROR"
 )
 
 // Verdict is what a check concluded, with the evidence.

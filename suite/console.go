@@ -28,6 +28,7 @@ var marks = map[scenarios.Outcome]string{
 	scenarios.Waived:        "w",
 	scenarios.Error:         "E",
 	scenarios.Unimplemented: "u",
+	scenarios.ContractError: "!",
 }
 
 // ConsoleNotes is how many of a scenario's driver notes (lines that were
@@ -52,7 +53,7 @@ func (lw *lineWriter) scenarioLine(s *scenarios.Scenario, results []scenarios.Ou
 	failed := false
 	for _, r := range results {
 		b.WriteString(marks[r])
-		failed = failed || r == scenarios.Fail || r == scenarios.Error || r == scenarios.NotExercised
+		failed = failed || r == scenarios.Fail || r == scenarios.Error || r == scenarios.NotExercised || r == scenarios.ContractError
 	}
 	lw.mu.Lock()
 	defer lw.mu.Unlock()

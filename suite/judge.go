@@ -158,9 +158,10 @@ func brokenAnswer(run *scenarios.Run) string {
 }
 
 // blameContract makes a check that could not judge because an answer was
-// unusable say so: the contract's rule, the offending answer, the
+// unusable a CONTRACT_ERROR: the contract's rule, the offending answer, the
 // contract's fix, before what the check itself saw.
 func blameContract(cr *CheckResult, cause string) {
+	cr.Result = scenarios.ContractError
 	cr.Detail = "the orchestrator's answer broke the driver contract (" + cause + "), so the check had no usable answer; it saw: " + cr.Detail
 	cr.Expected = "an outcome line the driver contract allows"
 	cr.Actual = cause

@@ -78,7 +78,8 @@ func TestGradesTextLeavesOutExempt(t *testing.T) {
 
 // TestJudgeBlamesABrokenAnswer: when an answer broke the driver contract,
 // a check that could not judge (NOT_EXERCISED, or a FAIL nothing on the
-// wire proves) says so, with the contract's fix instead of the scenario's;
+// wire proves) is a CONTRACT_ERROR that says so, with the contract's fix
+// instead of the scenario's;
 // a FAIL a request proves keeps its own text; a silence (timeout) is not
 // a broken answer.
 func TestJudgeBlamesABrokenAnswer(t *testing.T) {
@@ -95,8 +96,8 @@ func TestJudgeBlamesABrokenAnswer(t *testing.T) {
 		keeps   string
 		outcome scenarios.Outcome
 	}{
-		{"not reached after a broken answer", broken, notReached, true, "not reached", scenarios.NotExercised},
-		{"an unproven FAIL after a broken answer", broken, failUnseen, true, "no completion", scenarios.Fail},
+		{"not reached after a broken answer", broken, notReached, true, "not reached", scenarios.ContractError},
+		{"an unproven FAIL after a broken answer", broken, failUnseen, true, "no completion", scenarios.ContractError},
 		{"a proven FAIL keeps its own text", broken, failAt, false, "request 5 broke the rule", scenarios.Fail},
 		{"a timeout is no broken answer", silent, notReached, false, "not reached", scenarios.NotExercised},
 	}

@@ -204,7 +204,7 @@ func junitCaseOf(c CheckResult, s *ScenarioResult, secs float64, told map[string
 	}
 	skipped := func() *junitResult { return &junitResult{Message: string(c.Result) + ": " + c.Detail} }
 	switch c.Result {
-	case scenarios.Fail:
+	case scenarios.Fail, scenarios.ContractError:
 		tc.Failure = failure()
 	case scenarios.Error:
 		tc.Error = &junitResult{Message: c.Detail, Type: string(c.Result), Text: junitText(c, s, told)}

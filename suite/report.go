@@ -213,7 +213,7 @@ type Alternative struct {
 // implemented (both deny conformance).
 func (c CheckResult) NeedsAttention() bool {
 	switch c.Result {
-	case scenarios.Fail, scenarios.Error:
+	case scenarios.Fail, scenarios.Error, scenarios.ContractError:
 		return true
 	case scenarios.NotExercised, scenarios.Unimplemented:
 		return c.Level == scenarios.Must
@@ -710,7 +710,7 @@ func ReadReport(file string) (*Report, error) {
 // failed a global requirement.
 func (r *Report) FailedScenarios() []string {
 	again := func(o scenarios.Outcome) bool {
-		return o == scenarios.Fail || o == scenarios.Error || o == scenarios.NotExercised || o == scenarios.Unimplemented
+		return o == scenarios.Fail || o == scenarios.Error || o == scenarios.NotExercised || o == scenarios.Unimplemented || o == scenarios.ContractError
 	}
 	var ids []string
 	add := func(id string) {

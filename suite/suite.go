@@ -423,6 +423,8 @@ func defineScenario(s *scenarios.Scenario, cfg Config, out *lineWriter, col *col
 					ginkgo.Fail(FailureMessage(cr))
 				case scenarios.Error:
 					ginkgo.Fail("harness error, not a verdict on the orchestrator:\n" + FailureMessage(cr))
+				case scenarios.ContractError:
+					ginkgo.Fail("the orchestrator's answer broke the driver contract:\n" + FailureMessage(cr))
 				case scenarios.NotExercised:
 					// A MUST the orchestrator never reached denies conformance,
 					// so go test fails on it too; a global's observation in one

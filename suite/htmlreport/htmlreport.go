@@ -158,7 +158,7 @@ type stepView struct {
 
 type field struct{ Name, Value string }
 
-var resultOrder = []scenarios.Outcome{scenarios.Pass, scenarios.Fail, scenarios.NotExercised, scenarios.Error, scenarios.Waived, scenarios.NotApplicable, scenarios.Unimplemented}
+var resultOrder = []scenarios.Outcome{scenarios.Pass, scenarios.Fail, scenarios.ContractError, scenarios.NotExercised, scenarios.Error, scenarios.Waived, scenarios.NotApplicable, scenarios.Unimplemented}
 
 func build(r *suite.Report) page {
 	p := page{R: r, Title: "a2a-conform: " + r.Orchestrator.Spec, Incomplete: !r.Complete}
