@@ -199,7 +199,10 @@ func runHostile(t *testing.T, bin string, c hostileCase) {
 		case c.limit != "" && (cr.Result != scenarios.Error || !strings.Contains(cr.Detail, "Limits."+c.limit)):
 			t.Errorf("%s = %s (%s), want ERROR naming Limits.%s", cr.ID, cr.Result, cr.Detail, c.limit)
 		}
-		if ch.ReadsOutcome && cr.Result != scenarios.Fail && cr.Result != scenarios.NotExercised && cr.Result != scenarios.Error {
+		if c.noOutcome == "wrong id" && !ch.Global() && cr.Result != scenarios.ContractError {
+			t.Errorf("%s = %s (%s); an answer with another request's id must make it CONTRACT_ERROR", cr.ID, cr.Result, cr.Detail)
+		}
+		if ch.ReadsOutcome && !slices.Contains([]scenarios.Outcome{scenarios.Fail, scenarios.NotExercised, scenarios.Error, scenarios.ContractError}, cr.Result) {
 			t.Errorf("%s = %s (%s); an orchestrator that did no work must not pass it", cr.ID, cr.Result, cr.Detail)
 		}
 		checks = append(checks, cr)
