@@ -37,19 +37,7 @@ func probeScenarios() []*Scenario {
 					Reached:      cardFetched("e"),
 					Judge:        judgeStubNoCommit,
 				},
-				{
-					ID:          "PROBE-001.PROBED",
-					Title:       "a probe reached E before any real task",
-					Grades:      must(Safety),
-					Requirement: "Between discovery and commitment exactly one re-verification is required: a side-effect-free probe to the endpoint the card names.",
-					Sources: []Source{
-						Seed000("Decision Boundary", SrcMust).Read("between discovery and commitment exactly one re-verification is permitted and required: a side-effect-free probe; " +
-							"a get of a synthetic probe task id (Condition of Validity) is accepted as that probe"),
-					},
-					Fix:     `Send a probe (text part "__probe__" or metadata a2a_probe: true, or a get of a synthetic id marked as a probe) before the first real task to an endpoint.`,
-					Reached: cardFetched("e"),
-					Judge:   judgeProbedFirst,
-				},
+				probedCheck("PROBE-001.PROBED", "a probe reached E before any real task"),
 			},
 		},
 		{
@@ -232,4 +220,23 @@ func judgeProbedFirst(r *Run) Verdict {
 		}
 	}
 	return Failf("E's endpoint was never probed")
+}
+
+// probedCheck is the check that a probe reached stub endpoint E before any
+// real task [seed 000, Decision Boundary], under the id and title of the
+// scenario that stages the stub.
+func probedCheck(id, title string) Check {
+	return Check{
+		ID:          id,
+		Title:       title,
+		Grades:      must(Safety),
+		Requirement: "Between discovery and commitment exactly one re-verification is required: a side-effect-free probe to the endpoint the card names.",
+		Sources: []Source{
+			Seed000("Decision Boundary", SrcMust).Read("between discovery and commitment exactly one re-verification is permitted and required: a side-effect-free probe; " +
+				"a get of a synthetic probe task id (Condition of Validity) is accepted as that probe"),
+		},
+		Fix:     `Send a probe (text part "__probe__" or metadata a2a_probe: true, or a get of a synthetic id marked as a probe) before the first real task to an endpoint.`,
+		Reached: cardFetched("e"),
+		Judge:   judgeProbedFirst,
+	}
 }

@@ -117,19 +117,7 @@ func stub32602Scenario() *Scenario {
 				Reached:      cardFetched("e"),
 				Judge:        judgeStubNoCommit,
 			},
-			{
-				ID:          "PROBE-005.PROBED",
-				Title:       "a probe reached the -32602 stub before any real task",
-				Grades:      must(Safety),
-				Requirement: "Between discovery and commitment exactly one re-verification is required: a side-effect-free probe to the endpoint the card names.",
-				Sources: []Source{
-					Seed000("Decision Boundary", SrcMust).Read("between discovery and commitment exactly one re-verification is permitted and required: a side-effect-free probe; " +
-						"a get of a synthetic probe task id (Condition of Validity) is accepted as that probe"),
-				},
-				Fix:     `Send a probe (text part "__probe__" or metadata a2a_probe: true, or a get of a synthetic id marked as a probe) before the first real task to an endpoint.`,
-				Reached: cardFetched("e"),
-				Judge:   judgeProbedFirst,
-			},
+			probedCheck("PROBE-005.PROBED", "a probe reached the -32602 stub before any real task"),
 		},
 	}
 }
