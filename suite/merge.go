@@ -170,14 +170,6 @@ func (m *merger) missingShards() error {
 // lists is a FAIL again. Other results are left alone.
 func ApplyBaseline(checks []CheckResult, b Baseline) {
 	for i := range checks {
-		c := &checks[i]
-		if c.Result != scenarios.Fail && c.Result != scenarios.Waived {
-			continue
-		}
-		if reason, ok := b.Match(c.ID); ok {
-			c.Result, c.Waiver = scenarios.Waived, reason
-		} else {
-			c.Result, c.Waiver = scenarios.Fail, ""
-		}
+		applyWaiver(&checks[i], b)
 	}
 }
