@@ -2,7 +2,10 @@ package suite
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"runtime"
+	"time"
 
 	"github.com/a2a-conform/a2a-conform/scenarios"
 	"github.com/a2a-conform/a2a-conform/suite/driver"
@@ -37,7 +40,14 @@ type ahead struct {
 	futures map[string]*future
 	window  chan struct{}
 	cancel  context.CancelFunc
+	// progress, when set, gets a line each every while take waits.
+	progress io.Writer
+	every    time.Duration
 }
+
+// ProgressEvery is how often a run that is waiting for a scenario says so
+// on Config.Progress.
+const ProgressEvery = 5 * time.Second
 
 // future is one scenario's Execute, done or under way.
 type future struct {
@@ -89,16 +99,37 @@ func (a *ahead) take(ctx context.Context, s *scenarios.Scenario, run runFunc) (*
 	if !ok {
 		return run(ctx, s)
 	}
-	select {
-	case <-f.done:
-	case <-ctx.Done():
-		return abandoned(s, ctx.Err())
+	if err := a.wait(ctx, s, f); err != nil {
+		return abandoned(s, err)
 	}
 	select {
 	case <-a.window:
 	default:
 	}
 	return f.run, f.res, f.err
+}
+
+// wait waits for f, the execution of s, until ctx is done, saying every
+// a.every on a.progress that it still waits ("… LIFE-004 still running
+// (10s)"), so a long scenario does not look like a hung run.
+func (a *ahead) wait(ctx context.Context, s *scenarios.Scenario, f *future) error {
+	var tick <-chan time.Time
+	if a.progress != nil && a.every > 0 {
+		t := time.NewTicker(a.every)
+		defer t.Stop()
+		tick = t.C
+	}
+	start := time.Now()
+	for {
+		select {
+		case <-f.done:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick:
+			fmt.Fprintf(a.progress, "  … %s still running (%s)\n", s.ID, time.Since(start).Round(time.Second))
+		}
+	}
 }
 
 // abandoned is the result of a scenario stopped before it ran.

@@ -1,8 +1,12 @@
 package suite
 
 import (
+	"bytes"
+	"context"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/a2a-conform/a2a-conform/scenarios"
 )
@@ -49,5 +53,31 @@ func TestSelect(t *testing.T) {
 	}
 	if _, err := Select(all, "((", false); err == nil {
 		t.Error("a malformed filter gave no error")
+	}
+}
+
+// TestAheadSaysItWaits: while the run waits for a scenario longer than the
+// progress interval, it says which one it waits for, and says nothing
+// once the scenario is done.
+func TestAheadSaysItWaits(t *testing.T) {
+	s := scenarios.All()[0]
+	slow := func(context.Context, *scenarios.Scenario) (*scenarios.Run, ScenarioResult, error) {
+		time.Sleep(150 * time.Millisecond)
+		return &scenarios.Run{Scenario: s.ID}, ScenarioResult{ID: s.ID}, nil
+	}
+	var out bytes.Buffer
+	a := startAhead(context.Background(), []*scenarios.Scenario{s}, slow, 1)
+	defer a.stop()
+	a.progress, a.every = &out, 40*time.Millisecond
+	if _, res, err := a.take(context.Background(), s, slow); err != nil || res.ID != s.ID {
+		t.Fatalf("take: %v, %+v", err, res)
+	}
+	if !strings.Contains(out.String(), "  … "+s.ID+" still running (") {
+		t.Errorf("no progress line while waiting 150 ms at 40 ms intervals: %q", out.String())
+	}
+	n := out.Len()
+	time.Sleep(100 * time.Millisecond)
+	if out.Len() != n {
+		t.Errorf("progress went on after the scenario was done: %q", out.String())
 	}
 }

@@ -81,6 +81,10 @@ type Config struct {
 	// the same order. Zero means catalog order. The report keeps catalog
 	// order either way.
 	Seed int64
+	// Progress, when set, gets a line while the run waits more than
+	// ProgressEvery for a scenario ("… LIFE-004 still running (5s)"). Nil
+	// means none; the CLI sends it to stderr when stderr is a terminal.
+	Progress io.Writer
 	// Events, when set, receives one JSON line per event as it happens
 	// (a scenario starting, a check's result, a scenario ending, the run
 	// ending; see Event), for tools that follow a run. Nil means none.
@@ -193,6 +197,7 @@ func Run(t ginkgo.GinkgoTestingT, cfg Config) (*Report, error) {
 				picked[i] = x.Scenario
 			}
 			exec.pool = startAhead(cfg.Context, picked, exec.run, parallelism(cfg.Parallel, cfg.Driver))
+			exec.pool.progress, exec.pool.every = cfg.Progress, ProgressEvery
 			defer exec.pool.stop()
 		}
 	}

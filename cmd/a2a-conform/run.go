@@ -167,6 +167,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		TimeScale:       ts,
 		GinkgoOutput:    ginkgoOut,
 		NoColor:         !isTerminal(stderr),
+		Progress:        map[bool]io.Writer{true: stderr}[isTerminal(stderr)],
 		Driver:          d,
 		Orchestrator:    *orch,
 		LabelFilter:     filter,
