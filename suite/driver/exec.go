@@ -130,12 +130,13 @@ var (
 // NODE_USE_ENV_PROXY=1 when env.Proxy is set (removed otherwise, as are
 // NO_PROXY, no_proxy, ALL_PROXY and all_proxy), the CA variables when
 // env.CAFile is set (left as in base otherwise), and A2A_CONFORM_CONTRACT=1.
-// An A2A_CONFORM_SESSION in base (a harness run under another harness) is
-// dropped: the exec driver adds a marker of its own per process.
+// An A2A_CONFORM_SESSION or A2A_CONFORM_STARTUP_GRACE_MS in base (a harness
+// run under another harness) is dropped: the exec driver adds a marker of
+// its own per process, and the grace when it gives one.
 func ChildEnv(base []string, env Env) []string {
 	drop := map[string]bool{
 		"NO_PROXY": true, "no_proxy": true, "ALL_PROXY": true, "all_proxy": true,
-		"A2A_CONFORM_CONTRACT": true, sessionMarkerVar: true,
+		"A2A_CONFORM_CONTRACT": true, sessionMarkerVar: true, startupGraceVar: true,
 	}
 	for _, k := range proxyVars {
 		drop[k] = true
@@ -281,6 +282,9 @@ func (s *execSession) start() (*proc, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = s.env.Dir
 	cmd.Env = append(ChildEnv(os.Environ(), s.env), sessionMarker())
+	if g := s.d.StartupGrace; g > 0 {
+		cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", startupGraceVar, g.Milliseconds()))
+	}
 	prepareGroup(cmd)
 	// Bound Wait when descendants keep stdout or stderr open.
 	cmd.WaitDelay = s.grace
@@ -651,6 +655,11 @@ func (t *tailBuffer) String() string {
 // that left the OUT's process group (setsid, double forks). Each started
 // process gets a value of its own.
 const sessionMarkerVar = "A2A_CONFORM_SESSION"
+
+// startupGraceVar tells a process the startup grace it has (in
+// milliseconds, set only when there is one), so that it can finish its
+// imports before it answers hello and keep them out of its first deadline.
+const startupGraceVar = "A2A_CONFORM_STARTUP_GRACE_MS"
 
 // sessionMarker returns a fresh marker entry ("A2A_CONFORM_SESSION=...").
 func sessionMarker() string {

@@ -286,16 +286,18 @@ func TestExecEnvironment(t *testing.T) {
 	t.Setenv("REQUESTS_CA_BUNDLE", "/corp/ca.pem")
 	t.Setenv("NODE_USE_ENV_PROXY", "0")
 	t.Setenv("CURL_CA_BUNDLE", "/corp/curl.pem")
+	t.Setenv("A2A_CONFORM_STARTUP_GRACE_MS", "99")
 	const proxy, ca = "http://127.0.0.1:41233", "/abs/ca.pem"
 	caVars := []string{"SSL_CERT_FILE", "NODE_EXTRA_CA_CERTS", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "GRPC_DEFAULT_SSL_ROOTS_FILE_PATH"}
 	proxyVars := []string{"HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy"}
 	for _, tc := range []struct {
 		name   string
 		env    driver.Env
+		grace  time.Duration // the driver's StartupGrace
 		want   map[string]string // exact values
 		absent []string
 	}{
-		{"proxy and CA", driver.Env{Proxy: proxy, CAFile: ca}, func() map[string]string {
+		{"proxy and CA", driver.Env{Proxy: proxy, CAFile: ca}, 0, func() map[string]string {
 			m := map[string]string{"A2A_CONFORM_CONTRACT": "1", "NODE_USE_ENV_PROXY": "1"}
 			for _, k := range proxyVars {
 				m[k] = proxy
@@ -304,17 +306,23 @@ func TestExecEnvironment(t *testing.T) {
 				m[k] = ca
 			}
 			return m
-		}(), []string{"NO_PROXY", "no_proxy", "ALL_PROXY"}},
-		{"no proxy, no CA", driver.Env{},
+		}(), []string{"NO_PROXY", "no_proxy", "ALL_PROXY", "A2A_CONFORM_STARTUP_GRACE_MS"}},
+		{"no proxy, no CA", driver.Env{}, 0,
 			// The CA variables stay as the harness has them; the proxy ones go.
 			map[string]string{"A2A_CONFORM_CONTRACT": "1", "NODE_EXTRA_CA_CERTS": "/corp/ca.pem",
 				"REQUESTS_CA_BUNDLE": "/corp/ca.pem", "CURL_CA_BUNDLE": "/corp/curl.pem", "NODE_USE_ENV_PROXY": "0"},
-			append([]string{"NO_PROXY", "no_proxy", "ALL_PROXY"}, proxyVars...)},
+			append([]string{"NO_PROXY", "no_proxy", "ALL_PROXY", "A2A_CONFORM_STARTUP_GRACE_MS"}, proxyVars...)},
+		// A process told its startup grace can finish its imports before
+		// it answers hello (the harness's own value is never passed on).
+		{"startup grace", driver.Env{}, 7500 * time.Millisecond,
+			map[string]string{"A2A_CONFORM_CONTRACT": "1", "A2A_CONFORM_STARTUP_GRACE_MS": "7500"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			tc.env.Dir = dir
-			s := open(t, helperDriver(t, "env"), tc.env)
+			d := helperDriver(t, "env")
+			d.StartupGrace = tc.grace
+			s := open(t, d, tc.env)
 			r := s.Delegate(context.Background(), request("a", 2000))
 			s.Close()
 			if r.Outcome == nil {

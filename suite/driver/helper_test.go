@@ -218,7 +218,7 @@ func runHelper(behaviour string, args []string) int {
 		for _, k := range []string{"HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy",
 			"SSL_CERT_FILE", "A2A_CONFORM_CONTRACT", "NO_PROXY", "no_proxy", "ALL_PROXY",
 			"NODE_EXTRA_CA_CERTS", "NODE_USE_ENV_PROXY", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE",
-			"GRPC_DEFAULT_SSL_ROOTS_FILE_PATH"} {
+			"GRPC_DEFAULT_SSL_ROOTS_FILE_PATH", "A2A_CONFORM_STARTUP_GRACE_MS"} {
 			if v, ok := os.LookupEnv(k); ok {
 				report[k] = v
 			}

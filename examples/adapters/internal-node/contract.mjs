@@ -9,15 +9,19 @@
 //     console transport, a2a-ai-provider's console.log of every event), so
 //     the first thing serve() does is keep the real process.stdout.write for
 //     contract messages and send every other write to stdout to stderr.
-//   - hello is answered as soon as it arrives; the framework is imported
-//     (load) only after that, so a framework that takes seconds to import
-//     does not miss the driver's 2 s hello wait.
+//   - hello is answered as soon as it arrives, and the framework is
+//     imported (load) after that, so a framework that takes seconds to
+//     import does not miss the driver's 2 s hello wait. Run with
+//     --startup-grace, the driver says so (A2A_CONFORM_STARTUP_GRACE_MS):
+//     then the import comes first and hello is answered when it is done
+//     (or a second before the grace runs out), which keeps the import out
+//     of the first deadline.
 //   - each delegation gets an AbortSignal that fires MARGIN_MS before
 //     deadlineMs, and the loop answers "failed"/"deadline" itself if the
 //     framework has not returned by then (not every framework honours a
-//     signal), so every request gets an outcome. The first delegation's
-//     deadline includes the framework's import: the harness sends it right
-//     after the hello answer.
+//     signal), so every request gets an outcome. Without a startup grace
+//     the first delegation's deadline includes the framework's import: the
+//     harness sends it right after the hello answer.
 //   - the proxy: the exec driver sets HTTPS_PROXY and NODE_USE_ENV_PROXY=1,
 //     but Node before 24 ignores both (on Node 20.20.2 a plain
 //     fetch('https://agent-b.example/...') with them set fails with
@@ -231,8 +235,9 @@ export async function serve({ name, version, load }) {
       continue;
     }
     if (msg.type === 'hello') {
+      const importing = impl().catch(() => {}); // errors surface at the first delegation
+      await untilGraceEnds(importing);
       await send({ contract: CONTRACT, type: 'hello', name, version });
-      impl().catch(() => {}); // start importing now; errors surface at the first delegation
     } else if (msg.type === 'reset') {
       try {
         await (await impl()).reset?.();
@@ -252,6 +257,19 @@ export async function serve({ name, version, load }) {
   await Promise.race([Promise.allSettled([...abandoned]), new Promise((r) => setTimeout(r, 500))]);
   await proxyAgent?.close().catch(() => {});
   process.exit(0);
+}
+
+// untilGraceEnds waits for p while the startup grace the driver gives
+// (A2A_CONFORM_STARTUP_GRACE_MS, counted from the process's start) lasts,
+// less a second for the hello answer to arrive; without one it waits for
+// nothing.
+async function untilGraceEnds(p) {
+  const graceMs = Number(process.env.A2A_CONFORM_STARTUP_GRACE_MS) || 0;
+  const left = graceMs - 1000 - performance.now();
+  if (left <= 0) return;
+  let timer;
+  await Promise.race([p, new Promise((r) => (timer = setTimeout(r, left)))]);
+  clearTimeout(timer);
 }
 
 // abandoned holds the framework calls still running after their deadline.
