@@ -293,7 +293,7 @@ func TestExecEnvironment(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		env    driver.Env
-		grace  time.Duration // the driver's StartupGrace
+		grace  time.Duration     // the driver's StartupGrace
 		want   map[string]string // exact values
 		absent []string
 	}{
