@@ -29,6 +29,8 @@ const (
 	TypeHello = "hello"
 	// TypeReset marks a [Reset] request or answer.
 	TypeReset = "reset"
+	// TypeClose marks a [Close] message: the http driver's session is over.
+	TypeClose = "close"
 )
 
 // DelegationRequest asks the OUT to discover an agent among Candidates and
@@ -55,6 +57,10 @@ type DelegationRequest struct {
 	// DeadlineMs is the time the OUT has to report, in milliseconds. Zero
 	// means the driver's default (20 s in suite/driver).
 	DeadlineMs int `json:"deadlineMs"`
+	// Session names the harness session the request belongs to (see
+	// [Hello.Sessions]); the http driver sets it, the exec driver, whose
+	// process is the session, does not. Empty means the only one.
+	Session string `json:"session,omitempty"`
 }
 
 // Task is the work to delegate.
@@ -447,6 +453,15 @@ type Hello struct {
 	// Bindings are the A2A protocol bindings the OUT speaks ([BindingJSONRPC],
 	// [BindingHTTPJSON], [BindingGRPC]). Empty means not declared.
 	Bindings []string `json:"bindings,omitempty"`
+	// Sessions, in an answer, is how many harness sessions the OUT holds
+	// at once: each its own orchestrator, with caches of its own, told
+	// apart by the Session of every message. The http driver reads it from
+	// the pre-flight hello and runs that many scenarios at once (at most
+	// the run's --parallel). Zero or one means one at a time.
+	Sessions int `json:"sessions,omitempty"`
+	// Session, in a request, names the harness session (see
+	// [DelegationRequest.Session]).
+	Session string `json:"session,omitempty"`
 }
 
 // The A2A protocol bindings a hello may declare, spelled as an A2A 1.0
@@ -514,7 +529,21 @@ type Reset struct {
 	// OK is set in the OUT's answer once its caches are dropped. False in a
 	// request, and in an answer means the reset did not happen.
 	OK bool `json:"ok,omitempty"`
+	// Session, in a request, names the harness session whose caches to
+	// drop (see [DelegationRequest.Session]).
+	Session string `json:"session,omitempty"`
 }
 
 // NewReset returns the reset request the harness sends.
 func NewReset() Reset { return Reset{Contract: Version, Type: TypeReset} }
+
+// Close tells an OUT that declared [Hello.Sessions] that a session is
+// over: it may drop everything it kept for it. Any 200 answer will do.
+type Close struct {
+	// Contract is the contract version, [Version].
+	Contract int `json:"contract"`
+	// Type is always [TypeClose].
+	Type string `json:"type"`
+	// Session names the session that ended.
+	Session string `json:"session"`
+}

@@ -32,10 +32,11 @@ const (
 	DelegationOutcome = "contract/delegation-outcome.json"
 	Hello             = "contract/hello.json"
 	Reset             = "contract/reset.json"
+	Close             = "contract/close.json"
 )
 
 // All lists every schema file.
-var All = []string{Report, DelegationRequest, DelegationOutcome, Hello, Reset}
+var All = []string{Report, DelegationRequest, DelegationOutcome, Hello, Reset, Close}
 
 // Base is the URL every schema's $id is relative to.
 const Base = "https://a2a-conform.dev/schema/"

@@ -144,6 +144,7 @@ func TestSchemasReject(t *testing.T) {
 		schema.DelegationRequest: {`{"contract":1,"type":"delegate","id":"x"}`, `{"contract":1,"type":"hello","id":"x","task":{"skill":"","message":null},"candidates":[],"trust":{},"network":{},"deadlineMs":0}`},
 		schema.Hello:             {`{"contract":1,"type":"reset"}`},
 		schema.Reset:             {`{"contract":1,"type":"reset","ok":"yes"}`},
+		schema.Close:             {`{"contract":1,"type":"close"}`, `{"contract":1,"type":"reset","session":"s-1"}`},
 		schema.Report:            {`{"schema":"a2a-conform/report/v2"}`, `{"schema":"a2a-conform/report/v1","tool":{"name":"a","version":"b"},"orchestrator":{"spec":"x"},"startedAt":"yesterday","durationMs":1,"complete":true,"profiles":{},"checks":[],"scenarios":[]}`},
 	}
 	extra, _ := jsonschema.UnmarshalJSON(strings.NewReader(`{"contract":1,"type":"hello","name":"x","shoeSize":44}`))
@@ -443,6 +444,30 @@ func TestExecProgramsSpeakTheSchemas(t *testing.T) {
 				t.Errorf("%s's hello has no name: %s", name, hello.String())
 			}
 		})
+	}
+}
+
+// TestSessionMessages: the messages of a session with an http service that
+// holds several (contract.Hello.Sessions) match their schemas.
+func TestSessionMessages(t *testing.T) {
+	hello, reset := contract.NewHello(), contract.NewReset()
+	hello.Session, reset.Session = "s-0123456789abcdef", "s-0123456789abcdef"
+	for _, m := range []struct {
+		file, what string
+		v          any
+	}{
+		{schema.Hello, "a session's hello", hello},
+		{schema.Reset, "a session's reset", reset},
+		{schema.DelegationRequest, "a session's delegation", contract.DelegationRequest{Contract: 1, Type: contract.TypeDelegate, ID: "r-1",
+			Candidates: []string{"https://agent-b.example/.well-known/agent-card.json"}, DeadlineMs: 1000, Session: "s-0123456789abcdef"}},
+		{schema.Close, "a session's close", contract.Close{Contract: 1, Type: contract.TypeClose, Session: "s-0123456789abcdef"}},
+		{schema.Hello, "a service's hello declaring sessions", contract.Hello{Contract: 1, Type: contract.TypeHello, Name: "svc", Sessions: 8}},
+	} {
+		b, err := json.Marshal(m.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, m.file, m.what, b)
 	}
 }
 

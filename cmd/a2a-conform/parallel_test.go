@@ -1,6 +1,10 @@
 package main
 
 import (
+	"bufio"
+	"io"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,6 +20,54 @@ import (
 func TestParallelSameVerdicts(t *testing.T) {
 	testenv.Long(t, "the whole catalog at --parallel 1 and 4")
 	t.Parallel()
+	sameVerdicts(t, "builtin:reference")
+}
+
+// TestParallelSameVerdictsHTTP does the same over the http driver, with
+// the reference served by its own command (-http) holding 8 sessions, as
+// its pre-flight hello declares: four scenarios then run at once, each a
+// session of its own.
+func TestParallelSameVerdictsHTTP(t *testing.T) {
+	testenv.Long(t, "the whole catalog over http at --parallel 1 and 4")
+	t.Parallel()
+	sameVerdicts(t, startReferenceService(t))
+}
+
+// startReferenceService builds the reference command, starts it with
+// -http on a free loopback port, and returns its URL; it is stopped when
+// the test ends.
+func startReferenceService(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "reference")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../examples/orchestrators/cmd/reference").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "-http", "127.0.0.1:0", "-sessions", "8")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		_ = cmd.Wait()
+	})
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	_, url, ok := strings.Cut(strings.TrimSpace(line), " on ")
+	if err != nil || !ok || !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Fatalf("reference -http said %q (%v), want its URL", line, err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, stderr) }()
+	return url
+}
+
+// sameVerdicts runs the whole default catalog against orch at --parallel
+// 1 and 4 and compares every check's result and the console's scenario
+// lines.
+func sameVerdicts(t *testing.T, orch string) {
+	t.Helper()
 	dir := t.TempDir()
 	type outcome struct {
 		results map[string]string
@@ -23,7 +75,7 @@ func TestParallelSameVerdicts(t *testing.T) {
 	}
 	runAt := func(n string) outcome {
 		rep := filepath.Join(dir, "p"+n+".json")
-		r := runCLI(t, "run", "--parallel", n, "--time-scale", "0.1", "--json-report", rep)
+		r := runCLI(t, "run", "--orchestrator", orch, "--parallel", n, "--time-scale", "0.1", "--json-report", rep)
 		if r.code != 0 {
 			t.Fatalf("--parallel %s: exit %d\n%s%s", n, r.code, r.stdout, r.stderr)
 		}

@@ -61,7 +61,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	slow := fs.Bool("slow", false, "also run scenarios labelled slow (CARD-007 waits 301 s, CARD-009 61 s)")
 	verbose := fs.Bool("verbose", false, "show Ginkgo's own progress report on stderr")
 	rerun := fs.String("rerun-failed", "", "run again only the scenarios of this JSON report with a check that failed, was not exercised or met a harness error (with --label-filter: both must select)")
-	parallel := fs.Int("parallel", 0, "run this many scenarios at once (0: max(4, the number of CPUs); the http driver runs one at a time); the results do not depend on it")
+	parallel := fs.Int("parallel", 0, "run this many scenarios at once (0: max(4, the number of CPUs); an http orchestrator gets at most the sessions its hello declares, one without a declaration); the results do not depend on it")
 	failFast := fs.Bool("fail-fast", false, "stop at the first scenario in which the orchestrator gave no usable answer (it crashed, hung or broke the contract), exit 2; without it the run stops after 3 in a row")
 	eventsFile := fs.String("events", "", "write one JSON line per event to this `file` as it happens: scenario-start, check (with its result), scenario-end, run-end")
 	dryRun := fs.Bool("dry-run", false, "print the scenarios and checks the filters (--label-filter, --profile, --shard, --slow) select, and exit without running them")

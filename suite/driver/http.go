@@ -3,6 +3,8 @@ package driver
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/contract"
@@ -50,7 +53,17 @@ type HTTP struct {
 	// Deadline replaces every request's deadlineMs (see [Options]). Zero
 	// means the request's own.
 	Deadline time.Duration
+
+	// sessions is what the service's pre-flight hello declared
+	// (contract.Hello.Sessions), capped at MaxHTTPSessions; zero before
+	// Preflight or without a declaration.
+	sessions atomic.Int32
 }
+
+// MaxHTTPSessions caps what a service may declare in its hello's sessions:
+// more would only hold more fleets open at once, and --parallel caps the
+// run anyway.
+const MaxHTTPSessions = 64
 
 // NewHTTP returns an http driver posting to url with default settings.
 func NewHTTP(url string) *HTTP { return &HTTP{URL: url} }
@@ -58,10 +71,17 @@ func NewHTTP(url string) *HTTP { return &HTTP{URL: url} }
 // Name returns the URL.
 func (d *HTTP) Name() string { return d.URL }
 
-// MaxSessions is 1: the service behind the URL is one orchestrator, and
-// each session begins by resetting it, so two sessions at once would
-// reset each other's caches and mix their delegations.
-func (d *HTTP) MaxSessions() int { return 1 }
+// MaxSessions is what the service declared in the hello [HTTP.Preflight]
+// posted (its sessions), or 1: without a declaration the service is one
+// orchestrator, each session begins by resetting it, and two sessions at
+// once would reset each other's caches and mix their delegations. A
+// service that declares sessions gets the session's name in every
+// message, and a close message when the session ends.
+func (d *HTTP) MaxSessions() int { return max(1, int(d.sessions.Load())) }
+
+// multiSession reports whether the service declared more than one session,
+// and so is told which session each message belongs to.
+func (d *HTTP) multiSession() bool { return d.sessions.Load() > 1 }
 
 var directClient = sync.OnceValue(func() *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
@@ -89,6 +109,9 @@ func (d *HTTP) Open(ctx context.Context, env Env) (Session, error) {
 	}
 	s := &httpSession{d: d, client: postClient(d.Client), grace: orDefault(d.Grace, DefaultGrace),
 		hello: orDefault(d.HelloTimeout, DefaultHelloTimeout), opened: time.Now()}
+	if d.multiSession() {
+		s.id = newSessionID()
+	}
 	s.reset(ctx)
 	return s, nil
 }
@@ -100,6 +123,9 @@ type httpSession struct {
 	hello  time.Duration
 	opened time.Time
 	rec    recorder
+	// id names the session in every message; empty for a service that
+	// holds one session at a time.
+	id string
 
 	mu            sync.Mutex
 	closed        bool
@@ -115,9 +141,16 @@ func (d *HTTP) Preflight(ctx context.Context) error {
 		return errors.New("orchestrator http: empty url")
 	}
 	s := &httpSession{d: d, client: postClient(d.Client), hello: orDefault(d.HelloTimeout, DefaultHelloTimeout), opened: time.Now()}
-	_, err := s.postRetrying(ctx, contract.NewHello())
+	body, err := s.postRetrying(ctx, contract.NewHello())
+	if err == nil {
+		var h contract.Hello
+		if json.Unmarshal(body, &h) == nil && h.Type == contract.TypeHello {
+			d.sessions.Store(int32(min(max(h.Sessions, 0), MaxHTTPSessions)))
+		}
+		return nil
+	}
 	var se *statusError
-	if err == nil || errors.As(err, &se) || errors.Is(err, errBodyTooLong) {
+	if errors.As(err, &se) || errors.Is(err, errBodyTooLong) {
 		return nil
 	}
 	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
@@ -207,8 +240,17 @@ func (e *statusError) Error() string {
 	return fmt.Sprintf("http status %d", e.code)
 }
 
+// newSessionID returns a fresh session name ("s-" and 16 hex digits).
+func newSessionID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return "s-" + hex.EncodeToString(b)
+}
+
 func (s *httpSession) reset(ctx context.Context) {
-	body, err := s.postRetrying(ctx, contract.NewReset())
+	req := contract.NewReset()
+	req.Session = s.id
+	body, err := s.postRetrying(ctx, req)
 	if err != nil {
 		s.rec.notef("reset: %v", err)
 		return
@@ -226,7 +268,9 @@ func (s *httpSession) Hello(ctx context.Context) (contract.Hello, error) {
 	if s.closed {
 		return contract.Hello{}, errors.New("session closed")
 	}
-	body, err := s.postRetrying(ctx, contract.NewHello())
+	hello := contract.NewHello()
+	hello.Session = s.id
+	body, err := s.postRetrying(ctx, hello)
 	if err != nil {
 		s.rec.notef("hello: %v; treated as unnamed", err)
 		return contract.Hello{}, nil
@@ -254,6 +298,7 @@ func (s *httpSession) delegate(ctx context.Context, req contract.DelegationReque
 		return Result{NoOutcome: "session closed"}
 	}
 	overrideDeadline(&req, s.d.Deadline, &s.rec, &s.deadlineNoted)
+	req.Session = s.id
 	ctx, cancel := context.WithTimeout(ctx, requestDeadline(req)+s.grace)
 	defer cancel()
 	body, err := s.post(ctx, req)
@@ -283,10 +328,19 @@ func (s *httpSession) delegate(ctx context.Context, req contract.DelegationReque
 	return Result{NoOutcome: j.problem, BrokeContract: true}
 }
 
-// Close ends the session; nothing is running, so it returns at once.
+// Close ends the session: nothing is running, so it returns at once, or,
+// for a service that holds several sessions, once the close message is
+// answered (or HelloTimeout has run out).
 func (s *httpSession) Close() Transcript {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if !s.closed && s.id != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), s.hello)
+		if _, err := s.post(ctx, contract.Close{Contract: contract.Version, Type: contract.TypeClose, Session: s.id}); err != nil {
+			s.rec.notef("close: %v", err)
+		}
+		cancel()
+	}
 	s.closed = true
 	return s.rec.transcript("")
 }

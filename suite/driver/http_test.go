@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -195,5 +196,83 @@ func TestHTTPNoRedirect(t *testing.T) {
 	}
 	if n := reached.Load(); n != 0 {
 		t.Errorf("the redirect target received %d requests, want 0", n)
+	}
+}
+
+// TestHTTPSessions: a service whose pre-flight hello declares sessions is
+// told each message's session and each session's end, and the driver's
+// session limit follows the declaration (capped); one that declares none
+// (or one) gets neither and one session at a time.
+func TestHTTPSessions(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		declared int
+		limit    int
+		named    bool // messages carry the session, and a close ends it
+	}{
+		{"no declaration", 0, 1, false},
+		{"one", 1, 1, false},
+		{"four", 4, 4, true},
+		{"above the cap", 1000, driver.MaxHTTPSessions, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var mu sync.Mutex
+			var seen []string // type and session of every message after the pre-flight hello
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				var m struct{ Type, ID, Session string }
+				_ = json.NewDecoder(r.Body).Decode(&m)
+				mu.Lock()
+				seen = append(seen, m.Type+" "+m.Session)
+				mu.Unlock()
+				switch m.Type {
+				case "hello":
+					json.NewEncoder(w).Encode(contract.Hello{Contract: 1, Type: "hello", Sessions: tc.declared})
+				case "reset":
+					json.NewEncoder(w).Encode(contract.Reset{Contract: 1, Type: "reset", OK: true})
+				case "delegate":
+					json.NewEncoder(w).Encode(contract.DelegationOutcome{Contract: 1, ID: m.ID, Outcome: "completed"})
+				}
+			}))
+			defer srv.Close()
+			d := driver.NewHTTP(srv.URL)
+			if err := d.Preflight(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if got := d.MaxSessions(); got != tc.limit {
+				t.Errorf("MaxSessions() = %d, want %d", got, tc.limit)
+			}
+			s, err := d.Open(context.Background(), driver.Env{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Hello(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if r := s.Delegate(context.Background(), contract.DelegationRequest{Contract: 1, Type: "delegate", ID: "r-1", DeadlineMs: 2000}); r.Outcome == nil {
+				t.Fatalf("no outcome: %+v", r)
+			}
+			s.Close()
+			mu.Lock()
+			defer mu.Unlock()
+			if seen[0] != "hello " {
+				t.Fatalf("pre-flight %q, want a hello without a session", seen[0])
+			}
+			msgs := seen[1:]
+			session := strings.TrimPrefix(msgs[0], "reset ")
+			want := []string{"reset " + session, "hello " + session, "delegate " + session}
+			if tc.named {
+				want = append(want, "close "+session)
+				if !strings.HasPrefix(session, "s-") {
+					t.Errorf("session name %q, want s-...", session)
+				}
+			} else if session != "" {
+				t.Errorf("session %q sent to a service that declared %d", session, tc.declared)
+			}
+			if strings.Join(msgs, ", ") != strings.Join(want, ", ") {
+				t.Errorf("messages %q, want %q", msgs, want)
+			}
+		})
 	}
 }

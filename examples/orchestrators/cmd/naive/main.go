@@ -18,7 +18,7 @@ func main() {
 }
 
 func run(in io.Reader, out, errw io.Writer) int {
-	if err := serve.Serve(context.Background(), in, out, errw, naive.Name, naive.Version, naive.New()); err != nil {
+	if err := serve.Serve(context.Background(), in, out, errw, serve.Identity{Name: naive.Name, Version: naive.Version}, naive.New()); err != nil {
 		fmt.Fprintln(errw, "naive:", err)
 		return 1
 	}
