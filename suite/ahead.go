@@ -106,7 +106,11 @@ func (a *ahead) take(ctx context.Context, s *scenarios.Scenario, run runFunc) (*
 	case <-a.window:
 	default:
 	}
-	return f.run, f.res, f.err
+	// The future lets go of the run: its full trace is the caller's to
+	// drop once judged, and a run's futures live as long as the run.
+	r, res, err := f.run, f.res, f.err
+	f.run, f.res = nil, ScenarioResult{}
+	return r, res, err
 }
 
 // wait waits for f, the execution of s, until ctx is done, saying every

@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -79,5 +80,54 @@ func TestAheadSaysItWaits(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	if out.Len() != n {
 		t.Errorf("progress went on after the scenario was done: %q", out.String())
+	}
+}
+
+// TestAheadWindow: with n at once, at most n scenarios run and at most 2n
+// are started and not yet taken, so the traces waiting for their judges
+// are bounded whatever the run's length; each take lets one more start.
+func TestAheadWindow(t *testing.T) {
+	const n = 2
+	order := scenarios.All()[:10]
+	var mu sync.Mutex
+	started, running, maxRunning := 0, 0, 0
+	run := func(_ context.Context, s *scenarios.Scenario) (*scenarios.Run, ScenarioResult, error) {
+		mu.Lock()
+		started++
+		running++
+		maxRunning = max(maxRunning, running)
+		mu.Unlock()
+		time.Sleep(5 * time.Millisecond)
+		mu.Lock()
+		running--
+		mu.Unlock()
+		return &scenarios.Run{Scenario: s.ID}, ScenarioResult{ID: s.ID}, nil
+	}
+	a := startAhead(context.Background(), order, run, n)
+	defer a.stop()
+	startedNow := func() int {
+		time.Sleep(100 * time.Millisecond) // long enough for every start the window allows
+		mu.Lock()
+		defer mu.Unlock()
+		return started
+	}
+	if got := startedNow(); got != 2*n {
+		t.Fatalf("%d started before any take, want %d (2n)", got, 2*n)
+	}
+	for i, s := range order {
+		if _, res, err := a.take(context.Background(), s, run); err != nil || res.ID != s.ID {
+			t.Fatalf("take %s: %v, %+v", s.ID, err, res)
+		}
+		if i < 3 {
+			if got, want := startedNow(), 2*n+i+1; got != want {
+				t.Errorf("after %d takes %d started, want %d", i+1, got, want)
+			}
+		}
+	}
+	if maxRunning > n {
+		t.Errorf("%d ran at once, want at most %d", maxRunning, n)
+	}
+	if started != len(order) {
+		t.Errorf("%d started, want %d", started, len(order))
 	}
 }
