@@ -11,6 +11,10 @@
 #     counted as the servers'.
 #   suite wall time: suite_wall_s (builtin:reference) and suite_exec_wall_s
 #     (the reference orchestrator as an exec: driver program).
+#   scenarios at once: the built CLI against the reference as exec: and
+#     as an http service (-http, 8 sessions) at --parallel 1 and 4:
+#     suite_{exec,http}_wall_s_p1 and _p4, and their speedup _p4_speedup
+#     (p1 over p4, the same run's ratio).
 #
 # The load client and the servers still share the machine's cores: compare
 # the ratios, not the absolute numbers. Knobs: BENCH_ROUNDS (5),
@@ -58,5 +62,26 @@ else
 	sed 's/^/# /' "$tmp/build.txt" | head -5 >&2
 	echo "suite_exec_wall_s=unavailable"
 	echo "# ./examples/orchestrators/cmd/reference does not build yet" >&2
+fi
+# 4. Scenarios at once: --parallel 1 against 4, exec: and http, with the
+#    built CLI (no compilation in the figure).
+if "$GO" build -o "$tmp/a2a-conform" ./cmd/a2a-conform && [ -x "$tmp/reference" ]; then
+	"$tmp/reference" -http 127.0.0.1:0 -sessions 8 2>"$tmp/svc.txt" &
+	svc=$!
+	for _ in $(seq 50); do grep -q ' on http://' "$tmp/svc.txt" && break; sleep 0.1; done
+	url=$(sed -n 's/.* on \(http:[^ ]*\)$/\1/p' "$tmp/svc.txt" | head -1)
+	for kind in exec http; do
+		orch="exec:$tmp/reference"
+		[ "$kind" = http ] && orch=$url
+		p1=$(wall "$tmp/a2a-conform" run --orchestrator "$orch" --parallel 1)
+		p4=$(wall "$tmp/a2a-conform" run --orchestrator "$orch" --parallel 4)
+		echo "suite_${kind}_wall_s_p1=$p1"
+		echo "suite_${kind}_wall_s_p4=$p4"
+		echo "suite_${kind}_p4_speedup=$(awk -v a="$p1" -v b="$p4" 'BEGIN { if (b > 0) printf "%.2f\n", a / b; else print "failed" }')"
+	done
+	kill "$svc" 2>/dev/null
+	wait "$svc" 2>/dev/null
+else
+	echo "suite_parallel=unavailable"
 fi
 exit $rc
