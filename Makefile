@@ -32,6 +32,11 @@ CONTAINER ?= $(shell command -v podman || command -v docker)
 MODULES := . examples/adapters/a2a-go
 NPM_DIRS := cardsig/testdata/jsinterop examples/adapters/a2a-js \
             examples/adapters/adk examples/adapters/beeai examples/adapters/mastra examples/adapters/ai-sdk
+# PY_DIRS are the Python adapters: each gets a virtual environment in .venv
+# from its requirements.txt (every package pinned with its hashes, made by
+# `uv pip compile --generate-hashes` from requirements.in).
+PY_DIRS := examples/adapters/a2a-sdk examples/adapters/adk-python examples/adapters/strands
+PYTHON ?= python3
 
 .PHONY: build test test-short lint cross deps fleet reports adapters fuzz bench image
 
@@ -46,13 +51,25 @@ image:
 	$(CONTAINER) build --build-arg GO_IMAGE=$(GO_IMAGE) --build-arg VERSION=$(VERSION) --build-arg REVISION=$(REVISION) -t a2a-conform:$(VERSION) .
 
 # deps installs the test-only Node packages (lockfiles committed) when npm
-# is there; without it the Node tests skip (or fail, in CI).
+# is there, and the Python adapters' virtual environments (hashed
+# requirements, nothing installed outside .venv) when python3 has venv;
+# without them those tests skip (or fail, in CI).
 deps:
 	@if command -v npm >/dev/null; then \
 	  for d in $(NPM_DIRS); do \
 	    [ "$$d/node_modules/.package-lock.json" -nt "$$d/package-lock.json" ] || npm ci --prefix $$d --no-audit --no-fund || exit 1; \
 	  done; \
 	else echo "npm not found: the Node interop and adapter tests will skip"; fi
+	@if $(PYTHON) -c 'import venv, ensurepip' 2>/dev/null; then \
+	  for d in $(PY_DIRS); do \
+	    [ "$$d/.venv/installed" -nt "$$d/requirements.txt" ] && continue; \
+	    echo "$$d: $(PYTHON) -m venv .venv; pip install --require-hashes -r requirements.txt"; \
+	    rm -rf $$d/.venv && $(PYTHON) -m venv $$d/.venv && \
+	    $$d/.venv/bin/python -m pip install -q --disable-pip-version-check --no-input \
+	      --require-hashes --no-deps --only-binary :all: -r $$d/requirements.txt && \
+	    touch $$d/.venv/installed || exit 1; \
+	  done; \
+	else echo "$(PYTHON) has no venv module: the Python adapter tests will skip"; fi
 
 # Screenshots of the browser tests go to reports/artifacts (git-ignored)
 # unless A2A_CONFORM_ARTIFACTS names another directory.

@@ -1,0 +1,269 @@
+"""The driver contract for the Python framework adapters (a2a-sdk/,
+adk-python/, strands/): the NDJSON loop and the little glue each library
+needs, so that an adapter is about its library and not about the protocol.
+Standard library only; each adapter puts this directory on sys.path.
+
+What it does, and why:
+
+  * stdout is the NDJSON channel. Libraries print and log there, so serve()
+    first keeps a duplicate of file descriptor 1 for contract messages and
+    points descriptor 1 (and sys.stdout) at stderr: print(), logging and C
+    extensions writing to fd 1 all land in stderr, which the harness keeps.
+  * hello is answered at once and the library is imported (load) in a
+    thread after that, so a library that takes seconds to import does not
+    miss the driver's 2 s hello wait; the loop goes on reading, so the first
+    delegation's deadline counts from when the harness sent it. Run with
+    --startup-grace, the driver says so (A2A_CONFORM_STARTUP_GRACE_MS): then
+    the import comes first and hello is answered when it is done (or a
+    second before the grace runs out), which keeps it out of the deadline.
+  * each delegation gets deadlineMs less MARGIN seconds; if the library has
+    not returned by then, its task is cancelled and the loop answers
+    failed/deadline itself, so every request gets an outcome.
+  * the network needs no glue: the exec driver sets HTTPS_PROXY and
+    SSL_CERT_FILE, which httpx (trust_env, the default) and Python's ssl
+    defaults read.
+
+An adapter calls serve(name, version, load): load() imports the library and
+returns an object with an async delegate(request) giving the outcome's
+fields (a dict) and, optionally, reset().
+"""
+
+import asyncio
+import json
+import os
+import sys
+import time
+import urllib.parse
+
+CONTRACT = 1
+MARGIN = 0.5  # seconds kept back from deadlineMs so the outcome is written in time
+DEFAULT_DEADLINE = 20.0
+
+_started = time.monotonic()
+_out = None
+
+
+def _claim_stdout():
+    """Keep fd 1 for the contract; send every other write to stdout to stderr."""
+    global _out
+    fd = os.dup(1)
+    os.dup2(2, 1)
+    _out = os.fdopen(fd, "w", buffering=1, encoding="utf-8")
+    sys.stdout = sys.stderr
+
+
+def _send(obj):
+    _out.write(json.dumps(obj, separators=(",", ":"), ensure_ascii=False) + "\n")
+    _out.flush()
+
+
+def serve(name, version, load):
+    """Run the contract loop until stdin ends, then exit."""
+    _claim_stdout()
+    try:
+        asyncio.run(_loop(name, version, load))
+    finally:
+        _out.flush()
+    os._exit(0)  # threads a library left behind must not hold the process
+
+
+async def _loop(name, version, load):
+    loaded = None
+    abandoned = set()
+
+    def impl():
+        nonlocal loaded
+        if loaded is None:
+            loaded = asyncio.ensure_future(asyncio.to_thread(load))
+        return loaded
+
+    while True:
+        line = await asyncio.to_thread(sys.stdin.buffer.readline)
+        read_at = time.monotonic()
+        if not line:
+            break
+        if not line.strip():
+            continue
+        try:
+            msg = json.loads(line)
+        except ValueError as err:
+            sys.stderr.write("skipped a line that is not JSON: %s\n" % err)
+            continue
+        kind = msg.get("type") if isinstance(msg, dict) else None
+        if kind == "hello":
+            await _until_grace_ends(impl())
+            _send({"contract": CONTRACT, "type": "hello", "name": name, "version": version})
+        elif kind == "reset":
+            try:
+                got = await impl()
+                if hasattr(got, "reset"):
+                    res = got.reset()
+                    if asyncio.iscoroutine(res):
+                        await res
+            except Exception as err:  # noqa: BLE001 - any failure is only noted
+                sys.stderr.write("reset: %s\n" % describe(err))
+            _send({"contract": CONTRACT, "type": "reset", "ok": True})
+        elif kind in ("delegate", None, ""):
+            out = await _run(impl, msg, read_at, abandoned)
+            _send(dict(out, contract=CONTRACT, id=msg.get("id", "")))
+        else:
+            sys.stderr.write("skipped a message of type %s\n" % json.dumps(kind))
+    # stdin closed: let cancelled work finish its cleanup for a moment (the
+    # driver allows 1 s).
+    if abandoned:
+        await asyncio.wait(abandoned, timeout=0.5)
+
+
+async def _until_grace_ends(fut):
+    """Wait for fut while the startup grace the driver gives lasts, less a
+    second for the hello answer to arrive; without one, not at all."""
+    try:
+        grace = float(os.environ.get("A2A_CONFORM_STARTUP_GRACE_MS", "0")) / 1000
+    except ValueError:
+        grace = 0
+    left = grace - 1 - (time.monotonic() - _started)
+    if left <= 0:
+        return
+    await asyncio.wait({fut}, timeout=left)
+
+
+async def _run(impl, req, read_at, abandoned):
+    deadline = (req.get("deadlineMs") or 0) / 1000 or DEFAULT_DEADLINE
+    budget = max(deadline - MARGIN, deadline / 2) - (time.monotonic() - read_at)
+
+    async def work():
+        got = await impl()
+        return await got.delegate(req)
+
+    task = asyncio.ensure_future(work())
+    try:
+        return await asyncio.wait_for(asyncio.shield(task), max(budget, 0))
+    except asyncio.TimeoutError:
+        task.cancel()
+        abandoned.add(task)
+        task.add_done_callback(abandoned.discard)
+        return {"outcome": "failed", "reason": "deadline",
+                "detail": "no result from the library within %d ms of the request" % ((deadline - MARGIN) * 1000)}
+    except Exception as err:  # noqa: BLE001 - every failure is an outcome
+        return {"outcome": "failed", "reason": reason_for(err), "detail": "adapter error: " + describe(err)}
+
+
+def describe(err):
+    """One line for an error and its causes."""
+    parts, seen, e = [], set(), err
+    while e is not None and id(e) not in seen and len(parts) < 4:
+        seen.add(id(e))
+        s = str(e) or type(e).__name__
+        if not any(s in p for p in parts):
+            parts.append(s)
+        e = e.__cause__ or e.__context__
+    return ": ".join(parts) or "unknown error"
+
+
+# The errors the libraries give for a card that offers nothing they speak,
+# and the agent's own -32009 (version not supported).
+_UNSPOKEN = ("no compatible transport", "version not supported", "-32009", "versionnotsupported",
+             "unsupported protocol version", "no supported interface")
+
+
+def reason_for(err, refusal=None):
+    """A reason word for an error: deadline, refusal when given (what a 401
+    meant), endpoint-not-a2a for -32601, version-mismatch for a card the
+    library cannot speak to, or other."""
+    if isinstance(err, (asyncio.TimeoutError, TimeoutError)) or type(err).__name__ in ("ReadTimeout", "A2AClientTimeoutError"):
+        return "deadline"
+    if refusal:
+        return refusal
+    text = describe(err).lower()
+    if getattr(err, "code", None) == -32601 or "-32601" in text or "method not found" in text:
+        return "endpoint-not-a2a"
+    if any(u in text for u in _UNSPOKEN):
+        return "version-mismatch"
+    return "other"
+
+
+def state_word(state):
+    """A task state as the 0.3 wire spells it ("input-required"), from an
+    enum, a 1.0 proto name ("TASK_STATE_INPUT_REQUIRED") or a string; ""
+    for none."""
+    if state is None:
+        return ""
+    s = getattr(state, "value", state)
+    if isinstance(s, int) and hasattr(state, "name"):
+        s = state.name
+    s = str(s)
+    if s.startswith("TaskState."):
+        s = s[len("TaskState."):]
+    if s.upper().startswith("TASK_STATE_"):
+        s = s[len("TASK_STATE_"):]
+    s = s.lower().replace("_", "-")
+    return "" if s in ("unspecified", "unknown") else s
+
+
+def is_interrupted(state):
+    """The task paused at a state where it waits for the caller."""
+    return state_word(state) in ("input-required", "auth-required")
+
+
+def base_of(card_url):
+    """The origin of a card URL at the standard path, for libraries that take
+    a base URL and append /.well-known/agent-card.json; else the URL."""
+    u = urllib.parse.urlsplit(card_url)
+    if u.path == "/.well-known/agent-card.json" and not u.query and u.scheme and u.netloc:
+        return "%s://%s" % (u.scheme, u.netloc)
+    return card_url
+
+
+def origin_of(url):
+    """The origin of url as trust.credentials keys it ("" when none)."""
+    u = urllib.parse.urlsplit(str(url))
+    return "%s://%s" % (u.scheme, u.netloc) if u.scheme and u.netloc else ""
+
+
+def text_of(req):
+    """The text parts of the request's message, joined by newlines."""
+    msg = ((req.get("task") or {}).get("message")) or {}
+    return "\n".join(p["text"] for p in msg.get("parts") or [] if isinstance(p, dict) and isinstance(p.get("text"), str))
+
+
+def skill_of(req):
+    """The skill id the caller asked for."""
+    return (req.get("task") or {}).get("skill") or ""
+
+
+def credential_headers(card, cred):
+    """The header the card's security schemes ask for, holding cred
+    ({scheme, value}): Authorization: Bearer for an HTTP bearer scheme, the
+    named header for an API key scheme in a header; 0.3 or 1.0 shapes; {}
+    when the card declares none of cred's kind."""
+    schemes = (card or {}).get("securitySchemes") or {}
+    for s in schemes.values():
+        if not isinstance(s, dict):
+            continue
+        http = s.get("httpAuthSecurityScheme") or (s if s.get("type") == "http" else None)
+        key = s.get("apiKeySecurityScheme") or (s if s.get("type") == "apiKey" else None)
+        if cred.get("scheme") == "bearer" and http and str(http.get("scheme", "")).lower() == "bearer":
+            return {"Authorization": "Bearer " + cred.get("value", "")}
+        if cred.get("scheme") == "apiKey" and key and (key.get("location") or key.get("in")) == "header" and key.get("name"):
+            return {key["name"]: cred.get("value", "")}
+    return {}
+
+
+class Credentials:
+    """A request's trust.credentials for a library hook that sets headers
+    per request: headers(url, card) gives the credential issued for url's
+    origin the way the card declares it; saw(status, presented) notes a 401
+    (to a credential presented: auth-rejected; to none: no-credential), and
+    refusal says what the last one meant."""
+
+    def __init__(self, req):
+        self.held = (req.get("trust") or {}).get("credentials") or {}
+        self.refusal = None
+
+    def headers(self, url, card):
+        cred = self.held.get(origin_of(url))
+        return credential_headers(card, cred) if cred else {}
+
+    def saw(self, status, presented):
+        if status == 401:
+            self.refusal = "auth-rejected" if presented else "no-credential"
