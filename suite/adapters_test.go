@@ -95,6 +95,22 @@ func nodeAdapter(dir string, pkgs ...string) func(t *testing.T) []string {
 	}
 }
 
+// venvAdapter locates the virtual environment of the Python adapter in
+// examples/adapters/<dir> (adapter.py, sharing ../internal-python) that
+// make deps creates from its hashed requirements.txt. A missing one skips
+// the test unless A2A_CONFORM_REQUIRE_PYTHON=1.
+func venvAdapter(dir string) func(t *testing.T) []string {
+	return func(t *testing.T) []string {
+		abs, err := filepath.Abs(filepath.Join(adaptersDir, dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fix := "run make deps (it creates examples/adapters/" + dir + "/.venv from requirements.txt)"
+		testenv.File(t, "A2A_CONFORM_REQUIRE_PYTHON", filepath.Join(abs, ".venv", "installed"), fix)
+		return []string{filepath.Join(abs, ".venv", "bin", "python"), filepath.Join(abs, "adapter.py")}
+	}
+}
+
 // withArgs adds arguments to an adapter's command line (a variant).
 func withArgs(argv func(t *testing.T) []string, args ...string) func(t *testing.T) []string {
 	return func(t *testing.T) []string { return append(argv(t), args...) }
