@@ -144,7 +144,7 @@ func TestAdapters(t *testing.T) {
 			// a loaded machine it can take most of LIFE-004's 5 s.
 			d := driver.NewExec(argv)
 			d.StartupGrace = adapterStartupGrace
-			got, problems := scoreAdapter(d)
+			got, problems, details := scoreAdapter(d)
 			t.Logf("%s: every default scenario in %v", a.name, time.Since(start).Round(100*time.Millisecond))
 			for _, p := range problems {
 				t.Error(p)
@@ -170,7 +170,7 @@ func TestAdapters(t *testing.T) {
 				t.Fatalf("%v (run go test ./suite -run TestAdapters -update)", err)
 			}
 			if got != string(want) {
-				t.Errorf("%s adapter's scorecard changed:\n%s", a.name, lineDiff(string(want), got))
+				t.Errorf("%s adapter's scorecard changed:\n%s%s", a.name, lineDiff(string(want), got), changedDetails(string(want), got, details))
 			}
 		})
 	}
@@ -191,7 +191,7 @@ var adapterSlots = make(chan struct{}, max(4, runtime.NumCPU()))
 // profile) and the report's "ID RESULT" lines, one per requirement.
 // Problems are things that are not SDK behaviour: harness errors and
 // delegations without an outcome (the adapters always answer).
-func scoreAdapter(d driver.Driver) (string, []string) {
+func scoreAdapter(d driver.Driver) (string, []string, map[string]string) {
 	var (
 		mu       sync.Mutex
 		checks   []suite.CheckResult
@@ -239,7 +239,32 @@ func scoreAdapter(d driver.Driver) (string, []string) {
 	wg.Wait()
 	sort.Strings(problems)
 	rep := suite.NewReport(suite.Config{Scenarios: all}, time.Now(), true, checks, scens)
-	return renderScorecard(rep), problems
+	details := map[string]string{}
+	for _, c := range rep.Checks {
+		details[c.ID] = c.Detail
+	}
+	return renderScorecard(rep), problems, details
+}
+
+// changedDetails gives, for each check whose "ID RESULT" line differs
+// between want and got, the detail of its new result, so that a golden
+// that changed in CI says why without a rerun.
+func changedDetails(want, got string, details map[string]string) string {
+	old := map[string]bool{}
+	for _, l := range strings.Split(want, "\n") {
+		old[l] = true
+	}
+	var b strings.Builder
+	for _, l := range strings.Split(got, "\n") {
+		id, _, ok := strings.Cut(l, " ")
+		if d, known := details[id]; ok && known && !old[l] {
+			fmt.Fprintf(&b, "  %s: %s\n", l, d)
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "details of the changed results:\n" + b.String()
 }
 
 // renderScorecard is the golden form of a report: a line per profile
