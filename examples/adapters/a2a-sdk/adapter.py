@@ -30,9 +30,13 @@ default, and so what this scores:
     scoring waits for a fleet that serves the gRPC binding;
   * send_message streams (SendStreamingMessage) when ClientConfig.streaming
     (default True) and the card's capabilities.streaming are both set, else
-    sends SendMessage. ClientConfig.streaming is the SDK's knob for a
-    caller that wants a plain send, so the adapter sets it from
-    task.preferStreaming (each delegation gets its own client);
+    sends SendMessage. Client.send_message has no per-call choice; the
+    only knob is the client-wide ClientConfig.streaming, which the adapter
+    leaves at its default, so task.preferStreaming is not honoured: every
+    card that says streaming is streamed to. (Setting streaming from
+    preferStreaming would turn LIFE-003.DONE from PASS to FAIL and
+    LIFE-004.STOP from PASS to NOT_EXERCISED: the plain send comes back at
+    working and the SDK does not follow it);
   * ClientConfig.polling is False: a non-streaming send returns the task as
     the agent answered it and the SDK polls nothing (tasks/get is the
     caller's job), so a task answered at submitted or working is reported
@@ -64,10 +68,10 @@ What the adapter passes through the SDK's own hooks:
   * network.proxy and trust.caFile: the httpx.AsyncClient given as
     ClientConfig.httpx_client (the card fetch uses it too), with the proxy
     and an SSL context of httpx's default roots (certifi) plus the fleet
-    CA; nothing else of httpx's defaults changes. An httpx event hook
-    watches (does not change) requests: the URL of the POST that returned
-    the result is the agent reported, and a 401 says whether the
-    credential presented was refused.
+    CA; nothing else of httpx's defaults changes. An httpx response hook
+    watches (does not change) the traffic: the URL of the last POST that
+    was answered is the agent reported (none when the endpoint could not be
+    reached), and a 401 says whether the credential presented was refused.
 
 What the SDK cannot be told: network.resolve (httpx has no name override;
 without a proxy the adapter leaves httpx to HTTPS_PROXY from the
@@ -303,14 +307,14 @@ class Adapter:
         out = {}
         if skill_of(req):
             out["skill"] = skill_of(req)
-        streaming = bool((req.get("task") or {}).get("preferStreaming"))
-        factory = ClientFactory(ClientConfig(httpx_client=http, streaming=streaming))
+        config = ClientConfig(httpx_client=http)  # the default, but for the httpx client
+        factory = ClientFactory(config)
         base, path = card_location(cand)
         try:
             client = await factory.create_from_url(base, relative_card_path=path)
         except AgentCardResolutionError as err:
             return dict(out, outcome="failed", reason=reason_of(err, creds), detail="create_from_url: " + detail_of(err))
-        except Exception as err:  # noqa: BLE001 - the card was read; the SDK found nothing to use
+        except ValueError as err:  # the card was read; the SDK found no interface it may use
             return dict(out, outcome="failed", reason=reason_of(err, creds), cardTrust="authoritative", trustMode="unpinned",
                         detail="create_from_url: " + detail_of(err))
         out.update(cardTrust="authoritative", trustMode="unpinned")
@@ -324,7 +328,7 @@ class Adapter:
         if skill_of(req):
             request.metadata.update({"skillId": skill_of(req)})
         context = ClientCallContext(state={"sessionId": session})
-        sdk_streams = streaming and card.capabilities.streaming
+        sdk_streams = config.streaming and card.capabilities.streaming  # send_message's own test
         how = "send_message (%s)" % ("SendStreamingMessage" if sdk_streams else "SendMessage")
         t = Tracker()
         try:
