@@ -1,0 +1,362 @@
+#!/usr/bin/env python3
+"""a2a-conform exec adapter around the official A2A Python SDK, a2a-sdk 1.3.0
+(a2a.client), used through its default path: ClientFactory with a default
+ClientConfig, create_from_url, Client.send_message. What the SDK does by
+default, and so what this scores:
+
+  * create_from_url(base, relative_card_path=...) GETs the card once with
+    A2ACardResolver (no cache, no conditional request; the adapter gives the
+    candidate's origin and, unless it is the well-known path, its path) and
+    verifies no signature (signature_verifier is opt-in). It sends the
+    header A2A-Version: 1.0 on the card fetch and on every call (the
+    factory sets it on the httpx client);
+  * the card is read 1.0-first: supportedInterfaces as given; a card
+    without them gets one interface built from the 0.3 url,
+    preferredTransport, protocolVersion (default 0.3.0) and
+    additionalInterfaces. A hybrid card's supportedInterfaces therefore
+    win over its url;
+  * the transport: the default ClientConfig supports JSON-RPC only and
+    follows the server's order (use_client_preference False), so it takes
+    the first JSONRPC entry of supportedInterfaces, then, among the JSONRPC
+    entries, the one of protocolVersion 1.0 (else the lowest above 1.0,
+    else the first at or above 0.3, else one without a version). An
+    interface of version 0.3 gets the compat transport (message/send,
+    message/stream, 0.3 shapes); any other the 1.0 one (SendMessage,
+    SendStreamingMessage). A card with no JSONRPC interface fails with "no
+    compatible transports found" (version-mismatch here). gRPC and
+    HTTP+JSON are used only when the application lists them in
+    ClientConfig.supported_protocol_bindings; a card listing GRPC first is
+    therefore still served over its first JSONRPC interface, and gRPC
+    scoring waits for a fleet that serves the gRPC binding;
+  * send_message streams (SendStreamingMessage) when ClientConfig.streaming
+    (default True) and the card's capabilities.streaming are both set, else
+    sends SendMessage. Client.send_message has no per-call choice; the
+    only knob is the client-wide ClientConfig.streaming, which the adapter
+    leaves at its default, so task.preferStreaming is not honoured: every
+    card that says streaming is streamed to. (Setting streaming from
+    preferStreaming would turn LIFE-003.DONE from PASS to FAIL and
+    LIFE-004.STOP from PASS to NOT_EXERCISED: the plain send comes back at
+    working and the SDK does not follow it);
+  * ClientConfig.polling is False: a non-streaming send returns the task as
+    the agent answered it and the SDK polls nothing (tasks/get is the
+    caller's job), so a task answered at submitted or working is reported
+    failed with that state;
+  * HTTP goes through httpx with its defaults (5 s timeout on connect and
+    on every read, a stalled stream included); errors are exceptions: an
+    HTTP status is A2AClientError("HTTP Error 401: ..."), a JSON-RPC error
+    the A2AError class of its code with the server's message, a stream
+    answered with plain JSON is read as a JSON-RPC response;
+  * no probe, no retry, no re-fetch, no fallback to another interface or
+    candidate: only the first candidate is tried (the SDK knows one agent
+    per client).
+
+What the adapter passes through the SDK's own hooks:
+
+  * the skill id: SendMessageRequest.metadata.skillId (params.metadata on
+    the wire) and message.metadata.skillId;
+  * the task's message, 0.3-shaped in the request, is decoded with the
+    SDK's own 0.3 model and conversions.to_core_message;
+  * trust.credentials: the SDK's AuthInterceptor with its
+    InMemoryContextCredentialStore, keyed by session: the session is the
+    endpoint's origin (ClientCallContext.state["sessionId"]), and the
+    store holds the credential issued for that origin under each of the
+    card's scheme names that fits its kind (bearer: http bearer, oauth2,
+    openIdConnect; apiKey: an API key scheme). The interceptor presents it
+    only when the card lists the scheme in securityRequirements (0.3
+    "security" is mapped to them), as Authorization: Bearer or the API
+    key's header;
+  * network.proxy and trust.caFile: the httpx.AsyncClient given as
+    ClientConfig.httpx_client (the card fetch uses it too), with the proxy
+    and an SSL context of httpx's default roots (certifi) plus the fleet
+    CA; nothing else of httpx's defaults changes. An httpx response hook
+    watches (does not change) the traffic: the URL of the last POST that
+    was answered is the agent reported (none when the endpoint could not be
+    reached), and a 401 says whether the credential presented was refused.
+
+What the SDK cannot be told: network.resolve (httpx has no name override;
+without a proxy the adapter leaves httpx to HTTPS_PROXY from the
+environment, which the exec driver sets); trust.issuers (it has no signer
+policy; signature_verifier is a bare callable the application must write).
+
+Outcome: completed for a task seen in state completed, or a Message reply
+(A2A: the agent answered and made no task); interrupted for a task at
+input-required or auth-required; failed otherwise, with the SDK's error.
+cardTrust "authoritative" and trustMode "unpinned" once a card was read.
+
+    a2a-conform run --orchestrator 'exec:examples/adapters/a2a-sdk/.venv/bin/python examples/adapters/a2a-sdk/adapter.py'
+"""
+
+import os
+import sys
+import urllib.parse
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "internal-python"))
+
+from a2a_conform_contract import (  # noqa: E402
+    Credentials,
+    describe,
+    is_interrupted,
+    origin_of,
+    reason_for,
+    serve,
+    skill_of,
+    state_word,
+)
+
+NAME = "a2a-conform-adapter-a2a-sdk"
+WELL_KNOWN = "/.well-known/agent-card.json"
+
+
+def sdk_version():
+    """The installed a2a-sdk's version."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("a2a-sdk")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def load():
+    """Import the SDK (after hello, or within the startup grace)."""
+    import a2a.client  # noqa: F401 - the import is the cost being moved
+    import httpx  # noqa: F401
+
+    return Adapter()
+
+
+class Seen:
+    """What the httpx event hooks saw in one delegation: the URL of the
+    last POST that was answered (the endpoint the SDK called; none when it
+    could not be reached) and 401s."""
+
+    def __init__(self, creds):
+        self.creds = creds
+        self.posted = ""
+
+    async def response(self, response):
+        if response.request.method == "POST":
+            self.posted = str(response.request.url.copy_with(query=None, fragment=None))
+        if response.status_code != 401:
+            return
+        held = self.creds.held.get(origin_of(str(response.request.url))) or {}
+        value = held.get("value")
+        presented = bool(value) and any(value in v for v in response.request.headers.values())
+        self.creds.saw(401, presented)
+
+
+def http_client(req, seen):
+    """The httpx.AsyncClient the SDK is given: network.proxy, httpx's
+    default roots plus trust.caFile, the watching hooks; httpx defaults
+    otherwise."""
+    import ssl
+
+    import certifi
+    import httpx
+
+    ctx = ssl.create_default_context(cafile=certifi.where())
+    ca = (req.get("trust") or {}).get("caFile")
+    if ca:
+        ctx.load_verify_locations(cafile=ca)
+    proxy = (req.get("network") or {}).get("proxy") or None
+    return httpx.AsyncClient(proxy=proxy, verify=ctx, event_hooks={"response": [seen.response]})
+
+
+def sdk_message(req):
+    """The request's 0.3-shaped message as the SDK's 1.0 Message, through
+    the SDK's own 0.3 model and conversion, with the skill id in its
+    metadata."""
+    import uuid
+
+    from a2a.compat.v0_3 import conversions
+    from a2a.compat.v0_3 import types as v03
+
+    m = dict(((req.get("task") or {}).get("message")) or {})
+    m.setdefault("messageId", "m-" + uuid.uuid4().hex[:12])
+    m.setdefault("role", "user")
+    m["kind"] = "message"
+    m["parts"] = [dict(p, kind=p.get("kind") or ("text" if "text" in p else "data" if "data" in p else "file"))
+                  for p in m.get("parts") or [] if isinstance(p, dict)]
+    msg = conversions.to_core_message(v03.Message.model_validate(m))
+    if skill_of(req):
+        msg.metadata.update({"skillId": skill_of(req)})
+    return msg
+
+
+def fits(scheme, cred):
+    """The credential's kind fits the card's scheme as the SDK's
+    AuthInterceptor would present it."""
+    if cred.get("scheme") == "bearer":
+        if scheme.HasField("http_auth_security_scheme"):
+            return scheme.http_auth_security_scheme.scheme.lower() == "bearer"
+        return scheme.HasField("oauth2_security_scheme") or scheme.HasField("open_id_connect_security_scheme")
+    if cred.get("scheme") == "apiKey":
+        return scheme.HasField("api_key_security_scheme")
+    return False
+
+
+async def credential_store(card, origin, creds):
+    """The SDK's InMemoryContextCredentialStore holding, for session origin,
+    the credential issued for that origin under each scheme of the card it
+    fits."""
+    from a2a.client import InMemoryContextCredentialStore
+
+    store = InMemoryContextCredentialStore()
+    cred = creds.held.get(origin)
+    if cred and cred.get("value"):
+        for name, scheme in card.security_schemes.items():
+            if fits(scheme, cred):
+                await store.set_credentials(origin, name, cred["value"])
+    return store
+
+
+def card_location(url):
+    """create_from_url's base URL and relative card path for a card URL."""
+    u = urllib.parse.urlsplit(url)
+    base = "%s://%s" % (u.scheme, u.netloc)
+    path = u.path + ("?" + u.query if u.query else "")
+    return base, (None if path == WELL_KNOWN else path or "/")
+
+
+def error_code(err):
+    """The JSON-RPC code of an SDK error raised for one, else None."""
+    from a2a.utils.errors import JSON_RPC_ERROR_CODE_MAP
+
+    return JSON_RPC_ERROR_CODE_MAP.get(type(err))
+
+
+def reason_of(err, creds, streamed=False):
+    """The reason word for an SDK error. The SDK's A2AClientTimeoutError is
+    httpx's own 5 s timeout, not the delegation's deadline (the contract
+    module answers that one itself): on a stream it is a stall past the
+    wait the client allows (stream-timeout), elsewhere other."""
+    from a2a.client import A2AClientTimeoutError
+
+    code = error_code(err)
+    if code == -32601:
+        return "endpoint-not-a2a"
+    if code == -32009:
+        return "version-mismatch"
+    if isinstance(err, A2AClientTimeoutError) and not creds.refusal:
+        return "stream-timeout" if streamed else "other"
+    return reason_for(err, creds.refusal)
+
+
+def detail_of(err):
+    """The SDK's error, with its class and JSON-RPC code."""
+    code = error_code(err)
+    text = "%s: %s" % (type(err).__name__, describe(err))
+    return text + (" (code %d)" % code if code is not None else "")
+
+
+def built_from(client):
+    """The card a client was built from and the URL of the interface it
+    chose. BaseClient has no getters for either, so they are read from its
+    attributes (the transport's url, under a TenantTransportDecorator's
+    _base when the interface names a tenant)."""
+    transport = getattr(client, "_transport", None)  # noqa: SLF001
+    url = getattr(transport, "url", None) or getattr(getattr(transport, "_base", None), "url", "")
+    return client._card, url  # noqa: SLF001
+
+
+class Tracker:
+    """Task id, state and whether a Message came back, from the
+    StreamResponse items send_message yields."""
+
+    def __init__(self):
+        self.task_id = ""
+        self.state = ""
+        self.message = False
+
+    def see(self, ev):
+        from a2a.types.a2a_pb2 import TaskState
+
+        kind = ev.WhichOneof("payload")
+        if kind == "task":
+            self.task_id = ev.task.id or self.task_id
+            self.state = state_word(TaskState.Name(ev.task.status.state)) or self.state
+        elif kind == "message":
+            self.message = True
+            self.task_id = ev.message.task_id or self.task_id
+        elif kind == "status_update":
+            self.task_id = ev.status_update.task_id or self.task_id
+            self.state = state_word(TaskState.Name(ev.status_update.status.state)) or self.state
+        elif kind == "artifact_update":
+            self.task_id = ev.artifact_update.task_id or self.task_id
+
+
+class Adapter:
+    """One delegation at a time through a fresh SDK client."""
+
+    async def delegate(self, req):
+        cands = req.get("candidates") or []
+        if not cands:
+            return {"outcome": "failed", "reason": "other", "detail": "no candidates"}
+        creds = Credentials(req)
+        seen = Seen(creds)
+        http = http_client(req, seen)
+        try:
+            return await self._delegate(req, cands[0], creds, seen, http)
+        finally:
+            await http.aclose()
+
+    async def _delegate(self, req, cand, creds, seen, http):
+        from a2a.client import AgentCardResolutionError, AuthInterceptor, ClientCallContext, ClientConfig, ClientFactory
+        from a2a.types.a2a_pb2 import SendMessageRequest
+
+        out = {}
+        if skill_of(req):
+            out["skill"] = skill_of(req)
+        config = ClientConfig(httpx_client=http)  # the default, but for the httpx client
+        factory = ClientFactory(config)
+        base, path = card_location(cand)
+        try:
+            client = await factory.create_from_url(base, relative_card_path=path)
+        except AgentCardResolutionError as err:
+            return dict(out, outcome="failed", reason=reason_of(err, creds), detail="create_from_url: " + detail_of(err))
+        except ValueError as err:  # the card was read; the SDK found no interface it may use
+            return dict(out, outcome="failed", reason=reason_of(err, creds), cardTrust="authoritative", trustMode="unpinned",
+                        detail="create_from_url: " + detail_of(err))
+        out.update(cardTrust="authoritative", trustMode="unpinned")
+        card, endpoint = built_from(client)
+        session = origin_of(endpoint)
+        # The endpoint is known once the client is built: the auth hook goes
+        # on then (Client.add_interceptor), before any call.
+        await client.add_interceptor(AuthInterceptor(await credential_store(card, session, creds)))
+
+        request = SendMessageRequest(message=sdk_message(req))
+        if skill_of(req):
+            request.metadata.update({"skillId": skill_of(req)})
+        context = ClientCallContext(state={"sessionId": session})
+        sdk_streams = config.streaming and card.capabilities.streaming  # send_message's own test
+        how = "send_message (%s)" % ("SendStreamingMessage" if sdk_streams else "SendMessage")
+        t = Tracker()
+        try:
+            async for ev in client.send_message(request, context=context):
+                t.see(ev)
+        except Exception as err:  # noqa: BLE001 - every SDK failure is an outcome
+            self._note(out, seen, t)
+            return dict(out, outcome="failed", reason=reason_of(err, creds, sdk_streams),
+                        detail="%s to %s: %s" % (how, endpoint, detail_of(err)))
+        finally:
+            await client.close()
+        self._note(out, seen, t)
+        if t.state == "completed" or (t.message and not t.state):
+            return dict(out, outcome="completed", reason="ok", detail="a2a-sdk %s via %s" % (how, out.get("agent")))
+        if is_interrupted(t.state) and t.task_id:
+            return dict(out, outcome="interrupted", reason="ok", detail='%s: remote task waits in state "%s"' % (how, t.state))
+        return dict(out, outcome="failed", reason="other",
+                    detail='%s: remote task %s ended in state "%s"' % (how, t.task_id or "(none)", t.state or "unknown"))
+
+    @staticmethod
+    def _note(out, seen, t):
+        if seen.posted:
+            out["agent"] = seen.posted
+        if t.task_id:
+            out["taskId"] = t.task_id
+        if t.state:
+            out["taskState"] = t.state
+
+
+if __name__ == "__main__":
+    serve(NAME, "a2a-sdk@" + sdk_version(), load)
