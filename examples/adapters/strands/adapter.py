@@ -10,11 +10,11 @@ and so what this scores:
     the adapter passes the first candidate's origin; one remote agent, so
     only the first candidate is used, with a fresh A2AAgent per delegation.
     The card is kept for the agent's life (get_agent_card caches it);
-  * the card is parsed as an a2a-sdk 0.3 AgentCard, so a card without the
-    0.3 members (url, protocolVersion, ...) fails validation, and
-    ClientFactory picks the card's preferredTransport/url (or an
-    additionalInterfaces entry) that speaks JSON-RPC: the 1.0
-    supportedInterfaces are never read. It sends no A2A-Version header;
+  * the card is parsed as an a2a-sdk 0.3 AgentCard, so a 1.0-only card (no
+    url) fails validation (reported as version-mismatch), and
+    ClientFactory takes the first of the card's preferredTransport + url
+    and additionalInterfaces that is JSON-RPC: the 1.0 supportedInterfaces
+    are never read. It sends no A2A-Version header;
   * it always asks the SDK to stream (it sets ClientConfig.streaming=True
     whatever the caller passes), so the SDK sends message/stream when the
     card says capabilities.streaming and message/send otherwise; the
@@ -25,7 +25,8 @@ and so what this scores:
     a string or Strands content blocks (text parts only, a fresh messageId,
     no metadata) and call client.send_message(message) with no
     request_metadata, and A2AAgent passes ClientFactory.create no
-    interceptors, so THE SKILL ID IS NEVER SENT: the vendor runs its
+    interceptors (nor does it pass its deprecated a2a_client_factory
+    anything but the card), so THE SKILL ID IS NEVER SENT: the vendor runs its
     default skill, and the outcome names no skill (the wire's "" = default
     skill), as for Mastra and the AI SDK;
   * errors (HTTP status, JSON-RPC errors, an SSE answer with the wrong
@@ -34,9 +35,11 @@ and so what this scores:
     (a2a-sdk's signature_verifier is not reachable through A2AAgent).
 
 The adapter calls stream_async(text) the way a Strands caller who wants the
-remote task does (invoke_async() is the same call keeping only the last
-event; its AgentResult carries the state but not the task id) and reads the
-raw A2A events it yields: a Message, or (Task, update) pairs whose Task the
+remote task does (invoke_async() is the same call keeping only the final
+AgentResult, which has no task id, and no task state after a message/send:
+Strands reads the state only from a status-update event; its stop_reason
+is end_turn for any state but input-required and auth-required, a task
+still working included) and reads the raw A2A events it yields: a Message, or (Task, update) pairs whose Task the
 SDK keeps up to date. Outcome: completed only for a task seen in state
 completed (or a Message reply); interrupted for input-required or
 auth-required (Strands stops there too); failed otherwise, with the
