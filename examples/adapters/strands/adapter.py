@@ -28,7 +28,8 @@ and so what this scores:
     interceptors (nor does it pass its deprecated a2a_client_factory
     anything but the card), so THE SKILL ID IS NEVER SENT: the vendor runs its
     default skill, and the outcome names no skill (the wire's "" = default
-    skill), as for Mastra and the AI SDK;
+    skill), as for Mastra and the AI SDK (passing metadata from A2AAgent
+    is an open feature request, strands-agents/harness-sdk#1576);
   * errors (HTTP status, JSON-RPC errors, an SSE answer with the wrong
     Content-Type, TLS) are raised by the SDK and Strands lets them through;
     no retry, no re-fetch, no next candidate, no probe, no signature check
