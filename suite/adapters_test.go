@@ -45,6 +45,7 @@ var adapters = []adapter{
 	{name: "mastra-1.0", dir: "mastra", argv: withArgs(nodeAdapter("mastra", "@mastra/core", "undici"), "--protocol-version", "1.0")},
 	{name: "ai-sdk", argv: nodeAdapter("ai-sdk", "a2a-ai-provider", "ai", "undici")},
 	{name: "a2a-sdk", argv: venvAdapter("a2a-sdk")},
+	{name: "strands", argv: venvAdapter("strands")},
 }
 
 // goAdapter builds examples/adapters/a2a-go (github.com/a2aproject/a2a-go),
