@@ -44,6 +44,7 @@ var adapters = []adapter{
 	{name: "mastra", argv: nodeAdapter("mastra", "@mastra/core", "undici")},
 	{name: "mastra-1.0", dir: "mastra", argv: withArgs(nodeAdapter("mastra", "@mastra/core", "undici"), "--protocol-version", "1.0")},
 	{name: "ai-sdk", argv: nodeAdapter("ai-sdk", "a2a-ai-provider", "ai", "undici")},
+	{name: "adk-python", argv: venvAdapter("adk-python")},
 }
 
 // goAdapter builds examples/adapters/a2a-go (github.com/a2aproject/a2a-go),
