@@ -25,7 +25,10 @@ default, and so what this scores:
   * Before any request ADK checks every RPC URL the card names: each must
     be https and have the origin the card was fetched from. A card whose
     endpoint is on another host (rpc.agent-b.example for agent-b.example's
-    card) is refused and nothing is sent.
+    card) is refused and nothing is sent. This is deliberate and has no
+    opt-out (google/adk-python#6800: a deployment with split hosts is to
+    hand ADK an AgentCard object or a card file instead of a URL); the
+    adapter gives it the URL, as an app that discovers agents does.
   * It streams (SendStreamingMessage / message/stream) whenever the card
     says capabilities.streaming, whatever the caller prefers (ADK leaves the
     SDK's ClientConfig.streaming at True), and sends a plain message
@@ -58,9 +61,12 @@ trustMode "unpinned" once the card was read (nothing is verified).
 
 What ADK cannot be told: the caller's streaming preference, the candidates
 after the first, the card's cache lifetime, and a credential keyed by
-origin (hence the httpx hooks). ADK's import (about 1-2 s of CPU for the
-runner and the A2A agent; the google.adk package itself is lazy) happens in
-load(), after hello or within the startup grace.
+origin (hence the httpx hooks), that an endpoint on another host than its
+card is fine, and a signature verifier (a2a-sdk's card resolver takes one,
+ADK passes none). ADK's import (1.1-1.5 s of CPU here for the runner and
+the A2A agent modules; the google.adk package itself is lazy) and a
+warm-up run that loads what its runner imports on first use (0.2-0.4 s)
+happen in load(), after hello or within the startup grace.
 
   a2a-conform run --startup-grace 20s --orchestrator \\
     'exec:examples/adapters/adk-python/.venv/bin/python examples/adapters/adk-python/adapter.py'
