@@ -46,6 +46,7 @@ var adapters = []adapter{
 	{name: "ai-sdk", argv: nodeAdapter("ai-sdk", "a2a-ai-provider", "ai", "undici")},
 	{name: "a2a-sdk", argv: venvAdapter("a2a-sdk")},
 	{name: "strands", argv: venvAdapter("strands")},
+	{name: "adk-python", argv: venvAdapter("adk-python")},
 }
 
 // goAdapter builds examples/adapters/a2a-go (github.com/a2aproject/a2a-go),
