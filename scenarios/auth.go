@@ -166,6 +166,7 @@ func authScenarios() []*Scenario {
 					Sources: []Source{
 						authProcess,
 						Proto("HTTPAuthSecurityScheme.scheme", SrcDescriptive, Server).Read("the HTTP Authentication scheme to be used in the Authorization header, e.g. Bearer"),
+						A2A03("§4.3", SrcDescriptive, Client).Read("the client learns the schemes from the card, gets the credentials out of band and puts them in the HTTP headers (e.g. Authorization: Bearer <token>) of every A2A request. The cards here are 1.0 only, so a 0.3-only client is judged only where the wire shows it sending to D anyway"),
 						authCLIAttach,
 					},
 					Fix:     "Read securitySchemes (1.0: httpAuthSecurityScheme; 0.3: type http) and the requirements, find the credential held for the endpoint's origin, and send Authorization: Bearer <value> on every call.",

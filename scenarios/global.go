@@ -24,6 +24,7 @@ func GlobalChecks() []Check {
 			Sources: []Source{
 				A2A("§9.3", SrcMust, Client).Read(`all JSON-RPC requests MUST follow the standard JSON-RPC 2.0 format, whose example has "jsonrpc": "2.0", an id, the method and params as an object`),
 				{Document: DocJSONRPC, Locator: "§4", Level: SrcMust, Binds: Client, Note: `"jsonrpc" MUST be exactly "2.0" and "method" is a string; a request without "id" is a notification (§4.1), which gets no answer; params MAY be an array or an object (§4.2): that it is an object comes from A2A, whose params are request objects (§9.4)`},
+				A2A03("§3.2.1", SrcMust, Client).Read("a client's JSON-RPC requests MUST keep to JSON-RPC 2.0; §7 adds that the POST body MUST be a JSONRPCRequest"),
 				A2A03("§7", SrcMust, Client).Read("a 0.3 request's Content-Type MUST be application/json (also §3.2.1); A2A 1.0 §9.1 only describes it, so a 1.0 request is not judged on it"),
 			},
 			Fix:     `Build requests as {"jsonrpc":"2.0","id":<string or number>,"method":...,"params":{...}}.`,
@@ -102,6 +103,7 @@ func GlobalChecks() []Check {
 			Requirement: "A task goes only to an endpoint whose TLS certificate verifies for the endpoint's host name; sending to one that does not means verification was skipped.",
 			Sources: []Source{
 				A2A("§7.2", SrcShould, Client).Read("clients SHOULD verify the server's identity by validating its TLS certificate against trusted CAs during the handshake"),
+				A2A03("§4.2", SrcShould, Client).Read("the same for 0.3: a client SHOULD validate the server's TLS certificate against trusted CAs during the handshake, which is how it verifies the server's identity"),
 				Posture("no task goes to an endpoint whose certificate does not verify for its host name: a task sent there may run anywhere, so this project raises §7.2's SHOULD to a delegation-safety MUST"),
 				ContractRule("Delegation request: trust.caFile", SrcDescriptive).Read("add the fleet's root CA to your trust roots; do not turn verification off"),
 			},

@@ -293,7 +293,10 @@ func iface001() *Scenario {
 				Grades: should(Core),
 				Requirement: "A client that speaks the 1.0 HTTP+JSON binding, or 0.3 JSON-RPC, finds an interface on this card and completes the task through it; " +
 					"an interface it cannot use is a reason to try the next one, not to give up.",
-				Sources:      []Source{ifaceFallback, ifaceRule1, ifaceEntry, ifaceCLITx},
+				Sources: []Source{ifaceFallback, ifaceRule1, ifaceEntry, ifaceCLITx,
+					A2A03("§3.4.2", SrcShould, Client).Read("Fallback Behavior: clients SHOULD try alternative transports when the preferred one fails"),
+					A2A03("§5.6.3", SrcShould, Client).Read("rule 2: a client that supports the preferredTransport SHOULD use the main url, here the 0.3 JSON-RPC interface, through which a 0.3 client completes"),
+				},
 				Fix:          "Walk supportedInterfaces in order and take the first whose binding and version you speak.",
 				ReadsOutcome: true,
 				Reached:      cardFetched("d"),
@@ -492,9 +495,11 @@ func iface004() *Scenario {
 				Title:       "no JSON-RPC or HTTP+JSON request to the gRPC interface",
 				Grades:      must(Core),
 				Requirement: "An interface's binding says how to talk to it: a client sends a gRPC interface gRPC or nothing, never JSON-RPC or HTTP+JSON; it skips bindings it does not speak.",
-				Sources:     []Source{ifaceRule1, ifaceRule3, ifaceCLITx},
-				Fix:         "Filter supportedInterfaces by protocolBinding before taking the first entry.",
-				Reached:     interfaceTried("d"),
+				Sources: []Source{ifaceRule1, ifaceRule3, ifaceCLITx,
+					A2A03("§5.6.3", SrcMust, Client).Read("rule 5: use the correct URL for the selected transport as the card declares it, the same rule that 0.3 states over a card's url and additionalInterfaces: a URL the card declares for gRPC gets no JSON-RPC. The card here is 1.0 only, so a 0.3-only client is judged only where the wire shows it sending there anyway"),
+				},
+				Fix:     "Filter supportedInterfaces by protocolBinding before taking the first entry.",
+				Reached: interfaceTried("d"),
 				Judge: func(r *Run) Verdict {
 					if v, ok := unusableCard(r, "d", decl); ok {
 						return v

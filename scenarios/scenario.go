@@ -220,6 +220,12 @@ type Check struct {
 // shows it speaking) is NOT_APPLICABLE with Needs set, unless it passed or
 // a request on the wire proves it failed; such a check is exempt in every
 // profile ("needs 1.0"), as is one whose judge said so itself.
+//
+// An a2a-core grade judges a client by what its own A2A version asks of
+// it: for a client the whole run shows speaking A2A 0.3 and not 1.0, the
+// grade is exempt where no A2A 0.3 clause binds the client as high as the
+// grade (core03), whatever the verdict. A client that speaks 1.0 too, or
+// of which nothing is known, is judged as before.
 func (c Check) Evaluate(r *Run) (v Verdict, exempt map[Profile]string) {
 	v = c.Judge(r)
 	if (v.Outcome == Pass || v.Outcome == Fail && !v.Proven()) && !c.Reached.Met(r) {
@@ -236,6 +242,8 @@ func (c Check) Evaluate(r *Run) (v Verdict, exempt map[Profile]string) {
 			why = "needs A2A " + v.Needs + ", which the client does not speak"
 		case g.When != nil && !g.When.Met(r):
 			why = "applies only to an orchestrator that did " + g.When.Needs
+		case g.Profile == Core && c.core03(g) != "" && r.speaks().only03():
+			why = c.core03(g)
 		default:
 			continue
 		}

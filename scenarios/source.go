@@ -328,3 +328,40 @@ func coreProblems(c Check, g Grade) []string {
 	}
 	return nil
 }
+
+// core03 says why the a2a-core grade g does not apply to a client that
+// speaks only A2A 0.3, or "" when it does: an A2A 0.3 clause that binds
+// the client carries g's level (Source.ceiling). Without one, the grade
+// rests on A2A 1.0 clauses alone, which bind 1.0 clients, not a client
+// that speaks 0.3 only.
+func (c Check) core03(g Grade) string {
+	best, at := Level(""), ""
+	for _, s := range c.Sources {
+		if s.Document != DocA2A03 || s.Binds != Client {
+			continue
+		}
+		if levelRank[s.ceiling()] >= levelRank[g.Level] {
+			return ""
+		}
+		if levelRank[s.ceiling()] > levelRank[best] {
+			best, at = s.ceiling(), s.Locator
+		}
+	}
+	if best == "" {
+		return "A2A 0.3 asks this of no client: judged for A2A 1.0 clients (its A2A sources are 1.0 clauses), and the client speaks A2A 0.3 only"
+	}
+	return fmt.Sprintf("A2A 0.3 asks this of a client at %s at most (A2A 0.3 %s), below this %s: the %s is judged for A2A 1.0 clients, and the client speaks A2A 0.3 only", best, at, g.Level, g.Level)
+}
+
+// Binds03 reports whether the check's a2a-core grade, if it has one,
+// binds a client that speaks only A2A 0.3: an A2A 0.3 clause that binds
+// the client carries the grade's level. False for a check with no
+// a2a-core grade.
+func (c Check) Binds03() bool {
+	for _, g := range c.Grades {
+		if g.Profile == Core {
+			return c.core03(g) == ""
+		}
+	}
+	return false
+}

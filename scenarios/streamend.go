@@ -131,6 +131,8 @@ func streamEndScenarios(ts TimeScale) []*Scenario {
 					A2A("§3.5.2", SrcDescriptive, Client).Read("among the uses of several streams per task: 'a client reconnecting to a task after a network interruption by opening a new stream'; and 'the task lifecycle is independent of any individual stream's lifecycle': the task outlives the broken stream and the client picks it up again. Descriptive, so SHOULD in a2a-core"),
 					CLI("A2ACLI_TASK_POLL_004", SrcMust).Read("a wait that prefers streaming MUST fall back to polling on stream failure and drive the task to a terminal or interrupted state (a2a-cli SPEC §9.3)"),
 					A2A("§3.1.6", SrcDescriptive, Client).Read("SubscribeToTask opens a stream for an existing task, its first event the task as it is now: the way back onto a task whose stream broke"),
+					A2A03("§7.9", SrcDescriptive, Client).Read("tasks/resubscribe is how a client reconnects to the stream of an ongoing task after its connection (from message/stream) was interrupted: the task outlives the broken connection. Descriptive, so SHOULD in a2a-core"),
+					A2A03("§7.3", SrcDescriptive, Client).Read("tasks/get fetches a task's state, among other times after an SSE stream has ended: the other way back onto the task"),
 					A2A("§3.3.1", SrcMay, Server).Read("a send MAY be idempotent: a client cannot count on it, so sending the work again may run it twice"),
 					A2A("§3.1.2", SrcMust, Server).Read("a task's stream closes when the task reaches a terminal state: a stream whose connection broke never got there, which is no fault of the server's"),
 				},

@@ -214,7 +214,11 @@ func WriteScorecard(w io.Writer, r *Report) {
 	var failed []string
 	for _, c := range r.Checks {
 		if c.Result == scenarios.Fail || c.Result == scenarios.Error {
-			failed = append(failed, fmt.Sprintf("  %s %-26s %s: %s", marks[c.Result], c.ID, c.Level, c.Detail))
+			level := string(c.Level)
+			if c.Ungraded() && c.Result == scenarios.Fail {
+				level = "no grade (" + c.GradesText() + ")"
+			}
+			failed = append(failed, fmt.Sprintf("  %s %-26s %s: %s", marks[c.Result], c.ID, level, c.Detail))
 		}
 	}
 	if len(failed) > 0 {

@@ -82,6 +82,7 @@ func foldGlobal(g scenarios.Check, obs []CheckResult) CheckResult {
 	cr := CheckResult{
 		ID: g.ID, Title: first.Title, Profile: first.Profile, Level: first.Level, Grades: first.Grades,
 		Clause: first.Clause, Source: first.Source, Sources: first.Sources, Fix: first.Fix,
+		Exempt: commonExempt(obs),
 	}
 	by := map[scenarios.Outcome][]CheckResult{}
 	for _, o := range obs {
@@ -130,4 +131,22 @@ func foldGlobal(g scenarios.Check, obs []CheckResult) CheckResult {
 		return pick(scenarios.Unimplemented, &o, o.Detail)
 	}
 	return pick(scenarios.NotApplicable, &first, first.Detail)
+}
+
+// commonExempt are the profiles every observation of a global is exempt
+// in, with the first observation's reason: a grade no scenario applied
+// (an a2a-core grade A2A 0.3 does not ask of a 0.3-only orchestrator, which
+// every observation judges by the whole run's speech) does not apply to
+// the folded result either. Nil when there are none.
+func commonExempt(obs []CheckResult) map[scenarios.Profile]string {
+	var out map[scenarios.Profile]string
+	for p, why := range obs[0].Exempt {
+		if !slices.ContainsFunc(obs, func(o CheckResult) bool { _, ok := o.Exempt[p]; return !ok }) {
+			if out == nil {
+				out = map[scenarios.Profile]string{}
+			}
+			out[p] = why
+		}
+	}
+	return out
 }

@@ -115,7 +115,7 @@ func alternatives(run *scenarios.Run, cr CheckResult, c scenarios.Check, limits 
 		alt.judge(run, c, limits)
 		alt.Trace = traceLines(run, alt.Seq)
 		clipCheck(&alt)
-		differ = differ || alt.Result != cr.Result || alt.Detail != cr.Detail || alt.Needs != cr.Needs
+		differ = differ || alt.Result != cr.Result || alt.Detail != cr.Detail || alt.Needs != cr.Needs || !maps.Equal(alt.Exempt, cr.Exempt)
 		a := alt.alternative(sp.Key())
 		if k := slices.IndexFunc(out, func(o Alternative) bool { return sameVerdict(o, a) }); k >= 0 {
 			out[k].For = append(out[k].For, sp.Key())

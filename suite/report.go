@@ -165,8 +165,10 @@ type CheckResult struct {
 	Expected string `json:"expected,omitempty"`
 	Actual   string `json:"actual,omitempty"`
 	// Exempt lists the profiles in which the check does not apply to this
-	// run (a grade's When was not met), with the reason; the check is not
-	// scored there. Nil means it applies in all its grades.
+	// run (a grade's When was not met, the check needs a version the
+	// orchestrator does not speak, or it is an a2a-core grade that A2A 0.3
+	// does not ask of a 0.3-only orchestrator), with the reason; the check
+	// is not scored there. Nil means it applies in all its grades.
 	Exempt map[scenarios.Profile]string `json:"exempt,omitempty"`
 	Seq    int64                        `json:"seq,omitempty"`
 	Waiver string                       `json:"waiver,omitempty"`
@@ -212,6 +214,9 @@ type Alternative struct {
 // FAIL, a harness ERROR, or a MUST that was not exercised or not
 // implemented (both deny conformance).
 func (c CheckResult) NeedsAttention() bool {
+	if c.Ungraded() {
+		return false
+	}
 	switch c.Result {
 	case scenarios.Fail, scenarios.Error, scenarios.ContractError:
 		return true
@@ -219,6 +224,21 @@ func (c CheckResult) NeedsAttention() bool {
 		return c.Level == scenarios.Must
 	}
 	return false
+}
+
+// Ungraded reports whether none of the check's grades applies to this run
+// (each is in Exempt): its result is reported as the wire shows it, but no
+// profile scores it and it asks for no attention.
+func (c CheckResult) Ungraded() bool {
+	if len(c.Grades) == 0 {
+		return false
+	}
+	for _, g := range c.Grades {
+		if _, exempt := c.Exempt[g.Profile]; !exempt {
+			return false
+		}
+	}
+	return true
 }
 
 // ScenarioResult is what one scenario did on the wire and what the
@@ -601,7 +621,16 @@ func (cr CheckResult) GradesText() string {
 	case cr.Needs != "":
 		return "no grade: needs A2A " + cr.Needs
 	case len(cr.Grades) > 0:
-		return "no grade applies to this run"
+		var why []string
+		for _, g := range cr.Grades {
+			if w := cr.Exempt[g.Profile]; w != "" && !slices.Contains(why, w) {
+				why = append(why, w)
+			}
+		}
+		if len(why) == 0 {
+			return "no grade applies to this run"
+		}
+		return "no grade applies to this run: " + strings.Join(why, "; ")
 	}
 	return ""
 }
