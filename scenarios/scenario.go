@@ -236,14 +236,17 @@ func (c Check) Evaluate(r *Run) (v Verdict, exempt map[Profile]string) {
 		v = nv
 	}
 	for _, g := range c.Grades {
-		why := ""
+		why, core03 := "", ""
+		if g.Profile == Core {
+			core03 = c.core03(g)
+		}
 		switch {
 		case v.Needs != "":
 			why = "needs A2A " + v.Needs + ", which the client does not speak"
 		case g.When != nil && !g.When.Met(r):
 			why = "applies only to an orchestrator that did " + g.When.Needs
-		case g.Profile == Core && c.core03(g) != "" && r.speaks().only03():
-			why = c.core03(g)
+		case core03 != "" && r.speaks().only03():
+			why = core03
 		default:
 			continue
 		}
