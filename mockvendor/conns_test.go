@@ -231,7 +231,7 @@ func TestConnCapAnswerBound(t *testing.T) {
 		silent[i] = tDialProxy(t, f)
 		defer silent[i].Close()
 	}
-	tWaitFor(t, func() bool { return f.conns.answering.Load() == MaxOverCapAnswers })
+	tWaitFor(t, func() bool { return f.conns.Answering() == MaxOverCapAnswers })
 	start := time.Now()
 	extra := tDialProxy(t, f)
 	defer extra.Close()
@@ -246,7 +246,7 @@ func TestConnCapAnswerBound(t *testing.T) {
 	if err != nil || elapsed > OverCapLife+time.Second {
 		t.Errorf("a silent connection past the cap was closed after %v (%v), want within %v", elapsed, err, OverCapLife)
 	}
-	tWaitFor(t, func() bool { return f.conns.answering.Load() == 0 })
+	tWaitFor(t, func() bool { return f.conns.Answering() == 0 })
 	_, refused := f.Conns()
 	t.Logf("%d answered at once, one more closed at once; a silent one closed after %v; %d refused in all", MaxOverCapAnswers, elapsed.Round(time.Millisecond), refused)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 
 	"github.com/a2a-conform/a2a-conform/cardsig"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/netx"
 )
 
 // EmbeddedJWK signs the card with a key of the fault's own and puts that
@@ -85,7 +86,7 @@ func (f *ForeignJKU) validate() error {
 	if u, err := url.Parse(f.JKU); err != nil || u.Scheme != "https" || u.Host == "" {
 		return fmt.Errorf("jku %q is not an https URL", f.JKU)
 	}
-	k, err := parseKeyPEM([]byte(f.KeyPEM))
+	k, err := netx.ParseKeyPEM([]byte(f.KeyPEM))
 	if err != nil {
 		return fmt.Errorf("keyPEM: %w", err)
 	}

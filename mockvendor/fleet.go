@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/netx"
 )
 
 // Fleet is a set of mock vendors on loopback TLS listeners, a CONNECT proxy
@@ -36,7 +38,7 @@ type Fleet struct {
 	byAddr   map[string]*host // "agent-b.example:443" and "127.0.0.1:PORT"
 
 	srv     *http.Server
-	proxy   *proxy
+	proxy   *netx.Proxy
 	closing chan struct{}
 	wg      sync.WaitGroup // listener and proxy goroutines
 	// active counts running handlers and proxy splices; Close waits for it.
@@ -48,7 +50,7 @@ type Fleet struct {
 	tmpDir   string
 	// conns bounds the connections open on the fleet's listeners
 	// (Limits.MaxConns).
-	conns ConnCap
+	conns *netx.FleetCap
 }
 
 // host is one TLS host of a vendor with its own listener.
@@ -87,7 +89,7 @@ func NewUnstartedFleet(cfg Config) (*Fleet, error) {
 		return nil, &ConfigError{Field: "limits", Msg: "limits must not be negative (zero means the default)"}
 	}
 	f.trace = newTrace(f.limits)
-	f.conns.Max, f.conns.reclaim = int64(f.limits.MaxConns), true
+	f.conns = netx.NewFleetCap(int64(f.limits.MaxConns))
 	f.tasks = newTaskStore(f.limits.MaxTasks, newTaskBudget(f.limits.MaxTaskBytes, f.limits.MaxVendorTaskBytes))
 	names := map[string]bool{}
 	for i, vc := range cfg.Vendors {
@@ -148,14 +150,14 @@ func (f *Fleet) Start() error {
 		ReadHeaderTimeout: f.limits.ReadTimeout,
 		ReadTimeout:       f.limits.ReadTimeout,
 		IdleTimeout:       f.limits.IdleTimeout,
-		MaxHeaderBytes:    maxHeaderBytes,
+		MaxHeaderBytes:    netx.MaxHeaderBytes,
 		ErrorLog:          quietLog(),
 		ConnState: func(c net.Conn, s http.ConnState) {
-			f.conns.connState(c, s)
+			f.conns.ConnState(c, s)
 			f.recordFailedHandshake(c, s)
 		},
 		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
-			ctx = markOverCap(ctx, c)
+			ctx = netx.MarkOverCap(ctx, c)
 			if tc, ok := c.(*tls.Conn); ok {
 				if h, ok := tc.NetConn().(*hostConn); ok {
 					return context.WithValue(ctx, hostKey{}, h.host)
@@ -195,7 +197,7 @@ func (f *Fleet) Start() error {
 			MinVersion:     tls.VersionTLS12,
 			GetCertificate: func(*tls.ClientHelloInfo) (*tls.Certificate, error) { return h.cert.Load(), nil },
 		}
-		ln := tls.NewListener(&hostListener{Listener: f.conns.listen(h.ln, nil, true), host: h}, tcfg)
+		ln := tls.NewListener(&hostListener{Listener: f.conns.Listen(h.ln, nil), host: h}, tcfg)
 		f.wg.Add(1)
 		go func() {
 			defer f.wg.Done()
@@ -225,7 +227,7 @@ func (f *Fleet) Close() {
 		v.push.stop(v) // push_deliver.go: timers, queue and webhook requests
 	}
 	if f.proxy != nil {
-		f.proxy.close()
+		f.proxy.Close()
 	}
 	if f.srv != nil {
 		_ = f.srv.Close()
@@ -323,6 +325,10 @@ type hostConn struct {
 	pending atomic.Bool
 }
 
+// NetConn returns the connection the host's tag wraps (as tls.Conn's does):
+// netx finds its place under the connection cap through it.
+func (c *hostConn) NetConn() net.Conn { return c.Conn }
+
 // connOf returns the host connection under a TLS connection, or nil.
 func connOf(c net.Conn) *hostConn {
 	if tc, ok := c.(*tls.Conn); ok {
@@ -403,8 +409,8 @@ func (f *Fleet) recordFailedHandshake(c net.Conn, state http.ConnState) {
 	if state != http.StateClosed || !hc.read.Load() || c.(*tls.Conn).ConnectionState().HandshakeComplete {
 		return
 	}
-	if k := countedOf(c); k != nil && k.reclaimed.Load() {
-		return // the fleet closed it to make room (ConnCap.reclaimOne), not the client
+	if netx.Reclaimed(c) {
+		return // the fleet closed it to make room (netx.FleetCap), not the client
 	}
 	f.trace.add(Event{Vendor: hc.host.vendor.cfg.ID, Host: hc.host.name, Op: OpTLSFailed, Note: "the client broke off the TLS handshake"})
 }
@@ -434,8 +440,8 @@ func (f *Fleet) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no such host", http.StatusMisdirectedRequest)
 		return
 	}
-	if overCap(r) {
-		f.refuseOverCap(w, r, Event{Vendor: h.vendor.cfg.ID, Host: h.name})
+	if netx.OverCap(r) {
+		f.conns.RefuseOverCap(w, r, fleetNet{f}, h.vendor.cfg.ID, h.name)
 		return
 	}
 	h.serve(w, r)
@@ -535,7 +541,7 @@ func (f *Fleet) ProxyURL() string {
 	if f.proxy == nil {
 		return ""
 	}
-	return "http://" + f.proxy.addr
+	return "http://" + f.proxy.Addr()
 }
 
 // Resolve returns the routes of the fleet: "agent-b.example:443" ->

@@ -49,7 +49,7 @@ func (f *Fleet) LimitsHit() []LimitHit {
 	_, refused := f.Conns()
 	add("MaxConns", refused, "connections refused past Limits.MaxConns (%d)", l.MaxConns)
 	if f.proxy != nil {
-		add("MaxTunnels", f.proxy.tunnelsRefused.Load(), "CONNECT tunnels refused past Limits.MaxTunnels (%d)", l.MaxTunnels)
+		add("MaxTunnels", f.proxy.TunnelsRefused(), "CONNECT tunnels refused past Limits.MaxTunnels (%d)", l.MaxTunnels)
 	}
 	b := f.tasks.budget
 	add("MaxTasks", b.capped.Load(), "tasks forgotten past Limits.MaxTasks (%d) or %d per vendor", l.MaxTasks, MaxTasksPerVendor)

@@ -12,6 +12,7 @@ import (
 	jose "github.com/go-jose/go-jose/v4"
 
 	"github.com/a2a-conform/a2a-conform/cardsig"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/netx"
 )
 
 // JWKSPath is where a signing vendor's issuer host serves its JWKS.
@@ -47,7 +48,7 @@ func resolveSigning(sc *SigningConfig, hosts []HostConfig) (issuer string, alg j
 		return "", "", nil, &ConfigError{Field: "signing.alg", Msg: fmt.Sprintf("unsupported algorithm %q (ES256 or RS256)", sc.Alg)}
 	}
 	if sc.KeyPEM != "" {
-		if key, err = parseKeyPEM([]byte(sc.KeyPEM)); err != nil {
+		if key, err = netx.ParseKeyPEM([]byte(sc.KeyPEM)); err != nil {
 			return "", "", nil, &ConfigError{Field: "signing.keyPEM", Msg: err.Error()}
 		}
 		if !keyFitsAlg(key, alg) {

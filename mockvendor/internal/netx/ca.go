@@ -1,4 +1,4 @@
-package mockvendor
+package netx
 
 import (
 	"crypto"
@@ -42,14 +42,17 @@ func LoadCA(certPEM, keyPEM []byte) (*CA, error) {
 	if !cert.IsCA {
 		return nil, errors.New("ca: certificate is not a CA")
 	}
-	key, err := parseKeyPEM(keyPEM)
+	key, err := ParseKeyPEM(keyPEM)
 	if err != nil {
 		return nil, fmt.Errorf("ca: %w", err)
 	}
 	return &CA{Cert: cert, key: key, der: cb.Bytes}, nil
 }
 
-func parseKeyPEM(keyPEM []byte) (crypto.Signer, error) {
+// ParseKeyPEM returns the first private key in keyPEM: SEC 1 ("EC PRIVATE
+// KEY") or PKCS#8 ("PRIVATE KEY") that can sign. Blocks of other types are
+// skipped.
+func ParseKeyPEM(keyPEM []byte) (crypto.Signer, error) {
 	for {
 		var b *pem.Block
 		b, keyPEM = pem.Decode(keyPEM)
@@ -216,16 +219,4 @@ func issueLeafUntil(sans []string, parent *x509.Certificate, parentKey crypto.Si
 		return tls.Certificate{}, err
 	}
 	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf}, nil
-}
-
-// HostSANs returns the certificate names a host of the configuration gets
-// from the fleet CA: its SANs, else its name, else 127.0.0.1 (bare-IP host).
-func HostSANs(h HostConfig) []string {
-	if len(h.SANs) > 0 {
-		return append([]string(nil), h.SANs...)
-	}
-	if h.Name == "" {
-		return []string{"127.0.0.1"}
-	}
-	return []string{h.Name}
 }

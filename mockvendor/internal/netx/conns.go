@@ -1,8 +1,7 @@
-package mockvendor
+package netx
 
 import (
 	"context"
-	"crypto/tls"
 	"fmt"
 	"io"
 	"net"
@@ -12,14 +11,14 @@ import (
 	"time"
 )
 
-// maxHeaderBytes caps a request's header on the proxy and the hosts
+// MaxHeaderBytes caps a request's header on the proxy and the hosts
 // (net/http answers 431 past it): with Limits.MaxConns connections each
 // reading a header, the fleet holds at most 1,024 x 64 KiB = 64 MiB of
 // header buffers (net/http's default, 1 MiB, would allow 1 GiB).
-const maxHeaderBytes = 64 << 10
+const MaxHeaderBytes = 64 << 10
 
-// MaxOverCapAnswers is how many connections past Limits.MaxConns the fleet
-// answers at once (HTTP 503 with Retry-After, after the TLS handshake on a
+// MaxOverCapAnswers is how many connections past the fleet's cap
+// (Limits.MaxConns, a FleetCap) the fleet answers at once (HTTP 503 with Retry-After, after the TLS handshake on a
 // host); a connection past the cap while that many are being answered is
 // closed unanswered. Each lives at most OverCapLife.
 const MaxOverCapAnswers = 64
@@ -32,16 +31,16 @@ const OverCapLife = time.Second
 // ConnCap bounds the connections open at once across the listeners it
 // wraps: past Max, a new connection reads the listener's refusal (when set)
 // and is closed at once, before it costs more than the moment of its
-// descriptor. The fleet keeps one for its proxy and hosts
-// (Limits.MaxConns), which first reclaims an idle connection and answers
-// a refusal over HTTP (see Fleet.ConnsReclaimed); the admin server one of
-// its own. The zero value refuses every connection: set Max.
+// descriptor. The admin server keeps one; the fleet keeps a FleetCap for
+// its proxy and hosts (Limits.MaxConns), which first reclaims an idle
+// connection and answers a refusal over HTTP. The zero value refuses
+// every connection: set Max.
 type ConnCap struct {
 	// Max is the number of connections that may be open at once.
 	Max int64
 
 	open, refused, reclaimed, answering atomic.Int64
-	// reclaim is set by the fleet, whose servers report what their
+	// reclaim is set for a FleetCap, whose servers report what their
 	// connections do (connState): a connection past Max then closes the
 	// open one that has waited longest for its next request.
 	reclaim bool
@@ -55,7 +54,7 @@ func (cc *ConnCap) Listen(ln net.Listener, refusal []byte) net.Listener {
 	return &capListener{Listener: ln, cc: cc, refusal: refusal}
 }
 
-// listen is Listen for the fleet: with answer set, a connection refused
+// listen is Listen for a FleetCap: with answer set, a connection refused
 // past the cap is handed to the server marked (overCap) so that it answers
 // 503, when fewer than MaxOverCapAnswers are being answered.
 func (cc *ConnCap) listen(ln net.Listener, refusal []byte, answer bool) net.Listener {
@@ -241,62 +240,107 @@ func (c *countedConn) SetWriteDeadline(t time.Time) error {
 	return c.Conn.SetWriteDeadline(c.clamp(t))
 }
 
+// netConner is a connection wrapping another, as *tls.Conn does: a
+// server's view of a connection reaches its countedConn through it.
+type netConner interface{ NetConn() net.Conn }
+
+// maxWraps bounds how many wrapping layers countedOf looks under (a
+// fleet host has two: TLS and the host's tag).
+const maxWraps = 4
+
 // countedOf finds the countedConn under a server's view of a connection:
-// itself (the proxy), or under the TLS and host layers (a host).
+// itself (the proxy), or under the layers wrapping it, each of which
+// gives the next by a NetConn method (a host: TLS, then the host's tag).
 func countedOf(c net.Conn) *countedConn {
-	if tc, ok := c.(*tls.Conn); ok {
-		c = tc.NetConn()
+	for i := 0; i <= maxWraps; i++ {
+		switch k := c.(type) {
+		case *countedConn:
+			return k
+		case netConner:
+			c = k.NetConn()
+		default:
+			return nil
+		}
 	}
-	if hc, ok := c.(*hostConn); ok {
-		c = hc.Conn
-	}
-	k, _ := c.(*countedConn)
-	return k
+	return nil
+}
+
+// Reclaimed reports whether a FleetCap closed connection c (or the one it
+// wraps) to make room for another (it was idle the longest): the fleet,
+// not its client, ended it.
+func Reclaimed(c net.Conn) bool {
+	k := countedOf(c)
+	return k != nil && k.reclaimed.Load()
 }
 
 // overCapKey marks, in a request's context, a connection past
-// Limits.MaxConns: its request is answered 503 (refuseOverCap).
+// Limits.MaxConns: its request is answered 503 (FleetCap.RefuseOverCap).
 type overCapKey struct{}
 
-// markOverCap is a server's ConnContext step: it marks the context of an
-// over-cap connection.
-func markOverCap(ctx context.Context, c net.Conn) context.Context {
+// MarkOverCap is a server's ConnContext step: it marks the context of a
+// connection a FleetCap handed over past its cap.
+func MarkOverCap(ctx context.Context, c net.Conn) context.Context {
 	if k := countedOf(c); k != nil && k.overCap {
 		return context.WithValue(ctx, overCapKey{}, true)
 	}
 	return ctx
 }
 
-// overCap reports whether r arrived on a connection past Limits.MaxConns.
-func overCap(r *http.Request) bool { return r.Context().Value(overCapKey{}) != nil }
+// OverCap reports whether r arrived on a connection past the cap of a
+// FleetCap (marked by MarkOverCap): answer it with RefuseOverCap.
+func OverCap(r *http.Request) bool { return r.Context().Value(overCapKey{}) != nil }
 
-// refuseOverCap answers a request that arrived on a connection past
-// Limits.MaxConns, none idle to reclaim: 503 with Retry-After: 1 and a
-// body naming the limit, the connection closed after it (as the proxy
-// refuses a tunnel past Limits.MaxTunnels), and ev (the host or target it
-// was for) is traced so that a person sees why.
-func (f *Fleet) refuseOverCap(w http.ResponseWriter, r *http.Request, ev Event) {
+// FleetCap is the fleet's cap on the connections open at once across its
+// proxy and hosts (Limits.MaxConns). Its servers report what their
+// connections do (ConnState) and mark an over-cap connection
+// (MarkOverCap), so that, past Max, a new connection first takes the
+// place of the open one idle the longest; when none is idle, up to
+// MaxOverCapAnswers are handed to the server to be answered 503
+// (RefuseOverCap) and one more is closed unanswered.
+type FleetCap struct{ cc ConnCap }
+
+// NewFleetCap returns a FleetCap for max connections.
+func NewFleetCap(max int64) *FleetCap {
+	fc := &FleetCap{}
+	fc.cc.Max, fc.cc.reclaim = max, true
+	return fc
+}
+
+// Listen wraps ln under the cap; refusal, when not nil, is written to a
+// connection past it that is not answered over HTTP.
+func (fc *FleetCap) Listen(ln net.Listener, refusal []byte) net.Listener {
+	return fc.cc.listen(ln, refusal, true)
+}
+
+// ConnState records what a server says connection c does: the
+// http.Server.ConnState of every server listening under the cap.
+func (fc *FleetCap) ConnState(c net.Conn, s http.ConnState) { fc.cc.connState(c, s) }
+
+// Counts returns how many connections are open now (at most the cap) and
+// how many were refused past it.
+func (fc *FleetCap) Counts() (open, refused int64) { return fc.cc.Counts() }
+
+// Reclaimed returns how many idle connections were closed to let a new
+// one in at the cap.
+func (fc *FleetCap) Reclaimed() int64 { return fc.cc.reclaimed.Load() }
+
+// Answering returns how many connections past the cap are being answered
+// now (at most MaxOverCapAnswers).
+func (fc *FleetCap) Answering() int64 { return fc.cc.answering.Load() }
+
+// RefuseOverCap answers a request that arrived on a connection past the
+// cap (OverCap), none idle to reclaim: 503 with Retry-After: 1 and a body
+// naming the limit, the connection closed after it (as the proxy refuses
+// a tunnel past Limits.MaxTunnels); then rep is told, with the vendor and
+// host the request was for, so that a person sees why.
+func (fc *FleetCap) RefuseOverCap(w http.ResponseWriter, r *http.Request, rep Reporter, vendor, host string) {
 	// Read a little of the body first: closing with the client's bytes
 	// unread resets the connection, which can destroy the answer before
 	// the client reads it.
 	_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, 64<<10))
-	msg := fmt.Sprintf("a2a-conform fleet: %d connections are open, each inside a request (Limits.MaxConns); retry after 1 s", f.limits.MaxConns)
+	msg := fmt.Sprintf("a2a-conform fleet: %d connections are open, each inside a request (Limits.MaxConns); retry after 1 s", fc.cc.Max)
 	w.Header().Set("Retry-After", "1")
 	w.Header().Set("Connection", "close")
 	http.Error(w, msg, http.StatusServiceUnavailable)
-	ev.HTTPMethod, ev.Path, ev.Op, ev.Status = r.Method, r.URL.Path, OpConnLimit, http.StatusServiceUnavailable
-	ev.Note = fmt.Sprintf("refused past Limits.MaxConns (%d connections open, none idle): answered 503, Retry-After: 1", f.limits.MaxConns)
-	clipEvent(&ev)
-	checkText(&ev)
-	f.trace.add(ev)
+	rep.Refused(Refusal{Why: PastCap, Vendor: vendor, Host: host, Method: r.Method, Path: r.URL.Path, Status: http.StatusServiceUnavailable, Max: fc.cc.Max})
 }
-
-// Conns returns how many connections the fleet's listeners hold open now
-// (at most Limits.MaxConns) and how many they refused past the cap.
-func (f *Fleet) Conns() (open, refused int64) { return f.conns.Counts() }
-
-// ConnsReclaimed returns how many idle connections the fleet closed to let
-// a new one in at Limits.MaxConns (the one waiting longest for its next
-// request goes first). A reclaimed connection costs its client a new
-// connection, as an idle timeout does: it is not a limit hit.
-func (f *Fleet) ConnsReclaimed() int64 { return f.conns.reclaimed.Load() }

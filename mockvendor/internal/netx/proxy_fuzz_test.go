@@ -1,4 +1,4 @@
-package mockvendor
+package netx
 
 import (
 	"bufio"
@@ -15,16 +15,17 @@ import (
 	"time"
 )
 
-// FuzzProxy writes arbitrary bytes to the proxy listener of a running
-// default fleet, half-closes, and reads what comes back. Inputs may name
-// {canary} (a listener outside the fleet), {host} (a fleet host's own
-// 127.0.0.1:PORT) and {proxy} (the proxy itself); they are replaced before
-// sending. The proxy must never connect to the canary, never answer 5xx of its own (net/http's 501 and 505
-// for malformed requests aside),
-// always finish (no hang), and record one proxy-refused trace event for
-// every refusal it answers.
+// FuzzProxy writes arbitrary bytes to a proxy in front of the default
+// fleet's agent-b.example, agent-d.example and rpc.agent-d.example (stub
+// hosts: see tStubFleet), half-closes, and reads what comes back. Inputs
+// may name {canary} (a listener outside the fleet), {host} (a fleet host's
+// own 127.0.0.1:PORT) and {proxy} (the proxy itself); they are replaced
+// before sending. The proxy must never connect to the canary, never answer
+// 5xx of its own (net/http's 501 and 505 for malformed requests aside),
+// always finish (no hang), and report one OutsideFleet refusal for every
+// refusal it answers.
 func FuzzProxy(f *testing.F) {
-	fl := tDefault(f)
+	fl := tStubFleet(f, stubLimits{})
 	canary, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		f.Fatal(err)
@@ -41,13 +42,8 @@ func FuzzProxy(f *testing.F) {
 			c.Close()
 		}
 	}()
-	var fleetHost string
-	for _, h := range fl.hosts {
-		if h.cfg.Name == HostRPCD {
-			fleetHost = h.addr
-		}
-	}
-	proxyAddr := strings.TrimPrefix(fl.ProxyURL(), "http://")
+	fleetHost := fl.host("rpc.agent-d.example").addr
+	proxyAddr := fl.proxy.Addr()
 	repl := strings.NewReplacer("{canary}", canary.Addr().String(), "{host}", fleetHost, "{proxy}", proxyAddr)
 
 	f.Add([]byte("CONNECT {canary} HTTP/1.1\r\nHost: {canary}\r\n\r\n"))
@@ -61,7 +57,7 @@ func FuzzProxy(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		in := []byte(repl.Replace(string(raw)))
 		hits := canaryHits.Load()
-		seq := fl.trace.Seq()
+		seq := fl.count()
 		conn, err := net.DialTimeout("tcp", proxyAddr, 5*time.Second)
 		if err != nil {
 			t.Fatal(err)
@@ -101,13 +97,13 @@ func FuzzProxy(f *testing.F) {
 		if n := canaryHits.Load() - hits; n != 0 {
 			t.Fatalf("the proxy connected outside the fleet (%d connections)", n)
 		}
-		// A refusal records its event before answering.
+		// A refusal is reported before it is answered.
 		recorded := 0
-		for _, ev := range fl.trace.Since(seq) {
-			if ev.Op == OpRefused {
+		for _, r := range fl.since(seq) {
+			if r.Why == OutsideFleet {
 				recorded++
-				if ev.Status != http.StatusForbidden {
-					t.Fatalf("refusal event with status %d", ev.Status)
+				if r.Status != http.StatusForbidden {
+					t.Fatalf("refusal reported with status %d", r.Status)
 				}
 			}
 		}
