@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 )
 
 // FuzzEncodeAnswer checks that the endpoint's answer encoder (the v2
@@ -149,7 +151,7 @@ func FuzzEncodeSendAnswer(f *testing.F) {
 }
 
 // FuzzDecodeSendFast checks the one-pass send decoding against the
-// two-step one (json.Unmarshal into sendParams, then decodeMessage): when
+// two-step one (json.Unmarshal into sendParams, then a2a.DecodeMessage): when
 // the fast path accepts, both must give the same params and message.
 func FuzzDecodeSendFast(f *testing.F) {
 	f.Add([]byte(`{"message":{"role":"ROLE_USER","messageId":"m","parts":[{"text":"hi","metadata":{"a":1}}]},"metadata":{"skillId":"x"},"configuration":{"blocking":false}}`), uint8(2))
@@ -179,7 +181,7 @@ func FuzzDecodeSendFast(f *testing.F) {
 		if err := json.Unmarshal(nonNull(params), &slow); err != nil {
 			t.Fatalf("fast path accepted params the slow path refuses: %v", err)
 		}
-		want, err := decodeMessage(slow.Message, d)
+		want, err := a2a.DecodeMessage(slow.Message, d)
 		if err != nil {
 			t.Fatalf("fast path accepted a message the slow path refuses: %v", err)
 		}

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 )
 
 // TaskArtifacts gives the real tasks a vendor completes the artifacts of
@@ -194,7 +196,7 @@ func (a *TaskArtifacts) onCall(c *Call) *RPCError {
 	return nil
 }
 
-// part is the part in dialect-neutral form, as encodePart renders it in
+// part is the part in dialect-neutral form, as a2a.EncodePart renders it in
 // dialect d; output stands in for an empty text.
 func (ap *ArtifactPart) part(d Dialect, output string) Part {
 	p := Part{Kind: ap.Kind, Metadata: ap.Metadata}
@@ -248,7 +250,7 @@ func chunkBounds(n, chunks int) []int {
 func configuredArtifact(t *task, s *ArtifactSpec, i int, d Dialect, from, to int) map[string]any {
 	parts := make([]any, 0, to-from)
 	for j := from; j < to; j++ {
-		parts = append(parts, encodePart(s.Parts[j].part(d, t.output), d))
+		parts = append(parts, a2a.EncodePart(s.Parts[j].part(d, t.output), d))
 	}
 	a := map[string]any{"parts": parts}
 	if d == Dialect01 {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 )
 
 // TaskOutcome makes the real tasks a vendor creates end in another state
@@ -47,7 +49,7 @@ func init() {
 }
 
 func (o *TaskOutcome) validate() error {
-	if o.State != "" && !slices.Contains(taskOutcomeStates, normalState(o.State)) {
+	if o.State != "" && !slices.Contains(taskOutcomeStates, a2a.NormalState(o.State)) {
 		return fmt.Errorf("state %q is not one of %v", o.State, taskOutcomeStates)
 	}
 	if o.WorkingMs < 0 {
@@ -60,7 +62,7 @@ func (o *TaskOutcome) onCall(c *Call) *RPCError {
 	if c.Probe || (c.Op != OpSend && c.Op != OpStream) {
 		return nil
 	}
-	c.EndState = normalState(o.State)
+	c.EndState = a2a.NormalState(o.State)
 	c.WorkFor = time.Duration(o.WorkingMs) * time.Millisecond
 	c.Faults = append(c.Faults, "task-outcome")
 	return nil

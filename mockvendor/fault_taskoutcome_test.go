@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 )
 
 func init() {
@@ -35,7 +37,7 @@ func tFaultTaskOutcome(t *testing.T, e *tFaultEnv) {
 				t.Errorf("%s %s: send answered %q, want %q: %s", state, d.D, got, want, r.Body)
 			}
 			ev := tWaitEvent(t, e.f, seq, func(ev Event) bool { return ev.Op == OpSend })
-			if ev.State != normalState(spell[d.D][state]) || !slices.Contains(ev.Faults, "task-outcome") {
+			if ev.State != a2a.NormalState(spell[d.D][state]) || !slices.Contains(ev.Faults, "task-outcome") {
 				t.Errorf("%s %s: trace state %q faults %v", state, d.D, ev.State, ev.Faults)
 			}
 			if _, has := tTask(r)["artifacts"]; has != (state == "completed") {
@@ -94,7 +96,7 @@ func tEventState(ev map[string]any) string {
 	}
 	st, _ := res["status"].(map[string]any)
 	s, _ := st["state"].(string)
-	return normalState(s)
+	return a2a.NormalState(s)
 }
 
 // TestTaskOutcomeConfig: the states the fault takes, in either spelling,

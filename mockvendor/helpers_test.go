@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 )
 
 // Shared helpers of fleet_test.go, faults_test.go, dialect_test.go and
@@ -283,7 +285,7 @@ func tTask(r *tResp) map[string]any {
 func tState(r *tResp) string {
 	st, _ := tTask(r)["status"].(map[string]any)
 	s, _ := st["state"].(string)
-	return normalState(s)
+	return a2a.NormalState(s)
 }
 
 // tRawState returns the state as the wire spelled it.

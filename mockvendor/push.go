@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 )
 
 // The push-notification config methods (A2A 1.0.1 §3.1.7-§3.1.10; 0.3
@@ -138,7 +140,7 @@ var pushVerbs = map[string]pushVerb{
 // that is not there succeeds.
 func (h *host) servePush(q *rpcRequest) (rpcResult, error) {
 	var p pushParams
-	if err := json.Unmarshal(protoNames(nonNull(q.params)), &p); err != nil {
+	if err := json.Unmarshal(a2a.ProtoNamesToJSON(nonNull(q.params)), &p); err != nil {
 		return rpcResult{}, errInvalidParams(err.Error())
 	}
 	verb := pushVerbs[q.method]
@@ -308,7 +310,7 @@ func (h *host) inlinePush(q *rpcRequest, t *task) error {
 			Task *pushConfigJSON `json:"taskPushNotificationConfig"`
 			Push *pushConfigJSON `json:"pushNotificationConfig"`
 		}
-		_ = json.Unmarshal(protoNames(nonNull(p.Configuration)), &conf)
+		_ = json.Unmarshal(a2a.ProtoNamesToJSON(nonNull(p.Configuration)), &conf)
 		pc = conf.Push
 		if q.dialect == Dialect10 && conf.Task != nil {
 			pc = conf.Task

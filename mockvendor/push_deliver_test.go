@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 )
 
 // tHookReq is one request a webhook receiver got.
@@ -233,7 +235,7 @@ func TestPushDelivery(t *testing.T) {
 			}
 			for i, e := range evs {
 				if e.Vendor != "d" || e.TaskID != task || e.Attempt != 1 || e.Status != 200 || e.DeliveryError != "" ||
-					e.URL != hook.srv.URL+"/hook" || !e.Authorization || e.Dialect != string(tc.d) || e.State != normalState(tc.states[i]) {
+					e.URL != hook.srv.URL+"/hook" || !e.Authorization || e.Dialect != string(tc.d) || e.State != a2a.NormalState(tc.states[i]) {
 					t.Errorf("event %d: %+v", i, e)
 				}
 			}

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 )
 
 // The 1.0 HTTP+JSON binding (A2A 1.0 §11): the same operations, tasks,
@@ -197,7 +199,7 @@ func (h *host) answerREST(w http.ResponseWriter, r *http.Request, q *rpcRequest,
 	}
 	q.params, _ = json.Marshal(params)
 	if q.info.op != OpSend && q.info.op != OpStream {
-		q.params = protoNames(q.params) // a send's decoder renames them itself
+		q.params = a2a.ProtoNamesToJSON(q.params) // a send's decoder renames them itself
 	}
 	if q.info.op == OpGet || q.info.op == OpCancel || q.info.task == taskSubscribe {
 		q.task, q.taskErr = decodeTaskParams(q.params)
@@ -249,7 +251,7 @@ func restQuery(r *http.Request, method string) (map[string]json.RawMessage, erro
 			continue
 		}
 		v := vs[0]
-		if name := jsonName(k); name != k { // a proto field name (protonames.go)
+		if name := a2a.JSONName(k); name != k { // a proto field name (internal/a2a/protonames.go)
 			if _, both := query[name]; both {
 				continue
 			}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 )
 
 // The JSON-RPC request path, in stages: serveRPC runs answer, which reads
@@ -432,7 +434,7 @@ func (q *rpcRequest) resolveMethod(env rpcEnvelope, ev *Event) error {
 	q.method, q.params, q.scanned = method, env.Params, env.send
 	q.info, q.known = methods[method]
 	if q.info.dialect == Dialect10 && q.info.op != OpSend && q.info.op != OpStream {
-		q.params = protoNames(q.params) // a send renames only what its fast path declines
+		q.params = a2a.ProtoNamesToJSON(q.params) // a send renames only what its fast path declines
 	}
 	if q.info.op == OpGet || q.info.op == OpCancel || q.info.task == taskSubscribe {
 		q.task, q.taskErr = decodeTaskParams(q.params)
@@ -515,13 +517,13 @@ func decodeSend(params json.RawMessage, scanned *sendParamsMsg, d Dialect, fast 
 		}
 	}
 	if d == Dialect10 {
-		params = protoNames(params)
+		params = a2a.ProtoNamesToJSON(params)
 	}
 	*sp = sendParams{}
 	if err := json.Unmarshal(nonNull(params), sp); err != nil {
 		return nil, errInvalidParams(err.Error())
 	}
-	msg, err := decodeMessage(sp.Message, d)
+	msg, err := a2a.DecodeMessage(sp.Message, d)
 	if err != nil {
 		return nil, errInvalidParams(err.Error())
 	}
@@ -541,17 +543,6 @@ func (tp *taskParams) taskID() string {
 		return tp.ID
 	}
 	return strings.TrimPrefix(tp.Name, "tasks/")
-}
-
-// normalState turns any dialect's state spelling into the 0.3 spelling.
-func normalState(s string) string {
-	if v, ok := states03[s]; ok {
-		return v
-	}
-	if rest, ok := strings.CutPrefix(s, "TASK_STATE_"); ok {
-		return strings.ReplaceAll(strings.ToLower(rest), "_", "-")
-	}
-	return s
 }
 
 // skillOf reads the skill a message is for: params.metadata.skillId

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 )
 
 // serveSend creates the task of a send (or continues the task its message
@@ -93,7 +95,7 @@ func (h *host) messageResult(q *rpcRequest, stream bool) rpcResult {
 	}
 	reply := &Message{Role: "agent", MessageID: newID("m-"), ContextID: ctx,
 		Parts: []Part{{Kind: "text", Text: fmt.Sprintf("%s answered %s", h.vendor.cfg.Organization, summarize(m))}}}
-	var v any = encodeMessage(reply, q.dialect)
+	var v any = a2a.EncodeMessage(reply, q.dialect)
 	if q.dialect == Dialect10 {
 		v = map[string]any{"message": v}
 	}
@@ -228,7 +230,7 @@ func (h *host) serveList(q *rpcRequest) (rpcResult, error) {
 	}
 	want := ""
 	if lp.Status != "" && lp.Status != "TASK_STATE_UNSPECIFIED" {
-		want = normalState(lp.Status)
+		want = a2a.NormalState(lp.Status)
 		if !knownState(want) {
 			// Not a TaskState (@a2a-js/sdk 1.3.0 sends "UNRECOGNIZED" for
 			// a request without status): refused, not a silent empty list.
@@ -449,7 +451,7 @@ type taskView struct {
 // encodeTaskView encodes the task in state (0.3 spelling) in dialect d as
 // view shows it.
 func (f *Fleet) encodeTaskView(t *task, d Dialect, state string, now time.Time, view taskView) map[string]any {
-	status := map[string]any{"state": stateName(state, d), "timestamp": now.UTC().Format(time.RFC3339Nano)}
+	status := map[string]any{"state": a2a.StateName(state, d), "timestamp": now.UTC().Format(time.RFC3339Nano)}
 	out := map[string]any{"id": t.id, "status": status}
 	switch d {
 	case Dialect01:
@@ -470,7 +472,7 @@ func (f *Fleet) encodeTaskView(t *task, d Dialect, state string, now time.Time, 
 			for _, m := range msgs {
 				in := *m
 				in.TaskID, in.ContextID = t.id, t.contextID
-				hist = append(hist, encodeMessage(&in, d))
+				hist = append(hist, a2a.EncodeMessage(&in, d))
 			}
 			out["history"] = hist
 		}
@@ -487,7 +489,7 @@ var a2aVersionKey = http.CanonicalHeaderKey("A2A-Version")
 
 func artifact(t *task, d Dialect) map[string]any {
 	text := Part{Kind: "text", Text: t.output}
-	a := map[string]any{"name": "result", "parts": []any{encodePart(text, d)}}
+	a := map[string]any{"name": "result", "parts": []any{a2a.EncodePart(text, d)}}
 	if d == Dialect01 {
 		a["index"] = 0
 	} else {
@@ -504,7 +506,7 @@ func (f *Fleet) streamEvents(t *task, d Dialect) ([]any, string) {
 	now := time.Now()
 	ts := now.UTC().Format(time.RFC3339Nano)
 	status := func(state string) map[string]any {
-		return map[string]any{"state": stateName(state, d), "timestamp": ts}
+		return map[string]any{"state": a2a.StateName(state, d), "timestamp": ts}
 	}
 	final := t.endState()
 	if t.hold {

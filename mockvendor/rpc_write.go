@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"slices"
 	"time"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 )
 
 // writeAnswer renders the answer (or the error) in the request's dialect
@@ -47,7 +49,7 @@ func (h *host) writeAnswer(w http.ResponseWriter, r *http.Request, q *rpcRequest
 	if ev.TaskID == "" {
 		ev.TaskID = res.taskID
 	}
-	ev.State = normalState(stateName(res.state, q.dialect)) // as the wire said it
+	ev.State = a2a.NormalState(a2a.StateName(res.state, q.dialect)) // as the wire said it
 	ev.MessageReply = res.message
 	if res.stream != nil {
 		h.writeStream(w, r, q, res, ev)
@@ -237,13 +239,13 @@ func frameState(item any) string {
 	if st == "" {
 		return ""
 	}
-	return normalState(st)
+	return a2a.NormalState(st)
 }
 
 // statusFrame is the final status update of task t in state (0.3
 // spelling), as a stream in dialect d sends it.
 func statusFrame(t *task, d Dialect, state string) any {
-	status := map[string]any{"state": stateName(state, d), "timestamp": time.Now().UTC().Format(time.RFC3339Nano)}
+	status := map[string]any{"state": a2a.StateName(state, d), "timestamp": time.Now().UTC().Format(time.RFC3339Nano)}
 	switch d {
 	case Dialect01:
 		return map[string]any{"id": t.id, "status": status, "final": true}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 )
 
 // tHonestConfig is the default fleet with C serving 1.0 only and a work
@@ -390,7 +392,7 @@ func TestSubscribe(t *testing.T) {
 			if tc.d == Dialect10 {
 				last = tPath(last, "statusUpdate")
 			}
-			if s, _ := tPath(last, "status", "state").(string); normalState(s) != "completed" {
+			if s, _ := tPath(last, "status", "state").(string); a2a.NormalState(s) != "completed" {
 				t.Errorf("last event %v", evs[len(evs)-1])
 			}
 		})

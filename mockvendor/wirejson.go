@@ -28,6 +28,8 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 )
 
 var (
@@ -203,17 +205,17 @@ func decodeFast(b []byte, v any) error { return jsonv2.Unmarshal(b, v, v1Decode)
 
 // sendParamsMsg is sendParams with the message decoded in the same pass.
 type sendParamsMsg struct {
-	ID            string       `json:"id"`
-	SessionID     string       `json:"sessionId"`
-	Message       *wireMessage `json:"message"`
-	Configuration sendConfig   `json:"configuration"`
-	Metadata      sendMetadata `json:"metadata"`
+	ID            string           `json:"id"`
+	SessionID     string           `json:"sessionId"`
+	Message       *a2a.WireMessage `json:"message"`
+	Configuration sendConfig       `json:"configuration"`
+	Metadata      sendMetadata     `json:"metadata"`
 }
 
 // decodeSendFast decodes send params and their message in one pass,
 // filling sp (all but sp.Message) as json.Unmarshal would. It returns ok
 // false whenever the two-step decoding (json.Unmarshal into sendParams,
-// then decodeMessage) could answer differently: an error, an absent
+// then a2a.DecodeMessage) could answer differently: an error, an absent
 // message, a member set twice; the caller then decodes the two-step way,
 // which gives the same result or the error.
 func decodeSendFast(params json.RawMessage, scanned *sendParamsMsg, d Dialect, sp *sendParams) (*Message, bool) {
@@ -226,7 +228,7 @@ func decodeSendFast(params json.RawMessage, scanned *sendParamsMsg, d Dialect, s
 	}
 	if !ok {
 		if d == Dialect10 {
-			params = protoNames(params) // the token path takes JSON names only
+			params = a2a.ProtoNamesToJSON(params) // the token path takes JSON names only
 		}
 		p = sendParamsMsg{}
 		if err := decodeFast(params, &p); err != nil {
@@ -236,7 +238,7 @@ func decodeSendFast(params json.RawMessage, scanned *sendParamsMsg, d Dialect, s
 	if p.Message == nil {
 		return nil, false
 	}
-	msg, err := buildMessage(p.Message, d)
+	msg, err := a2a.BuildMessage(p.Message, d)
 	if err != nil {
 		return nil, false
 	}
@@ -271,7 +273,7 @@ func paramsMember(p *sendParamsMsg, name []byte) (*string, uint8) {
 }
 
 // messageMember's one member that is not a string is parts.
-func messageMember(wm *wireMessage, name []byte) (*string, uint8) {
+func messageMember(wm *a2a.WireMessage, name []byte) (*string, uint8) {
 	switch string(name) {
 	case "kind":
 		return &wm.Kind, 1
@@ -290,7 +292,7 @@ func messageMember(wm *wireMessage, name []byte) (*string, uint8) {
 }
 
 // partMember's members are all strings; text is set when present.
-func partMember(wp *wirePart, name []byte) (*string, uint8) {
+func partMember(wp *a2a.WirePart, name []byte) (*string, uint8) {
 	switch string(name) {
 	case "kind":
 		return &wp.Kind, 1
@@ -491,8 +493,8 @@ func (r *tokenReader) skipScalar() {
 }
 
 // message reads a message of string members and plain parts.
-func (r *tokenReader) message() *wireMessage {
-	wm := &wireMessage{}
+func (r *tokenReader) message() *a2a.WireMessage {
+	wm := &a2a.WireMessage{}
 	if !r.begin('{') {
 		return nil
 	}
@@ -512,13 +514,13 @@ func (r *tokenReader) message() *wireMessage {
 
 // parts reads an array of parts whose members are kind, type and text,
 // each a string.
-func (r *tokenReader) parts() []wirePart {
+func (r *tokenReader) parts() []a2a.WirePart {
 	if !r.begin('[') {
 		return nil
 	}
-	var ps []wirePart
+	var ps []a2a.WirePart
 	for r.more() {
-		var wp wirePart
+		var wp a2a.WirePart
 		if !r.begin('{') {
 			return nil
 		}
@@ -581,7 +583,7 @@ type answer03 struct {
 	Result  task03         `json:"result"`
 }
 
-// parts03 are the parts as encodePart writes them in 0.3, plain text parts
+// parts03 are the parts as a2a.EncodePart writes them in 0.3, plain text parts
 // as structs.
 func parts03(ps []Part) []any {
 	out := make([]any, 0, len(ps))
@@ -589,7 +591,7 @@ func parts03(ps []Part) []any {
 		if plainText(p) {
 			out = append(out, textPart03{Kind: "text", Text: p.Text})
 		} else {
-			out = append(out, encodePart(p, Dialect03))
+			out = append(out, a2a.EncodePart(p, Dialect03))
 		}
 	}
 	return out
@@ -630,7 +632,7 @@ func encodeSendAnswerFast(id json.RawMessage, t *task, d Dialect, state string, 
 	m := t.input
 	a := &answer03{ID: jsontext.Value(idOrNull(id)), JSONRPC: "2.0", Result: task03{
 		ContextID: t.contextID, ID: t.id, Kind: "task",
-		Status:  status03{State: stateName(state, d), Timestamp: now.UTC().Format(time.RFC3339Nano)},
+		Status:  status03{State: a2a.StateName(state, d), Timestamp: now.UTC().Format(time.RFC3339Nano)},
 		History: []message03{{ContextID: t.contextID, Kind: "message", MessageID: m.MessageID, Metadata: m.Metadata, Parts: parts03(m.Parts), Role: m.Role, TaskID: t.id}},
 	}}
 	if state == "completed" {
@@ -762,7 +764,7 @@ func appendSendAnswer(id json.RawMessage, t *task, d Dialect, state string, now 
 	}
 	w.name("status")
 	w.open('{')
-	w.member("state", stateName(state, d))
+	w.member("state", a2a.StateName(state, d))
 	w.name("timestamp")
 	w.b = append(w.b, '"')
 	w.b = now.UTC().AppendFormat(w.b, time.RFC3339Nano)
@@ -819,7 +821,7 @@ func (w *answerWriter) textPart(text string, d Dialect) {
 	w.close('}')
 }
 
-// message writes the plain message m of task t as encodeMessage does:
+// message writes the plain message m of task t as a2a.EncodeMessage does:
 // contextId, kind (0.3), messageId, parts, role (ROLE_* in 1.0), taskId.
 func (w *answerWriter) message(m *Message, t *task, d Dialect) {
 	w.open('{')

@@ -1,6 +1,10 @@
 package mockvendor
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+)
 
 // scanRequest is the fast path's first try at a JSON-RPC request: one pass
 // over the body that reads the envelope and, for a send, the params in the
@@ -222,8 +226,8 @@ func (s *requestScan) sendParams() *sendParamsMsg {
 
 // message reads a message of string members and text parts
 // (messageMember).
-func (s *requestScan) message() *wireMessage {
-	wm := &wireMessage{}
+func (s *requestScan) message() *a2a.WireMessage {
+	wm := &a2a.WireMessage{}
 	var seen uint8
 	s.object(func(name []byte) {
 		field, bit := messageMember(wm, name)
@@ -239,15 +243,15 @@ func (s *requestScan) message() *wireMessage {
 
 // parts reads an array of parts of string members (partMember). An empty
 // array gives nil, as decodeSendTokens leaves it.
-func (s *requestScan) parts() []wirePart {
+func (s *requestScan) parts() []a2a.WirePart {
 	s.expect('[')
-	var ps []wirePart
+	var ps []a2a.WirePart
 	if s.next() == ']' {
 		s.i++
 		return ps
 	}
 	for !s.bad {
-		var wp wirePart
+		var wp a2a.WirePart
 		var seen uint8
 		s.object(func(name []byte) {
 			field, bit := partMember(&wp, name)

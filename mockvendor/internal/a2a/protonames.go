@@ -1,4 +1,4 @@
-package mockvendor
+package a2a
 
 import (
 	"bytes"
@@ -13,18 +13,18 @@ import (
 // accept both). Clients built on protobuf send the proto names: the
 // official TCK's JSON-RPC client sends task_id, context_id, page_size,
 // history_length and include_artifacts (a2a-tck 357c4a8,
-// tck/transport/jsonrpc_client.py). So the 1.0 decoders read params after
-// protoNames; 0.3 and 0.1 have plain JSON schemas with camelCase names
-// and get no such help.
+// tck/transport/jsonrpc_client.py). So the 1.0 decoders read params
+// after ProtoNamesToJSON; 0.3 and 0.1 have plain JSON schemas with
+// camelCase names and get no such help.
 
-// protoNames returns the params raw with every member name spelled the
-// proto way (with an underscore) renamed to its JSON name, in the params
+// ProtoNamesToJSON returns the params raw with every member name spelled
+// the proto way (with an underscore) renamed to its JSON name, in the params
 // object and in every object and array below it, except inside the
 // values of metadata and data members (google.protobuf.Struct and Value,
 // whose keys are the client's own). Where both spellings of a member are
 // there, the JSON name's value is kept. raw itself is returned when
 // nothing is renamed or it is not JSON.
-func protoNames(raw json.RawMessage) json.RawMessage {
+func ProtoNamesToJSON(raw json.RawMessage) json.RawMessage {
 	if out, changed := renameProtoNames(raw); changed {
 		return out
 	}
@@ -58,7 +58,7 @@ func renameProtoNames(raw json.RawMessage) (json.RawMessage, bool) {
 	out := make(map[string]json.RawMessage, len(m))
 	changed := false
 	for k, v := range m {
-		name := jsonName(k)
+		name := JSONName(k)
 		if name != k {
 			changed = true
 			if _, both := m[name]; both {
@@ -86,10 +86,10 @@ func marshalRenamed(v any, raw json.RawMessage, changed bool) (json.RawMessage, 
 	return b, true
 }
 
-// jsonName is the JSON name protoc gives a field of proto name: each
+// JSONName is the JSON name protoc gives a field of proto name: each
 // underscore dropped and the letter after it capitalized ("task_id" ->
 // "taskId"). A name without an underscore is returned as it is.
-func jsonName(proto string) string {
+func JSONName(proto string) string {
 	if !strings.Contains(proto, "_") {
 		return proto
 	}

@@ -1,4 +1,4 @@
-package mockvendor
+package a2a
 
 import (
 	"encoding/json"
@@ -20,62 +20,6 @@ const (
 	Dialect03 Dialect = "0.3"
 	Dialect10 Dialect = "1.0"
 )
-
-type methodInfo struct {
-	op      Op
-	dialect Dialect // "" for names both 0.1 and 0.3 use
-	push    bool    // a push-notification config method (answered -32003)
-	// task is the task operation of a method the trace records as
-	// OpOther: taskList (ListTasks) or taskSubscribe (SubscribeToTask,
-	// tasks/resubscribe); "" for the rest.
-	task taskOp
-}
-
-// taskOp names the task operations the trace has no Op of its own for.
-type taskOp string
-
-const (
-	taskList      taskOp = "list"
-	taskSubscribe taskOp = "subscribe"
-)
-
-// methods maps every JSON-RPC method name the fleet knows to its operation.
-var methods = map[string]methodInfo{
-	"tasks/send":                          {OpSend, Dialect01, false, ""},
-	"tasks/sendSubscribe":                 {OpStream, Dialect01, false, ""},
-	"message/send":                        {OpSend, Dialect03, false, ""},
-	"message/stream":                      {OpStream, Dialect03, false, ""},
-	"tasks/get":                           {OpGet, "", false, ""},
-	"tasks/cancel":                        {OpCancel, "", false, ""},
-	"SendMessage":                         {OpSend, Dialect10, false, ""},
-	"SendStreamingMessage":                {OpStream, Dialect10, false, ""},
-	"GetTask":                             {OpGet, Dialect10, false, ""},
-	"CancelTask":                          {OpCancel, Dialect10, false, ""},
-	"ListTasks":                           {OpOther, Dialect10, false, taskList},
-	"SubscribeToTask":                     {OpOther, Dialect10, false, taskSubscribe},
-	"GetExtendedAgentCard":                {OpOther, Dialect10, false, ""},
-	"tasks/resubscribe":                   {OpOther, "", false, taskSubscribe},
-	"agent/getAuthenticatedExtendedCard":  {OpOther, Dialect03, false, ""},
-	"tasks/pushNotification/set":          {OpOther, Dialect01, true, ""},
-	"tasks/pushNotification/get":          {OpOther, Dialect01, true, ""},
-	"tasks/pushNotificationConfig/set":    {OpOther, Dialect03, true, ""},
-	"tasks/pushNotificationConfig/get":    {OpOther, Dialect03, true, ""},
-	"tasks/pushNotificationConfig/list":   {OpOther, Dialect03, true, ""},
-	"tasks/pushNotificationConfig/delete": {OpOther, Dialect03, true, ""},
-	"CreateTaskPushNotificationConfig":    {OpOther, Dialect10, true, ""},
-	"GetTaskPushNotificationConfig":       {OpOther, Dialect10, true, ""},
-	"ListTaskPushNotificationConfigs":     {OpOther, Dialect10, true, ""},
-	"DeleteTaskPushNotificationConfig":    {OpOther, Dialect10, true, ""},
-}
-
-// dialectFromHeader guesses the dialect of a request whose method does not
-// tell (tasks/get, an unknown method) from its A2A-Version header.
-func dialectFromHeader(v string) Dialect {
-	if strings.HasPrefix(v, "1.") {
-		return Dialect10
-	}
-	return Dialect03
-}
 
 // Part is a message part in dialect-neutral form.
 type Part struct {
@@ -101,7 +45,10 @@ type Message struct {
 	Metadata  map[string]any
 }
 
-type wirePart struct {
+// WirePart is a part as any dialect writes it on the wire: the union of
+// the members of a 0.1, 0.3 and 1.0 part. BuildMessage reads it the way
+// one dialect does.
+type WirePart struct {
 	Type      string         `json:"type,omitempty"`
 	Kind      string         `json:"kind,omitempty"`
 	Text      *string        `json:"text,omitempty"`
@@ -114,32 +61,38 @@ type wirePart struct {
 	Metadata  map[string]any `json:"metadata,omitempty"`
 }
 
-type wireMessage struct {
+// WireMessage is a message as any dialect writes it on the wire (the
+// union of the 0.1, 0.3 and 1.0 members), before BuildMessage checks it
+// against one dialect.
+type WireMessage struct {
 	Kind      string         `json:"kind,omitempty"`
 	Role      string         `json:"role"`
 	MessageID string         `json:"messageId,omitempty"`
 	ContextID string         `json:"contextId,omitempty"`
 	TaskID    string         `json:"taskId,omitempty"`
-	Parts     []wirePart     `json:"parts"`
+	Parts     []WirePart     `json:"parts"`
 	Metadata  map[string]any `json:"metadata,omitempty"`
 }
 
-// decodeMessage reads a message in dialect d. Parts must carry the
-// dialect's discriminator; a part the dialect cannot read is invalid params.
-func decodeMessage(raw json.RawMessage, d Dialect) (*Message, error) {
+// DecodeMessage reads the JSON message raw (params.message of a send) in
+// dialect d. Parts must carry the dialect's discriminator; the error of a
+// message the dialect cannot read names the offending member, for an
+// invalid-params answer.
+func DecodeMessage(raw json.RawMessage, d Dialect) (*Message, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, fmt.Errorf("params.message is required")
 	}
-	var wm wireMessage
+	var wm WireMessage
 	if err := json.Unmarshal(raw, &wm); err != nil {
 		return nil, fmt.Errorf("params.message: %v", err)
 	}
-	return buildMessage(&wm, d)
+	return BuildMessage(&wm, d)
 }
 
-// buildMessage turns a decoded wire message into a Message (decodeMessage's
-// checks after decoding).
-func buildMessage(wm *wireMessage, d Dialect) (*Message, error) {
+// BuildMessage turns a decoded wire message into a Message the way dialect
+// d reads it: DecodeMessage's checks after decoding, for callers that
+// decode the JSON themselves.
+func BuildMessage(wm *WireMessage, d Dialect) (*Message, error) {
 	if len(wm.Parts) == 0 {
 		return nil, fmt.Errorf("params.message.parts must hold at least one part")
 	}
@@ -218,12 +171,14 @@ func buildMessage(wm *wireMessage, d Dialect) (*Message, error) {
 	return m, nil
 }
 
-// encodeMessage writes m in dialect d.
-func encodeMessage(m *Message, d Dialect) map[string]any {
+// EncodeMessage writes m in dialect d, as a map json.Marshal encodes: role
+// and parts spelled the dialect's way, the 0.3 kind, and the ids the
+// dialect has.
+func EncodeMessage(m *Message, d Dialect) map[string]any {
 	out := map[string]any{}
 	parts := make([]any, 0, len(m.Parts))
 	for _, p := range m.Parts {
-		parts = append(parts, encodePart(p, d))
+		parts = append(parts, EncodePart(p, d))
 	}
 	out["parts"] = parts
 	switch d {
@@ -255,7 +210,10 @@ func encodeMessage(m *Message, d Dialect) map[string]any {
 	return out
 }
 
-func encodePart(p Part, d Dialect) map[string]any {
+// EncodePart writes p in dialect d, as a map json.Marshal encodes: named
+// by "type" in 0.1, by "kind" in 0.3 and by its member (text, data, raw or
+// url) in 1.0.
+func EncodePart(p Part, d Dialect) map[string]any {
 	out := map[string]any{}
 	switch d {
 	case Dialect01:
@@ -292,36 +250,4 @@ func encodePart(p Part, d Dialect) map[string]any {
 		out["metadata"] = p.Metadata
 	}
 	return out
-}
-
-// states10 and states03 spell the task states in 1.0 and in 0.3, one from
-// the other, so that stateName and normalState build no strings for them.
-var states10, states03 = func() (map[string]string, map[string]string) {
-	to10, to03 := map[string]string{}, map[string]string{}
-	for _, s := range []string{"submitted", "working", "input-required", "auth-required", "completed", "canceled", "failed", "rejected"} {
-		v := "TASK_STATE_" + strings.ToUpper(strings.ReplaceAll(s, "-", "_"))
-		to10[s], to03[v] = v, s
-	}
-	return to10, to03
-}()
-
-// stateName spells a task state (0.3 spelling) in dialect d.
-func stateName(state string, d Dialect) string {
-	if d == Dialect10 {
-		if s, ok := states10[state]; ok {
-			return s
-		}
-		return "TASK_STATE_" + strings.ToUpper(strings.ReplaceAll(state, "-", "_"))
-	}
-	if d == Dialect01 {
-		// 0.1 has neither rejected nor auth-required (both came in 0.2):
-		// its nearest states stand in.
-		switch state {
-		case "rejected":
-			return "failed"
-		case "auth-required":
-			return "input-required"
-		}
-	}
-	return state
 }

@@ -1,0 +1,13 @@
+// Package a2a is layer 1 of the mock vendor fleet: the A2A model in
+// dialect-neutral form (Dialect, Message, Part, task states) and the
+// converters at the edge that read and write it in each dialect the fleet
+// speaks, 0.1, 0.3 (with 0.2) and 1.0: DecodeMessage and BuildMessage,
+// EncodeMessage and EncodePart, StateName and NormalState, and
+// ProtoNamesToJSON and JSONName for the proto field names a 1.0 client
+// may send (A2A 1.0.1 §5.5).
+//
+// It imports no other mockvendor package; the layers above it (the task
+// store, the faults, the bindings and the root package mockvendor, which
+// re-exports Dialect, Message and Part by alias) import it, and nothing
+// below it may.
+package a2a
