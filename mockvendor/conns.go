@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
 
 // maxHeaderBytes caps a request's header on the proxy and the hosts
@@ -286,9 +288,9 @@ func (f *Fleet) refuseOverCap(w http.ResponseWriter, r *http.Request, ev Event) 
 	http.Error(w, msg, http.StatusServiceUnavailable)
 	ev.HTTPMethod, ev.Path, ev.Op, ev.Status = r.Method, r.URL.Path, OpConnLimit, http.StatusServiceUnavailable
 	ev.Note = fmt.Sprintf("refused past Limits.MaxConns (%d connections open, none idle): answered 503, Retry-After: 1", f.limits.MaxConns)
-	clipEvent(&ev)
-	checkText(&ev)
-	f.trace.add(ev)
+	trace.Clip(&ev)
+	trace.CheckText(&ev)
+	f.trace.Add(ev)
 }
 
 // Conns returns how many connections the fleet's listeners hold open now

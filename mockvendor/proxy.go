@@ -69,7 +69,7 @@ func (p *proxy) route(target string, defaultPort string) *host {
 }
 
 func (p *proxy) refuse(w http.ResponseWriter, r *http.Request, target string) {
-	p.f.trace.add(Event{Host: target, HTTPMethod: r.Method, Op: OpRefused, Status: http.StatusForbidden, Note: "proxy target outside the fleet"})
+	p.f.trace.Add(Event{Host: target, HTTPMethod: r.Method, Op: OpRefused, Status: http.StatusForbidden, Note: "proxy target outside the fleet"})
 	http.Error(w, "a2a-conform proxy: "+target+" is not a host of the fleet", http.StatusForbidden)
 }
 
