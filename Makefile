@@ -127,7 +127,7 @@ FUZZ_TARGETS := \
 	./mockvendor:FuzzEncodeSendAnswer \
 	./mockvendor:FuzzDecodeSendFast \
 	./mockvendor:FuzzScanRequest \
-	./mockvendor:FuzzTraceRing \
+	./mockvendor/internal/trace:FuzzTraceRing \
 	./cardsig:FuzzCardSignature \
 	./contract:FuzzLineReader
 

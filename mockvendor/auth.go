@@ -39,18 +39,6 @@ const DefaultAPIKeyHeader = "X-API-Key"
 // know it).
 const CredentialUnknown = "unknown"
 
-// Presented is one credential a request presented, as the trace records it.
-type Presented struct {
-	// Owner is the id of the vendor that issued the credential, or
-	// CredentialUnknown.
-	Owner string `json:"owner"`
-	// Via says how it was presented: "bearer" (Authorization: Bearer),
-	// "authorization" (the Authorization header in another form),
-	// "header:<Name>" (a request header) or "query:<name>" (a URL query
-	// parameter).
-	Via string `json:"via"`
-}
-
 // maxPresented bounds the credentials one event lists.
 const maxPresented = 8
 

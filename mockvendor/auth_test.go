@@ -70,16 +70,16 @@ func TestAuthEnforcedAndTraced(t *testing.T) {
 		want      []Presented
 	}{
 		{"bearer absent", dURL, nil, 401, `Bearer realm="Vendor D"`, nil},
-		{"bearer right", dURL, map[string]string{"Authorization": "Bearer " + dCred.Value}, 200, "", []Presented{{"d", "bearer"}}},
-		{"bearer of another vendor", dURL, map[string]string{"Authorization": "Bearer " + cCred.Value}, 401, `error="invalid_token"`, []Presented{{"c", "bearer"}}},
-		{"bearer made up", dURL, map[string]string{"Authorization": "Bearer nope"}, 401, `error="invalid_token"`, []Presented{{CredentialUnknown, "bearer"}}},
+		{"bearer right", dURL, map[string]string{"Authorization": "Bearer " + dCred.Value}, 200, "", []Presented{{Owner: "d", Via: "bearer"}}},
+		{"bearer of another vendor", dURL, map[string]string{"Authorization": "Bearer " + cCred.Value}, 401, `error="invalid_token"`, []Presented{{Owner: "c", Via: "bearer"}}},
+		{"bearer made up", dURL, map[string]string{"Authorization": "Bearer nope"}, 401, `error="invalid_token"`, []Presented{{Owner: CredentialUnknown, Via: "bearer"}}},
 		{"api key absent", cURL, nil, 401, `ApiKey realm="Vendor C", header="X-Vendor-Key"`, nil},
-		{"api key right", cURL, map[string]string{"X-Vendor-Key": cCred.Value}, 200, "", []Presented{{"c", "header:X-Vendor-Key"}}},
-		{"api key as bearer", cURL, map[string]string{"Authorization": "Bearer " + cCred.Value}, 401, "ApiKey", []Presented{{"c", "bearer"}}},
-		{"api key unknown", cURL, map[string]string{"X-Vendor-Key": "guess"}, 401, "ApiKey", []Presented{{CredentialUnknown, "header:X-Vendor-Key"}}},
-		{"D's token in the query", cURL + "?api_key=" + dCred.Value, map[string]string{"X-Vendor-Key": cCred.Value}, 200, "", []Presented{{"c", "header:X-Vendor-Key"}, {"d", "query:api_key"}}},
-		{"D's token in a cookie", cURL, map[string]string{"X-Vendor-Key": cCred.Value, "Cookie": "session=" + dCred.Value}, 200, "", []Presented{{"c", "header:X-Vendor-Key"}, {"d", "header:Cookie"}}},
-		{"D's token in an odd header", cURL, map[string]string{"X-Vendor-Key": cCred.Value, "X-Other": dCred.Value}, 200, "", []Presented{{"c", "header:X-Vendor-Key"}, {"d", "header:X-Other"}}},
+		{"api key right", cURL, map[string]string{"X-Vendor-Key": cCred.Value}, 200, "", []Presented{{Owner: "c", Via: "header:X-Vendor-Key"}}},
+		{"api key as bearer", cURL, map[string]string{"Authorization": "Bearer " + cCred.Value}, 401, "ApiKey", []Presented{{Owner: "c", Via: "bearer"}}},
+		{"api key unknown", cURL, map[string]string{"X-Vendor-Key": "guess"}, 401, "ApiKey", []Presented{{Owner: CredentialUnknown, Via: "header:X-Vendor-Key"}}},
+		{"D's token in the query", cURL + "?api_key=" + dCred.Value, map[string]string{"X-Vendor-Key": cCred.Value}, 200, "", []Presented{{Owner: "c", Via: "header:X-Vendor-Key"}, {Owner: "d", Via: "query:api_key"}}},
+		{"D's token in a cookie", cURL, map[string]string{"X-Vendor-Key": cCred.Value, "Cookie": "session=" + dCred.Value}, 200, "", []Presented{{Owner: "c", Via: "header:X-Vendor-Key"}, {Owner: "d", Via: "header:Cookie"}}},
+		{"D's token in an odd header", cURL, map[string]string{"X-Vendor-Key": cCred.Value, "X-Other": dCred.Value}, 200, "", []Presented{{Owner: "c", Via: "header:X-Vendor-Key"}, {Owner: "d", Via: "header:X-Other"}}},
 	}
 	c := tClient(t, f, tViaProxy)
 	for _, tc := range cases {
@@ -132,7 +132,7 @@ func TestAuthRevokedAndRedacted(t *testing.T) {
 		t.Fatalf("revoked: %d %q", r.Status, r.Header.Get("WWW-Authenticate"))
 	}
 	ev := tWaitEvent(t, f, since, func(e Event) bool { return e.Op == OpSend })
-	if !slices.Equal(ev.Credentials, []Presented{{"d", "bearer"}}) || strings.Contains(string(ev.Request), "tok-fixed-d") || !strings.Contains(string(ev.Request), "redacted") {
+	if !slices.Equal(ev.Credentials, []Presented{{Owner: "d", Via: "bearer"}}) || strings.Contains(string(ev.Request), "tok-fixed-d") || !strings.Contains(string(ev.Request), "redacted") {
 		t.Errorf("event %+v body %s", ev.Credentials, ev.Request)
 	}
 	for _, c := range []struct{ in, want string }{

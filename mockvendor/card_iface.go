@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
 
 // Interface and version selection (the IFACE scenarios). A card may give
@@ -233,7 +235,7 @@ func (h *host) checkTenant(q *rpcRequest, ev *Event) error {
 
 func clipField(s string) string {
 	if len(s) > 64 {
-		return cutUTF8(s, 64) + "..."
+		return trace.CutUTF8(s, 64) + "..."
 	}
 	return s
 }

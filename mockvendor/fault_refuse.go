@@ -27,7 +27,7 @@ type connRefuser interface {
 func (h *host) refuseConn(c net.Conn) bool {
 	for _, af := range h.vendor.faultsSnapshot() {
 		if r, ok := af.impl.(connRefuser); ok && af.appliesTo(h.sanName()) && r.refusesConnections() {
-			h.vendor.fleet.trace.add(Event{Vendor: h.vendor.cfg.ID, Host: h.name, Op: OpConnRefused, Faults: []string{af.spec.Type}, Note: "the endpoint refused the connection"})
+			h.vendor.fleet.trace.Add(Event{Vendor: h.vendor.cfg.ID, Host: h.name, Op: OpConnRefused, Faults: []string{af.spec.Type}, Note: "the endpoint refused the connection"})
 			_ = c.Close()
 			return true
 		}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/netx"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
 
 // Fleet is a set of mock vendors on loopback TLS listeners, a CONNECT proxy
@@ -88,7 +89,7 @@ func NewUnstartedFleet(cfg Config) (*Fleet, error) {
 		l.MaxConns < 0 || l.MaxTunnels < 0 || l.IdleTimeout < 0 {
 		return nil, &ConfigError{Field: "limits", Msg: "limits must not be negative (zero means the default)"}
 	}
-	f.trace = newTrace(f.limits)
+	f.trace = trace.New(f.limits.MaxTraceEvents, f.limits.MaxTraceBodyBytes)
 	f.conns = netx.NewFleetCap(int64(f.limits.MaxConns))
 	f.tasks = newTaskStore(f.limits.MaxTasks, newTaskBudget(f.limits.MaxTaskBytes, f.limits.MaxVendorTaskBytes))
 	names := map[string]bool{}
@@ -412,7 +413,7 @@ func (f *Fleet) recordFailedHandshake(c net.Conn, state http.ConnState) {
 	if netx.Reclaimed(c) {
 		return // the fleet closed it to make room (netx.FleetCap), not the client
 	}
-	f.trace.add(Event{Vendor: hc.host.vendor.cfg.ID, Host: hc.host.name, Op: OpTLSFailed, Note: "the client broke off the TLS handshake"})
+	f.trace.Add(Event{Vendor: hc.host.vendor.cfg.ID, Host: hc.host.name, Op: OpTLSFailed, Note: "the client broke off the TLS handshake"})
 }
 
 func (l *hostListener) Accept() (net.Conn, error) {
@@ -471,7 +472,7 @@ func (h *host) serve(w http.ResponseWriter, r *http.Request) {
 		ev.ServerName = r.TLS.ServerName
 	}
 	tr := h.vendor.fleet.trace
-	seq := tr.begin(ev)
+	seq := tr.Begin(ev)
 	sw := &statusWriter{ResponseWriter: w}
 	switch {
 	case r.Method == http.MethodGet && h.cfg.Card && isCardPath(r.URL.Path):
@@ -495,9 +496,9 @@ func (h *host) serve(w http.ResponseWriter, r *http.Request) {
 		ev.ContentType = sw.Header().Get("Content-Type")
 	}
 	h.vendor.fleet.redact(&ev)
-	clipEvent(&ev)
-	checkText(&ev)
-	tr.finish(seq, func(e *Event) { *e = withSeq(ev, e) })
+	trace.Clip(&ev)
+	trace.CheckText(&ev)
+	tr.Finish(seq, func(e *Event) { *e = withSeq(ev, e) })
 }
 
 func withSeq(ev Event, old *Event) Event {
@@ -611,7 +612,7 @@ func (f *Fleet) Client() *http.Client {
 func (f *Fleet) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
 	h := f.byAddr[addr]
 	if h == nil {
-		f.trace.add(Event{Host: addr, Op: OpRefused, Note: "direct dial outside the fleet"})
+		f.trace.Add(Event{Host: addr, Op: OpRefused, Note: "direct dial outside the fleet"})
 		return nil, fmt.Errorf("%s is not a host of the fleet", addr)
 	}
 	var d net.Dialer

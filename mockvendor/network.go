@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/netx"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
 
 // The fleet's network layer (the CA, the connection caps, the proxy) is in
@@ -134,10 +135,10 @@ func (n fleetNet) Refused(r netx.Refusal) {
 	case netx.PastCap:
 		ev.Op = OpConnLimit
 		ev.Note = fmt.Sprintf("refused past Limits.MaxConns (%d connections open, none idle): answered 503, Retry-After: 1", r.Max)
-		clipEvent(&ev)
-		checkText(&ev)
+		trace.Clip(&ev)
+		trace.CheckText(&ev)
 	}
-	n.f.trace.add(ev)
+	n.f.trace.Add(ev)
 }
 
 // Addr returns the address of the host's listener (netx.Host).

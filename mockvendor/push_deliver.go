@@ -104,14 +104,6 @@ const (
 	MaxPushResponseBytes = 4 << 10
 )
 
-// OpPushDelivery is an outbound event: one attempt to POST a push
-// notification to a config's URL, or a notification (or a retry) not made:
-// its URL is not loopback, it was dropped from a full queue, or the fleet
-// closed first. Event.URL names the target, Event.Attempt the attempt (0
-// for one not made), Event.Status the receiver's HTTP status (0 when none
-// came), Event.DeliveryError why it failed or was not made.
-const OpPushDelivery Op = "push-delivery"
-
 // pushWatch follows one task with push configs.
 type pushWatch struct {
 	t     *task
@@ -453,13 +445,13 @@ func (s *pushStore) deliver(ctx context.Context, v *Vendor, j *pushJob) {
 	t := f.tasks.get(v.cfg.ID, j.taskID)
 	if t == nil {
 		ev.DeliveryError = "not delivered: the task store forgot the task before it was sent"
-		f.trace.add(redactPush(f, ev))
+		f.trace.Add(redactPush(f, ev))
 		return
 	}
 	body, hdr, err := pushPayload(f, t, j.state, j.at, j.c)
 	if err != nil {
 		ev.DeliveryError = "not delivered: " + err.Error()
-		f.trace.add(redactPush(f, ev))
+		f.trace.Add(redactPush(f, ev))
 		return
 	}
 	s.mu.Lock()
@@ -469,17 +461,17 @@ func (s *pushStore) deliver(ctx context.Context, v *Vendor, j *pushJob) {
 	for attempt := 1; attempt <= MaxPushAttempts; attempt++ {
 		if attempt > 1 && !sleepCtx(ctx, delay<<(attempt-2)) {
 			ev.DeliveryError = fmt.Sprintf("not delivered: %v before attempt %d", context.Cause(ctx), attempt)
-			f.trace.add(redactPush(f, ev))
+			f.trace.Add(redactPush(f, ev))
 			return
 		}
 		e := ev
 		e.Attempt = attempt
 		e.Authorization = hdr.Get("Authorization") != ""
 		e.ContentType = hdr.Get("Content-Type")
-		seq := f.trace.begin(redactPush(f, e))
+		seq := f.trace.Begin(redactPush(f, e))
 		status, err := postOnce(ctx, client, timeout, j.u, body, hdr)
 		why, again := attemptOutcome(ctx, status, err)
-		f.trace.finish(seq, func(e *Event) {
+		f.trace.Finish(seq, func(e *Event) {
 			e.Status = status
 			e.DeliveryError, _ = f.RedactText(why)
 		})

@@ -206,6 +206,6 @@ func (s *pushStore) traceDrops(v *Vendor, drops []pushDrop) {
 			ev.Host = d.j.u.Host
 		}
 		ev.DeliveryError = "not delivered: " + d.reason
-		v.fleet.trace.add(redactPush(v.fleet, ev))
+		v.fleet.trace.Add(redactPush(v.fleet, ev))
 	}
 }

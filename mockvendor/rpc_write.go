@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
 
 // writeAnswer renders the answer (or the error) in the request's dialect
@@ -76,8 +77,8 @@ func traceErrorData(ev *Event, rpcErr *RPCError) {
 	switch {
 	case err != nil:
 		return
-	case len(b) > MaxTracedErrorData || nestedDeeper(b, MaxTracedDepth):
-		ev.Clipped = appendOnce(ev.Clipped, "errorData")
+	case len(b) > MaxTracedErrorData || trace.NestedDeeper(b, MaxTracedDepth):
+		ev.Clipped = trace.AppendOnce(ev.Clipped, "errorData")
 	default:
 		ev.ErrorData = b
 	}
@@ -214,7 +215,7 @@ func (h *host) writeFrame(w http.ResponseWriter, rc *http.ResponseController, bu
 		if len(ev.Seen) < MaxTracedSeen {
 			ev.Seen = append(ev.Seen, SeenState{State: st, Time: time.Now()})
 		} else {
-			ev.Clipped = appendOnce(ev.Clipped, "seen")
+			ev.Clipped = trace.AppendOnce(ev.Clipped, "seen")
 		}
 	}
 	return true

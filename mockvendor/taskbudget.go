@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
 
 // taskBudget accounts, in bytes, what the task store keeps: each task's
@@ -153,7 +155,7 @@ func stubMessage(m *Message, cost int64) *Message {
 // a UTF-8 sequence.
 func clipCopy(s string) string {
 	if len(s) > MaxTracedField {
-		s = cutUTF8(s, MaxTracedField)
+		s = trace.CutUTF8(s, MaxTracedField)
 	}
 	return strings.Clone(s)
 }

@@ -117,15 +117,6 @@ func tRESTTaskID(ev map[string]any) string {
 	return id
 }
 
-// TestTraceSeenIsBounded: an event keeps at most MaxTracedSeen states.
-func TestTraceSeenIsBounded(t *testing.T) {
-	e := Event{Seen: make([]SeenState, MaxTracedSeen+5)}
-	clipEvent(&e)
-	if len(e.Seen) != MaxTracedSeen || !slices.Contains(e.Clipped, "seen") {
-		t.Errorf("seen %d, clipped %v", len(e.Seen), e.Clipped)
-	}
-}
-
 // TestStreamsWork: with Config.StreamsWork a streamed task works
 // Limits.WorkTime, its stream sending working at once and completed when
 // the work ends; a blocking send is still answered completed.

@@ -1,4 +1,4 @@
-package mockvendor
+package trace
 
 import (
 	"encoding/json"
@@ -21,7 +21,7 @@ const MaxTracedDepth = 32
 // keepShallow moves a request body nested deeper than MaxTracedDepth from
 // Request to RequestText, saying so in RequestNotKept.
 func keepShallow(e *Event) {
-	if len(e.Request) == 0 || !nestedDeeper(e.Request, MaxTracedDepth) {
+	if len(e.Request) == 0 || !NestedDeeper(e.Request, MaxTracedDepth) {
 		return
 	}
 	e.RequestText, e.RequestSize, e.Request = string(e.Request), len(e.Request), nil

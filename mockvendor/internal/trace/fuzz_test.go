@@ -1,4 +1,4 @@
-package mockvendor
+package trace
 
 import (
 	"reflect"
@@ -53,14 +53,14 @@ func FuzzTraceRing(f *testing.F) {
 	f.Add([]byte("begin and finish a few hundred times, wrapping the ring around its cap"), uint8(10))
 	f.Fuzz(func(t *testing.T, ops []byte, max8 uint8) {
 		max := int(max8%40) + 1
-		tr := newTrace(Limits{MaxTraceEvents: max, MaxTraceBodyBytes: 1 << 20})
+		tr := New(max, 1<<20)
 		ref := &trRef{max: max}
 		var open []int64
 		for i, op := range ops {
 			switch op % 5 {
 			case 0, 1: // begin
 				e := Event{Host: "h", Note: "begun"}
-				s1, s2 := tr.begin(e), ref.begin(e)
+				s1, s2 := tr.Begin(e), ref.begin(e)
 				if s1 != s2 {
 					t.Fatalf("op %d: seq %d, model %d", i, s1, s2)
 				}
@@ -72,7 +72,7 @@ func FuzzTraceRing(f *testing.F) {
 				k := int(op/5) % len(open)
 				seq := open[k]
 				open = append(open[:k], open[k+1:]...)
-				tr.finish(seq, func(e *Event) { e.Note = "done" })
+				tr.Finish(seq, func(e *Event) { e.Note = "done" })
 				ref.finish(seq, "done")
 			case 3: // Since
 				seq := tr.Seq() - int64(op/5)%int64(max+2)

@@ -1,4 +1,4 @@
-package mockvendor
+package trace
 
 import "testing"
 
