@@ -12,6 +12,24 @@
 // everything and waits for every goroutine, and Client returns an
 // *http.Client that already trusts the CA and routes through the proxy.
 //
+// # Layers
+//
+// The fleet is built in layers, each a package, and a package imports only
+// packages of lower layers (layers_test.go holds every package to this):
+//
+//	layer  package                 holds
+//	0      internal/trace          the trace: Event, Op, its bounds
+//	0      internal/netx           the CA, capped listeners, the CONNECT proxy
+//	1      internal/a2a            the A2A model and its 0.1/0.3/1.0 spellings
+//	9      mockvendor              the public face (NewFleet, Fleet, Vendor,
+//	                               config, aliases of moved types) and the
+//	                               wiring of the layers below
+//	10     admin                   the admin API and live page over a Fleet
+//
+// A lower package never sees the fleet: where it needs it (the proxy routing
+// to a host, a refusal recorded in the trace) it declares a small interface
+// that the root implements (network.go).
+//
 // # Faults
 //
 // Misbehaviours are small registered types, one file each, attached to a

@@ -1,0 +1,115 @@
+package mockvendor
+
+import (
+	"go/build"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// fleetPath is the import path of the fleet's root package.
+const fleetPath = "github.com/a2a-conform/a2a-conform/mockvendor"
+
+// layers places every package of the fleet (by its path below mockvendor,
+// "" for the root) on its layer, as doc.go's "Layers" describes them. A
+// package may import another of the fleet's packages only when that one's
+// layer is lower: imports point down.
+var layers = map[string]int{
+	"internal/trace": 0,
+	"internal/netx":  0,
+	"internal/a2a":   1,
+	"":               9, // the public face and the wiring
+	"admin":          10,
+}
+
+// importViolations lists what breaks the layering in imports, which maps
+// each fleet package (as in layers) to the fleet packages it imports: an
+// import at the importer's layer or above, and a package layers does not
+// place.
+func importViolations(layers map[string]int, imports map[string][]string) []string {
+	var out []string
+	for pkg, imps := range imports {
+		layer, placed := layers[pkg]
+		if !placed {
+			out = append(out, "mockvendor/"+pkg+" has no layer: give it one in layers and in doc.go")
+			continue
+		}
+		for _, to := range imps {
+			if l, ok := layers[to]; ok && l >= layer {
+				out = append(out, "mockvendor/"+pkg+" (layer "+strconv.Itoa(layer)+") imports mockvendor/"+to+" (layer "+strconv.Itoa(l)+"): imports must point down")
+			}
+		}
+	}
+	for pkg := range layers {
+		if _, ok := imports[pkg]; !ok {
+			out = append(out, "layers places mockvendor/"+pkg+", which does not exist")
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// fleetImports reads the non-test imports of every package under the
+// current directory (the fleet's root), keeping the fleet's own.
+func fleetImports(t *testing.T) map[string][]string {
+	out := map[string][]string{}
+	err := filepath.WalkDir(".", func(dir string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if d.Name() == "testdata" {
+			return filepath.SkipDir
+		}
+		pkg, err := build.ImportDir(dir, 0)
+		if _, none := err.(*build.NoGoError); none {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		rel := strings.TrimPrefix(filepath.ToSlash(dir), ".")
+		out[rel] = []string{}
+		for _, imp := range pkg.Imports {
+			if to, ok := strings.CutPrefix(imp, fleetPath); ok && (to == "" || to[0] == '/') {
+				out[rel] = append(out[rel], strings.TrimPrefix(to, "/"))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestImportsPointDown holds the fleet's packages to their layers.
+func TestImportsPointDown(t *testing.T) {
+	for _, v := range importViolations(layers, fleetImports(t)) {
+		t.Error(v)
+	}
+}
+
+// TestImportViolations shows the layering check failing on an import that
+// points up or sideways, and on a package without a layer.
+func TestImportViolations(t *testing.T) {
+	table := map[string]int{"internal/low": 0, "internal/low2": 0, "internal/mid": 1, "": 2}
+	cases := []struct {
+		name    string
+		imports map[string][]string
+		want    int
+	}{
+		{"imports point down", map[string][]string{"internal/low": {}, "internal/low2": {}, "internal/mid": {"internal/low"}, "": {"internal/mid", "internal/low"}}, 0},
+		{"an import points up", map[string][]string{"internal/low": {"internal/mid"}, "internal/low2": {}, "internal/mid": {}, "": {}}, 1},
+		{"an import within a layer", map[string][]string{"internal/low": {"internal/low2"}, "internal/low2": {}, "internal/mid": {}, "": {}}, 1},
+		{"a package with no layer", map[string][]string{"internal/low": {}, "internal/low2": {}, "internal/mid": {}, "": {}, "internal/new": {}}, 1},
+		{"a layer with no package", map[string][]string{"internal/low": {}, "internal/low2": {}, "": {}}, 1},
+	}
+	for _, c := range cases {
+		if got := importViolations(table, c.imports); len(got) != c.want {
+			t.Errorf("%s: %d violations %q, want %d", c.name, len(got), got, c.want)
+		}
+	}
+}
