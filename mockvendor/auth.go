@@ -1,16 +1,14 @@
 package mockvendor
 
 import (
-	"bytes"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"slices"
 	"sort"
-	"strings"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/credentials"
 )
 
 // Authentication [A2A 1.0 §7.3-7.4; §3.3.2 "Authentication Errors"]. A
@@ -21,50 +19,43 @@ import (
 // issued: the trace records whether one was presented, how, and whose it
 // was (a vendor id, or CredentialUnknown), never its value, and the value
 // is cut out of whatever the trace keeps (the body, the headers it
-// records).
+// records). The schemes, the credentials and their recognition are in
+// internal/credentials; this file keeps the public names, builds each
+// vendor's credentials.Config from its AuthConfig and writes what the
+// credentials package finds into the trace and the wire errors.
 
 // The schemes a vendor may declare (AuthConfig.Scheme).
 const (
 	// AuthBearer is an HTTP bearer token: "Authorization: Bearer <token>".
-	AuthBearer = "bearer"
+	AuthBearer = credentials.Bearer
 	// AuthAPIKey is an API key in a request header (AuthConfig.Header).
-	AuthAPIKey = "apiKey"
+	AuthAPIKey = credentials.APIKey
 )
 
 // DefaultAPIKeyHeader is the API key header when AuthConfig.Header is empty.
-const DefaultAPIKeyHeader = "X-API-Key"
+const DefaultAPIKeyHeader = credentials.DefaultAPIKeyHeader
 
 // CredentialUnknown is the owner of a credential the fleet did not issue
 // (or one presented where the fleet looks for credentials but does not
 // know it).
-const CredentialUnknown = "unknown"
+const CredentialUnknown = credentials.Unknown
 
 // maxPresented bounds the credentials one event lists.
 const maxPresented = 8
 
-// Credential is the credential a vendor issued, as the fleet hands it out.
-type Credential struct {
-	// Vendor is the issuing vendor's id.
-	Vendor string `json:"vendor"`
-	// Scheme is AuthBearer or AuthAPIKey.
-	Scheme string `json:"scheme"`
-	// Header is the API key's header name (AuthAPIKey only).
-	Header string `json:"header,omitempty"`
-	// Value is the token or key.
-	Value string `json:"value"`
-	// Origins are the https origins of the vendor's hosts that demand it
-	// (those with a JSON-RPC or HTTP+JSON endpoint).
-	Origins []string `json:"origins"`
-}
+// Credential is the credential a vendor issued, as the fleet hands it out:
+// its Vendor (id), Scheme (AuthBearer or AuthAPIKey), Header (the API
+// key's header name, AuthAPIKey only), Value (the token or key) and
+// Origins (the https origins of the vendor's hosts that demand it, those
+// with a JSON-RPC or HTTP+JSON endpoint).
+type Credential = credentials.Credential
 
-// vendorAuth is a vendor's resolved AuthConfig.
-type vendorAuth struct {
-	scheme, header, name, shape, value string
-	revoked                            bool
-}
+// vendorAuth is a vendor's resolved AuthConfig: its scheme and the
+// credential it issued (Vendor.auth; nil for an open vendor).
+type vendorAuth = credentials.Issuer
 
 // initAuth resolves the vendor's AuthConfig, making up its credential when
-// none is configured.
+// none is configured, and adds it to the fleet's issued credentials.
 func (v *Vendor) initAuth() error {
 	ac := v.cfg.Auth
 	if ec := v.cfg.Card.ExtendedCard; ec != nil && ac == nil && !ec.Public {
@@ -78,30 +69,17 @@ func (v *Vendor) initAuth() error {
 	if ac == nil {
 		return nil
 	}
-	a := &vendorAuth{scheme: or(ac.Scheme, AuthBearer), header: ac.Header, name: ac.Name, shape: ac.CardShape, value: ac.Credential, revoked: ac.Revoked}
-	switch a.scheme {
-	case AuthBearer:
-		a.name = or(a.name, "bearerAuth")
-	case AuthAPIKey:
-		a.name = or(a.name, "apiKeyAuth")
-		a.header = http.CanonicalHeaderKey(or(a.header, DefaultAPIKeyHeader))
-	default:
-		return &ConfigError{Field: "auth.scheme", Msg: fmt.Sprintf("unknown scheme %q (%s or %s)", a.scheme, AuthBearer, AuthAPIKey)}
+	a, err := credentials.New(credentials.Config{Vendor: v.cfg.ID, Organization: v.cfg.Organization,
+		Scheme: ac.Scheme, Header: ac.Header, Name: ac.Name, CardShape: ac.CardShape, Credential: ac.Credential, Revoked: ac.Revoked})
+	var ce *credentials.ConfigError
+	if errors.As(err, &ce) {
+		return &ConfigError{Field: ce.Field, Msg: ce.Msg}
 	}
-	if a.shape != "" && a.shape != "1.0" && a.shape != "0.3" {
-		return &ConfigError{Field: "auth.cardShape", Msg: fmt.Sprintf("unknown card shape %q (1.0 or 0.3)", a.shape)}
-	}
-	if a.value == "" {
-		b := make([]byte, 16)
-		if _, err := rand.Read(b); err != nil {
-			return err
-		}
-		a.value = "a2ac-" + v.cfg.ID + "-" + hex.EncodeToString(b)
-	}
-	if strings.ContainsAny(a.value, " \t\r\n\",\\") {
-		return &ConfigError{Field: "auth.credential", Msg: "must not hold white space, quotes, commas or backslashes"}
+	if err != nil {
+		return err
 	}
 	v.auth = a
+	v.fleet.issued.Add(a)
 	return nil
 }
 
@@ -112,16 +90,13 @@ func (f *Fleet) Credential(vendorID string) (Credential, bool) {
 	if v == nil || v.auth == nil {
 		return Credential{}, false
 	}
-	c := Credential{Vendor: v.cfg.ID, Scheme: v.auth.scheme, Value: v.auth.value}
-	if v.auth.scheme == AuthAPIKey {
-		c.Header = v.auth.header
-	}
+	var origins []string
 	for _, h := range v.hosts {
 		if h.cfg.RPCPath != "" || h.cfg.RESTPath != "" {
-			c.Origins = append(c.Origins, h.url())
+			origins = append(origins, h.url())
 		}
 	}
-	return c, true
+	return v.auth.Credential(origins), true
 }
 
 // Credentials returns every credential the fleet issued, by vendor order.
@@ -135,98 +110,17 @@ func (f *Fleet) Credentials() []Credential {
 	return out
 }
 
-// ownerOf returns the id of the vendor that issued value, or
-// CredentialUnknown.
-func (f *Fleet) ownerOf(value string) string {
-	for _, v := range f.vendors {
-		if v.auth != nil && value == v.auth.value {
-			return v.cfg.ID
-		}
-	}
-	return CredentialUnknown
-}
-
-// ownerIn returns the id of the vendor whose credential s holds (a cookie
-// or a header value may wrap it), or CredentialUnknown. Issued values are
-// long and random, so holding one is no accident.
-func (f *Fleet) ownerIn(s string) string {
-	for _, v := range f.vendors {
-		if v.auth != nil && strings.Contains(s, v.auth.value) {
-			return v.cfg.ID
-		}
-	}
-	return CredentialUnknown
-}
-
-// apiKeyHeader reports whether a vendor of the fleet takes an API key in
-// the header k (canonical form).
-func (f *Fleet) apiKeyHeader(k string) bool {
-	for _, v := range f.vendors {
-		if v.auth != nil && v.auth.scheme == AuthAPIKey && v.auth.header == k {
-			return true
-		}
-	}
-	return false
-}
-
-// anyIssued reports whether a vendor of the fleet issued a credential.
-func (f *Fleet) anyIssued() bool {
-	for _, v := range f.vendors {
-		if v.auth != nil {
-			return true
-		}
-	}
-	return false
-}
-
-// presented finds the credentials r presents: the Authorization header,
-// any header or query parameter holding a credential the fleet issued, and
-// any API key header a vendor of the fleet declares. The list is sorted
-// (owner, then how).
+// presented lists the credentials r presents, as the trace records them
+// (credentials.Issued.Scan says where it looks): each at most once, at
+// most maxPresented, sorted (owner, then how).
 func (f *Fleet) presented(r *http.Request) []Presented {
 	var out []Presented
-	add := func(p Presented) {
+	f.issued.Scan(r, func(owner, via string) {
+		p := Presented{Owner: owner, Via: via}
 		if len(out) < maxPresented && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
-	}
-	if auth := strings.TrimSpace(headerGet(r.Header, "Authorization")); auth != "" {
-		scheme, rest, _ := strings.Cut(auth, " ")
-		switch owner := f.ownerOf(strings.TrimSpace(rest)); {
-		case strings.EqualFold(scheme, "bearer"):
-			add(Presented{Owner: owner, Via: "bearer"})
-		default:
-			if whole := f.ownerIn(auth); whole != CredentialUnknown {
-				owner = whole
-			}
-			add(Presented{Owner: owner, Via: "authorization"})
-		}
-	}
-	if !f.anyIssued() {
-		return out
-	}
-	for k, vals := range r.Header {
-		if k == "Authorization" {
-			continue
-		}
-		for _, val := range vals {
-			if val = strings.TrimSpace(val); val == "" {
-				continue
-			}
-			if owner := f.ownerIn(val); owner != CredentialUnknown || f.apiKeyHeader(k) {
-				add(Presented{Owner: owner, Via: "header:" + k})
-			}
-		}
-	}
-	if r.URL.RawQuery != "" {
-		for k, vals := range r.URL.Query() {
-			for _, val := range vals {
-				if owner := f.ownerIn(val); owner != CredentialUnknown {
-					add(Presented{Owner: owner, Via: "query:" + k})
-				}
-			}
-		}
-	}
+	})
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Owner != out[j].Owner {
 			return out[i].Owner < out[j].Owner
@@ -240,31 +134,20 @@ func (f *Fleet) presented(r *http.Request) []Presented {
 // request body and every text field (a credential in a body, a path or a
 // cache header stays out of the trace too).
 func (f *Fleet) redact(e *Event) {
-	if !f.anyIssued() {
+	if !f.issued.Any() {
 		return
 	}
 	for _, b := range []*json.RawMessage{&e.Request, &e.RPCID} {
-		if f.holdsCredential(*b) {
-			s, _ := f.RedactText(string(*b))
+		if f.issued.Holds(*b) {
+			s, _ := f.issued.Redact(string(*b))
 			*b = []byte(s)
 		}
 	}
 	for _, s := range []*string{&e.Path, &e.A2AVersion, &e.A2AVersionQuery, &e.CacheControl, &e.Pragma, &e.IfNoneMatch,
 		&e.Skill, &e.TaskID, &e.ErrorMessage, &e.Note, &e.Method, &e.ServerName,
 		&e.Host, &e.URL, &e.DeliveryError} { // the last three: a push delivery's receiver (its URL may carry one)
-		*s, _ = f.RedactText(*s)
+		*s, _ = f.issued.Redact(*s)
 	}
-}
-
-// holdsCredential reports whether b contains a credential the fleet
-// issued (without copying b).
-func (f *Fleet) holdsCredential(b []byte) bool {
-	for _, v := range f.vendors {
-		if v.auth != nil && bytes.Contains(b, []byte(v.auth.value)) {
-			return true
-		}
-	}
-	return false
 }
 
 // RedactText cuts every credential the fleet issued out of s, each
@@ -273,25 +156,7 @@ func (f *Fleet) holdsCredential(b []byte) bool {
 // returned as it was). The trace, the report's copy of each request and
 // what the orchestrator wrote (its stderr, its outcomes' details) are all
 // redacted with it.
-func (f *Fleet) RedactText(s string) (string, []string) {
-	var owners []string
-	for _, v := range f.vendors {
-		if v.auth == nil || !strings.Contains(s, v.auth.value) {
-			continue
-		}
-		s = strings.ReplaceAll(s, v.auth.value, "(credential of "+v.cfg.ID+", redacted)")
-		owners = append(owners, v.cfg.ID)
-	}
-	return s, owners
-}
-
-// via is how the vendor's scheme presents its credential.
-func (a *vendorAuth) via() string {
-	if a.scheme == AuthAPIKey {
-		return "header:" + a.header
-	}
-	return "bearer"
-}
+func (f *Fleet) RedactText(s string) (string, []string) { return f.issued.Redact(s) }
 
 // authError is a call without an accepted credential: HTTP 401 with a
 // challenge (RFC 9110 §11.6.1; RFC 6750 §3 for bearer).
@@ -310,33 +175,15 @@ func (v *Vendor) authenticate(ev *Event) error {
 	if a == nil {
 		return nil
 	}
-	want := Presented{Owner: v.cfg.ID, Via: a.via()}
-	ok := slices.Contains(ev.Credentials, want) && !a.revoked
+	via := a.Via()
+	own := slices.Contains(ev.Credentials, Presented{Owner: a.Vendor(), Via: via})
+	sameWay := slices.ContainsFunc(ev.Credentials, func(p Presented) bool { return p.Via == via })
+	refusal, ok := a.Check(own, sameWay)
 	if ok {
 		return nil
 	}
-	realm := or(v.cfg.Organization, "Vendor "+strings.ToUpper(v.cfg.ID))
-	presentedAny := slices.ContainsFunc(ev.Credentials, func(p Presented) bool { return p.Via == a.via() })
-	var challenge, msg string
-	switch a.scheme {
-	case AuthAPIKey:
-		// API keys have no registered HTTP challenge; RFC 9110 still wants
-		// one on a 401, so the challenge names the header to use.
-		challenge = fmt.Sprintf(`ApiKey realm=%q, header=%q`, realm, a.header)
-		msg = "unauthenticated: an API key in the " + a.header + " header is required"
-		if presentedAny {
-			msg = "unauthenticated: the API key in " + a.header + " is not valid"
-		}
-	default:
-		challenge = fmt.Sprintf(`Bearer realm=%q`, realm)
-		msg = "unauthenticated: a bearer token is required"
-		if presentedAny {
-			challenge += `, error="invalid_token", error_description="the token is not valid here"`
-			msg = "unauthenticated: the bearer token is not valid"
-		}
-	}
-	return &authError{challenge: challenge, rpc: &RPCError{Code: -32000, Message: msg,
-		Data: map[string]any{"scheme": a.name}, Reason: "UNAUTHENTICATED"}}
+	return &authError{challenge: refusal.Challenge, rpc: &RPCError{Code: -32000, Message: refusal.Message,
+		Data: map[string]any{"scheme": refusal.Scheme}, Reason: "UNAUTHENTICATED"}}
 }
 
 // challengeHeader sets WWW-Authenticate for an authentication error.
@@ -348,37 +195,9 @@ func challengeHeader(hdr http.Header, err error) {
 }
 
 // securityDocs adds the vendor's security scheme and requirement to its
-// card, in the card's shape: 1.0 (A2A 1.0 a2a.proto SecurityScheme,
-// SecurityRequirement: {"httpAuthSecurityScheme": {"scheme": "Bearer"}} and
-// securityRequirements [{"schemes": {name: {"list": []}}}]) or 0.3 (the
-// OpenAPI 3.0 form of the 0.3 schema: {"type": "http", "scheme":
-// "bearer"} and security [{name: []}]).
+// card, in the card's shape (credentials.Issuer.DeclareOn).
 func (v *Vendor) securityDocs(card map[string]any) {
-	a := v.auth
-	if a == nil {
-		return
+	if v.auth != nil {
+		v.auth.DeclareOn(card)
 	}
-	shape := a.shape
-	if shape == "" {
-		shape = "1.0"
-		if _, legacy := card["url"]; legacy {
-			shape = "0.3"
-		}
-	}
-	desc := "the credential " + or(v.cfg.Organization, "the vendor") + " issued to you"
-	if shape == "0.3" {
-		s := map[string]any{"type": "http", "scheme": "bearer", "description": desc}
-		if a.scheme == AuthAPIKey {
-			s = map[string]any{"type": "apiKey", "in": "header", "name": a.header, "description": desc}
-		}
-		card["securitySchemes"] = map[string]any{a.name: s}
-		card["security"] = []any{map[string]any{a.name: []string{}}}
-		return
-	}
-	s := map[string]any{"httpAuthSecurityScheme": map[string]any{"scheme": "Bearer", "description": desc}}
-	if a.scheme == AuthAPIKey {
-		s = map[string]any{"apiKeySecurityScheme": map[string]any{"location": "header", "name": a.header, "description": desc}}
-	}
-	card["securitySchemes"] = map[string]any{a.name: s}
-	card["securityRequirements"] = []any{map[string]any{"schemes": map[string]any{a.name: map[string]any{"list": []string{}}}}}
 }

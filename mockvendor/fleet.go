@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/credentials"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/netx"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
@@ -52,6 +53,9 @@ type Fleet struct {
 	// conns bounds the connections open on the fleet's listeners
 	// (Limits.MaxConns).
 	conns *netx.FleetCap
+	// issued holds the credentials the vendors issued, in vendor order
+	// (auth.go).
+	issued credentials.Issued
 }
 
 // host is one TLS host of a vendor with its own listener.
