@@ -21,6 +21,7 @@
 //	0      internal/trace          the trace: Event, Op, its bounds
 //	0      internal/netx           the CA, capped listeners, the CONNECT proxy
 //	1      internal/a2a            the A2A model and its 0.1/0.3/1.0 spellings
+//	1      internal/credentials    security schemes, issued credentials, 401s
 //	9      mockvendor              the public face (NewFleet, Fleet, Vendor,
 //	                               config, aliases of moved types) and the
 //	                               wiring of the layers below

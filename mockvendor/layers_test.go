@@ -18,11 +18,12 @@ const fleetPath = "github.com/a2a-conform/a2a-conform/mockvendor"
 // package may import another of the fleet's packages only when that one's
 // layer is lower: imports point down.
 var layers = map[string]int{
-	"internal/trace": 0,
-	"internal/netx":  0,
-	"internal/a2a":   1,
-	"":               9, // the public face and the wiring
-	"admin":          10,
+	"internal/trace":       0,
+	"internal/netx":        0,
+	"internal/a2a":         1,
+	"internal/credentials": 1,
+	"":                     9, // the public face and the wiring
+	"admin":                10,
 }
 
 // importViolations lists what breaks the layering in imports, which maps

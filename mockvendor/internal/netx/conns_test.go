@@ -194,7 +194,7 @@ func TestFleetCap(t *testing.T) {
 				busy = tls.Client(busy, tc.client)
 			}
 			fmt.Fprint(busy, "POST /p HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{")
-			time.Sleep(100 * time.Millisecond)
+			tWaitFor(t, func() bool { return fc.cc.busyConns() == 1 }) // inside its request
 			status, retry, body := tGet(t, addr, tc.client)
 			if status != 503 || retry != "1" || !strings.Contains(body, "1 connections are open") {
 				t.Errorf("past the cap: %d Retry-After %q %q, want 503, 1 and the cap", status, retry, body)
@@ -229,4 +229,18 @@ func TestReclaimedUnwraps(t *testing.T) {
 			t.Errorf("%s: Reclaimed = %v, want %v", tc.name, got, tc.want)
 		}
 	}
+}
+
+// busyConns counts the connections the cap holds that are inside a
+// request or hijacked (a FleetCap's, whose servers report states).
+func (cc *ConnCap) busyConns() int {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	n := 0
+	for k := range cc.conns {
+		if k.busy.Load() {
+			n++
+		}
+	}
+	return n
 }

@@ -132,7 +132,7 @@ func TestProxyOverCap(t *testing.T) {
 			defer busy.Close()
 			fmt.Fprint(busy, "POST http://agent-d.example/ HTTP/1.1\r\nHost: agent-d.example\r\nContent-Length: 100\r\n\r\n{")
 			tWaitFor(t, func() bool { open, _ := s.conns.Counts(); return open == 1 })
-			time.Sleep(50 * time.Millisecond) // the held connection is inside its request
+			tWaitFor(t, func() bool { return s.conns.cc.busyConns() == 1 }) // the held connection is inside its request
 			n := s.count()
 			status, body := tProxyDo(t, s, tc.raw)
 			if status != http.StatusServiceUnavailable || !strings.Contains(body, "Limits.MaxConns") {
