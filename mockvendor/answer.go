@@ -122,7 +122,10 @@ func writeJSON(w http.ResponseWriter, status int, body []byte, ev *Event) {
 
 // writeSSE sends the events of a stream as server-sent events (both
 // bindings stream so: A2A 1.0 §9.4.2, §11.7), each encoded by the
-// request's binding, and closes the stream. The events after the first wait res.restAfter (a subscription waits for the
+// request's binding, and closes the stream. An event the dialect does not
+// send (nil) is skipped; it counts all the same, so that every dialect
+// and binding counts a stream's events alike (restFrom, stream-cut). The
+// events after the first wait res.restAfter (a subscription waits for the
 // task's next change); a task cancelled meanwhile ends the stream with its
 // canceled status instead (A2A 1.0 §3.5.2: every stream of a task gets its
 // events). The trace records each state a frame delivered when the frame
@@ -160,6 +163,9 @@ func (h *host) writeSSE(w http.ResponseWriter, r *http.Request, q *request, res 
 			case restGone:
 				return
 			}
+		}
+		if item == nil {
+			continue // an event the dialect does not send
 		}
 		if !writeFrame(w, rc, &buf, q.binding.frame(q, item), item, ev) {
 			return

@@ -53,12 +53,9 @@ func (h *host) doStream(q *opRequest) (result, error) {
 	evs, state := h.vendor.fleet.streamEvents(t, q.dialect)
 	res := result{stream: evs, taskID: t.id, state: state, task: t}
 	if t.workFor > 0 && !t.hold {
-		// The task's working status goes out at once; the rest when the
-		// work is done.
+		// The task and its working status go out at once; the rest when
+		// the work is done.
 		res.restFrom = 2
-		if q.dialect == Dialect01 {
-			res.restFrom = 1
-		}
 		res.restAfter = max(time.Until(t.doneAt(h.vendor.fleet.limits.WorkTime)), 0)
 	}
 	if n := q.call.StreamCut; n > 0 && n < len(evs) {
@@ -165,15 +162,10 @@ func (h *host) doSubscribe(q *opRequest) (result, error) {
 	if t.hold || interruptedState(state) {
 		return res, nil // the stream closes at an interrupted state
 	}
-	rest, _ := f.streamEvents(t, d)
-	// streamEvents starts with the task (0.3, 1.0) or its working status
-	// (0.1); the rest follows once the task completes.
-	if d == Dialect01 {
-		rest = rest[1:]
-	} else {
-		rest = rest[2:]
-	}
-	res.stream = append(res.stream, rest...)
+	// The events after the task and its working status follow once the
+	// task completes.
+	evs, _ := f.streamEvents(t, d)
+	res.stream = append(res.stream, evs[2:]...)
 	res.restAfter = max(time.Until(t.doneAt(f.limits.WorkTime)), 0)
 	return res, nil
 }
@@ -487,9 +479,11 @@ func artifact(t *task, d Dialect) map[string]any {
 	return a
 }
 
-// streamEvents lists the results of a stream in dialect d: the task first,
-// then working, the artifacts (of a completed task; artifactEvents) and
-// the final status (0.x marks it final). It
+// streamEvents lists the events of a task's stream in dialect d, the same
+// events in every dialect: the task first, then working, the artifacts
+// (of a completed task; artifactEvents) and the final status (0.x marks it
+// final). A 0.1 stream sends no task (it starts with the working status):
+// its first event is nil, which the stream writer skips (writeSSE). It
 // returns the last state the stream announces (0.3 spelling).
 func (f *Fleet) streamEvents(t *task, d Dialect) ([]any, string) {
 	now := time.Now()
@@ -507,7 +501,7 @@ func (f *Fleet) streamEvents(t *task, d Dialect) ([]any, string) {
 	art := final == "completed"
 	switch d {
 	case Dialect01:
-		evs := []any{map[string]any{"id": t.id, "status": status("working"), "final": t.hold}}
+		evs := []any{nil, map[string]any{"id": t.id, "status": status("working"), "final": t.hold}}
 		if !t.hold {
 			if art {
 				evs = append(evs, artifactEvents(t, d)...)

@@ -116,7 +116,9 @@ type result struct {
 	value any
 	// sent is a send's task, rendered by the binding (sent.task nil: none).
 	sent sentTask
-	// stream are the events of a stream answered as server-sent events.
+	// stream are the events of a stream answered as server-sent events,
+	// the same events in every dialect: an event the dialect does not send
+	// is nil (a 0.1 stream starts with the working status, not the task).
 	stream []any
 	// taskID and state (0.3 spelling) are the task the answer carries.
 	taskID, state string
