@@ -146,7 +146,7 @@ func (v *Vendor) cardDocument() map[string]any {
 	for _, ver := range v.servedVersions() {
 		ifaces = append(ifaces, map[string]any{"url": url, "protocolBinding": "JSONRPC", "protocolVersion": ver})
 		if rest := v.restURL(); ver == "1.0" && rest != "" {
-			ifaces = append(ifaces, map[string]any{"url": rest, "protocolBinding": restBinding, "protocolVersion": "1.0"})
+			ifaces = append(ifaces, map[string]any{"url": rest, "protocolBinding": BindingREST, "protocolVersion": "1.0"})
 		}
 	}
 	if len(c.Interfaces) > 0 {

@@ -1,8 +1,6 @@
 package mockvendor
 
 import (
-	"bytes"
-	"encoding/json"
 	"slices"
 	"strings"
 
@@ -19,12 +17,12 @@ import (
 // binding, and where the card declares tenants for it, a request must name
 // one of them (A2A 1.0 §8.3.2 rule 4; the proto's AgentInterface.tenant).
 // Every request's tenant is traced (Event.Tenant): params.tenant for
-// JSON-RPC, the /{tenant}/ path segment for HTTP+JSON.
+// JSON-RPC, the /{tenant}/ path segment for HTTP+JSON (binding.tenant).
 
 // Protocol bindings a card may name (A2A 1.0 §4.4.6 AgentInterface).
 const (
 	BindingJSONRPC = "JSONRPC"
-	BindingREST    = restBinding
+	BindingREST    = "HTTP+JSON"
 	BindingGRPC    = "GRPC"
 )
 
@@ -132,25 +130,23 @@ func (v *Vendor) applyCardForm(card map[string]any) {
 	}
 }
 
-// endpointVersions are the versions host h serves on its JSON-RPC (rest
-// false) or HTTP+JSON endpoint: those the card declares for that URL and
-// binding; the vendor's (servedVersions) when the card is not explicit or
-// declares none there.
-func (v *Vendor) endpointVersions(h *host, rest bool) []string {
-	served := v.servedVersions()
-	if rest {
-		served = restVersions(served)
-	}
+// endpointVersions are the versions host h serves on its endpoint of
+// binding b: those the card declares for that URL and binding (and the
+// card's 0.3 members for the JSON-RPC URL they name); the vendor's
+// (servedVersions) as the binding offers them when the card is not
+// explicit or declares none there.
+func (v *Vendor) endpointVersions(h *host, b binding) []string {
+	served := offered(v.servedVersions(), b)
 	if !v.explicitCard() {
 		return served
 	}
 	var out []string
-	for _, i := range v.declaredAt(h, rest) {
+	for _, i := range v.declaredAt(h, b) {
 		if ver := i.version(v.cfg.Card.Form); !slices.Contains(out, ver) {
 			out = append(out, ver)
 		}
 	}
-	if !rest && v.legacyMembers() && sameURL(v.legacyURL(), h.url()+h.cfg.RPCPath) && !slices.Contains(out, "0.3") {
+	if b.name() == BindingJSONRPC && v.legacyMembers() && sameURL(v.legacyURL(), h.url()+b.path(h)) && !slices.Contains(out, "0.3") {
 		out = append(out, "0.3")
 	}
 	if len(out) == 0 {
@@ -159,25 +155,40 @@ func (v *Vendor) endpointVersions(h *host, rest bool) []string {
 	return out
 }
 
+// offered are the versions of served that binding b offers (served
+// itself when it offers them all).
+func offered(served []string, b binding) []string {
+	for i, ver := range served {
+		if b.offers(ver) {
+			continue
+		}
+		out := append([]string{}, served[:i]...)
+		for _, ver := range served[i+1:] {
+			if b.offers(ver) {
+				out = append(out, ver)
+			}
+		}
+		return out
+	}
+	return served
+}
+
 // legacyMembers reports whether the card carries the 0.3 members.
 func (v *Vendor) legacyMembers() bool {
 	c := v.cfg.Card
 	return c.Form == FormLegacy || c.Form == FormHybrid || c.LegacyURL != "" || v.serves("0.3") && (v.cfg.Signing == nil || v.cfg.Signing.LegacyFields)
 }
 
-// declaredAt are the card's interfaces at host h's JSON-RPC or HTTP+JSON
-// endpoint.
-func (v *Vendor) declaredAt(h *host, rest bool) []CardInterface {
-	path, binding := h.cfg.RPCPath, BindingJSONRPC
-	if rest {
-		path, binding = h.cfg.RESTPath, BindingREST
-	}
+// declaredAt are the card's interfaces at host h's endpoint of binding
+// b.
+func (v *Vendor) declaredAt(h *host, b binding) []CardInterface {
+	path := b.path(h)
 	if path == "" {
 		return nil
 	}
 	var out []CardInterface
 	for _, i := range v.cfg.Card.Interfaces {
-		if strings.EqualFold(i.binding(), binding) && sameURL(i.URL, h.url()+path) {
+		if strings.EqualFold(i.binding(), b.name()) && sameURL(i.URL, h.url()+path) {
 			out = append(out, i)
 		}
 	}
@@ -188,38 +199,14 @@ func sameURL(a, b string) bool {
 	return strings.EqualFold(strings.TrimSuffix(a, "/"), strings.TrimSuffix(b, "/"))
 }
 
-// requestTenant is the tenant a request names: the path segment before
-// the route (HTTP+JSON), else params.tenant.
-func (q *rpcRequest) requestTenant(path string) string {
-	if q.rest {
-		segs := strings.Split(strings.TrimPrefix(strings.TrimPrefix(path, q.host.cfg.RESTPath), "/"), "/")
-		if len(segs) > 1 && !restTop(segs[0]) {
-			return segs[0]
-		}
-		return ""
-	}
-	// Most requests name no tenant: a byte search rules that out before a
-	// decode (an escaped member name could spell "tenant", hence \u).
-	if !bytes.Contains(q.params, []byte("tenant")) && !bytes.Contains(q.params, []byte(`\u`)) {
-		return ""
-	}
-	var p struct {
-		Tenant string `json:"tenant"`
-	}
-	if len(q.params) > 0 && json.Unmarshal(q.params, &p) == nil {
-		return p.Tenant
-	}
-	return ""
-}
-
 // checkTenant records the request's tenant and, where the card declares
 // tenants for the endpoint, refuses a request that names none of them
 // (-32602): a multi-tenant endpoint cannot route it.
-func (h *host) checkTenant(q *rpcRequest, ev *Event) error {
-	got := q.requestTenant(ev.Path)
+func (h *host) checkTenant(q *request, ev *Event) error {
+	got := q.binding.tenant(q)
 	ev.Tenant = got
 	var want []string
-	for _, i := range h.vendor.declaredAt(h, q.rest) {
+	for _, i := range h.vendor.declaredAt(h, q.binding) {
 		if i.Tenant != "" {
 			want = append(want, i.Tenant)
 		}

@@ -36,7 +36,7 @@ func TestCardPerVersions(t *testing.T) {
 			card := tGet(t, c, "https://"+tc.host+CardPath, nil).JSON
 			var got []string
 			for _, i := range tAsList(card["supportedInterfaces"]) {
-				if tPath(i, "protocolBinding") == restBinding {
+				if tPath(i, "protocolBinding") == BindingREST {
 					continue // TestREST
 				}
 				got = append(got, tPath(i, "protocolVersion").(string))

@@ -20,7 +20,9 @@ import "fmt"
 // client's remedy, a new stream for the task.
 type StreamCut struct {
 	// AfterEvents is how many events the stream sends before it ends.
-	// Zero means 2 (the task, then its working status).
+	// Zero means 2 (the task, then its working status). Events count
+	// alike in every dialect: a 0.1 stream sends no task event (it starts
+	// with the working status), so its wire carries one frame fewer.
 	AfterEvents int `json:"afterEvents,omitempty" doc:"events sent before the stream ends; 0 means 2 (the task and its working status)"`
 	// Abort breaks the connection off instead of ending the stream
 	// cleanly. False means a clean end.
@@ -45,9 +47,6 @@ func (s *StreamCut) onCall(c *Call) *RPCError {
 	c.StreamCut = s.AfterEvents
 	if c.StreamCut == 0 {
 		c.StreamCut = 2
-		if c.Dialect == Dialect01 {
-			c.StreamCut = 1 // 0.1 streams start with the working status
-		}
 	}
 	c.StreamAbort = s.Abort
 	c.Faults = append(c.Faults, "stream-cut")

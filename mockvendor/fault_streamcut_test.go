@@ -138,3 +138,72 @@ func TestStreamCutREST(t *testing.T) {
 		t.Errorf("REST get of a rejected task: %s", g.Body)
 	}
 }
+
+// TestStreamEvents01: a 0.1 stream sends no task event (it starts with
+// the working status) yet counts events as every dialect does: the
+// default cut (2: the task and its working status) leaves it the working
+// status alone, an explicit cut of 3 the artifact too; a stream of long
+// work sends its working status at once and the rest when the work is
+// done; a 0.1 subscription of that work gives the status now, then the
+// artifact and the end.
+func TestStreamEvents01(t *testing.T) {
+	f := tDefault(t)
+	c := tClient(t, f, tViaProxy)
+	u := "https://" + HostRPCD + DefaultRPCPath
+	params := func(text string) map[string]any {
+		p := tSendParams(Dialect01, text, "")
+		p["id"] = "t01-" + text
+		return p
+	}
+	for _, tc := range []struct {
+		name  string
+		cut   StreamCut
+		want  []string
+		fault bool
+	}{
+		{"default cut", StreamCut{}, []string{"working"}, true},
+		{"cut after 3", StreamCut{AfterEvents: 3}, []string{"working", ""}, true},
+		{"no cut", StreamCut{}, []string{"working", "", "completed"}, false},
+	} {
+		var id string
+		if tc.fault {
+			var err error
+			if id, err = f.AddFault("d", Spec("stream-cut", tc.cut)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		resp := tStream(t, c, u, "", "tasks/sendSubscribe", params(strings.ReplaceAll(tc.name, " ", "-")))
+		evs := tReadSSE(t, resp.Body)
+		var got []string
+		for _, ev := range evs {
+			got = append(got, tEventState(ev))
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: frame states %q, want %q (events %v)", tc.name, got, tc.want, evs)
+		}
+		if tc.fault {
+			if err := f.RemoveFault("d", id); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := f.AddFault("d", Spec("task-outcome", TaskOutcome{WorkingMs: 300})); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	resp := tStream(t, c, u, "", "tasks/sendSubscribe", params("long"))
+	sr := tNewSSE(resp.Body)
+	first, err := sr.Next()
+	if err != nil || tEventState(first) != "working" || time.Since(start) > 250*time.Millisecond {
+		t.Fatalf("long 0.1 stream: first event %v (%v) after %v, want working at once", first, err, time.Since(start))
+	}
+	sub := tStream(t, c, u, "", "tasks/resubscribe", map[string]any{"id": "t01-long"})
+	sevs := tReadSSE(t, sub.Body)
+	rest := tReadSSE(t, resp.Body)
+	if len(rest) != 2 || tEventState(rest[1]) != "completed" || time.Since(start) < 250*time.Millisecond {
+		t.Errorf("long 0.1 stream: then %v after %v, want the artifact and completed after the work", rest, time.Since(start))
+	}
+	if len(sevs) != 3 || tEventState(sevs[0]) != "working" || tEventState(sevs[2]) != "completed" {
+		t.Errorf("0.1 subscription: %v, want working, the artifact, completed", sevs)
+	}
+}

@@ -479,7 +479,7 @@ func TestCardMembers(t *testing.T) {
 				}
 				rest := 0
 				for _, i := range ifaces {
-					if tPath(i, "protocolBinding") == restBinding && tPath(i, "url") == "https://"+HostRPCD+DefaultRESTPath && tPath(i, "protocolVersion") == "1.0" {
+					if tPath(i, "protocolBinding") == BindingREST && tPath(i, "url") == "https://"+HostRPCD+DefaultRESTPath && tPath(i, "protocolVersion") == "1.0" {
 						rest++ // D's HTTP+JSON interface
 						continue
 					}

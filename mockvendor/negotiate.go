@@ -55,15 +55,6 @@ type lenientHook interface {
 	lenientVersion() bool
 }
 
-// restVersions are the versions of served the HTTP+JSON binding offers:
-// 1.0 (the 0.3 REST binding, under /v1/, is not served).
-func restVersions(served []string) []string {
-	if slices.Contains(served, "1.0") {
-		return []string{"1.0"}
-	}
-	return []string{}
-}
-
 // lenient reports whether a lenient-version fault applies to the host.
 func (v *Vendor) lenient(hostKey string) bool {
 	for _, af := range v.faultsSnapshot() {
@@ -83,16 +74,17 @@ func generationServes(d Dialect, version string) bool {
 	return d == Dialect10
 }
 
-// negotiate is the version stage of serveRPC: it settles the version the
-// request is served in and refuses what that version does not offer.
-func (q *rpcRequest) negotiate() error {
+// negotiate is the version stage of both bindings (answerMethod): it
+// settles the version the request is served in and refuses what that
+// version or the request's binding does not offer.
+func (q *request) negotiate() error {
 	v := q.host.vendor
 	q.lenient = v.lenient(q.host.sanName())
 	if q.lenient {
 		return nil
 	}
 	asked := majorMinor(q.version)
-	served := v.endpointVersions(q.host, q.rest)
+	served := v.endpointVersions(q.host, q.binding)
 	if !slices.Contains(served, asked) {
 		return errVersionNotSupported(asked, served)
 	}

@@ -133,15 +133,15 @@ var pushVerbs = map[string]pushVerb{
 	"DeleteTaskPushNotificationConfig":    pushDelete,
 }
 
-// servePush answers a push-config method for a vendor whose card claims
+// doPush answers a push-config method for a vendor whose card claims
 // push notifications: the task must exist (-32001), a set needs a url
 // (-32602), a get names an existing config (-32602 otherwise; 0.x may
 // leave the id out for the task's first config), a delete of a config
 // that is not there succeeds.
-func (h *host) servePush(q *rpcRequest) (rpcResult, error) {
+func (h *host) doPush(q *opRequest) (result, error) {
 	var p pushParams
 	if err := json.Unmarshal(a2a.ProtoNamesToJSON(nonNull(q.params)), &p); err != nil {
-		return rpcResult{}, errInvalidParams(err.Error())
+		return result{}, errInvalidParams(err.Error())
 	}
 	verb := pushVerbs[q.method]
 	// The task and the config the params name, per dialect.
@@ -157,35 +157,35 @@ func (h *host) servePush(q *rpcRequest) (rpcResult, error) {
 		if q.dialect == Dialect10 || q.dialect == Dialect03 && verb == pushSet {
 			field = "params.taskId"
 		}
-		return rpcResult{}, errInvalidParams(field + " (the task) is required")
+		return result{}, errInvalidParams(field + " (the task) is required")
 	}
 	v := h.vendor
 	t := v.fleet.tasks.get(v.cfg.ID, taskID)
 	if t == nil {
-		return rpcResult{}, errTaskNotFound(taskID)
+		return result{}, errTaskNotFound(taskID)
 	}
 	switch verb {
 	case pushSet:
 		c := pushConfig{id: cfgID, url: p.URL, token: p.Token, auth: p.Authentication}
 		if q.dialect != Dialect10 {
 			if p.PushNotificationConfig == nil {
-				return rpcResult{}, errInvalidParams("params.pushNotificationConfig is required")
+				return result{}, errInvalidParams("params.pushNotificationConfig is required")
 			}
 			pc := p.PushNotificationConfig
 			c = pushConfig{id: pc.ID, url: pc.URL, token: pc.Token, auth: pc.Authentication}
 		}
 		if c.url == "" {
-			return rpcResult{}, errInvalidParams("the push notification config's url is required")
+			return result{}, errInvalidParams("the push notification config's url is required")
 		}
 		if c.id == "" {
 			c.id = newID("pnc-")
 		}
 		c.dialect = q.dialect
 		if err := v.push.set(taskID, c); err != nil {
-			return rpcResult{}, err
+			return result{}, err
 		}
 		v.push.watch(v, t)
-		return rpcResult{value: encodePushConfig(taskID, c, q.dialect), taskID: taskID}, nil
+		return result{value: encodePushConfig(taskID, c, q.dialect), taskID: taskID}, nil
 	case pushGet:
 		cs := v.push.list(taskID)
 		i := slices.IndexFunc(cs, func(x pushConfig) bool { return x.id == cfgID })
@@ -194,11 +194,11 @@ func (h *host) servePush(q *rpcRequest) (rpcResult, error) {
 		}
 		if i < 0 {
 			if cfgID == "" {
-				return rpcResult{}, errInvalidParams(fmt.Sprintf("task %s has no push notification config", taskID))
+				return result{}, errInvalidParams(fmt.Sprintf("task %s has no push notification config", taskID))
 			}
-			return rpcResult{}, errInvalidParams(fmt.Sprintf("task %s has no push notification config %q", taskID, cfgID))
+			return result{}, errInvalidParams(fmt.Sprintf("task %s has no push notification config %q", taskID, cfgID))
 		}
-		return rpcResult{value: encodePushConfig(taskID, cs[i], q.dialect), taskID: taskID}, nil
+		return result{value: encodePushConfig(taskID, cs[i], q.dialect), taskID: taskID}, nil
 	case pushList:
 		cs := v.push.list(taskID)
 		out := make([]any, 0, len(cs))
@@ -207,18 +207,18 @@ func (h *host) servePush(q *rpcRequest) (rpcResult, error) {
 		}
 		if q.dialect == Dialect10 {
 			// One page holds them all (at most maxPushPerTask).
-			return rpcResult{value: map[string]any{"configs": out, "nextPageToken": ""}, taskID: taskID}, nil
+			return result{value: map[string]any{"configs": out, "nextPageToken": ""}, taskID: taskID}, nil
 		}
-		return rpcResult{value: out, taskID: taskID}, nil
+		return result{value: out, taskID: taskID}, nil
 	}
 	if cfgID == "" {
-		return rpcResult{}, errInvalidParams("the config id to delete is required")
+		return result{}, errInvalidParams("the config id to delete is required")
 	}
 	v.push.remove(taskID, cfgID)
 	if q.dialect == Dialect10 {
-		return rpcResult{value: map[string]any{}, taskID: taskID}, nil // google.protobuf.Empty
+		return result{value: map[string]any{}, taskID: taskID}, nil // google.protobuf.Empty
 	}
-	return rpcResult{value: nil, taskID: taskID}, nil // 0.3: result null
+	return result{value: nil, taskID: taskID}, nil // 0.3: result null
 }
 
 // encodePushConfig renders a stored config as the dialect's
@@ -256,20 +256,20 @@ func isExtendedCardMethod(method string) bool {
 	return method == "GetExtendedAgentCard" || method == "agent/getAuthenticatedExtendedCard"
 }
 
-// serveExtendedCard answers GetExtendedAgentCard and
+// doExtendedCard answers GetExtendedAgentCard and
 // agent/getAuthenticatedExtendedCard: -32004 UnsupportedOperation when the
 // card does not declare the extended card (A2A 1.0.1 §3.3.4), -32007
 // ExtendedAgentCardNotConfigured when it declares one it does not have,
 // else the extended card in the request's generation (1.0: the 1.0
 // members only; 0.3: the card as 0.3 clients read it).
-func (h *host) serveExtendedCard(q *rpcRequest) (rpcResult, error) {
+func (h *host) doExtendedCard(q *opRequest) (result, error) {
 	v := h.vendor
 	ec := v.cfg.Card.ExtendedCard
 	if ec == nil {
-		return rpcResult{}, errUnsupported(q.method + ": the card does not declare an extended agent card (capabilities.extendedAgentCard)")
+		return result{}, errUnsupported(q.method + ": the card does not declare an extended agent card (capabilities.extendedAgentCard)")
 	}
 	if ec.Unconfigured {
-		return rpcResult{}, errExtendedCardNotConfigured()
+		return result{}, errExtendedCardNotConfigured()
 	}
 	card := v.cardDocument()
 	desc, _ := card["description"].(string)
@@ -280,7 +280,7 @@ func (h *host) serveExtendedCard(q *rpcRequest) (rpcResult, error) {
 		}
 		delete(card, "supportsAuthenticatedExtendedCard")
 	}
-	return rpcResult{value: card}, nil
+	return result{value: card}, nil
 }
 
 // inlinePush reads the push config a send may carry for the task it
@@ -292,7 +292,7 @@ func (h *host) serveExtendedCard(q *rpcRequest) (rpcResult, error) {
 // is delivered too (for a blocking send, its end state). A vendor without
 // the capability ignores the member, as before. A config without a url is
 // -32602.
-func (h *host) inlinePush(q *rpcRequest, t *task) error {
+func (h *host) inlinePush(q *opRequest, t *task) error {
 	v := h.vendor
 	if !v.cfg.Card.PushNotifications || !mayHavePushConfig(q.params) {
 		return nil

@@ -16,11 +16,12 @@ import (
 // by method name. serveREST is serveRPC's counterpart: it reads the route
 // (restRoute: the operation's 1.0 method name and the task id), the body
 // (POST) or the query (GET) into the params the JSON-RPC method would
-// take, then runs the shared stages (answerMethod: version, params, fault
-// hooks, handler); writeAnswer renders the result bare (a Task, a
-// SendMessageResponse, a ListTasksResponse; a stream as server-sent
-// events of bare StreamResponses) and an error as a google.rpc.Status
-// with the HTTP status of RPCError.rest. The binding serves 1.0 only.
+// take, then runs the shared stages (answerMethod: version, tenant,
+// params, fault hooks, operation); restBinding renders the result bare (a
+// Task, a SendMessageResponse, a ListTasksResponse; a stream as
+// server-sent events of bare StreamResponses) and an error as a
+// google.rpc.Status with the HTTP status of RPCError.rest. The binding
+// serves 1.0 only.
 //
 // Routes, under HostConfig.RESTPath and optionally a /{tenant} segment:
 //
@@ -38,7 +39,42 @@ import (
 //	DELETE /tasks/{id}/pushNotificationConfigs/{configId} DeleteTaskPushNotificationConfig
 //	                              (all -32003 unless CardConfig.PushNotifications)
 //	GET  /extendedAgentCard       GetExtendedAgentCard
-const restBinding = "HTTP+JSON"
+type restBinding struct{}
+
+func (restBinding) name() string        { return BindingREST }
+func (restBinding) path(h *host) string { return h.cfg.RESTPath }
+
+// offers: the binding serves 1.0 only (the 0.3 REST binding, under
+// /v1/, is not served).
+func (restBinding) offers(version string) bool { return version == "1.0" }
+
+// tenant is the /{tenant} path segment before the route.
+func (restBinding) tenant(q *request) string { return q.envelope.tenant }
+
+// answers: every HTTP+JSON request gets an answer.
+func (restBinding) answers(*request) bool { return true }
+
+// answer is the bare result (§11.6).
+func (restBinding) answer(q *request, res result) []byte {
+	return encodeAnswer(q.host.vendor.fleet.resultValue(&res), false)
+}
+
+// frame is one stream event as the bare StreamResponse (§11.7).
+func (restBinding) frame(_ *request, item any) []byte { return encodeAnswer(item, false) }
+
+// errorAnswer is an HTTP+JSON error: the HTTP status of the error (status
+// when the JSON-RPC binding would not answer 200: an over-limit body) and
+// a google.rpc.Status body in the vendor's ErrorInfo domain.
+func (restBinding) errorAnswer(q *request, rpcErr *RPCError, status int) (int, []byte, bool) {
+	name := "INVALID_ARGUMENT"
+	if status == http.StatusUnauthorized {
+		name = "UNAUTHENTICATED"
+	}
+	if status == http.StatusOK {
+		status, name = restStatus(rpcErr.Code)
+	}
+	return status, encodeAnswer(rpcErr.rest(status, name, q.host.vendor.errorDomain()), false), false
+}
 
 // isREST reports whether r is for the host's HTTP+JSON binding.
 func (h *host) isREST(r *http.Request) bool {
@@ -58,8 +94,10 @@ func (v *Vendor) restURL() string {
 // restRoute is a route of the binding: the operation's 1.0 method name,
 // the task id its path names, and whether it takes a body. A push-config
 // route (push) names the task as taskId and its config (configID) as id,
-// as the 1.0 push-config messages do.
+// as the 1.0 push-config messages do. tenant is the path's /{tenant}
+// segment ("" for none).
 type restRoute struct {
+	tenant   string
 	method   string
 	taskID   string
 	configID string
@@ -75,9 +113,18 @@ func (e *routeError) Error() string { return "no route " + e.method + " " + e.pa
 // findRoute maps an HTTP method and a path below RESTPath to a route.
 func findRoute(httpMethod, p string) (restRoute, error) {
 	segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	tenant := ""
 	if len(segs) > 1 && !restTop(segs[0]) {
-		segs = segs[1:] // a tenant
+		tenant, segs = segs[0], segs[1:]
 	}
+	rt, err := routeOf(httpMethod, p, segs)
+	rt.tenant = tenant
+	return rt, err
+}
+
+// routeOf maps an HTTP method and the segments of path p after the
+// tenant to a route.
+func routeOf(httpMethod, p string, segs []string) (restRoute, error) {
 	post, get := httpMethod == http.MethodPost, httpMethod == http.MethodGet
 	bad := &routeError{httpMethod, p}
 	switch {
@@ -160,33 +207,30 @@ func (e *contentTypeError) rpc() *RPCError {
 
 // serveREST answers one request to the HTTP+JSON binding on host h.
 func (h *host) serveREST(w http.ResponseWriter, r *http.Request, ev *Event) {
-	version := headerGet(r.Header, a2aVersionKey)
-	if version == "" && r.URL.RawQuery != "" {
-		version = r.URL.Query().Get("A2A-Version")
-	}
-	q := &rpcRequest{host: h, version: version, dialect: Dialect10, rest: true}
-	ev.Binding, ev.Dialect = restBinding, string(Dialect10)
-	res, err := h.answerREST(w, r, q, ev)
-	h.writeAnswer(w, r, q, res, err, ev)
+	q := &request{host: h, binding: restBinding{}}
+	q.version, q.dialect = requestVersion(r), Dialect10
+	ev.Binding, ev.Dialect = BindingREST, string(Dialect10)
+	res, err := h.readREST(w, r, q, ev)
+	h.respond(w, r, q, res, err, ev)
 }
 
-// answerREST runs the stages of a REST request: route, body or query,
-// then the stages JSON-RPC shares (answerMethod).
-func (h *host) answerREST(w http.ResponseWriter, r *http.Request, q *rpcRequest, ev *Event) (rpcResult, error) {
+// readREST runs the stages of an HTTP+JSON request: route, body or query,
+// then the stages the bindings share (answerMethod).
+func (h *host) readREST(w http.ResponseWriter, r *http.Request, q *request, ev *Event) (result, error) {
 	rt, err := findRoute(r.Method, strings.TrimPrefix(r.URL.Path, h.cfg.RESTPath))
 	if err != nil {
-		return rpcResult{}, err
+		return result{}, err
 	}
-	q.method = rt.method
+	q.envelope.tenant, q.method = rt.tenant, rt.method
 	q.info, q.known = methods[rt.method]
 	ev.Method, ev.Op = rt.method, q.info.op
 	var params map[string]json.RawMessage
 	if rt.body {
 		if params, err = h.restBody(w, r, ev); err != nil {
-			return rpcResult{}, err
+			return result{}, err
 		}
 	} else if params, err = restQuery(r, rt.method); err != nil {
-		return rpcResult{}, err
+		return result{}, err
 	}
 	switch {
 	case rt.push:

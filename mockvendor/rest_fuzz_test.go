@@ -60,7 +60,7 @@ func FuzzREST(f *testing.F) {
 		if !h.isREST(r) {
 			return // a path the binding does not own (the card, a 404)
 		}
-		if evs[0].Binding != restBinding {
+		if evs[0].Binding != BindingREST {
 			t.Fatalf("trace event without the binding: %+v", evs[0])
 		}
 		switch {

@@ -170,7 +170,7 @@ func TestREST(t *testing.T) {
 	})
 	t.Run("trace", func(t *testing.T) {
 		ev := tLastEvent(t, f, HostRPCD)
-		if ev.Binding != restBinding || ev.Method != "SubscribeToTask" || ev.Dialect != "1.0" {
+		if ev.Binding != BindingREST || ev.Method != "SubscribeToTask" || ev.Dialect != "1.0" {
 			t.Errorf("trace event %+v", ev)
 		}
 	})
@@ -227,7 +227,7 @@ func TestRESTBadInput(t *testing.T) {
 				tRESTError(t, tc.name, r, tc.status, tc.reason)
 			}
 			ev := tWaitEvent(t, f, seq, func(e Event) bool { return e.Host == HostRPCD })
-			if ev.Status != r.Status || ev.Binding != restBinding {
+			if ev.Status != r.Status || ev.Binding != BindingREST {
 				t.Errorf("trace event %+v for HTTP %d", ev, r.Status)
 			}
 		})

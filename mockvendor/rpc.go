@@ -3,8 +3,6 @@ package mockvendor
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -14,17 +12,11 @@ import (
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 )
 
-// The JSON-RPC request path, in stages: serveRPC runs answer, which reads
-// the body (readBody), the envelope (readEnvelope), the method and its
-// dialect (resolveMethod), then answerMethod: the version (negotiate.go),
-// the params (decodeParams), the faults' call hooks and the operation's
-// handler (rpc_ops.go: serveSend, serveStream, serveGet, serveCancel,
-// serveList, serveSubscribe, servePushConfig, serveUnsupported). The
-// HTTP+JSON binding (rest.go) reads its route and params in place of the
-// envelope and joins at answerMethod.
-// A stage or handler that fails returns an error value; rpcFailure maps it
-// to the JSON-RPC error and HTTP status, and writeAnswer (rpc_write.go)
-// renders either outcome and completes the trace event.
+// The JSON-RPC binding's read side (A2A 1.0 §9): serveRPC reads the body,
+// the envelope (readEnvelope) and the method with its dialect
+// (resolveMethod), then joins the stages both bindings share
+// (request.go: answerMethod); jsonrpcBinding (rpc_write.go) renders the
+// answer.
 
 // Call is one JSON-RPC call as the faults see it. Faults may change the
 // fields below "fault outputs".
@@ -133,238 +125,34 @@ type taskParams struct {
 	HistoryLength *int `json:"historyLength"`
 }
 
-// rpcRequest is one JSON-RPC request as the stages of serveRPC read it:
-// readBody, readEnvelope, resolveMethod (the dialect), decodeParams, the
-// fault hooks and the operation's handler.
-type rpcRequest struct {
-	host    *host
-	version string // the A2A-Version header (else query parameter)
-	// lenient is whether a lenient-version fault lets the method's dialect
-	// win over the version (negotiate.go).
-	lenient bool
-	// notification is a request without an id member: it gets no answer.
-	notification bool
-	// rest is a request to the HTTP+JSON binding (rest.go): 1.0 only, its
-	// answers and errors in that binding's form.
-	rest bool
-	// fast is whether the JSON fast path is on (Config.PlainJSON false).
-	fast bool
-	// id is the id the answer carries (nil: null).
-	id     json.RawMessage
-	method string
-	info   methodInfo
-	known  bool
-	// dialect is the dialect the answer speaks: the method's, else guessed
-	// from the header (dialectFromHeader) until the method is known.
-	dialect Dialect
-	params  json.RawMessage
-	// scanned are the send params scanRequest read (nil: none).
-	scanned *sendParamsMsg
-	// send holds the params of a send or stream; task those of a get or
-	// cancel, with taskErr the error decoding them gave (reported by the
-	// handler, after the fault hooks).
-	send    sendParams
-	task    taskParams
-	taskErr error
-	call    *Call
-	now     time.Time
-}
-
-// rpcResult is an operation's successful answer, with what the trace
-// records of it. Exactly one of value, body and stream is set.
-type rpcResult struct {
-	// value is the JSON-RPC result, encoded by encodeAnswer.
-	value any
-	// body is the whole response object, already encoded (the fast path).
-	body []byte
-	// stream are the results of a stream answered as server-sent events.
-	stream []any
-	// taskID and state (0.3 spelling) are the task the answer carries.
-	taskID, state string
-	// restAfter delays the stream's events from restFrom on (0: from the
-	// second); task is the task the stream follows (nil for a Message), whose
-	// cancel ends that wait with its canceled status.
-	restAfter time.Duration
-	restFrom  int
-	task      *task
-	// message is true when the answer is a Message and no task.
-	message bool
-	// abort breaks the connection off after the stream's events instead
-	// of ending the stream (stream-cut).
-	abort bool
-}
-
-// rpcHandler answers one operation; an error is answered by rpcFailure.
-type rpcHandler func(h *host, q *rpcRequest) (rpcResult, error)
-
-// opHandlers answer the operations the fleet implements; handlerOf picks
-// the answer for the rest.
-var opHandlers = map[Op]rpcHandler{
-	OpSend:   (*host).serveSend,
-	OpStream: (*host).serveStream,
-	OpGet:    (*host).serveGet,
-	OpCancel: (*host).serveCancel,
-}
-
-// taskHandlers answer the task operations the trace records as OpOther.
-var taskHandlers = map[taskOp]rpcHandler{
-	taskList:      (*host).serveList,
-	taskSubscribe: (*host).serveSubscribe,
-}
-
-// handlerOf returns the handler of a known method.
-func handlerOf(info methodInfo) rpcHandler {
-	if hd, ok := opHandlers[info.op]; ok {
-		return hd
-	}
-	if hd, ok := taskHandlers[info.task]; ok {
-		return hd
-	}
-	if info.push {
-		return (*host).servePushConfig
-	}
-	return (*host).serveUnsupported
-}
-
 // serveRPC answers one JSON-RPC request on host h.
 func (h *host) serveRPC(w http.ResponseWriter, r *http.Request, ev *Event) {
-	version := headerGet(r.Header, a2aVersionKey)
-	if version == "" && r.URL.RawQuery != "" {
-		version = r.URL.Query().Get("A2A-Version") // §3.6.1: a query parameter instead
-	}
-	q := &rpcRequest{host: h, version: version, dialect: dialectFromHeader(version), fast: !h.vendor.fleet.cfg.PlainJSON}
+	version := requestVersion(r)
+	q := &request{host: h, binding: jsonrpcBinding{}}
+	q.fast, q.version, q.dialect = !h.vendor.fleet.cfg.PlainJSON, version, dialectFromHeader(version)
 	q.lenient = h.vendor.lenient(h.sanName())
-	res, err := h.answer(w, r, q, ev)
-	h.writeAnswer(w, r, q, res, err, ev)
+	res, err := h.readRPC(w, r, q, ev)
+	h.respond(w, r, q, res, err, ev)
 }
 
-// answer runs the stages of a request in order; the first error answers it.
-func (h *host) answer(w http.ResponseWriter, r *http.Request, q *rpcRequest, ev *Event) (rpcResult, error) {
+// readRPC runs the stages of a JSON-RPC request in order; the first error
+// answers it.
+func (h *host) readRPC(w http.ResponseWriter, r *http.Request, q *request, ev *Event) (result, error) {
 	body, err := h.readBody(w, r, ev)
 	if err != nil {
-		return rpcResult{}, err
+		return result{}, err
 	}
 	if ct := r.Header.Get("Content-Type"); !jsonContentType(ct) {
-		return rpcResult{}, &contentTypeError{ct} // A2A 1.0 §9.1: application/json
+		return result{}, &contentTypeError{ct} // A2A 1.0 §9.1: application/json
 	}
 	env, err := readEnvelope(body, q.fast, ev)
 	if err != nil {
-		return rpcResult{}, err
+		return result{}, err
 	}
 	if err := q.resolveMethod(env, ev); err != nil {
-		return rpcResult{}, err
+		return result{}, err
 	}
 	return h.answerMethod(q, ev)
-}
-
-// answerMethod runs the stages after the method is known, which both
-// bindings share: the version, the params, the fault hooks and the
-// operation's handler.
-func (h *host) answerMethod(q *rpcRequest, ev *Event) (rpcResult, error) {
-	if err := q.negotiate(); err != nil {
-		return rpcResult{}, err
-	}
-	if err := h.checkTenant(q, ev); err != nil {
-		return rpcResult{}, err
-	}
-	if err := q.decodeParams(ev); err != nil {
-		return rpcResult{}, err
-	}
-	if err := h.vendor.authenticate(ev); err != nil {
-		return rpcResult{}, err
-	}
-	if e := h.vendor.runCallHooks(q.call); e != nil {
-		return rpcResult{}, e
-	}
-	if !q.known {
-		return rpcResult{}, errMethodNotFound(q.method)
-	}
-	q.now = time.Now()
-	return handlerOf(q.info)(h, q)
-}
-
-// bodyTooLargeError is a request body over Limits.MaxBody; size is the
-// announced Content-Length (0: the limit was hit while reading).
-type bodyTooLargeError struct{ size, limit int64 }
-
-func (e *bodyTooLargeError) Error() string {
-	if e.size > 0 {
-		return fmt.Sprintf("body of %d bytes is over the %d byte limit", e.size, e.limit)
-	}
-	return fmt.Sprintf("body is over the %d byte limit", e.limit)
-}
-
-// rpc is the JSON-RPC error of the body: -32600 with the limit (and the
-// announced size) as data.
-func (e *bodyTooLargeError) rpc() *RPCError {
-	r := errInvalidRequest(e.Error())
-	r.Data = map[string]any{"maxBodyBytes": e.limit}
-	if e.size > 0 {
-		r.Data["bodyBytes"] = e.size
-	}
-	return r
-}
-
-// bodyReadError is a body that could not be read whole; read is how many
-// bytes arrived.
-type bodyReadError struct {
-	err  error
-	read int
-}
-
-func (e *bodyReadError) Error() string { return "reading body: " + e.err.Error() }
-
-// rpc is the JSON-RPC error of the body: -32700 with the bytes read as
-// data.
-func (e *bodyReadError) rpc() *RPCError {
-	r := errParse(e.Error())
-	r.Data = map[string]any{"bytesRead": e.read}
-	return r
-}
-
-// rpcFailure maps the error of a stage or handler to the JSON-RPC error
-// and HTTP status that answer it. It is the one place where errors become
-// wire errors.
-func rpcFailure(err error) (*RPCError, int) {
-	var tooBig *bodyTooLargeError
-	var unread *bodyReadError
-	var noRoute *routeError
-	var badType *contentTypeError
-	var rpcErr *RPCError
-	var unauth *authError
-	switch {
-	case errors.As(err, &unauth):
-		return unauth.rpc, http.StatusUnauthorized
-	case errors.As(err, &tooBig):
-		return tooBig.rpc(), http.StatusRequestEntityTooLarge
-	case errors.As(err, &unread):
-		return unread.rpc(), http.StatusOK
-	case errors.As(err, &noRoute):
-		return errMethodNotFound(noRoute.method + " " + noRoute.path), http.StatusOK
-	case errors.As(err, &badType):
-		return badType.rpc(), http.StatusUnsupportedMediaType
-	case errors.As(err, &rpcErr):
-		return rpcErr, http.StatusOK
-	}
-	return errInternal(err.Error()), http.StatusOK
-}
-
-// readBody reads the request body within the fleet's body limit.
-func (h *host) readBody(w http.ResponseWriter, r *http.Request, ev *Event) ([]byte, error) {
-	limit := h.vendor.fleet.limits.MaxBody
-	if r.ContentLength > limit {
-		return nil, &bodyTooLargeError{size: r.ContentLength, limit: limit}
-	}
-	body, err := readAllSized(http.MaxBytesReader(w, r.Body, limit), r.ContentLength)
-	if err != nil {
-		ev.Note = "body not read whole"
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return nil, &bodyTooLargeError{limit: limit}
-		}
-		return nil, &bodyReadError{err: err, read: len(body)}
-	}
-	return body, nil
 }
 
 // readEnvelope checks that body is one JSON-RPC request object and reads
@@ -411,7 +199,7 @@ func readEnvelope(body []byte, fast bool, ev *Event) (rpcEnvelope, error) {
 // the operation and the dialect: the method's own, else (tasks/get,
 // tasks/cancel, unknown names) the dialect of the task the params name,
 // then the A2A-Version header's.
-func (q *rpcRequest) resolveMethod(env rpcEnvelope, ev *Event) error {
+func (q *request) resolveMethod(env rpcEnvelope, ev *Event) error {
 	q.id = validID(env.ID)
 	ev.RPCID = q.id
 	if string(env.JSONRPC) != `"2.0"` {
@@ -452,7 +240,7 @@ func (q *rpcRequest) resolveMethod(env rpcEnvelope, ev *Event) error {
 // methodDialect is the dialect the method settles: its own, else for
 // tasks/get and tasks/cancel the named task's (0.3 when there is none and
 // the header does not ask for 1.x); "" leaves the header's guess.
-func (q *rpcRequest) methodDialect() Dialect {
+func (q *request) methodDialect() Dialect {
 	if d := q.info.dialect; d != "" || q.info.op != OpGet && q.info.op != OpCancel && q.info.task != taskSubscribe {
 		return d
 	}
@@ -470,42 +258,6 @@ func (q *rpcRequest) methodDialect() Dialect {
 		return Dialect03
 	}
 	return ""
-}
-
-// decodeParams checks that the params are an object, makes the Call the
-// faults see, and decodes the params of a send or stream (the message) or
-// of a get or cancel (the task id, which the trace records, probes marked).
-func (q *rpcRequest) decodeParams(ev *Event) error {
-	if len(q.params) > 0 && (bytes.TrimSpace(q.params)[0] != '{') {
-		return errInvalidParams("params must be an object")
-	}
-	h := q.host
-	c := &Call{Vendor: h.vendor, Host: h.name, hostKey: h.sanName(), Region: h.cfg.Region, Method: q.method, Op: ev.Op, Dialect: q.dialect, A2AVersion: q.version}
-	q.call = c
-	switch q.info.op {
-	case OpSend, OpStream:
-		msg, err := decodeSend(q.params, q.scanned, q.dialect, q.fast, &q.send)
-		if err != nil {
-			return err
-		}
-		if q.dialect == Dialect01 && q.send.ID == "" {
-			return errInvalidParams("params.id is required: a 0.1 client names its task")
-		}
-		c.Message = msg
-		c.Skill = skillOf(q.send.Metadata.SkillID, msg.Metadata)
-		c.Probe = isProbe(q.send.Metadata, msg)
-		ev.Skill, ev.Probe = c.Skill, c.Probe
-	case OpGet, OpCancel, OpOther:
-		// A get for a synthetic id marked as a probe checks that the
-		// endpoint implements the task lifecycle (-32001 expected) [seed
-		// 000, Condition of Validity]; it is recorded as a probe, whatever
-		// a fault answers.
-		if id := q.task.taskID(); q.taskErr == nil && id != "" {
-			ev.TaskID = id
-			ev.Probe = q.task.Metadata["a2a_probe"] == true || strings.HasPrefix(id, ProbeText)
-		}
-	}
-	return nil
 }
 
 // decodeSend decodes the params of a send or stream and their message;

@@ -10,18 +10,18 @@ import (
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 )
 
-// serveSend creates the task of a send (or continues the task its message
+// doSend creates the task of a send (or continues the task its message
 // names) and answers it.
-func (h *host) serveSend(q *rpcRequest) (rpcResult, error) {
+func (h *host) doSend(q *opRequest) (result, error) {
 	if q.call.MessageReply && q.dialect != Dialect01 {
 		if _, err := h.replySkill(q); err != nil {
-			return rpcResult{}, err
+			return result{}, err
 		}
 		return h.messageResult(q, false), nil
 	}
 	t, err := h.sendTask(q)
 	if err != nil {
-		return rpcResult{}, err
+		return result{}, err
 	}
 	return h.taskResult(q, t), nil
 }
@@ -32,35 +32,32 @@ func errNoStreaming() *RPCError {
 	return errUnsupported("streaming is not offered: the card says capabilities.streaming false")
 }
 
-// serveStream creates the task of a stream and answers it as a stream of
+// doStream creates the task of a stream and answers it as a stream of
 // events, or as a send's answer when a fault makes it plain JSON. A vendor
 // whose card does not claim streaming refuses it.
-func (h *host) serveStream(q *rpcRequest) (rpcResult, error) {
+func (h *host) doStream(q *opRequest) (result, error) {
 	if !h.vendor.cfg.Card.Streaming && !q.call.StreamAsJSON {
-		return rpcResult{}, errNoStreaming()
+		return result{}, errNoStreaming()
 	}
 	if q.call.MessageReply && q.dialect != Dialect01 && !q.call.StreamAsJSON {
 		if _, err := h.replySkill(q); err != nil {
-			return rpcResult{}, err
+			return result{}, err
 		}
 		return h.messageResult(q, true), nil // a message-only stream: one Message
 	}
 	t, err := h.sendTask(q)
 	if err != nil {
-		return rpcResult{}, err
+		return result{}, err
 	}
 	if q.call.StreamAsJSON {
 		return h.taskResult(q, t), nil
 	}
 	evs, state := h.vendor.fleet.streamEvents(t, q.dialect)
-	res := rpcResult{stream: evs, taskID: t.id, state: state, task: t}
+	res := result{stream: evs, taskID: t.id, state: state, task: t}
 	if t.workFor > 0 && !t.hold {
-		// The task's working status goes out at once; the rest when the
-		// work is done.
+		// The task and its working status go out at once; the rest when
+		// the work is done.
 		res.restFrom = 2
-		if q.dialect == Dialect01 {
-			res.restFrom = 1
-		}
 		res.restAfter = max(time.Until(t.doneAt(h.vendor.fleet.limits.WorkTime)), 0)
 	}
 	if n := q.call.StreamCut; n > 0 && n < len(evs) {
@@ -73,7 +70,7 @@ func (h *host) serveStream(q *rpcRequest) (rpcResult, error) {
 
 // replySkill checks the skill of a send answered by a message as a new
 // task's would be: a skill the host does not serve is -32004.
-func (h *host) replySkill(q *rpcRequest) (string, error) {
+func (h *host) replySkill(q *opRequest) (string, error) {
 	c, v := q.call, h.vendor
 	skill := c.Skill
 	if skill == "" {
@@ -87,7 +84,7 @@ func (h *host) replySkill(q *rpcRequest) (string, error) {
 
 // messageResult answers a send (or, as its one event, a stream) with an
 // agent Message and no task (A2A 1.0 §3.1.1: a send may answer a Message).
-func (h *host) messageResult(q *rpcRequest, stream bool) rpcResult {
+func (h *host) messageResult(q *opRequest, stream bool) result {
 	m := q.call.Message
 	ctx := m.ContextID
 	if ctx == "" {
@@ -100,14 +97,14 @@ func (h *host) messageResult(q *rpcRequest, stream bool) rpcResult {
 		v = map[string]any{"message": v}
 	}
 	if stream {
-		return rpcResult{stream: []any{v}, message: true}
+		return result{stream: []any{v}, message: true}
 	}
-	return rpcResult{value: v, message: true}
+	return result{value: v, message: true}
 }
 
 // paramsTask is the vendor's task the params name (TaskNotFound for an id
 // it never issued).
-func (h *host) paramsTask(q *rpcRequest) (*task, error) {
+func (h *host) paramsTask(q *opRequest) (*task, error) {
 	id, err := q.taskParamsID()
 	if err != nil {
 		return nil, err
@@ -119,39 +116,39 @@ func (h *host) paramsTask(q *rpcRequest) (*task, error) {
 	return t, nil
 }
 
-// serveGet answers a get with the task.
-func (h *host) serveGet(q *rpcRequest) (rpcResult, error) {
+// doGet answers a get with the task.
+func (h *host) doGet(q *opRequest) (result, error) {
 	f := h.vendor.fleet
 	t, err := h.paramsTask(q)
 	if err != nil {
-		return rpcResult{}, err
+		return result{}, err
 	}
 	if n := q.task.HistoryLength; n != nil && *n < 0 {
-		return rpcResult{}, errInvalidParams("params.historyLength must not be negative")
+		return result{}, errInvalidParams("params.historyLength must not be negative")
 	}
 	now := time.Now()
 	state := t.state(now, f.limits.WorkTime)
-	return rpcResult{value: f.encodeTaskView(t, q.dialect, state, now, taskView{history: q.task.HistoryLength, artifacts: true}), taskID: t.id, state: state}, nil
+	return result{value: f.encodeTaskView(t, q.dialect, state, now, taskView{history: q.task.HistoryLength, artifacts: true}), taskID: t.id, state: state}, nil
 }
 
-// serveSubscribe answers SubscribeToTask and tasks/resubscribe: a stream
+// doSubscribe answers SubscribeToTask and tasks/resubscribe: a stream
 // whose first event is the task as it is now, then (for a task still
 // running toward completion) its artifact and final status when it
 // completes. A held task's stream ends after the first event. An unknown
 // task is -32001; a terminal one -32004 (A2A 1.0 §3.1.6); a vendor that
 // does not claim streaming refuses it.
-func (h *host) serveSubscribe(q *rpcRequest) (rpcResult, error) {
+func (h *host) doSubscribe(q *opRequest) (result, error) {
 	f := h.vendor.fleet
 	if !h.vendor.cfg.Card.Streaming {
-		return rpcResult{}, errNoStreaming()
+		return result{}, errNoStreaming()
 	}
 	t, err := h.paramsTask(q)
 	if err != nil {
-		return rpcResult{}, err
+		return result{}, err
 	}
 	state := t.state(q.now, f.limits.WorkTime)
 	if terminal(state) {
-		return rpcResult{}, errUnsupported(fmt.Sprintf("task %s is %s: a terminal task has no updates to subscribe to", t.id, state))
+		return result{}, errUnsupported(fmt.Sprintf("task %s is %s: a terminal task has no updates to subscribe to", t.id, state))
 	}
 	d := q.dialect
 	var first any
@@ -163,19 +160,14 @@ func (h *host) serveSubscribe(q *rpcRequest) (rpcResult, error) {
 	default:
 		first = map[string]any{"task": f.encodeTaskAt(t, d, state, q.now)}
 	}
-	res := rpcResult{stream: []any{first}, taskID: t.id, state: state, task: t}
+	res := result{stream: []any{first}, taskID: t.id, state: state, task: t}
 	if t.hold || interruptedState(state) {
 		return res, nil // the stream closes at an interrupted state
 	}
-	rest, _ := f.streamEvents(t, d)
-	// streamEvents starts with the task (0.3, 1.0) or its working status
-	// (0.1); the rest follows once the task completes.
-	if d == Dialect01 {
-		rest = rest[1:]
-	} else {
-		rest = rest[2:]
-	}
-	res.stream = append(res.stream, rest...)
+	// The events after the task and its working status follow once the
+	// task completes.
+	evs, _ := f.streamEvents(t, d)
+	res.stream = append(res.stream, evs[2:]...)
 	res.restAfter = max(time.Until(t.doneAt(f.limits.WorkTime)), 0)
 	return res, nil
 }
@@ -201,31 +193,31 @@ const (
 // page follows it.
 const pageTokenPrefix = "after:"
 
-// serveList answers ListTasks: the vendor's tasks, newest first, filtered
+// doList answers ListTasks: the vendor's tasks, newest first, filtered
 // by context, state and creation time, in pages of pageSize (1-100,
 // default 50) with an opaque cursor; artifacts only when includeArtifacts
 // is true.
-func (h *host) serveList(q *rpcRequest) (rpcResult, error) {
+func (h *host) doList(q *opRequest) (result, error) {
 	f := h.vendor.fleet
 	var lp listParams
 	if err := decodeFast(nonNull(q.params), &lp); err != nil {
-		return rpcResult{}, errInvalidParams(err.Error())
+		return result{}, errInvalidParams(err.Error())
 	}
 	size := listDefaultPage
 	if lp.PageSize != nil {
 		if *lp.PageSize < 1 || *lp.PageSize > listMaxPage {
-			return rpcResult{}, errInvalidParams(fmt.Sprintf("params.pageSize must be between 1 and %d", listMaxPage))
+			return result{}, errInvalidParams(fmt.Sprintf("params.pageSize must be between 1 and %d", listMaxPage))
 		}
 		size = *lp.PageSize
 	}
 	if n := lp.HistoryLength; n != nil && *n < 0 {
-		return rpcResult{}, errInvalidParams("params.historyLength must not be negative")
+		return result{}, errInvalidParams("params.historyLength must not be negative")
 	}
 	var after time.Time
 	if lp.StatusTimestampAfter != "" {
 		var err error
 		if after, err = time.Parse(time.RFC3339Nano, lp.StatusTimestampAfter); err != nil {
-			return rpcResult{}, errInvalidParams("params.statusTimestampAfter is not an RFC 3339 timestamp")
+			return result{}, errInvalidParams("params.statusTimestampAfter is not an RFC 3339 timestamp")
 		}
 	}
 	want := ""
@@ -234,7 +226,7 @@ func (h *host) serveList(q *rpcRequest) (rpcResult, error) {
 		if !knownState(want) {
 			// Not a TaskState (@a2a-js/sdk 1.3.0 sends "UNRECOGNIZED" for
 			// a request without status): refused, not a silent empty list.
-			return rpcResult{}, errInvalidParams(fmt.Sprintf("params.status %q is not a task state", lp.Status))
+			return result{}, errInvalidParams(fmt.Sprintf("params.status %q is not a task state", lp.Status))
 		}
 	}
 	var match []*task
@@ -252,7 +244,7 @@ func (h *host) serveList(q *rpcRequest) (rpcResult, error) {
 		id, ok := strings.CutPrefix(lp.PageToken, pageTokenPrefix)
 		i := slices.IndexFunc(match, func(t *task) bool { return t.id == id })
 		if !ok || i < 0 {
-			return rpcResult{}, errInvalidParams("params.pageToken is not a token this agent issued")
+			return result{}, errInvalidParams("params.pageToken is not a token this agent issued")
 		}
 		start = i + 1
 	}
@@ -265,7 +257,7 @@ func (h *host) serveList(q *rpcRequest) (rpcResult, error) {
 	if start+size < len(match) {
 		next = pageTokenPrefix + page[len(page)-1].id
 	}
-	return rpcResult{value: map[string]any{"tasks": tasks, "nextPageToken": next, "pageSize": size, "totalSize": len(match)}}, nil
+	return result{value: map[string]any{"tasks": tasks, "nextPageToken": next, "pageSize": size, "totalSize": len(match)}}, nil
 }
 
 // knownState reports whether state (0.3 spelling) is a task state a
@@ -278,19 +270,19 @@ func knownState(state string) bool {
 	return false
 }
 
-// serveCancel cancels the task unless it is terminal and answers with it.
-func (h *host) serveCancel(q *rpcRequest) (rpcResult, error) {
+// doCancel cancels the task unless it is terminal and answers with it.
+func (h *host) doCancel(q *opRequest) (result, error) {
 	f := h.vendor.fleet
 	id, err := q.taskParamsID()
 	if err != nil {
-		return rpcResult{}, err
+		return result{}, err
 	}
 	t, ok := f.tasks.cancel(h.vendor.cfg.ID, id, q.now, f.limits.WorkTime)
 	if t == nil {
-		return rpcResult{}, errTaskNotFound(id)
+		return result{}, errTaskNotFound(id)
 	}
 	if !ok {
-		return rpcResult{}, errTaskNotCancelable(id, t.state(q.now, f.limits.WorkTime))
+		return result{}, errTaskNotCancelable(id, t.state(q.now, f.limits.WorkTime))
 	}
 	t.signalCancel()        // its open streams send the canceled status
 	h.vendor.pushChanged(t) // push_deliver.go: notify the cancel
@@ -299,7 +291,7 @@ func (h *host) serveCancel(q *rpcRequest) (rpcResult, error) {
 
 // taskParamsID is the task id of a get or cancel, or the invalid-params
 // error its params give.
-func (q *rpcRequest) taskParamsID() (string, error) {
+func (q *opRequest) taskParamsID() (string, error) {
 	if q.taskErr != nil {
 		return "", errInvalidParams(q.taskErr.Error())
 	}
@@ -311,35 +303,35 @@ func (q *rpcRequest) taskParamsID() (string, error) {
 }
 
 // taskAnswer is the answer of a get or cancel: the task as it is now.
-func (f *Fleet) taskAnswer(t *task, d Dialect) rpcResult {
+func (f *Fleet) taskAnswer(t *task, d Dialect) result {
 	now := time.Now()
 	state := t.state(now, f.limits.WorkTime)
-	return rpcResult{value: f.encodeTaskAt(t, d, state, now), taskID: t.id, state: state}
+	return result{value: f.encodeTaskAt(t, d, state, now), taskID: t.id, state: state}
 }
 
-// servePushConfig answers the push-notification config methods as the
+// doPushConfig answers the push-notification config methods as the
 // card's capabilities.pushNotifications says (push.go): -32003 without it.
-func (h *host) servePushConfig(q *rpcRequest) (rpcResult, error) {
+func (h *host) doPushConfig(q *opRequest) (result, error) {
 	if !h.vendor.cfg.Card.PushNotifications {
-		return rpcResult{}, errPushNotSupported()
+		return result{}, errPushNotSupported()
 	}
-	return h.servePush(q)
+	return h.doPush(q)
 }
 
-// serveUnsupported answers the methods the fleet knows but does not offer,
+// doUnsupported answers the methods the fleet knows but does not offer,
 // and the extended-card methods (push.go), which follow the card's flag.
-func (h *host) serveUnsupported(q *rpcRequest) (rpcResult, error) {
+func (h *host) doUnsupported(q *opRequest) (result, error) {
 	if isExtendedCardMethod(q.method) {
-		return h.serveExtendedCard(q)
+		return h.doExtendedCard(q)
 	}
-	return rpcResult{}, errUnsupported(q.method + " is not offered by this agent")
+	return result{}, errUnsupported(q.method + " is not offered by this agent")
 }
 
 // sendTask is the task a send or stream acts on: the task its message
 // names (0.3, 1.0 taskId), which must exist (-32001), not be terminal
 // (-32004, A2A 1.0 §3.1.1) and share the message's contextId (-32602,
 // §3.4.3); else a new task.
-func (h *host) sendTask(q *rpcRequest) (*task, error) {
+func (h *host) sendTask(q *opRequest) (*task, error) {
 	if n := q.send.Configuration.HistoryLength; n != nil && *n < 0 {
 		return nil, errInvalidParams("params.configuration.historyLength must not be negative")
 	}
@@ -365,7 +357,7 @@ func (h *host) sendTask(q *rpcRequest) (*task, error) {
 // newTask creates the task of a send or stream, refusing a skill the host
 // does not serve with the spec's UnsupportedOperationError (-32004) and
 // the skills it does serve.
-func (h *host) newTask(q *rpcRequest) (*task, error) {
+func (h *host) newTask(q *opRequest) (*task, error) {
 	c, sp := q.call, &q.send
 	v := h.vendor
 	skill := c.Skill
@@ -413,20 +405,11 @@ func (h *host) newTask(q *rpcRequest) (*task, error) {
 }
 
 // taskResult is the answer of a send (or of a stream answered as plain
-// JSON): the task, wrapped as {"task": ...} in 1.0.
-func (h *host) taskResult(q *rpcRequest, t *task) rpcResult {
-	f := h.vendor.fleet
-	state := t.state(q.now, f.limits.WorkTime)
-	if q.fast && t.onlyInput() && q.send.Configuration.HistoryLength == nil {
-		if body, ok := encodeSendAnswerFast(q.id, t, q.dialect, state, q.now); ok {
-			return rpcResult{body: body, taskID: t.id, state: state}
-		}
-	}
-	task := f.encodeTaskView(t, q.dialect, state, q.now, taskView{history: q.send.Configuration.HistoryLength, artifacts: true})
-	if q.dialect == Dialect10 {
-		return rpcResult{value: map[string]any{"task": task}, taskID: t.id, state: state}
-	}
-	return rpcResult{value: task, taskID: t.id, state: state}
+// JSON): the task, which the binding renders (Fleet.resultValue; the
+// JSON-RPC binding's fast encoder where it applies).
+func (h *host) taskResult(q *opRequest, t *task) result {
+	state := t.state(q.now, h.vendor.fleet.limits.WorkTime)
+	return result{sent: sentTask{task: t, dialect: q.dialect, now: q.now, history: q.send.Configuration.HistoryLength}, taskID: t.id, state: state}
 }
 
 // encodeTask encodes the task as it is at now in dialect d.
@@ -498,9 +481,11 @@ func artifact(t *task, d Dialect) map[string]any {
 	return a
 }
 
-// streamEvents lists the results of a stream in dialect d: the task first,
-// then working, the artifacts (of a completed task; artifactEvents) and
-// the final status (0.x marks it final). It
+// streamEvents lists the events of a task's stream in dialect d, the same
+// events in every dialect: the task first, then working, the artifacts
+// (of a completed task; artifactEvents) and the final status (0.x marks it
+// final). A 0.1 stream sends no task (it starts with the working status):
+// its first event is nil, which the stream writer skips (writeSSE). It
 // returns the last state the stream announces (0.3 spelling).
 func (f *Fleet) streamEvents(t *task, d Dialect) ([]any, string) {
 	now := time.Now()
@@ -518,7 +503,7 @@ func (f *Fleet) streamEvents(t *task, d Dialect) ([]any, string) {
 	art := final == "completed"
 	switch d {
 	case Dialect01:
-		evs := []any{map[string]any{"id": t.id, "status": status("working"), "final": t.hold}}
+		evs := []any{nil, map[string]any{"id": t.id, "status": status("working"), "final": t.hold}}
 		if !t.hold {
 			if art {
 				evs = append(evs, artifactEvents(t, d)...)

@@ -1,0 +1,279 @@
+package mockvendor
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
+)
+
+// respond writes the outcome of a request as its binding encodes it.
+// What every binding shares is here: the response's A2A-Version, the
+// header hooks, the authentication challenge, the no-answer of a
+// notification, and the trace event's completion (the faults' record, the
+// error, the task and state the answer carries).
+func (h *host) respond(w http.ResponseWriter, r *http.Request, q *request, res result, err error, ev *Event) {
+	hdr := w.Header()
+	if rv := h.vendor.responseVersion(q.version, q.dialect); rv != "" {
+		hdr[a2aVersionKey] = []string{rv} // hdr.Set("A2A-Version", rv)
+	}
+	h.vendor.runHeaderHooks(h.sanName(), hdr)
+	if c := q.call; c != nil {
+		ev.Coercions = c.Coercions
+		ev.Faults = c.Faults
+	}
+	b := q.binding
+	if err != nil {
+		rpcErr, status := wireError(err)
+		ev.ErrorCode, ev.ErrorMessage = rpcErr.Code, rpcErr.Message
+		traceErrorData(ev, rpcErr)
+		if !b.answers(q) {
+			writeNoAnswer(w, ev)
+			return
+		}
+		challengeHeader(hdr, err)
+		status, body, asEvent := b.errorAnswer(q, rpcErr, status)
+		if asEvent {
+			writeErrorEvent(w, body, ev)
+			return
+		}
+		writeJSON(w, status, body, ev)
+		return
+	}
+	if !b.answers(q) {
+		writeNoAnswer(w, ev)
+		return
+	}
+	if ev.TaskID == "" {
+		ev.TaskID = res.taskID
+	}
+	ev.State = a2a.NormalState(a2a.StateName(res.state, q.dialect)) // as the wire said it
+	ev.MessageReply = res.message
+	if res.stream != nil {
+		h.writeSSE(w, r, q, res, ev)
+		return
+	}
+	writeJSON(w, http.StatusOK, b.answer(q, res), ev)
+}
+
+// writeNoAnswer ends the exchange of a request that gets no answer, not
+// even an error (a JSON-RPC notification): 204 and no body.
+func writeNoAnswer(w http.ResponseWriter, ev *Event) {
+	w.WriteHeader(http.StatusNoContent)
+	ev.Status, ev.Note = http.StatusNoContent, "notification: not answered"
+}
+
+// writeErrorEvent writes an error body as the one event of a stream
+// (jsonrpcBinding.errorAnswer says when).
+func writeErrorEvent(w http.ResponseWriter, body []byte, ev *Event) {
+	hdr := w.Header()
+	hdr.Set("Content-Type", "text/event-stream")
+	hdr.Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(append(append([]byte("data: "), body...), "\n\n"...))
+	ev.Status, ev.ContentType = http.StatusOK, "text/event-stream"
+}
+
+// resultValue is the result object of a successful answer that is not a
+// stream: the operation's value, or the task of a send as the dialect
+// shows it (wrapped as {"task": ...} in 1.0, a SendMessageResponse).
+func (f *Fleet) resultValue(res *result) any {
+	s := &res.sent
+	if s.task == nil {
+		return res.value
+	}
+	task := f.encodeTaskView(s.task, s.dialect, res.state, s.now, taskView{history: s.history, artifacts: true})
+	if s.dialect == Dialect10 {
+		return map[string]any{"task": task}
+	}
+	return task
+}
+
+// traceErrorData keeps the error's data in the event, when there is some
+// and it is at most MaxTracedErrorData bytes of JSON, nested at most
+// MaxTracedDepth deep (a fault's configured data may be anything).
+func traceErrorData(ev *Event, rpcErr *RPCError) {
+	if len(rpcErr.Data) == 0 {
+		return
+	}
+	b, err := json.Marshal(rpcErr.Data)
+	switch {
+	case err != nil:
+		return
+	case len(b) > MaxTracedErrorData || trace.NestedDeeper(b, MaxTracedDepth):
+		ev.Clipped = trace.AppendOnce(ev.Clipped, "errorData")
+	default:
+		ev.ErrorData = b
+	}
+}
+
+// jsonContentTypeHeader is the Content-Type header value of every JSON answer,
+// shared (net/http only reads it; Header.Set and Add replace or copy).
+var jsonContentTypeHeader = []string{"application/json"}
+
+// writeJSON writes a JSON response body.
+func writeJSON(w http.ResponseWriter, status int, body []byte, ev *Event) {
+	w.Header()["Content-Type"] = jsonContentTypeHeader
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+	ev.Status, ev.ContentType = status, "application/json"
+}
+
+// writeSSE sends the events of a stream as server-sent events (both
+// bindings stream so: A2A 1.0 §9.4.2, §11.7), each encoded by the
+// request's binding, and closes the stream. An event the dialect does not
+// send (nil) is skipped; it counts all the same, so that every dialect
+// and binding counts a stream's events alike (restFrom, stream-cut). The
+// events after the first wait res.restAfter (a subscription waits for the
+// task's next change); a task cancelled meanwhile ends the stream with its
+// canceled status instead (A2A 1.0 §3.5.2: every stream of a task gets its
+// events). The trace records each state a frame delivered when the frame
+// was written (Event.Seen), so a stream the client left, or that broke
+// off, before its final frame does not show the final state.
+func (h *host) writeSSE(w http.ResponseWriter, r *http.Request, q *request, res result, ev *Event) {
+	hdr := w.Header()
+	hdr.Set("Content-Type", "text/event-stream")
+	hdr.Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	ev.Status, ev.ContentType, ev.State = http.StatusOK, "text/event-stream", ""
+	rc := http.NewResponseController(w)
+	_ = rc.Flush()
+	if d := q.call.FirstFrameDelay; d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			ev.Note = "client left before the first frame"
+			return
+		case <-h.vendor.fleet.closing:
+			return
+		}
+	}
+	var buf bytes.Buffer
+	restFrom := max(res.restFrom, 1)
+	for i, item := range res.stream {
+		if i == restFrom && res.restAfter > 0 {
+			switch h.waitRest(r, res, ev) {
+			case restCanceled:
+				end := statusFrame(res.task, q.dialect, "canceled")
+				writeFrame(w, rc, &buf, q.binding.frame(q, end), end, ev)
+				return
+			case restGone:
+				return
+			}
+		}
+		if item == nil {
+			continue // an event the dialect does not send
+		}
+		if !writeFrame(w, rc, &buf, q.binding.frame(q, item), item, ev) {
+			return
+		}
+	}
+	if res.abort {
+		ev.Note = "stream broken off mid-way, the task still running (stream-cut)"
+		if conn, _, err := rc.Hijack(); err == nil {
+			_ = conn.Close() // no closing chunk: the client reads an unexpected EOF
+		}
+		return
+	}
+	if len(ev.Faults) > 0 && slices.Contains(ev.Faults, "stream-cut") {
+		ev.Note = "stream ended cleanly, the task still running (stream-cut)"
+	}
+}
+
+// writeFrame writes one stream event item, encoded as b, and flushes it,
+// recording the state it announces (if any) as seen now; false when the
+// client is gone.
+func writeFrame(w http.ResponseWriter, rc *http.ResponseController, buf *bytes.Buffer, b []byte, item any, ev *Event) bool {
+	buf.Reset()
+	buf.WriteString("data: ")
+	buf.Write(b)
+	buf.WriteString("\n\n")
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		ev.Note = "client left mid-stream"
+		return false
+	}
+	if rc.Flush() != nil {
+		ev.Note = "client left mid-stream"
+		return false
+	}
+	if st := frameState(item); st != "" {
+		ev.State = st
+		if len(ev.Seen) < MaxTracedSeen {
+			ev.Seen = append(ev.Seen, SeenState{State: st, Time: time.Now()})
+		} else {
+			ev.Clipped = trace.AppendOnce(ev.Clipped, "seen")
+		}
+	}
+	return true
+}
+
+// frameState is the task state a stream event announces, in the 0.3
+// spelling ("" for a Message or an artifact update): a Task's status or a
+// status update's, in each dialect's shape.
+func frameState(item any) string {
+	m, ok := item.(map[string]any)
+	if !ok {
+		return ""
+	}
+	for _, k := range []string{"task", "statusUpdate"} { // 1.0 wraps them
+		if inner, ok := m[k].(map[string]any); ok {
+			m = inner
+			break
+		}
+	}
+	status, _ := m["status"].(map[string]any)
+	st, _ := status["state"].(string)
+	if st == "" {
+		return ""
+	}
+	return a2a.NormalState(st)
+}
+
+// statusFrame is the final status update of task t in state (0.3
+// spelling), as a stream in dialect d sends it.
+func statusFrame(t *task, d Dialect, state string) any {
+	status := map[string]any{"state": a2a.StateName(state, d), "timestamp": time.Now().UTC().Format(time.RFC3339Nano)}
+	switch d {
+	case Dialect01:
+		return map[string]any{"id": t.id, "status": status, "final": true}
+	case Dialect03:
+		return map[string]any{"kind": "status-update", "taskId": t.id, "contextId": t.contextID, "status": status, "final": true}
+	}
+	return map[string]any{"statusUpdate": map[string]any{"taskId": t.id, "contextId": t.contextID, "status": status}}
+}
+
+// restWait is how a stream's wait for the rest of its events ended.
+type restWait int
+
+const (
+	restDue      restWait = iota // the wait ran out: the rest is due
+	restCanceled                 // the task was cancelled meanwhile
+	restGone                     // the client left or the fleet closed
+)
+
+// waitRest waits res.restAfter for the rest of a stream's events, unless
+// the task is cancelled, the client leaves or the fleet closes first.
+func (h *host) waitRest(r *http.Request, res result, ev *Event) restWait {
+	t := time.NewTimer(res.restAfter)
+	defer t.Stop()
+	var canceled <-chan struct{}
+	if res.task != nil {
+		canceled = res.task.canceledC()
+	}
+	select {
+	case <-t.C:
+		return restDue
+	case <-canceled:
+		return restCanceled
+	case <-r.Context().Done():
+		ev.Note = "client left mid-stream"
+	case <-h.vendor.fleet.closing:
+	}
+	return restGone
+}
