@@ -318,12 +318,8 @@ func (h *host) doPushConfig(q *opRequest) (result, error) {
 	return h.doPush(q)
 }
 
-// doUnsupported answers the methods the fleet knows but does not offer,
-// and the extended-card methods (push.go), which follow the card's flag.
+// doUnsupported answers the methods the fleet knows but does not offer.
 func (h *host) doUnsupported(q *opRequest) (result, error) {
-	if isExtendedCardMethod(q.method) {
-		return h.doExtendedCard(q)
-	}
 	return result{}, errUnsupported(q.method + " is not offered by this agent")
 }
 

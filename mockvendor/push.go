@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
@@ -248,39 +247,6 @@ func encodePushConfig(taskID string, c pushConfig, d Dialect) map[string]any {
 		return map[string]any{"id": taskID, "pushNotificationConfig": pc}
 	}
 	return map[string]any{"taskId": taskID, "pushNotificationConfig": pc}
-}
-
-// isExtendedCardMethod reports whether method fetches the extended card:
-// 1.0 GetExtendedAgentCard or 0.3 agent/getAuthenticatedExtendedCard.
-func isExtendedCardMethod(method string) bool {
-	return method == "GetExtendedAgentCard" || method == "agent/getAuthenticatedExtendedCard"
-}
-
-// doExtendedCard answers GetExtendedAgentCard and
-// agent/getAuthenticatedExtendedCard: -32004 UnsupportedOperation when the
-// card does not declare the extended card (A2A 1.0.1 §3.3.4), -32007
-// ExtendedAgentCardNotConfigured when it declares one it does not have,
-// else the extended card in the request's generation (1.0: the 1.0
-// members only; 0.3: the card as 0.3 clients read it).
-func (h *host) doExtendedCard(q *opRequest) (result, error) {
-	v := h.vendor
-	ec := v.cfg.Card.ExtendedCard
-	if ec == nil {
-		return result{}, errUnsupported(q.method + ": the card does not declare an extended agent card (capabilities.extendedAgentCard)")
-	}
-	if ec.Unconfigured {
-		return result{}, errExtendedCardNotConfigured()
-	}
-	card := v.cardDocument()
-	desc, _ := card["description"].(string)
-	card["description"] = or(ec.Description, strings.TrimSuffix(desc, ".")+" (extended card)")
-	if q.dialect == Dialect10 {
-		for _, k := range legacyMembers {
-			delete(card, k)
-		}
-		delete(card, "supportsAuthenticatedExtendedCard")
-	}
-	return result{value: card}, nil
 }
 
 // inlinePush reads the push config a send may carry for the task it

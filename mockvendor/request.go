@@ -148,31 +148,23 @@ type sentTask struct {
 // operation answers one operation; an error is answered by wireError.
 type operation func(h *host, q *opRequest) (result, error)
 
-// operations answer the operations the fleet implements; operationOf
-// picks the answer for the rest.
+// operations answer the operations the fleet implements, one each;
+// operationOf picks the answer for the methods it knows but does not offer.
 var operations = map[Op]operation{
-	OpSend:   (*host).doSend,
-	OpStream: (*host).doStream,
-	OpGet:    (*host).doGet,
-	OpCancel: (*host).doCancel,
-}
-
-// taskOperations answer the task operations the trace records as OpOther.
-var taskOperations = map[taskOp]operation{
-	taskList:      (*host).doList,
-	taskSubscribe: (*host).doSubscribe,
+	OpSend:         (*host).doSend,
+	OpStream:       (*host).doStream,
+	OpGet:          (*host).doGet,
+	OpCancel:       (*host).doCancel,
+	OpList:         (*host).doList,
+	OpSubscribe:    (*host).doSubscribe,
+	OpPushConfig:   (*host).doPushConfig,
+	OpExtendedCard: (*host).doExtendedCard,
 }
 
 // operationOf returns the operation of a known method.
 func operationOf(info methodInfo) operation {
 	if op, ok := operations[info.op]; ok {
 		return op
-	}
-	if op, ok := taskOperations[info.task]; ok {
-		return op
-	}
-	if info.push {
-		return (*host).doPushConfig
 	}
 	return (*host).doUnsupported
 }
@@ -226,7 +218,7 @@ func (q *request) decodeParams(ev *Event) error {
 		c.Skill = skillOf(q.send.Metadata.SkillID, msg.Metadata)
 		c.Probe = isProbe(q.send.Metadata, msg)
 		ev.Skill, ev.Probe = c.Skill, c.Probe
-	case OpGet, OpCancel, OpOther:
+	case OpGet, OpCancel, OpSubscribe:
 		// A get for a synthetic id marked as a probe checks that the
 		// endpoint implements the task lifecycle (-32001 expected) [seed
 		// 000, Condition of Validity]; it is recorded as a probe, whatever

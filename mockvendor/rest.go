@@ -245,7 +245,7 @@ func (h *host) readREST(w http.ResponseWriter, r *http.Request, q *request, ev *
 	if q.info.op != OpSend && q.info.op != OpStream {
 		q.params = a2a.ProtoNamesToJSON(q.params) // a send's decoder renames them itself
 	}
-	if q.info.op == OpGet || q.info.op == OpCancel || q.info.task == taskSubscribe {
+	if q.info.op == OpGet || q.info.op == OpCancel || q.info.op == OpSubscribe {
 		q.task, q.taskErr = decodeTaskParams(q.params)
 	}
 	return h.answerMethod(q, ev)

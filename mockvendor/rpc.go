@@ -224,7 +224,7 @@ func (q *request) resolveMethod(env rpcEnvelope, ev *Event) error {
 	if q.info.dialect == Dialect10 && q.info.op != OpSend && q.info.op != OpStream {
 		q.params = a2a.ProtoNamesToJSON(q.params) // a send renames only what its fast path declines
 	}
-	if q.info.op == OpGet || q.info.op == OpCancel || q.info.task == taskSubscribe {
+	if q.info.op == OpGet || q.info.op == OpCancel || q.info.op == OpSubscribe {
 		q.task, q.taskErr = decodeTaskParams(q.params)
 	}
 	if d := q.methodDialect(); d != "" {
@@ -241,7 +241,7 @@ func (q *request) resolveMethod(env rpcEnvelope, ev *Event) error {
 // tasks/get and tasks/cancel the named task's (0.3 when there is none and
 // the header does not ask for 1.x); "" leaves the header's guess.
 func (q *request) methodDialect() Dialect {
-	if d := q.info.dialect; d != "" || q.info.op != OpGet && q.info.op != OpCancel && q.info.task != taskSubscribe {
+	if d := q.info.dialect; d != "" || q.info.op != OpGet && q.info.op != OpCancel && q.info.op != OpSubscribe {
 		return d
 	}
 	t := q.host.vendor.fleet.tasks.get(q.host.vendor.cfg.ID, q.task.taskID())

@@ -67,6 +67,6 @@ func (jsonrpcBinding) errorAnswer(q *request, rpcErr *RPCError, status int) (int
 	// would see none otherwise); a 1.0 SubscribeToTask error stays plain
 	// JSON, which the official TCK reads (STREAM-SUB-004).
 	c := q.call
-	asEvent := status == http.StatusOK && c != nil && (q.dialect != Dialect01 && c.Op == OpStream && !c.StreamAsJSON || q.dialect == Dialect03 && q.info.task == taskSubscribe)
+	asEvent := status == http.StatusOK && c != nil && (q.dialect != Dialect01 && c.Op == OpStream && !c.StreamAsJSON || q.dialect == Dialect03 && q.info.op == OpSubscribe)
 	return status, body, asEvent
 }

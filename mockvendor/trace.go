@@ -1,6 +1,10 @@
 package mockvendor
 
-import "github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
+import (
+	"slices"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
+)
 
 // The wire trace lives in mockvendor/internal/trace (layer 0); these
 // aliases keep its public names here, where the fleet's users find them.
@@ -17,7 +21,20 @@ const (
 	OpStream    = trace.OpStream
 	OpGet       = trace.OpGet
 	OpCancel    = trace.OpCancel
-	OpOther     = trace.OpOther
+	// OpList is ListTasks (A2A 1.0 §3.1.4).
+	OpList = trace.OpList
+	// OpSubscribe is SubscribeToTask (A2A 1.0 §3.1.6), and 0.3's
+	// tasks/resubscribe.
+	OpSubscribe = trace.OpSubscribe
+	// OpPushConfig is one of the four push-notification config methods
+	// (A2A 1.0 §3.1.7 to §3.1.10, and their 0.1 and 0.3 names).
+	OpPushConfig = trace.OpPushConfig
+	// OpExtendedCard is GetExtendedAgentCard (A2A 1.0 §3.1.11) and 0.3's
+	// agent/getAuthenticatedExtendedCard.
+	OpExtendedCard = trace.OpExtendedCard
+	// OpOther is a request no operation answers: an unknown method, a
+	// path no route serves.
+	OpOther = trace.OpOther
 	// OpRefused is a proxy refusal: a connection attempt to a host outside
 	// the fleet.
 	OpRefused = trace.OpRefused
@@ -76,3 +93,6 @@ type SeenState = trace.SeenState
 // Trace records every request to every host in arrival order. It is safe
 // for concurrent use. Past its cap it drops the oldest events.
 type Trace = trace.Trace
+
+// Ops lists every Op the trace records.
+func Ops() []Op { return slices.Clone(trace.Ops) }

@@ -106,7 +106,7 @@ func TestCompletedViaSeesTheTaskComplete(t *testing.T) {
 		{"the send's answer completed", []mockvendor.Event{send("completed")}, Pass},
 		{"returned immediately, then polled to completed", []mockvendor.Event{send("working"), get(2, "t-1", "working"), get(3, "t-1", "completed")}, Pass},
 		{"streamed to completed", []mockvendor.Event{ev(1, mockvendor.OpStream, "SendStreamingMessage", "d", "t-1", "completed")}, Pass},
-		{"subscribed to completed", []mockvendor.Event{send("working"), ev(2, mockvendor.OpOther, "SubscribeToTask", "d", "t-1", "completed")}, Pass},
+		{"subscribed to completed", []mockvendor.Event{send("working"), ev(2, mockvendor.OpSubscribe, "SubscribeToTask", "d", "t-1", "completed")}, Pass},
 		{"polled, never completed", []mockvendor.Event{send("working"), get(2, "t-1", "working")}, Fail},
 		{"another task completed", []mockvendor.Event{send("working"), get(3, "t-2", "completed")}, Fail},
 		{"the same id completed at another vendor", []mockvendor.Event{send("working"), elsewhere}, Fail},

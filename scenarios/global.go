@@ -263,8 +263,8 @@ func judgeNoUnknownTask(r *Run) Verdict {
 			if e.TaskID != "" && e.ErrorCode == 0 {
 				issued[e.TaskID] = true
 			}
-		case mockvendor.OpOther:
-			if !isSubscribe(e) || e.Probe || e.TaskID == "" {
+		case mockvendor.OpSubscribe:
+			if e.Probe || e.TaskID == "" {
 				continue
 			}
 			asked++

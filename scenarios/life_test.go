@@ -20,7 +20,7 @@ func TestNoUnknownTaskJudgesContinuationsAndSubscriptions(t *testing.T) {
 		return e
 	}
 	sub := func(seq int64, id string) mockvendor.Event {
-		return mockvendor.Event{Seq: seq, Op: mockvendor.OpOther, Method: "SubscribeToTask", TaskID: id}
+		return mockvendor.Event{Seq: seq, Op: mockvendor.OpSubscribe, Method: "SubscribeToTask", TaskID: id}
 	}
 	rest := mockvendor.Event{Seq: 2, Op: mockvendor.OpSend, Binding: "HTTP+JSON", Request: []byte(`{"message":{"taskId":"t-9","parts":[{"text":"x"}]}}`)}
 	cases := []struct {
@@ -93,7 +93,7 @@ func TestBackoff(t *testing.T) {
 	}{
 		{"five a second", gets(200*time.Millisecond, 10), Pass},
 		{"ten a second", gets(100*time.Millisecond, 10), Fail},
-		{"no gets, a subscription", []mockvendor.Event{{Seq: 1, Op: mockvendor.OpOther, Method: "SubscribeToTask", TaskID: "t-1"}}, NotApplicable},
+		{"no gets, a subscription", []mockvendor.Event{{Seq: 1, Op: mockvendor.OpSubscribe, Method: "SubscribeToTask", TaskID: "t-1"}}, NotApplicable},
 		{"no gets at all", nil, NotExercised},
 	}
 	for _, c := range cases {
@@ -121,7 +121,7 @@ func TestStopPollingInterruptedStates(t *testing.T) {
 		return answered(seq, mockvendor.OpGet, "GetTask", state)
 	}
 	sub := func(seq int64, state string) mockvendor.Event {
-		return answered(seq, mockvendor.OpOther, "SubscribeToTask", state)
+		return answered(seq, mockvendor.OpSubscribe, "SubscribeToTask", state)
 	}
 	cases := []struct {
 		name   string
@@ -157,7 +157,7 @@ func TestFinalStateRead(t *testing.T) {
 		return e
 	}
 	cut := at(mockvendor.Event{Seq: 1, Op: mockvendor.OpStream, Method: "SendStreamingMessage", TaskID: "t-1", State: "working", Faults: []string{"stream-cut"}})
-	refused := at(mockvendor.Event{Seq: 2, Op: mockvendor.OpOther, Method: "SubscribeToTask", TaskID: "t-1", ErrorCode: -32004})
+	refused := at(mockvendor.Event{Seq: 2, Op: mockvendor.OpSubscribe, Method: "SubscribeToTask", TaskID: "t-1", ErrorCode: -32004})
 	get := func(seq int64) mockvendor.Event {
 		return at(mockvendor.Event{Seq: seq, Op: mockvendor.OpGet, Method: "GetTask", TaskID: "t-1", State: "completed"})
 	}
@@ -173,7 +173,7 @@ func TestFinalStateRead(t *testing.T) {
 		{"never asked about the task again", []mockvendor.Event{cut}, failed, NotExercised},
 		{"refused, then a get, completed", []mockvendor.Event{cut, refused, get(3)}, completed, Pass},
 		{"polled without subscribing, completed", []mockvendor.Event{cut, get(2)}, completed, Pass},
-		{"subscribed before the task ended, saw it complete", []mockvendor.Event{cut, at(mockvendor.Event{Seq: 2, Op: mockvendor.OpOther, Method: "SubscribeToTask", TaskID: "t-1", State: "completed"})}, completed, Pass},
+		{"subscribed before the task ended, saw it complete", []mockvendor.Event{cut, at(mockvendor.Event{Seq: 2, Op: mockvendor.OpSubscribe, Method: "SubscribeToTask", TaskID: "t-1", State: "completed"})}, completed, Pass},
 		{"refused, taken for a failure", []mockvendor.Event{cut, refused}, failed, Fail},
 		{"refused, no get, completed guessed", []mockvendor.Event{cut, refused}, completed, Fail},
 		{"refused, a get, but reported failed", []mockvendor.Event{cut, refused, get(3)}, failed, Fail},

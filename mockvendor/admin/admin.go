@@ -49,6 +49,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -457,10 +458,7 @@ func parseFilter(r *http.Request) (filter, error) {
 		}
 	}
 	for op := range f.ops {
-		switch mockvendor.Op(op) {
-		case mockvendor.OpCardFetch, mockvendor.OpJWKSFetch, mockvendor.OpSend, mockvendor.OpStream,
-			mockvendor.OpGet, mockvendor.OpCancel, mockvendor.OpOther, mockvendor.OpRefused:
-		default:
+		if !slices.Contains(mockvendor.Ops(), mockvendor.Op(op)) {
 			return f, &badRequest{field: "op", msg: fmt.Sprintf("unknown op %q", op)}
 		}
 	}

@@ -22,7 +22,20 @@ const (
 	OpStream    Op = "stream"
 	OpGet       Op = "get"
 	OpCancel    Op = "cancel"
-	OpOther     Op = "other"
+	// OpList is ListTasks (A2A 1.0 §3.1.4).
+	OpList Op = "list"
+	// OpSubscribe is SubscribeToTask (A2A 1.0 §3.1.6), and 0.3's
+	// tasks/resubscribe.
+	OpSubscribe Op = "subscribe"
+	// OpPushConfig is one of the four push-notification config methods
+	// (A2A 1.0 §3.1.7 to §3.1.10, and their 0.1 and 0.3 names).
+	OpPushConfig Op = "push-config"
+	// OpExtendedCard is GetExtendedAgentCard (A2A 1.0 §3.1.11) and 0.3's
+	// agent/getAuthenticatedExtendedCard.
+	OpExtendedCard Op = "extended-card"
+	// OpOther is a request no operation answers: an unknown method, a
+	// path no route serves.
+	OpOther Op = "other"
 	// OpRefused is a proxy refusal: a connection attempt to a host outside
 	// the fleet.
 	OpRefused Op = "proxy-refused"
@@ -47,6 +60,10 @@ const (
 	// not made.
 	OpPushDelivery Op = "push-delivery"
 )
+
+// Ops lists every Op, in the order above.
+var Ops = []Op{OpCardFetch, OpJWKSFetch, OpSend, OpStream, OpGet, OpCancel, OpList, OpSubscribe,
+	OpPushConfig, OpExtendedCard, OpOther, OpRefused, OpTLSFailed, OpConnRefused, OpConnLimit, OpPushDelivery}
 
 // MaxTracedBody is the largest request body an event keeps (64 KiB). All
 // kept bodies together stay within the trace's body budget (the fleet's
