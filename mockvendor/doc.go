@@ -155,5 +155,5 @@
 //     task, and in bytes MaxTaskBytes (64 MiB) for the fleet (a scenario's
 //     fleet is its own) and MaxVendorTaskBytes (32 MiB) per vendor: past
 //     them the oldest tasks are forgotten, and a follow-up message is kept
-//     as a stub (taskbudget.go).
+//     as a stub (internal/tasks, Budget).
 package mockvendor
