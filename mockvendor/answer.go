@@ -241,11 +241,11 @@ func statusFrame(t *task, d Dialect, state string) any {
 	status := map[string]any{"state": a2a.StateName(state, d), "timestamp": time.Now().UTC().Format(time.RFC3339Nano)}
 	switch d {
 	case Dialect01:
-		return map[string]any{"id": t.id, "status": status, "final": true}
+		return map[string]any{"id": t.ID, "status": status, "final": true}
 	case Dialect03:
-		return map[string]any{"kind": "status-update", "taskId": t.id, "contextId": t.contextID, "status": status, "final": true}
+		return map[string]any{"kind": "status-update", "taskId": t.ID, "contextId": t.ContextID, "status": status, "final": true}
 	}
-	return map[string]any{"statusUpdate": map[string]any{"taskId": t.id, "contextId": t.contextID, "status": status}}
+	return map[string]any{"statusUpdate": map[string]any{"taskId": t.ID, "contextId": t.ContextID, "status": status}}
 }
 
 // restWait is how a stream's wait for the rest of its events ended.
@@ -264,7 +264,7 @@ func (h *host) waitRest(r *http.Request, res result, ev *Event) restWait {
 	defer t.Stop()
 	var canceled <-chan struct{}
 	if res.task != nil {
-		canceled = res.task.canceledC()
+		canceled = res.task.CanceledC()
 	}
 	select {
 	case <-t.C:

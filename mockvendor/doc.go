@@ -22,6 +22,7 @@
 //	0      internal/netx           the CA, capped listeners, the CONNECT proxy
 //	1      internal/a2a            the A2A model and its 0.1/0.3/1.0 spellings
 //	1      internal/credentials    security schemes, issued credentials, 401s
+//	2      internal/tasks          the task store and its byte budget
 //	9      mockvendor              the public face (NewFleet, Fleet, Vendor,
 //	                               config, aliases of moved types) and the
 //	                               wiring of the layers below
@@ -174,5 +175,5 @@
 //     task, and in bytes MaxTaskBytes (64 MiB) for the fleet (a scenario's
 //     fleet is its own) and MaxVendorTaskBytes (32 MiB) per vendor: past
 //     them the oldest tasks are forgotten, and a follow-up message is kept
-//     as a stub (taskbudget.go).
+//     as a stub (internal/tasks, Budget).
 package mockvendor

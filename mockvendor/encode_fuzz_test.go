@@ -121,18 +121,18 @@ func FuzzEncodeSendAnswer(f *testing.F) {
 		if mode&128 != 0 {
 			in.Metadata = nil
 		}
-		tk := &task{id: id, contextID: ctxID, vendor: "d", created: now.Add(-time.Duration(mode%4) * 40 * time.Millisecond),
-			blocking: mode&4 == 0, hold: mode&8 != 0, input: in, output: text}
+		tk := &task{ID: id, ContextID: ctxID, Vendor: "d", Created: now.Add(-time.Duration(mode%4) * 40 * time.Millisecond),
+			Blocking: mode&4 == 0, Hold: mode&8 != 0, Input: in, Output: text}
 		if mode&16 != 0 {
-			tk.canceled.Store(true)
+			tk.MarkCanceled()
 		}
 		var rid json.RawMessage
 		if json.Valid(rpcID) {
 			rid = validID(rpcID)
 		}
-		state := tk.state(now, fl.limits.WorkTime)
+		state := tk.State(now, fl.limits.WorkTime)
 		for _, d := range []Dialect{Dialect03, Dialect10} {
-			tk.dialect = d
+			tk.Dialect = d
 			var result any = fl.encodeTaskAt(tk, d, state, now)
 			if d == Dialect10 {
 				result = map[string]any{"task": result}

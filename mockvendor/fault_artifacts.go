@@ -250,13 +250,13 @@ func chunkBounds(n, chunks int) []int {
 func configuredArtifact(t *task, s *ArtifactSpec, i int, d Dialect, from, to int) map[string]any {
 	parts := make([]any, 0, to-from)
 	for j := from; j < to; j++ {
-		parts = append(parts, a2a.EncodePart(s.Parts[j].part(d, t.output), d))
+		parts = append(parts, a2a.EncodePart(s.Parts[j].part(d, t.Output), d))
 	}
 	a := map[string]any{"parts": parts}
 	if d == Dialect01 {
 		a["index"] = i
 	} else {
-		a["artifactId"] = fmt.Sprintf("a-%s-%d", t.id, i)
+		a["artifactId"] = fmt.Sprintf("a-%s-%d", t.ID, i)
 	}
 	if s.Name != "" {
 		a["name"] = s.Name
@@ -273,12 +273,12 @@ func configuredArtifact(t *task, s *ArtifactSpec, i int, d Dialect, from, to int
 // taskArtifacts are the artifacts of completed task t in dialect d: the
 // configured ones, whole, or the honest one.
 func taskArtifacts(t *task, d Dialect) []any {
-	if t.artifacts == nil {
+	if t.Artifacts == nil {
 		return []any{artifact(t, d)}
 	}
-	out := make([]any, 0, len(t.artifacts))
-	for i := range t.artifacts {
-		s := &t.artifacts[i]
+	out := make([]any, 0, len(t.Artifacts))
+	for i := range t.Artifacts {
+		s := &t.Artifacts[i]
 		out = append(out, configuredArtifact(t, s, i, d, 0, len(s.Parts)))
 	}
 	return out
@@ -288,18 +288,18 @@ func taskArtifacts(t *task, d Dialect) []any {
 // completed task t in dialect d: one TaskArtifactUpdateEvent per chunk
 // of each configured artifact, or the honest artifact's one event.
 func artifactEvents(t *task, d Dialect) []any {
-	if t.artifacts == nil {
+	if t.Artifacts == nil {
 		switch d {
 		case Dialect01:
-			return []any{map[string]any{"id": t.id, "artifact": artifact(t, d)}}
+			return []any{map[string]any{"id": t.ID, "artifact": artifact(t, d)}}
 		case Dialect03:
-			return []any{map[string]any{"kind": "artifact-update", "taskId": t.id, "contextId": t.contextID, "artifact": artifact(t, d), "lastChunk": true}}
+			return []any{map[string]any{"kind": "artifact-update", "taskId": t.ID, "contextId": t.ContextID, "artifact": artifact(t, d), "lastChunk": true}}
 		}
-		return []any{map[string]any{"artifactUpdate": map[string]any{"taskId": t.id, "contextId": t.contextID, "artifact": artifact(t, d), "lastChunk": true}}}
+		return []any{map[string]any{"artifactUpdate": map[string]any{"taskId": t.ID, "contextId": t.ContextID, "artifact": artifact(t, d), "lastChunk": true}}}
 	}
 	var evs []any
-	for i := range t.artifacts {
-		s := &t.artifacts[i]
+	for i := range t.Artifacts {
+		s := &t.Artifacts[i]
 		ends := chunkBounds(len(s.Parts), s.Chunks)
 		from := 0
 		for k, to := range ends {
@@ -309,11 +309,11 @@ func artifactEvents(t *task, d Dialect) []any {
 			switch d {
 			case Dialect01:
 				a["append"], a["lastChunk"] = appendChunk, last
-				evs = append(evs, map[string]any{"id": t.id, "artifact": a})
+				evs = append(evs, map[string]any{"id": t.ID, "artifact": a})
 			case Dialect03:
-				evs = append(evs, map[string]any{"kind": "artifact-update", "taskId": t.id, "contextId": t.contextID, "artifact": a, "append": appendChunk, "lastChunk": last})
+				evs = append(evs, map[string]any{"kind": "artifact-update", "taskId": t.ID, "contextId": t.ContextID, "artifact": a, "append": appendChunk, "lastChunk": last})
 			default:
-				evs = append(evs, map[string]any{"artifactUpdate": map[string]any{"taskId": t.id, "contextId": t.contextID, "artifact": a, "append": appendChunk, "lastChunk": last}})
+				evs = append(evs, map[string]any{"artifactUpdate": map[string]any{"taskId": t.ID, "contextId": t.ContextID, "artifact": a, "append": appendChunk, "lastChunk": last}})
 			}
 		}
 	}

@@ -95,7 +95,7 @@ func NewUnstartedFleet(cfg Config) (*Fleet, error) {
 	}
 	f.trace = trace.New(f.limits.MaxTraceEvents, f.limits.MaxTraceBodyBytes)
 	f.conns = netx.NewFleetCap(int64(f.limits.MaxConns))
-	f.tasks = newTaskStore(f.limits.MaxTasks, newTaskBudget(f.limits.MaxTaskBytes, f.limits.MaxVendorTaskBytes))
+	f.tasks = newTaskStore(f.limits)
 	names := map[string]bool{}
 	for i, vc := range cfg.Vendors {
 		if vc.ID == "" {
@@ -677,7 +677,7 @@ func (f *Fleet) Reset() error {
 			return err
 		}
 	}
-	f.tasks.reset()
+	f.tasks.Reset()
 	return nil
 }
 

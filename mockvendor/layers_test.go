@@ -22,6 +22,7 @@ var layers = map[string]int{
 	"internal/netx":        0,
 	"internal/a2a":         1,
 	"internal/credentials": 1,
+	"internal/tasks":       2,
 	"":                     9, // the public face and the wiring
 	"admin":                10,
 }

@@ -51,9 +51,9 @@ func (f *Fleet) LimitsHit() []LimitHit {
 	if f.proxy != nil {
 		add("MaxTunnels", f.proxy.TunnelsRefused(), "CONNECT tunnels refused past Limits.MaxTunnels (%d)", l.MaxTunnels)
 	}
-	b := f.tasks.budget
-	add("MaxTasks", b.capped.Load(), "tasks forgotten past Limits.MaxTasks (%d) or %d per vendor", l.MaxTasks, MaxTasksPerVendor)
-	add("MaxTaskBytes", b.forgotten.Load()+b.stubbed.Load()+b.leftOut.Load(),
+	b := f.tasks.Budget()
+	add("MaxTasks", b.Capped(), "tasks forgotten past Limits.MaxTasks (%d) or %d per vendor", l.MaxTasks, MaxTasksPerVendor)
+	add("MaxTaskBytes", b.Forgotten()+b.Stubbed()+b.LeftOut(),
 		"tasks forgotten or follow-up messages stubbed past Limits.MaxTaskBytes (%d bytes) or Limits.MaxVendorTaskBytes (%d bytes)", l.MaxTaskBytes, l.MaxVendorTaskBytes)
 	return out
 }

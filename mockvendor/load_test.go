@@ -240,9 +240,7 @@ func TestLoadTaskStoreCap(t *testing.T) {
 		}
 		ids = append(ids, id)
 	}
-	f.tasks.mu.Lock()
-	stored, ordered := len(f.tasks.byID), len(f.tasks.order)-f.tasks.dead
-	f.tasks.mu.Unlock()
+	stored, ordered := f.tasks.Counts()
 	if stored > capTasks || ordered != stored {
 		t.Fatalf("store holds %d tasks (%d in order), cap %d", stored, ordered, capTasks)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/tasks"
 )
 
 // doSend creates the task of a send (or continues the task its message
@@ -53,12 +54,12 @@ func (h *host) doStream(q *opRequest) (result, error) {
 		return h.taskResult(q, t), nil
 	}
 	evs, state := h.vendor.fleet.streamEvents(t, q.dialect)
-	res := result{stream: evs, taskID: t.id, state: state, task: t}
-	if t.workFor > 0 && !t.hold {
+	res := result{stream: evs, taskID: t.ID, state: state, task: t}
+	if t.WorkFor > 0 && !t.Hold {
 		// The task and its working status go out at once; the rest when
 		// the work is done.
 		res.restFrom = 2
-		res.restAfter = max(time.Until(t.doneAt(h.vendor.fleet.limits.WorkTime)), 0)
+		res.restAfter = max(time.Until(t.DoneAt(h.vendor.fleet.limits.WorkTime)), 0)
 	}
 	if n := q.call.StreamCut; n > 0 && n < len(evs) {
 		// stream-cut: the stream ends (or breaks) while the task runs on;
@@ -88,9 +89,9 @@ func (h *host) messageResult(q *opRequest, stream bool) result {
 	m := q.call.Message
 	ctx := m.ContextID
 	if ctx == "" {
-		ctx = newID("ctx-")
+		ctx = tasks.NewID("ctx-")
 	}
-	reply := &Message{Role: "agent", MessageID: newID("m-"), ContextID: ctx,
+	reply := &Message{Role: "agent", MessageID: tasks.NewID("m-"), ContextID: ctx,
 		Parts: []Part{{Kind: "text", Text: fmt.Sprintf("%s answered %s", h.vendor.cfg.Organization, summarize(m))}}}
 	var v any = a2a.EncodeMessage(reply, q.dialect)
 	if q.dialect == Dialect10 {
@@ -109,7 +110,7 @@ func (h *host) paramsTask(q *opRequest) (*task, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := h.vendor.fleet.tasks.get(h.vendor.cfg.ID, id)
+	t := h.vendor.fleet.tasks.Get(h.vendor.cfg.ID, id)
 	if t == nil {
 		return nil, errTaskNotFound(id)
 	}
@@ -127,8 +128,8 @@ func (h *host) doGet(q *opRequest) (result, error) {
 		return result{}, errInvalidParams("params.historyLength must not be negative")
 	}
 	now := time.Now()
-	state := t.state(now, f.limits.WorkTime)
-	return result{value: f.encodeTaskView(t, q.dialect, state, now, taskView{history: q.task.HistoryLength, artifacts: true}), taskID: t.id, state: state}, nil
+	state := t.State(now, f.limits.WorkTime)
+	return result{value: f.encodeTaskView(t, q.dialect, state, now, taskView{history: q.task.HistoryLength, artifacts: true}), taskID: t.ID, state: state}, nil
 }
 
 // doSubscribe answers SubscribeToTask and tasks/resubscribe: a stream
@@ -146,29 +147,29 @@ func (h *host) doSubscribe(q *opRequest) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
-	state := t.state(q.now, f.limits.WorkTime)
-	if terminal(state) {
-		return result{}, errUnsupported(fmt.Sprintf("task %s is %s: a terminal task has no updates to subscribe to", t.id, state))
+	state := t.State(q.now, f.limits.WorkTime)
+	if tasks.Terminal(state) {
+		return result{}, errUnsupported(fmt.Sprintf("task %s is %s: a terminal task has no updates to subscribe to", t.ID, state))
 	}
 	d := q.dialect
 	var first any
 	switch d {
 	case Dialect01:
-		first = map[string]any{"id": t.id, "status": map[string]any{"state": state, "timestamp": q.now.UTC().Format(time.RFC3339Nano)}, "final": false}
+		first = map[string]any{"id": t.ID, "status": map[string]any{"state": state, "timestamp": q.now.UTC().Format(time.RFC3339Nano)}, "final": false}
 	case Dialect03:
 		first = f.encodeTaskAt(t, d, state, q.now)
 	default:
 		first = map[string]any{"task": f.encodeTaskAt(t, d, state, q.now)}
 	}
-	res := result{stream: []any{first}, taskID: t.id, state: state, task: t}
-	if t.hold || interruptedState(state) {
+	res := result{stream: []any{first}, taskID: t.ID, state: state, task: t}
+	if t.Hold || interruptedState(state) {
 		return res, nil // the stream closes at an interrupted state
 	}
 	// The events after the task and its working status follow once the
 	// task completes.
 	evs, _ := f.streamEvents(t, d)
 	res.stream = append(res.stream, evs[2:]...)
-	res.restAfter = max(time.Until(t.doneAt(f.limits.WorkTime)), 0)
+	res.restAfter = max(time.Until(t.DoneAt(f.limits.WorkTime)), 0)
 	return res, nil
 }
 
@@ -230,11 +231,11 @@ func (h *host) doList(q *opRequest) (result, error) {
 		}
 	}
 	var match []*task
-	for _, t := range f.tasks.list(h.vendor.cfg.ID) {
-		if lp.ContextID != "" && t.contextID != lp.ContextID || !after.IsZero() && t.created.Before(after) {
+	for _, t := range f.tasks.List(h.vendor.cfg.ID) {
+		if lp.ContextID != "" && t.ContextID != lp.ContextID || !after.IsZero() && t.Created.Before(after) {
 			continue
 		}
-		if want != "" && t.state(q.now, f.limits.WorkTime) != want {
+		if want != "" && t.State(q.now, f.limits.WorkTime) != want {
 			continue
 		}
 		match = append(match, t)
@@ -242,7 +243,7 @@ func (h *host) doList(q *opRequest) (result, error) {
 	start := 0
 	if lp.PageToken != "" {
 		id, ok := strings.CutPrefix(lp.PageToken, pageTokenPrefix)
-		i := slices.IndexFunc(match, func(t *task) bool { return t.id == id })
+		i := slices.IndexFunc(match, func(t *task) bool { return t.ID == id })
 		if !ok || i < 0 {
 			return result{}, errInvalidParams("params.pageToken is not a token this agent issued")
 		}
@@ -251,11 +252,11 @@ func (h *host) doList(q *opRequest) (result, error) {
 	page := match[start:min(start+size, len(match))]
 	tasks := make([]any, 0, len(page))
 	for _, t := range page {
-		tasks = append(tasks, f.encodeTaskView(t, q.dialect, t.state(q.now, f.limits.WorkTime), q.now, taskView{history: lp.HistoryLength, artifacts: lp.IncludeArtifacts}))
+		tasks = append(tasks, f.encodeTaskView(t, q.dialect, t.State(q.now, f.limits.WorkTime), q.now, taskView{history: lp.HistoryLength, artifacts: lp.IncludeArtifacts}))
 	}
 	next := ""
 	if start+size < len(match) {
-		next = pageTokenPrefix + page[len(page)-1].id
+		next = pageTokenPrefix + page[len(page)-1].ID
 	}
 	return result{value: map[string]any{"tasks": tasks, "nextPageToken": next, "pageSize": size, "totalSize": len(match)}}, nil
 }
@@ -277,14 +278,14 @@ func (h *host) doCancel(q *opRequest) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
-	t, ok := f.tasks.cancel(h.vendor.cfg.ID, id, q.now, f.limits.WorkTime)
+	t, ok := f.tasks.Cancel(h.vendor.cfg.ID, id, q.now, f.limits.WorkTime)
 	if t == nil {
 		return result{}, errTaskNotFound(id)
 	}
 	if !ok {
-		return result{}, errTaskNotCancelable(id, t.state(q.now, f.limits.WorkTime))
+		return result{}, errTaskNotCancelable(id, t.State(q.now, f.limits.WorkTime))
 	}
-	t.signalCancel()        // its open streams send the canceled status
+	t.SignalCancel()        // its open streams send the canceled status
 	h.vendor.pushChanged(t) // push_deliver.go: notify the cancel
 	return f.taskAnswer(t, q.dialect), nil
 }
@@ -305,8 +306,8 @@ func (q *opRequest) taskParamsID() (string, error) {
 // taskAnswer is the answer of a get or cancel: the task as it is now.
 func (f *Fleet) taskAnswer(t *task, d Dialect) result {
 	now := time.Now()
-	state := t.state(now, f.limits.WorkTime)
-	return result{value: f.encodeTaskAt(t, d, state, now), taskID: t.id, state: state}
+	state := t.State(now, f.limits.WorkTime)
+	return result{value: f.encodeTaskAt(t, d, state, now), taskID: t.ID, state: state}
 }
 
 // doPushConfig answers the push-notification config methods as the
@@ -336,17 +337,17 @@ func (h *host) sendTask(q *opRequest) (*task, error) {
 		return h.newTask(q)
 	}
 	f := h.vendor.fleet
-	t := f.tasks.get(h.vendor.cfg.ID, m.TaskID)
+	t := f.tasks.Get(h.vendor.cfg.ID, m.TaskID)
 	if t == nil {
 		return nil, errTaskNotFound(m.TaskID)
 	}
-	if m.ContextID != "" && m.ContextID != t.contextID {
-		return nil, errInvalidParams(fmt.Sprintf("params.message.contextId %q is not the context of task %s", m.ContextID, t.id))
+	if m.ContextID != "" && m.ContextID != t.ContextID {
+		return nil, errInvalidParams(fmt.Sprintf("params.message.contextId %q is not the context of task %s", m.ContextID, t.ID))
 	}
-	if state := t.state(q.now, f.limits.WorkTime); terminal(state) {
-		return nil, errUnsupported(fmt.Sprintf("task %s is %s: a terminal task takes no more messages", t.id, state))
+	if state := t.State(q.now, f.limits.WorkTime); tasks.Terminal(state) {
+		return nil, errUnsupported(fmt.Sprintf("task %s is %s: a terminal task takes no more messages", t.ID, state))
 	}
-	t.addMessage(m)
+	t.AddMessage(m)
 	return t, nil
 }
 
@@ -364,36 +365,36 @@ func (h *host) newTask(q *opRequest) (*task, error) {
 		return nil, errSkillNotServed(skill, h.cfg.Region, v.skillsIn(h.cfg.Region))
 	}
 	t := &task{
-		id:        newID("t-"),
-		contextID: c.Message.ContextID,
-		vendor:    v.cfg.ID,
-		dialect:   c.Dialect,
-		skill:     skill,
-		created:   q.now,
-		blocking:  true,
-		hold:      c.Hold,
-		end:       c.EndState,
-		workFor:   c.WorkFor,
-		artifacts: c.Artifacts,
-		input:     c.Message,
+		ID:        tasks.NewID("t-"),
+		ContextID: c.Message.ContextID,
+		Vendor:    v.cfg.ID,
+		Dialect:   c.Dialect,
+		Skill:     skill,
+		Created:   q.now,
+		Blocking:  true,
+		Hold:      c.Hold,
+		End:       c.EndState,
+		WorkFor:   c.WorkFor,
+		Artifacts: c.Artifacts,
+		Input:     c.Message,
 	}
-	if f := v.fleet; c.Op == OpStream && f.cfg.StreamsWork && !c.Probe && !c.Hold && !c.StreamAsJSON && t.workFor == 0 {
-		t.workFor = f.limits.WorkTime // Config.StreamsWork
+	if f := v.fleet; c.Op == OpStream && f.cfg.StreamsWork && !c.Probe && !c.Hold && !c.StreamAsJSON && t.WorkFor == 0 {
+		t.WorkFor = f.limits.WorkTime // Config.StreamsWork
 	}
 	if c.Dialect == Dialect01 && sp.ID != "" {
-		t.id = sp.ID
-		t.contextID = sp.SessionID
+		t.ID = sp.ID
+		t.ContextID = sp.SessionID
 	}
-	if t.contextID == "" {
-		t.contextID = newID("ctx-")
+	if t.ContextID == "" {
+		t.ContextID = tasks.NewID("ctx-")
 	}
 	if (sp.Configuration.Blocking != nil && !*sp.Configuration.Blocking) || sp.Configuration.ReturnImmediately {
-		t.blocking = false
+		t.Blocking = false
 	}
 	out := make([]byte, 0, len(v.cfg.Organization)+len(skill)+128)
 	out = append(append(append(append(out, v.cfg.Organization...), " ran "...), skill...), " on "...)
-	t.output = string(appendSummary(out, c.Message))
-	v.fleet.tasks.put(t)
+	t.Output = string(appendSummary(out, c.Message))
+	v.fleet.tasks.Put(t)
 	if err := h.inlinePush(q, t); err != nil { // push.go: the send's push config
 		return nil, err
 	}
@@ -404,13 +405,13 @@ func (h *host) newTask(q *opRequest) (*task, error) {
 // JSON): the task, which the binding renders (Fleet.resultValue; the
 // JSON-RPC binding's fast encoder where it applies).
 func (h *host) taskResult(q *opRequest, t *task) result {
-	state := t.state(q.now, h.vendor.fleet.limits.WorkTime)
-	return result{sent: sentTask{task: t, dialect: q.dialect, now: q.now, history: q.send.Configuration.HistoryLength}, taskID: t.id, state: state}
+	state := t.State(q.now, h.vendor.fleet.limits.WorkTime)
+	return result{sent: sentTask{task: t, dialect: q.dialect, now: q.now, history: q.send.Configuration.HistoryLength}, taskID: t.ID, state: state}
 }
 
 // encodeTask encodes the task as it is at now in dialect d.
 func (f *Fleet) encodeTask(t *task, d Dialect, now time.Time) map[string]any {
-	return f.encodeTaskAt(t, d, t.state(now, f.limits.WorkTime), now)
+	return f.encodeTaskAt(t, d, t.State(now, f.limits.WorkTime), now)
 }
 
 // encodeTaskAt encodes the task in state (0.3 spelling) in dialect d, with
@@ -431,18 +432,18 @@ type taskView struct {
 // view shows it.
 func (f *Fleet) encodeTaskView(t *task, d Dialect, state string, now time.Time, view taskView) map[string]any {
 	status := map[string]any{"state": a2a.StateName(state, d), "timestamp": now.UTC().Format(time.RFC3339Nano)}
-	out := map[string]any{"id": t.id, "status": status}
+	out := map[string]any{"id": t.ID, "status": status}
 	switch d {
 	case Dialect01:
-		out["sessionId"] = t.contextID
+		out["sessionId"] = t.ContextID
 	case Dialect03:
 		out["kind"] = "task"
-		out["contextId"] = t.contextID
+		out["contextId"] = t.ContextID
 	case Dialect10:
-		out["contextId"] = t.contextID
+		out["contextId"] = t.ContextID
 	}
 	if d != Dialect01 {
-		msgs := t.messages()
+		msgs := t.Messages()
 		if n := view.history; n != nil && *n < len(msgs) {
 			msgs = msgs[len(msgs)-*n:]
 		}
@@ -450,7 +451,7 @@ func (f *Fleet) encodeTaskView(t *task, d Dialect, state string, now time.Time, 
 			hist := make([]any, 0, len(msgs))
 			for _, m := range msgs {
 				in := *m
-				in.TaskID, in.ContextID = t.id, t.contextID
+				in.TaskID, in.ContextID = t.ID, t.ContextID
 				hist = append(hist, a2a.EncodeMessage(&in, d))
 			}
 			out["history"] = hist
@@ -467,12 +468,12 @@ func (f *Fleet) encodeTaskView(t *task, d Dialect, state string, now time.Time, 
 var a2aVersionKey = http.CanonicalHeaderKey("A2A-Version")
 
 func artifact(t *task, d Dialect) map[string]any {
-	text := Part{Kind: "text", Text: t.output}
+	text := Part{Kind: "text", Text: t.Output}
 	a := map[string]any{"name": "result", "parts": []any{a2a.EncodePart(text, d)}}
 	if d == Dialect01 {
 		a["index"] = 0
 	} else {
-		a["artifactId"] = "a-" + t.id
+		a["artifactId"] = "a-" + t.ID
 	}
 	return a
 }
@@ -489,8 +490,8 @@ func (f *Fleet) streamEvents(t *task, d Dialect) ([]any, string) {
 	status := func(state string) map[string]any {
 		return map[string]any{"state": a2a.StateName(state, d), "timestamp": ts}
 	}
-	final := t.endState()
-	if t.hold {
+	final := t.EndState()
+	if t.Hold {
 		final = "working"
 	}
 	// Only a completed task has its artifact; a stream closes at a
@@ -499,36 +500,36 @@ func (f *Fleet) streamEvents(t *task, d Dialect) ([]any, string) {
 	art := final == "completed"
 	switch d {
 	case Dialect01:
-		evs := []any{nil, map[string]any{"id": t.id, "status": status("working"), "final": t.hold}}
-		if !t.hold {
+		evs := []any{nil, map[string]any{"id": t.ID, "status": status("working"), "final": t.Hold}}
+		if !t.Hold {
 			if art {
 				evs = append(evs, artifactEvents(t, d)...)
 			}
-			evs = append(evs, map[string]any{"id": t.id, "status": status(final), "final": true})
+			evs = append(evs, map[string]any{"id": t.ID, "status": status(final), "final": true})
 		}
 		return evs, final
 	case Dialect03:
 		first := f.encodeTask(t, d, now)
 		first["status"] = status("submitted")
 		delete(first, "artifacts")
-		evs := []any{first, map[string]any{"kind": "status-update", "taskId": t.id, "contextId": t.contextID, "status": status("working"), "final": t.hold}}
-		if !t.hold {
+		evs := []any{first, map[string]any{"kind": "status-update", "taskId": t.ID, "contextId": t.ContextID, "status": status("working"), "final": t.Hold}}
+		if !t.Hold {
 			if art {
 				evs = append(evs, artifactEvents(t, d)...)
 			}
-			evs = append(evs, map[string]any{"kind": "status-update", "taskId": t.id, "contextId": t.contextID, "status": status(final), "final": true})
+			evs = append(evs, map[string]any{"kind": "status-update", "taskId": t.ID, "contextId": t.ContextID, "status": status(final), "final": true})
 		}
 		return evs, final
 	}
 	first := f.encodeTask(t, d, now)
 	first["status"] = status("submitted")
 	delete(first, "artifacts")
-	evs := []any{map[string]any{"task": first}, map[string]any{"statusUpdate": map[string]any{"taskId": t.id, "contextId": t.contextID, "status": status("working")}}}
-	if !t.hold {
+	evs := []any{map[string]any{"task": first}, map[string]any{"statusUpdate": map[string]any{"taskId": t.ID, "contextId": t.ContextID, "status": status("working")}}}
+	if !t.Hold {
 		if art {
 			evs = append(evs, artifactEvents(t, d)...)
 		}
-		evs = append(evs, map[string]any{"statusUpdate": map[string]any{"taskId": t.id, "contextId": t.contextID, "status": status(final)}})
+		evs = append(evs, map[string]any{"statusUpdate": map[string]any{"taskId": t.ID, "contextId": t.ContextID, "status": status(final)}})
 	}
 	return evs, final
 }

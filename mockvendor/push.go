@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/tasks"
 )
 
 // The push-notification config methods (A2A 1.0.1 §3.1.7-§3.1.10; 0.3
@@ -159,7 +160,7 @@ func (h *host) doPush(q *opRequest) (result, error) {
 		return result{}, errInvalidParams(field + " (the task) is required")
 	}
 	v := h.vendor
-	t := v.fleet.tasks.get(v.cfg.ID, taskID)
+	t := v.fleet.tasks.Get(v.cfg.ID, taskID)
 	if t == nil {
 		return result{}, errTaskNotFound(taskID)
 	}
@@ -177,7 +178,7 @@ func (h *host) doPush(q *opRequest) (result, error) {
 			return result{}, errInvalidParams("the push notification config's url is required")
 		}
 		if c.id == "" {
-			c.id = newID("pnc-")
+			c.id = tasks.NewID("pnc-")
 		}
 		c.dialect = q.dialect
 		if err := v.push.set(taskID, c); err != nil {
@@ -288,8 +289,8 @@ func (h *host) inlinePush(q *opRequest, t *task) error {
 	if pc.URL == "" {
 		return errInvalidParams("the send's push notification config has no url")
 	}
-	c := pushConfig{id: or(pc.ID, newID("pnc-")), url: pc.URL, token: pc.Token, auth: pc.Authentication, dialect: q.dialect}
-	if err := v.push.set(t.id, c); err != nil {
+	c := pushConfig{id: or(pc.ID, tasks.NewID("pnc-")), url: pc.URL, token: pc.Token, auth: pc.Authentication, dialect: q.dialect}
+	if err := v.push.set(t.ID, c); err != nil {
 		return err
 	}
 	v.push.watchFrom(v, t, "")

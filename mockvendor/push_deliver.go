@@ -16,6 +16,8 @@ import (
 	"net/url"
 	"slices"
 	"time"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/tasks"
 )
 
 // Webhook delivery of push notifications. A vendor whose card claims
@@ -44,7 +46,7 @@ import (
 // the state that send answers is delivered too. Follow-up messages do not
 // change a task's state and send nothing.
 //
-// A task's state is computed from the clock (tasks.go), so each task with
+// A task's state is computed from the clock (Task.State), so each task with
 // configs has one timer that fires at its next transition (submitted ->
 // working at half the work time, -> its end state when the work is done);
 // a cancel wakes it at once (pushChanged). The timer is stopped when the
@@ -139,7 +141,7 @@ func (s *pushStore) initLocked() {
 // watch starts following t after a config was set for it, unless it is
 // already followed or terminal: the state it is in now is not delivered.
 func (s *pushStore) watch(v *Vendor, t *task) {
-	s.watchFrom(v, t, t.state(time.Now(), v.fleet.limits.WorkTime))
+	s.watchFrom(v, t, t.State(time.Now(), v.fleet.limits.WorkTime))
 }
 
 // watchFrom starts following t as one whose state last seen was seen
@@ -149,12 +151,12 @@ func (s *pushStore) watchFrom(v *Vendor, t *task, seen string) {
 	now := time.Now()
 	s.mu.Lock()
 	s.initLocked()
-	if s.stopped || s.watches[t.id] != nil || seen != "" && terminal(seen) {
+	if s.stopped || s.watches[t.ID] != nil || seen != "" && tasks.Terminal(seen) {
 		s.mu.Unlock()
 		return
 	}
 	w := &pushWatch{t: t, last: seen}
-	s.watches[t.id] = w
+	s.watches[t.ID] = w
 	s.scheduleLocked(v, w, now)
 	s.mu.Unlock()
 	if seen == "" {
@@ -188,21 +190,21 @@ func (s *pushStore) scheduleLocked(v *Vendor, w *pushWatch, now time.Time) {
 }
 
 // nextTransition is when the state of t changes next after now, as
-// task.state computes it; false when only a cancel changes it.
+// Task.State computes it; false when only a cancel changes it.
 func nextTransition(t *task, now time.Time, work time.Duration) (time.Time, bool) {
 	switch {
-	case t.canceled.Load(), t.hold:
+	case t.Canceled(), t.Hold:
 		return time.Time{}, false
-	case t.workFor > 0:
-		end := t.created.Add(t.workFor)
+	case t.WorkFor > 0:
+		end := t.Created.Add(t.WorkFor)
 		return end, now.Before(end)
-	case t.blocking:
+	case t.Blocking:
 		return time.Time{}, false
 	}
-	if half := t.created.Add(work / 2); now.Before(half) {
+	if half := t.Created.Add(work / 2); now.Before(half) {
 		return half, true
 	}
-	end := t.created.Add(work)
+	end := t.Created.Add(work)
 	return end, now.Before(end)
 }
 
@@ -210,7 +212,7 @@ func nextTransition(t *task, now time.Time, work time.Duration) (time.Time, bool
 // cancel): the change is delivered now rather than at the next timer.
 func (v *Vendor) pushChanged(t *task) {
 	v.push.mu.Lock()
-	followed := v.push.watches[t.id] != nil
+	followed := v.push.watches[t.ID] != nil
 	v.push.mu.Unlock()
 	if followed {
 		v.push.check(v, t)
@@ -226,25 +228,25 @@ func (s *pushStore) check(v *Vendor, t *task) {
 	}
 	defer f.active.Done()
 	now := time.Now()
-	state := t.state(now, f.limits.WorkTime)
-	known := f.tasks.get(t.vendor, t.id) == t
+	state := t.State(now, f.limits.WorkTime)
+	known := f.tasks.Get(t.Vendor, t.ID) == t
 	s.mu.Lock()
-	w := s.watches[t.id]
+	w := s.watches[t.ID]
 	if s.stopped || w == nil || w.t != t {
 		s.mu.Unlock()
 		return
 	}
 	if !known { // the task store forgot the task: so does the push store
-		s.unwatchLocked(t.id)
-		delete(s.byTask, t.id)
-		s.order = slices.DeleteFunc(s.order, func(id string) bool { return id == t.id })
+		s.unwatchLocked(t.ID)
+		delete(s.byTask, t.ID)
+		s.order = slices.DeleteFunc(s.order, func(id string) bool { return id == t.ID })
 		s.mu.Unlock()
 		return
 	}
 	changed := state != w.last
 	w.last = state
-	if terminal(state) {
-		s.unwatchLocked(t.id)
+	if tasks.Terminal(state) {
+		s.unwatchLocked(t.ID)
 	} else {
 		s.scheduleLocked(v, w, now)
 	}
@@ -255,13 +257,13 @@ func (s *pushStore) check(v *Vendor, t *task) {
 	// Queued under the same lock that saw the change, so two changes
 	// seen one after the other are queued in that order too.
 	var drops []pushDrop
-	for _, c := range s.byTask[t.id] {
+	for _, c := range s.byTask[t.ID] {
 		u, err := pushTarget(c.url)
 		if err != nil {
-			drops = append(drops, pushDrop{&pushJob{taskID: t.id, state: state, at: now, c: c, u: u}, err.Error()})
+			drops = append(drops, pushDrop{&pushJob{taskID: t.ID, state: state, at: now, c: c, u: u}, err.Error()})
 			continue
 		}
-		drops = s.queueLocked(&pushJob{taskID: t.id, state: state, at: now, c: c, u: u}, drops)
+		drops = s.queueLocked(&pushJob{taskID: t.ID, state: state, at: now, c: c, u: u}, drops)
 	}
 	s.dispatchLocked(v)
 	s.mu.Unlock()
@@ -442,7 +444,7 @@ func (s *pushStore) deliver(ctx context.Context, v *Vendor, j *pushJob) {
 	f := v.fleet
 	ev := pushEvent(v, j.taskID, j.state, j.c)
 	ev.Host = j.u.Host
-	t := f.tasks.get(v.cfg.ID, j.taskID)
+	t := f.tasks.Get(v.cfg.ID, j.taskID)
 	if t == nil {
 		ev.DeliveryError = "not delivered: the task store forgot the task before it was sent"
 		f.trace.Add(redactPush(f, ev))
@@ -560,7 +562,7 @@ type pushAuth struct {
 // config c, in c's dialect (see the comment at the top of this file).
 func pushPayload(f *Fleet, t *task, state string, now time.Time, c pushConfig) ([]byte, http.Header, error) {
 	hdr := http.Header{}
-	hdr.Set("User-Agent", "a2a-conform-mockvendor/"+t.vendor)
+	hdr.Set("User-Agent", "a2a-conform-mockvendor/"+t.Vendor)
 	var doc any = f.encodeTaskAt(t, c.dialect, state, now)
 	if c.dialect == Dialect10 {
 		doc = map[string]any{"task": doc} // a StreamResponse of one member

@@ -244,16 +244,16 @@ func (q *request) methodDialect() Dialect {
 	if d := q.info.dialect; d != "" || q.info.op != OpGet && q.info.op != OpCancel && q.info.op != OpSubscribe {
 		return d
 	}
-	t := q.host.vendor.fleet.tasks.get(q.host.vendor.cfg.ID, q.task.taskID())
+	t := q.host.vendor.fleet.tasks.Get(q.host.vendor.cfg.ID, q.task.taskID())
 	switch {
-	case !q.lenient && t != nil && t.dialect == Dialect01:
+	case !q.lenient && t != nil && t.Dialect == Dialect01:
 		return Dialect01
 	case !q.lenient:
 		// A 0.x name is answered in 0.x shapes, whatever dialect made the
 		// task (negotiate refuses it under a 1.x version).
 		return Dialect03
 	case t != nil:
-		return t.dialect
+		return t.Dialect
 	case !strings.HasPrefix(q.version, "1."):
 		return Dialect03
 	}

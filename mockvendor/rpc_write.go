@@ -39,7 +39,7 @@ func (jsonrpcBinding) answers(q *request) bool { return !q.notification }
 // answer is the JSON-RPC response object carrying the result: a send's
 // task through the fast encoder where it applies.
 func (jsonrpcBinding) answer(q *request, res result) []byte {
-	if s := &res.sent; s.task != nil && q.fast && s.history == nil && s.task.onlyInput() {
+	if s := &res.sent; s.task != nil && q.fast && s.history == nil && s.task.OnlyInput() {
 		if body, ok := encodeSendAnswerFast(q.id, s.task, s.dialect, res.state, s.now); ok {
 			return body
 		}

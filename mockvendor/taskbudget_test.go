@@ -32,7 +32,7 @@ func TestTaskBudget(t *testing.T) {
 			if text, _ := tPath(tTask(got), "history", 0, "parts", 0, "text").(string); text != big {
 				t.Errorf("the newest task's message has %d bytes of text, want %d", len(text), len(big))
 			}
-			if n := f.tasks.budget.forgotten.Load(); n < 80 {
+			if n := f.tasks.Budget().Forgotten(); n < 80 {
 				t.Errorf("%d tasks forgotten to make room, want at least 80 of 100", n)
 			}
 		}},
@@ -59,7 +59,7 @@ func TestTaskBudget(t *testing.T) {
 			if kept < 10 || kept > 17 || stubs != 40-kept || len(hist) != 41 {
 				t.Errorf("history of %d: %d full follow-ups, %d stubs; want 10-17 full (1 MiB of 60 KiB) and the rest stubs", len(hist), kept, stubs)
 			}
-			if n := f.tasks.budget.stubbed.Load(); n != int64(stubs) {
+			if n := f.tasks.Budget().Stubbed(); n != int64(stubs) {
 				t.Errorf("stubbed counts %d, the history holds %d stubs", n, stubs)
 			}
 		}},
@@ -76,13 +76,13 @@ func TestTaskBudget(t *testing.T) {
 			for i := 0; i < 10; i++ {
 				c.send(t, tRPCD, big, nil)
 			}
-			if all, _ := f.tasks.budget.inUse("d"); all < 10*60<<10 {
+			if all, _ := f.tasks.Budget().InUse("d"); all < 10*60<<10 {
 				t.Errorf("10 tasks of 60 KiB charge %d bytes", all)
 			}
 			if err := f.Reset(); err != nil {
 				t.Fatal(err)
 			}
-			if all, d := f.tasks.budget.inUse("d"); all != 0 || d != 0 {
+			if all, d := f.tasks.Budget().InUse("d"); all != 0 || d != 0 {
 				t.Errorf("after a reset the budget holds %d bytes (%d of D)", all, d)
 			}
 		}},
@@ -100,7 +100,7 @@ func TestTaskBudget(t *testing.T) {
 func tWantBudget(t *testing.T, f *Fleet, vendor string, max int64) {
 	t.Helper()
 	slack := int64(64 << 10)
-	if all, v := f.tasks.budget.inUse(vendor); v > max+slack || all > f.limits.MaxTaskBytes+slack {
+	if all, v := f.tasks.Budget().InUse(vendor); v > max+slack || all > f.limits.MaxTaskBytes+slack {
 		t.Fatalf("the task store charges %d bytes (%d to %s), budgets %d and %d", all, v, vendor, f.limits.MaxTaskBytes, max)
 	}
 }

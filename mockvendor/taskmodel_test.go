@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/tasks"
 )
 
 // tHonestConfig is the default fleet with C serving 1.0 only and a work
@@ -104,7 +105,7 @@ func tLiveSend(t *testing.T, c *http.Client, d Dialect, ctx string) map[string]a
 	}
 	r := tRPC(t, c, tRPCD, dc.Version, dc.Send, p)
 	task := tTask(r)
-	if task["id"] == nil || terminal(tState(r)) {
+	if task["id"] == nil || tasks.Terminal(tState(r)) {
 		t.Fatalf("live send: %s", r.Body)
 	}
 	return task
@@ -407,34 +408,6 @@ func TestSubscribe(t *testing.T) {
 			t.Errorf("stream at C: %s", b)
 		}
 	})
-}
-
-// TestTaskStoreBounds: a task keeps MaxTaskHistory messages (its first and
-// the newest), a vendor MaxTasksPerVendor tasks (the oldest go), and one
-// vendor's flood leaves another's tasks alone.
-func TestTaskStoreBounds(t *testing.T) {
-	s := newTaskStore(1_000_000, nil)
-	keep := &task{id: "keep", vendor: "w", input: &Message{MessageID: "w0"}}
-	s.put(keep)
-	for i := 0; i < MaxTasksPerVendor+10; i++ {
-		s.put(&task{id: fmt.Sprint("t", i), vendor: "v", input: &Message{}})
-	}
-	if n := len(s.list("v")); n > MaxTasksPerVendor || n < MaxTasksPerVendor*9/10 {
-		t.Errorf("vendor v keeps %d tasks, cap %d", n, MaxTasksPerVendor)
-	}
-	if s.get("v", "t0") != nil || s.get("v", fmt.Sprint("t", MaxTasksPerVendor+9)) == nil {
-		t.Error("the oldest task stayed or the newest went")
-	}
-	if live := len(s.order) - s.dead; s.get("w", "keep") == nil || live != len(s.byID) || len(s.order) > 2*len(s.byID)+1 {
-		t.Errorf("another vendor's task went, or the order (%d, %d of them dead) and the index (%d) disagree", len(s.order), s.dead, len(s.byID))
-	}
-	for i := 1; i <= 3*MaxTaskHistory; i++ {
-		keep.addMessage(&Message{MessageID: fmt.Sprint("w", i)})
-	}
-	ms := keep.messages()
-	if len(ms) != MaxTaskHistory || ms[0].MessageID != "w0" || ms[len(ms)-1].MessageID != fmt.Sprint("w", 3*MaxTaskHistory) {
-		t.Errorf("history of %d messages, first %s, last %s", len(ms), ms[0].MessageID, ms[len(ms)-1].MessageID)
-	}
 }
 
 func tMarshal(t *testing.T, v any) []byte {

@@ -620,23 +620,23 @@ func plainMessage(m *Message) bool {
 // other 0.3 one. ok is false when it cannot (configured artifacts, ...:
 // the caller then builds the maps).
 func encodeSendAnswerFast(id json.RawMessage, t *task, d Dialect, state string, now time.Time) ([]byte, bool) {
-	if t.artifacts != nil || d != Dialect03 && d != Dialect10 {
+	if t.Artifacts != nil || d != Dialect03 && d != Dialect10 {
 		return nil, false // configured artifacts (the artifacts fault): the maps
 	}
-	if plainMessage(t.input) {
+	if plainMessage(t.Input) {
 		return appendSendAnswer(id, t, d, state, now)
 	}
 	if d == Dialect10 {
 		return nil, false
 	}
-	m := t.input
+	m := t.Input
 	a := &answer03{ID: jsontext.Value(idOrNull(id)), JSONRPC: "2.0", Result: task03{
-		ContextID: t.contextID, ID: t.id, Kind: "task",
+		ContextID: t.ContextID, ID: t.ID, Kind: "task",
 		Status:  status03{State: a2a.StateName(state, d), Timestamp: now.UTC().Format(time.RFC3339Nano)},
-		History: []message03{{ContextID: t.contextID, Kind: "message", MessageID: m.MessageID, Metadata: m.Metadata, Parts: parts03(m.Parts), Role: m.Role, TaskID: t.id}},
+		History: []message03{{ContextID: t.ContextID, Kind: "message", MessageID: m.MessageID, Metadata: m.Metadata, Parts: parts03(m.Parts), Role: m.Role, TaskID: t.ID}},
 	}}
 	if state == "completed" {
-		a.Result.Artifacts = []artifact03{{ArtifactID: "a-" + t.id, Name: "result", Parts: parts03([]Part{{Kind: "text", Text: t.output}})}}
+		a.Result.Artifacts = []artifact03{{ArtifactID: "a-" + t.ID, Name: "result", Parts: parts03([]Part{{Kind: "text", Text: t.Output}})}}
 	}
 	b, err := jsonv2.Marshal(a, v1Encode)
 	return b, err == nil
@@ -753,12 +753,12 @@ func appendSendAnswer(id json.RawMessage, t *task, d Dialect, state string, now 
 		w.artifact(t, d)
 		w.close(']')
 	}
-	w.member("contextId", t.contextID)
+	w.member("contextId", t.ContextID)
 	w.name("history")
 	w.open('[')
-	w.message(t.input, t, d)
+	w.message(t.Input, t, d)
 	w.close(']')
-	w.member("id", t.id)
+	w.member("id", t.ID)
 	if d == Dialect03 {
 		w.member("kind", "task")
 	}
@@ -801,11 +801,11 @@ func appendID(b []byte, rid json.RawMessage) []byte {
 func (w *answerWriter) artifact(t *task, d Dialect) {
 	w.open('{')
 	w.name("artifactId")
-	w.prefixed("a-", t.id)
+	w.prefixed("a-", t.ID)
 	w.member("name", "result")
 	w.name("parts")
 	w.open('[')
-	w.textPart(t.output, d)
+	w.textPart(t.Output, d)
 	w.close(']')
 	w.close('}')
 }
@@ -825,8 +825,8 @@ func (w *answerWriter) textPart(text string, d Dialect) {
 // contextId, kind (0.3), messageId, parts, role (ROLE_* in 1.0), taskId.
 func (w *answerWriter) message(m *Message, t *task, d Dialect) {
 	w.open('{')
-	if t.contextID != "" {
-		w.member("contextId", t.contextID)
+	if t.ContextID != "" {
+		w.member("contextId", t.ContextID)
 	}
 	if d == Dialect03 {
 		w.member("kind", "message")
@@ -844,8 +844,8 @@ func (w *answerWriter) message(m *Message, t *task, d Dialect) {
 		w.name("role")
 		w.prefixed("ROLE_", strings.ToUpper(m.Role))
 	}
-	if t.id != "" {
-		w.member("taskId", t.id)
+	if t.ID != "" {
+		w.member("taskId", t.ID)
 	}
 	w.close('}')
 }

@@ -1,4 +1,4 @@
-package mockvendor
+package tasks
 
 import (
 	"fmt"
@@ -7,26 +7,27 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
 
-// taskBudget accounts, in bytes, what the task store keeps: each task's
-// own strings and its messages (texts, data, files, metadata), per vendor
-// (Limits.MaxVendorTaskBytes) and for the whole fleet
-// (Limits.MaxTaskBytes). A scenario runs its own fleet, so the fleet's
-// budget is the scenario's. The counts alone (MaxTasks, MaxTasksPerVendor,
-// MaxTaskHistory) let a flood of 1 MiB bodies hold gigabytes; the budget
-// bounds the bytes whatever the messages hold.
+// Budget accounts, in bytes, what the task store keeps: each task's own
+// strings and its messages (texts, data, files, metadata), per vendor and
+// for the whole fleet (the root's Limits.MaxVendorTaskBytes and
+// Limits.MaxTaskBytes). A scenario runs its own fleet, so the fleet's
+// budget is the scenario's. The counts alone (the store's cap,
+// MaxPerVendor, MaxHistory) let a flood of 1 MiB bodies hold gigabytes;
+// the budget bounds the bytes whatever the messages hold.
 //
 // A new task that does not fit makes room by forgetting the oldest tasks
 // (of its vendor when the vendor's budget is spent, else of the fleet), as
 // the count caps do. A follow-up message that does not fit is kept as a
-// stub (role, message id clipped to MaxTracedField, one text part saying
-// how many bytes were left out); when even the stub does not fit, the
-// message is not added to the task's history.
+// stub (role, message id clipped to trace.MaxTracedField, one text part
+// saying how many bytes were left out); when even the stub does not fit,
+// the message is not added to the task's history.
 //
 // Lock order: the store's mutex, then a task's, then the budget's (a leaf).
-type taskBudget struct {
+type Budget struct {
 	mu        sync.Mutex
 	max       int64 // whole fleet
 	maxVendor int64 // each vendor
@@ -35,17 +36,19 @@ type taskBudget struct {
 
 	// forgotten counts the tasks forgotten to make room, stubbed the
 	// follow-ups kept as stubs, leftOut the follow-ups not kept at all;
-	// capped the tasks the count caps (MaxTasks, MaxTasksPerVendor) forgot.
+	// capped the tasks the count caps (the store's, MaxPerVendor) forgot.
 	forgotten, stubbed, leftOut, capped atomic.Int64
 }
 
-func newTaskBudget(max, maxVendor int64) *taskBudget {
-	return &taskBudget{max: max, maxVendor: maxVendor, byVendor: map[string]int64{}}
+// NewBudget returns a budget of max bytes for the fleet and maxVendor
+// for each vendor.
+func NewBudget(max, maxVendor int64) *Budget {
+	return &Budget{max: max, maxVendor: maxVendor, byVendor: map[string]int64{}}
 }
 
 // fits reports whether n more bytes for vendor stay within both budgets;
 // over says which one is spent ("vendor" or "fleet").
-func (b *taskBudget) fits(vendor string, n int64) (ok bool, over string) {
+func (b *Budget) fits(vendor string, n int64) (ok bool, over string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	switch {
@@ -58,7 +61,7 @@ func (b *taskBudget) fits(vendor string, n int64) (ok bool, over string) {
 }
 
 // take charges n bytes to vendor if they fit.
-func (b *taskBudget) take(vendor string, n int64) bool {
+func (b *Budget) take(vendor string, n int64) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.byVendor[vendor]+n > b.maxVendor || b.used+n > b.max {
@@ -70,7 +73,7 @@ func (b *taskBudget) take(vendor string, n int64) bool {
 }
 
 // give returns n bytes of vendor's.
-func (b *taskBudget) give(vendor string, n int64) {
+func (b *Budget) give(vendor string, n int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.used -= n
@@ -79,14 +82,27 @@ func (b *taskBudget) give(vendor string, n int64) {
 	}
 }
 
-// inUse returns the bytes charged, the fleet's and vendor's.
-func (b *taskBudget) inUse(vendor string) (fleet, ofVendor int64) {
+// InUse returns the bytes charged, the fleet's and vendor's.
+func (b *Budget) InUse(vendor string) (fleet, ofVendor int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.used, b.byVendor[vendor]
 }
 
-func (b *taskBudget) reset() {
+// Forgotten counts the tasks the store forgot to make room in the budget.
+func (b *Budget) Forgotten() int64 { return b.forgotten.Load() }
+
+// Stubbed counts the follow-up messages kept as stubs past the budget.
+func (b *Budget) Stubbed() int64 { return b.stubbed.Load() }
+
+// LeftOut counts the follow-up messages not kept at all past the budget.
+func (b *Budget) LeftOut() int64 { return b.leftOut.Load() }
+
+// Capped counts the tasks the count caps forgot: the store's cap
+// (NewStore) and MaxPerVendor.
+func (b *Budget) Capped() int64 { return b.capped.Load() }
+
+func (b *Budget) reset() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.used = 0
@@ -95,13 +111,13 @@ func (b *taskBudget) reset() {
 
 // taskCost is what a task costs with its input message alone: a fixed
 // overhead, its strings and the message.
-func taskCost(t *task) int64 {
-	return 256 + int64(len(t.id)+len(t.contextID)+len(t.skill)+len(t.output)) + messageCost(t.input)
+func taskCost[A any](t *Task[A]) int64 {
+	return 256 + int64(len(t.ID)+len(t.ContextID)+len(t.Skill)+len(t.Output)) + messageCost(t.Input)
 }
 
 // messageCost estimates the bytes a decoded message holds: its strings,
 // raw JSON and metadata, plus a fixed overhead per message and part.
-func messageCost(m *Message) int64 {
+func messageCost(m *a2a.Message) int64 {
 	if m == nil {
 		return 0
 	}
@@ -142,20 +158,20 @@ func valueCost(v any) int64 {
 // stubMessage is what a task keeps of a follow-up message that did not fit
 // the budget: who sent it, its id (clipped) and how many bytes were left
 // out. The strings are copies, so the original's memory is freed.
-func stubMessage(m *Message, cost int64) *Message {
-	return &Message{
+func stubMessage(m *a2a.Message, cost int64) *a2a.Message {
+	return &a2a.Message{
 		Role:      clipCopy(m.Role),
 		MessageID: clipCopy(m.MessageID),
-		Parts: []Part{{Kind: "text", Text: fmt.Sprintf(
+		Parts: []a2a.Part{{Kind: "text", Text: fmt.Sprintf(
 			"[message not kept: about %d bytes past the task store's byte budget]", cost)}},
 	}
 }
 
-// clipCopy is a copy of at most MaxTracedField bytes of s, not splitting
-// a UTF-8 sequence.
+// clipCopy is a copy of at most trace.MaxTracedField bytes of s, not
+// splitting a UTF-8 sequence.
 func clipCopy(s string) string {
-	if len(s) > MaxTracedField {
-		s = trace.CutUTF8(s, MaxTracedField)
+	if len(s) > trace.MaxTracedField {
+		s = trace.CutUTF8(s, trace.MaxTracedField)
 	}
 	return strings.Clone(s)
 }
@@ -163,16 +179,16 @@ func clipCopy(s string) string {
 // charge charges t, new to the store, to the budget, first forgetting the
 // oldest tasks until it fits (charge then takes the bytes even if the
 // store is empty: the budget is exceeded by at most one task, whose input
-// is at most Limits.MaxBody). The caller holds s.mu.
-func (s *taskStore) charge(t *task) {
+// is at most the root's Limits.MaxBody). The caller holds s.mu.
+func (s *Store[A]) charge(t *Task[A]) {
 	cost := taskCost(t)
 	for {
-		ok, over := s.budget.fits(t.vendor, cost)
+		ok, over := s.budget.fits(t.Vendor, cost)
 		if ok {
 			break
 		}
-		var old *task
-		if vs := s.byVendor[t.vendor]; over == "vendor" && len(vs) > 0 {
+		var old *Task[A]
+		if vs := s.byVendor[t.Vendor]; over == "vendor" && len(vs) > 0 {
 			old = vs[0]
 		} else if over == "fleet" {
 			old = s.oldest()
@@ -185,7 +201,7 @@ func (s *taskStore) charge(t *task) {
 	}
 	s.budget.mu.Lock()
 	s.budget.used += cost
-	s.budget.byVendor[t.vendor] += cost
+	s.budget.byVendor[t.Vendor] += cost
 	s.budget.mu.Unlock()
 	t.mu.Lock()
 	t.budget, t.cost = s.budget, cost
@@ -194,13 +210,13 @@ func (s *taskStore) charge(t *task) {
 
 // remove forgets one task of the store and returns its bytes. The caller
 // holds s.mu.
-func (s *taskStore) remove(t *task) {
+func (s *Store[A]) remove(t *Task[A]) {
 	if s.byID[refOf(t)] == t {
 		s.unindex(t)
 	}
-	if vs := s.byVendor[t.vendor]; len(vs) > 0 {
+	if vs := s.byVendor[t.Vendor]; len(vs) > 0 {
 		if i := slices.Index(vs, t); i >= 0 {
-			s.byVendor[t.vendor] = slices.Delete(vs, i, i+1)
+			s.byVendor[t.Vendor] = slices.Delete(vs, i, i+1)
 		}
 	}
 	t.release()
@@ -209,24 +225,24 @@ func (s *taskStore) remove(t *task) {
 // release returns the task's bytes to its budget; the task is no longer
 // charged (a follow-up that reaches it after it was forgotten is kept
 // uncharged, for the request in flight only).
-func (t *task) release() {
+func (t *Task[A]) release() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.budget != nil {
-		t.budget.give(t.vendor, t.cost)
+		t.budget.give(t.Vendor, t.cost)
 	}
 	t.budget, t.cost = nil, 0
 }
 
 // refundLocked returns the bytes of follow-ups being dropped. The caller
 // holds t.mu.
-func (t *task) refundLocked(costs []int64) {
+func (t *Task[A]) refundLocked(costs []int64) {
 	var n int64
 	for _, c := range costs {
 		n += c
 	}
 	if t.budget != nil && n > 0 {
-		t.budget.give(t.vendor, n)
+		t.budget.give(t.Vendor, n)
 		t.cost -= n
 	}
 }
@@ -234,19 +250,19 @@ func (t *task) refundLocked(costs []int64) {
 // chargeLocked charges follow-up m to the task's budget and returns what
 // the task keeps of it and its cost: m itself if it fits, else its stub if
 // that fits, else nil. The caller holds t.mu.
-func (t *task) chargeLocked(m *Message) (*Message, int64) {
+func (t *Task[A]) chargeLocked(m *a2a.Message) (*a2a.Message, int64) {
 	b := t.budget
 	if b == nil {
 		return m, 0
 	}
 	c := messageCost(m)
-	if b.take(t.vendor, c) {
+	if b.take(t.Vendor, c) {
 		t.cost += c
 		return m, c
 	}
 	st := stubMessage(m, c)
 	sc := messageCost(st)
-	if b.take(t.vendor, sc) {
+	if b.take(t.Vendor, sc) {
 		b.stubbed.Add(1)
 		t.cost += sc
 		return st, sc

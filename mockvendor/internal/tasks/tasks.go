@@ -1,0 +1,388 @@
+package tasks
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+)
+
+// Bounds of the task store, which a hostile orchestrator may try to flood:
+// each task keeps at most MaxHistory messages (its first message and the
+// newest follow-ups; older follow-ups are dropped), and each vendor at most
+// MaxPerVendor tasks (past it the oldest tenth of that vendor's tasks is
+// dropped), within the store's own cap (NewStore); in bytes, the store
+// keeps within its Budget.
+const (
+	MaxHistory   = 64
+	MaxPerVendor = 5_000
+)
+
+// Task is a task a vendor issued. Its state is derived from the clock
+// rather than advanced by a goroutine, so the store holds no goroutines.
+//
+// The exported fields are set before the task is put in a Store and never
+// changed after; A is the type of what the layer that made the task
+// attaches to it (the fleet: the artifacts a fault configured), which the
+// store keeps and never reads.
+type Task[A any] struct {
+	// ID and ContextID name the task and its context; Vendor is the id of
+	// the vendor that issued it, Dialect the dialect of the request that
+	// created it, Skill the skill it runs.
+	ID        string
+	ContextID string
+	Vendor    string
+	Dialect   a2a.Dialect
+	Skill     string
+	// Created is when the task was created, the start of its clock.
+	Created time.Time
+	// Blocking is true for a task answered after completion; Hold keeps
+	// the task working until cancelled (probe-accept).
+	Blocking bool
+	Hold     bool
+	// Input is the task's first message, Output the text of its answer.
+	Input  *a2a.Message
+	Output string
+	// End is the state (0.3 spelling) the task reaches in place of
+	// completed ("": completed), and WorkFor how long it stays working
+	// first (0: it reaches End as a blocking send is answered); both set
+	// by the task-outcome fault.
+	End     string
+	WorkFor time.Duration
+	// Artifacts are the artifacts of the task once completed, as the layer
+	// above configured them (the zero value: none configured), shared
+	// with it and never changed.
+	Artifacts A
+
+	canceled atomic.Bool
+	// stored is whether the store holds the task (guarded by the
+	// store's mutex).
+	stored bool
+
+	mu sync.Mutex
+	// cancelC is closed once the task is cancelled (made on first use by
+	// CanceledC; SignalCancel closes it); cancelClosed says it was.
+	cancelC      chan struct{}
+	cancelClosed bool
+	// more are the follow-up messages after Input, oldest first, at most
+	// MaxHistory-1.
+	more []*a2a.Message
+	// budget is the budget the task is charged to (nil once forgotten),
+	// cost what it is charged, moreCost each follow-up's part of it.
+	budget   *Budget
+	cost     int64
+	moreCost []int64
+}
+
+// State returns the task's state at now, in the 0.3 spelling, for a fleet
+// whose tasks sent with blocking off work for work: submitted for its
+// first half, working for its second, then the end state.
+func (t *Task[A]) State(now time.Time, work time.Duration) string {
+	switch {
+	case t.canceled.Load():
+		return "canceled"
+	case t.Hold:
+		return "working"
+	case t.WorkFor > 0:
+		if now.Sub(t.Created) < t.WorkFor {
+			return "working"
+		}
+		return t.EndState()
+	case t.Blocking:
+		return t.EndState()
+	}
+	age := now.Sub(t.Created)
+	switch {
+	case age < work/2:
+		return "submitted"
+	case age < work:
+		return "working"
+	}
+	return t.EndState()
+}
+
+// Canceled reports whether the task was cancelled.
+func (t *Task[A]) Canceled() bool { return t.canceled.Load() }
+
+// MarkCanceled marks the task cancelled whatever its state; Store.Cancel
+// is the checked form a cancel request takes. SignalCancel then tells the
+// task's streams.
+func (t *Task[A]) MarkCanceled() { t.canceled.Store(true) }
+
+// CanceledC returns a channel closed once the task is cancelled: what a
+// stream of the task waits on beside its next event.
+func (t *Task[A]) CanceledC() <-chan struct{} {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cancelC == nil {
+		t.cancelC = make(chan struct{})
+	}
+	if t.canceled.Load() && !t.cancelClosed {
+		close(t.cancelC)
+		t.cancelClosed = true
+	}
+	return t.cancelC
+}
+
+// SignalCancel closes the channel of CanceledC for a cancelled task.
+func (t *Task[A]) SignalCancel() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cancelC != nil && t.canceled.Load() && !t.cancelClosed {
+		close(t.cancelC)
+		t.cancelClosed = true
+	}
+}
+
+// EndState is the state the task ends in (0.3 spelling): completed unless
+// a fault said otherwise (End).
+func (t *Task[A]) EndState() string {
+	if t.End != "" {
+		return t.End
+	}
+	return "completed"
+}
+
+// DoneAt is when a task that is not held reaches its end state, for a
+// fleet whose tasks work for work.
+func (t *Task[A]) DoneAt(work time.Duration) time.Time {
+	if t.WorkFor > 0 {
+		return t.Created.Add(t.WorkFor)
+	}
+	return t.Created.Add(work)
+}
+
+// AddMessage appends a follow-up message, dropping the oldest follow-up
+// past MaxHistory; past the byte budget it keeps a stub, or nothing
+// (chargeLocked).
+func (t *Task[A]) AddMessage(m *a2a.Message) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.more) >= MaxHistory-1 {
+		n := len(t.more) - (MaxHistory - 2)
+		t.refundLocked(t.moreCost[:n])
+		t.more = slices.Delete(t.more, 0, n)
+		t.moreCost = slices.Delete(t.moreCost, 0, n)
+	}
+	if m, c := t.chargeLocked(m); m != nil {
+		t.more = append(t.more, m)
+		t.moreCost = append(t.moreCost, c)
+	}
+}
+
+// Messages are the task's messages, oldest first: Input, then the
+// follow-ups it keeps.
+func (t *Task[A]) Messages() []*a2a.Message {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]*a2a.Message{t.Input}, t.more...)
+}
+
+// OnlyInput reports whether the task holds its first message only.
+func (t *Task[A]) OnlyInput() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.more) == 0
+}
+
+// Terminal reports whether state (0.3 spelling) is terminal: completed,
+// canceled, failed or rejected.
+func Terminal(state string) bool {
+	switch state {
+	case "completed", "canceled", "failed", "rejected":
+		return true
+	}
+	return false
+}
+
+// Store keeps the fleet's tasks, forgetting the oldest past its caps
+// (max fleet-wide, MaxPerVendor per vendor) and its Budget. Tasks are
+// keyed by vendor and id: a 0.1 client names its own task ids and may send
+// the same id to several vendors.
+type Store[A any] struct {
+	mu     sync.Mutex
+	max    int
+	budget *Budget
+	// byID holds the stored tasks.
+	byID map[ref]*Task[A]
+	// order holds the fleet's tasks oldest first, and also tasks removed
+	// since (stored false), dead entries that dropOldest and oldest skip
+	// and compact sweeps out once they are half of order: removing a task
+	// costs no search of order.
+	order    []*Task[A]
+	dead     int
+	byVendor map[string][]*Task[A] // oldest first
+}
+
+// ref is a task's key in the store.
+type ref struct{ vendor, id string }
+
+func refOf[A any](t *Task[A]) ref { return ref{t.Vendor, t.ID} }
+
+// NewStore returns a store of at most max tasks within budget (nil: no
+// byte budget).
+func NewStore[A any](max int, budget *Budget) *Store[A] {
+	if budget == nil {
+		budget = NewBudget(math.MaxInt64, math.MaxInt64)
+	}
+	return &Store[A]{max: max, budget: budget, byID: map[ref]*Task[A]{}, byVendor: map[string][]*Task[A]{}}
+}
+
+// Budget is the byte budget the store keeps within.
+func (s *Store[A]) Budget() *Budget { return s.budget }
+
+// Put stores t, a task of its vendor's, first forgetting the oldest tasks
+// past the caps and the budget; t replaces a task of the same vendor and
+// id (a 0.1 client reused its task id).
+func (s *Store[A]) Put(t *Task[A]) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := refOf(t)
+	if old, ok := s.byID[k]; ok { // a 0.1 client reused its task id: the new task replaces it
+		s.remove(old)
+	}
+	if len(s.byID) >= s.max {
+		n := max(len(s.byID)/10, 1)
+		s.budget.capped.Add(int64(n))
+		s.dropOldest(n)
+	}
+	if vs := s.byVendor[t.Vendor]; len(vs) >= MaxPerVendor {
+		n := max(len(vs)/10, 1)
+		s.budget.capped.Add(int64(n))
+		for _, old := range vs[:n] {
+			s.unindex(old)
+			old.release()
+		}
+		s.byVendor[t.Vendor] = append(vs[:0], vs[n:]...)
+	}
+	s.charge(t)
+	s.byID[k] = t
+	t.stored = true
+	s.order = append(s.order, t)
+	s.byVendor[t.Vendor] = append(s.byVendor[t.Vendor], t)
+}
+
+// unindex takes t out of byID and marks its entry in order dead. The
+// caller holds s.mu.
+func (s *Store[A]) unindex(t *Task[A]) {
+	if !t.stored {
+		return
+	}
+	delete(s.byID, refOf(t))
+	t.stored = false
+	s.dead++
+	if s.dead > len(s.order)/2 {
+		s.order = slices.DeleteFunc(s.order, func(t *Task[A]) bool { return !t.stored })
+		s.dead = 0
+	}
+}
+
+// oldest returns the fleet's oldest stored task (nil: none), dropping
+// the dead entries before it. The caller holds s.mu.
+func (s *Store[A]) oldest() *Task[A] {
+	for len(s.order) > 0 && !s.order[0].stored {
+		s.order[0] = nil
+		s.order = s.order[1:]
+		s.dead--
+	}
+	if len(s.order) == 0 {
+		return nil
+	}
+	return s.order[0]
+}
+
+// dropOldest forgets the n oldest tasks of the fleet.
+func (s *Store[A]) dropOldest(n int) {
+	gone := map[*Task[A]]bool{}
+	for len(gone) < n {
+		t := s.oldest()
+		if t == nil {
+			break
+		}
+		gone[t] = true
+		s.unindex(t)
+		t.release()
+	}
+	for v, vs := range s.byVendor {
+		s.byVendor[v] = slices.DeleteFunc(vs, func(t *Task[A]) bool { return gone[t] })
+	}
+}
+
+// Get returns the vendor's task with that id, or nil: a vendor never sees
+// another vendor's tasks.
+func (s *Store[A]) Get(vendor, id string) *Task[A] {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.byID[ref{vendor, id}]
+}
+
+// List returns the vendor's tasks, newest first.
+func (s *Store[A]) List(vendor string) []*Task[A] {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	vs := s.byVendor[vendor]
+	out := make([]*Task[A], len(vs))
+	for i, t := range vs {
+		out[len(vs)-1-i] = t
+	}
+	return out
+}
+
+// Cancel cancels the vendor's task with that id unless it is terminal at
+// now (State with work); it returns the task (nil: none) and whether it
+// was cancelable. The caller then calls the task's SignalCancel.
+func (s *Store[A]) Cancel(vendor, id string, now time.Time, work time.Duration) (*Task[A], bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.byID[ref{vendor, id}]
+	if t == nil {
+		return nil, false
+	}
+	if Terminal(t.State(now, work)) {
+		return t, false
+	}
+	t.canceled.Store(true)
+	return t, true
+}
+
+// Reset forgets every task and returns every byte to the budget.
+func (s *Store[A]) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range s.byID {
+		t.stored = false
+		t.release()
+	}
+	s.budget.reset()
+	s.byID = map[ref]*Task[A]{}
+	s.order, s.dead = nil, 0
+	s.byVendor = map[string][]*Task[A]{}
+}
+
+// Counts returns how many tasks the store holds and how many live entries
+// its order of the fleet's tasks has: always the same number.
+func (s *Store[A]) Counts() (stored, ordered int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.byID), len(s.order) - s.dead
+}
+
+// NewID returns prefix followed by 16 random hex digits: a fresh id of a
+// task, a context, a message or a push config.
+func NewID(prefix string) string {
+	var r [8]byte
+	_, _ = rand.Read(r[:])
+	var sb strings.Builder
+	sb.Grow(len(prefix) + 2*len(r))
+	sb.WriteString(prefix)
+	var h [2 * len(r)]byte
+	hex.Encode(h[:], r[:])
+	sb.Write(h[:])
+	return sb.String()
+}
