@@ -23,8 +23,8 @@
 //     keeping the order of the members, so that a json.RawMessage reads
 //     back byte for byte.
 //
-// The package name says what it is: a YAML file codec that knows nothing
-// of fleets, vendors or faults. yamlfile imports no package of mockvendor;
-// every package of mockvendor may import it, and nothing it imports may
-// import it back.
+// The name says what it is: a YAML file codec that knows nothing of
+// fleets, vendors or faults (those rules live in the root's configfile.go).
+// yamlfile imports no package of mockvendor, and every package of
+// mockvendor may import it; being on layer 0, it has nothing below it.
 package yamlfile
