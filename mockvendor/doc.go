@@ -20,6 +20,9 @@
 //	layer  package                 holds
 //	0      internal/trace          the trace: Event, Op, its bounds
 //	0      internal/netx           the CA, capped listeners, the CONNECT proxy
+//	0      internal/yamlfile       strict YAML decoding with every error placed
+//	                               in the file, ordered YAML writing (the fleet
+//	                               file's format; its rules stay in the root)
 //	1      internal/a2a            the A2A model and its 0.1/0.3/1.0 spellings
 //	1      internal/credentials    security schemes, issued credentials, 401s
 //	2      internal/tasks          the task store and its byte budget

@@ -20,6 +20,7 @@ const fleetPath = "github.com/a2a-conform/a2a-conform/mockvendor"
 var layers = map[string]int{
 	"internal/trace":       0,
 	"internal/netx":        0,
+	"internal/yamlfile":    0,
 	"internal/a2a":         1,
 	"internal/credentials": 1,
 	"internal/tasks":       2,
