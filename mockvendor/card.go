@@ -28,12 +28,6 @@ type cardSet struct {
 	epoch               int64
 }
 
-// epochHook is a card fault whose cards change with time; a new epoch
-// makes the vendor rebuild its cards.
-type epochHook interface {
-	cardEpoch() int64
-}
-
 func (v *Vendor) cardEpoch() int64 {
 	var sum int64
 	for _, af := range v.faultsSnapshot() {

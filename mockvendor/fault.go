@@ -2,59 +2,13 @@ package mockvendor
 
 import (
 	"bytes"
-	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"reflect"
 	"sort"
 	"strings"
-
-	jose "github.com/go-jose/go-jose/v4"
 )
-
-// A fault is a small type in its own file: a JSON-tagged config struct that
-// implements one or more of the hook interfaces below, and one line in that
-// file's init that registers it. Adding a fault never changes the fleet, the
-// admin API or the config format.
-
-// callHook sees every JSON-RPC call before the vendor acts on it. It may
-// change the call (coerce parts, hold a task open, delay a stream) or answer
-// it with an error. Hooks run in the order the faults were attached; the
-// first error answers the call.
-type callHook interface {
-	onCall(c *Call) *RPCError
-}
-
-// headerHook adjusts the headers of every JSON-RPC answer of the host.
-type headerHook interface {
-	onResponseHeader(h http.Header)
-}
-
-// cardHook changes the card document a card host serves. cdn says whether
-// the copy is the CDN's (true) or the origin's (false).
-type cardHook interface {
-	onCard(v *Vendor, card map[string]any, cdn bool)
-}
-
-// signHook signs the card in place of the vendor's honest signature (or
-// leaves it unsigned); card is the unsigned card JSON, and the result is
-// the document to serve.
-type signHook interface {
-	signCard(s *vendorSigner, card []byte) ([]byte, error)
-}
-
-// jwksHook changes the keys a JWKS fetch returns; n counts the vendor's
-// JWKS fetches from 1.
-type jwksHook interface {
-	onJWKS(s *vendorSigner, keys []jose.JSONWebKey, n int) []jose.JSONWebKey
-}
-
-// certHook replaces the certificate a host presents.
-type certHook interface {
-	certificate(hostName string, ca *CA) (tls.Certificate, error)
-}
 
 // FaultType describes a registered fault type for documentation and the
 // admin API.
