@@ -2,14 +2,18 @@ package mockvendor
 
 import "time"
 
-// Call is one JSON-RPC call as the faults see it. Faults may change the
+// Call is one call (JSON-RPC or HTTP+JSON) as the faults see it: what
+// the request asked, the vendor it reached (as a VendorView), and the
+// fault outputs the vendor acts on. Faults may change Message and the
 // fields below "fault outputs".
 type Call struct {
-	Vendor *Vendor
+	// Vendor is the vendor the call reached.
+	Vendor VendorView
 	// Host is the host the call reached (bare-IP hosts as 127.0.0.1:PORT).
-	Host    string
-	hostKey string // configured name; "127.0.0.1" for bare-IP hosts
-	Region  string
+	Host string
+	// Region is the region of that host ("" when it has none).
+	Region string
+	// Method is the JSON-RPC method the call names.
 	Method  string
 	Op      Op
 	Dialect Dialect
@@ -53,4 +57,47 @@ type Call struct {
 	Coercions []Coercion
 	// Faults names the faults that acted on the call.
 	Faults []string
+}
+
+// VendorView is a vendor as the faults see it: the facts of its
+// configuration they need, read-only.
+type VendorView interface {
+	// ID is the vendor's id ("b").
+	ID() string
+	// DefaultSkill is the skill a message that names none is for: the
+	// configured default, else the first skill ("" when it has none).
+	DefaultSkill() string
+	// SkillsIn lists the ids of the skills the vendor serves in region.
+	SkillsIn(region string) []string
+	// InputModes are the input modes the card declares for a skill (its
+	// own, else the card's defaults, else text/plain).
+	InputModes(skill string) []string
+	// SkillEntry is the card's entry for a skill the vendor knows by id
+	// only (no name, description or modes of its own configured).
+	SkillEntry(id string) map[string]any
+}
+
+// CallError is the error a fault answers a call with; the vendor answers
+// it as any JSON-RPC error of its own (RPCError), in the call's dialect and
+// binding.
+type CallError struct {
+	// Code is the JSON-RPC error code.
+	Code int
+	// Message is the error message.
+	Message string
+	// Data is the error data (nil: none).
+	Data map[string]any
+	// Reason is the ErrorInfo reason of the 1.0 dialect ("SKILL_NOT_AVAILABLE").
+	Reason string
+}
+
+// errSkillUnavailable is the seed's -32004: the skill is not served in this
+// region, with the skills that are.
+func errSkillUnavailable(region string, available []string) *CallError {
+	return &CallError{
+		Code:    -32004,
+		Message: "skill not available in region",
+		Data:    map[string]any{"region": region, "availableSkills": available},
+		Reason:  "SKILL_NOT_AVAILABLE",
+	}
 }

@@ -61,14 +61,6 @@ func (v *Vendor) cardSet() (*cardSet, error) {
 	return cs, nil
 }
 
-// invalidateCards makes the next card fetch rebuild the cards (a fault
-// changed what they say).
-func (v *Vendor) invalidateCards() {
-	v.mu.Lock()
-	v.cards = nil
-	v.mu.Unlock()
-}
-
 // Card returns the card document the origin serves now (cdn false) or the
 // CDN's copy (cdn true).
 func (v *Vendor) Card(cdn bool) ([]byte, error) {
@@ -92,7 +84,7 @@ func (v *Vendor) renderCard(cdn bool) ([]byte, error) {
 	card := v.cardDocument()
 	for _, af := range v.faultsSnapshot() {
 		if h, ok := af.impl.(cardHook); ok {
-			h.onCard(v, card, cdn)
+			h.onCard(v.view(), card, cdn)
 		}
 	}
 	if v.hybridSigned(card) {

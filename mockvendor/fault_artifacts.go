@@ -187,7 +187,7 @@ func (ap *ArtifactPart) check(p string) error {
 	return nil
 }
 
-func (a *TaskArtifacts) onCall(c *Call) *RPCError {
+func (a *TaskArtifacts) onCall(c *Call) *CallError {
 	if c.Probe || (c.Op != OpSend && c.Op != OpStream) {
 		return nil
 	}

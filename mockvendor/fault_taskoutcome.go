@@ -58,7 +58,7 @@ func (o *TaskOutcome) validate() error {
 	return nil
 }
 
-func (o *TaskOutcome) onCall(c *Call) *RPCError {
+func (o *TaskOutcome) onCall(c *Call) *CallError {
 	if c.Probe || (c.Op != OpSend && c.Op != OpStream) {
 		return nil
 	}

@@ -14,6 +14,10 @@ import (
 // order the faults were attached; a fault limited to some hosts
 // (FaultSpec.Hosts) is asked only for those where the hook names a host.
 //
+// A fault sees the vendor through the seam (call.go: Call, VendorView,
+// CallError; CardSigner below), never the vendor, its hosts, the fleet or
+// the signer's internals; so adding a fault that needs nothing new of the
+// vendor changes neither the fleet, the admin API nor the config format.
 
 // callHook runs for every call of either binding (JSON-RPC, HTTP+JSON)
 // once its params are decoded and before the vendor acts on it, on the
@@ -22,7 +26,7 @@ import (
 // acted; or it answers the call with an error, which ends the hooks (the
 // first error answers the call; the vendor names the fault in the trace).
 type callHook interface {
-	onCall(c *Call) *RPCError
+	onCall(c *Call) *CallError
 }
 
 // headerHook runs on the headers of every answer of a host the fault
@@ -46,7 +50,7 @@ type lenientHook interface {
 // vendor has one card. It may change card, the unsigned card document, in
 // place; v is the vendor it belongs to.
 type cardHook interface {
-	onCard(v *Vendor, card map[string]any, cdn bool)
+	onCard(v VendorView, card map[string]any, cdn bool)
 }
 
 // epochHook runs on every card fetch. A card fault whose card changes over
@@ -61,9 +65,9 @@ type epochHook interface {
 // signature, when the card is built: the first attached sign fault does,
 // the others are not asked. card is the unsigned card JSON, as the card
 // hooks left it; the result is the document served (signed or not, as the
-// fault likes). s is the vendor's signing key.
+// fault likes). s is the vendor's signing key, v the vendor.
 type signHook interface {
-	signCard(s *vendorSigner, card []byte) ([]byte, error)
+	signCard(v VendorView, s CardSigner, card []byte) ([]byte, error)
 }
 
 // jwksHook runs on every JWKS fetch of a signing vendor's issuer host. It
@@ -71,7 +75,7 @@ type signHook interface {
 // the hooks before it left them); n counts the vendor's JWKS fetches from
 // 1, and s is the vendor's signing key.
 type jwksHook interface {
-	onJWKS(s *vendorSigner, keys []jose.JSONWebKey, n int) []jose.JSONWebKey
+	onJWKS(s CardSigner, keys []jose.JSONWebKey, n int) []jose.JSONWebKey
 }
 
 // certHook picks the certificate a host the fault applies to presents,
@@ -88,4 +92,22 @@ type certHook interface {
 // vendor traces it as OpConnRefused); it changes nothing else.
 type connRefuser interface {
 	refusesConnections() bool
+}
+
+// CardSigner is a signing vendor's card-signing key as the sign and JWKS
+// faults see it: what its signatures name and the honest signatures it
+// makes, never the private key itself.
+type CardSigner interface {
+	// KeyID is the kid of the vendor's key.
+	KeyID() string
+	// KeySetURL is the jku: the https URL of the vendor's JWKS.
+	KeySetURL() string
+	// Algorithm is the key's JWS algorithm (ES256 or RS256).
+	Algorithm() jose.SignatureAlgorithm
+	// Sign signs the card JSON honestly: one signature by the vendor's
+	// key, naming its kid and jku.
+	Sign(card []byte) ([]byte, error)
+	// SignHS256Confusion signs the card JSON with HS256, the vendor's
+	// public key (PEM) as the secret, naming its kid and jku.
+	SignHS256Confusion(card []byte) ([]byte, error)
 }
