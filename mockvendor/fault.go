@@ -80,19 +80,20 @@ func jsonTypeName(t reflect.Type) string {
 	return t.String()
 }
 
-// newFault builds a fault from its JSON form, rejecting unknown types and
-// unknown or ill-typed config fields with an error that names the field.
-func newFault(spec FaultSpec) (any, error) {
-	k, ok := faultKinds[spec.Type]
+// newFault builds a fault of type typ from its JSON config (FaultSpec's
+// Type and Config), rejecting unknown types and unknown or ill-typed config
+// fields with an error that names the field.
+func newFault(typ string, config json.RawMessage) (any, error) {
+	k, ok := faultKinds[typ]
 	if !ok {
-		return nil, &ConfigError{Field: "type", Msg: fmt.Sprintf("unknown fault type %q", spec.Type)}
+		return nil, &ConfigError{Field: "type", Msg: fmt.Sprintf("unknown fault type %q", typ)}
 	}
 	f := k.make()
-	if len(spec.Config) > 0 && string(spec.Config) != "null" {
-		dec := json.NewDecoder(bytes.NewReader(spec.Config))
+	if len(config) > 0 && string(config) != "null" {
+		dec := json.NewDecoder(bytes.NewReader(config))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(f); err != nil {
-			return nil, &ConfigError{Field: "config", Msg: fmt.Sprintf("%s: %v", spec.Type, err)}
+			return nil, &ConfigError{Field: "config", Msg: fmt.Sprintf("%s: %v", typ, err)}
 		}
 	}
 	if v, ok := f.(interface{ validate() error }); ok {
@@ -101,9 +102,9 @@ func newFault(spec FaultSpec) (any, error) {
 			// it placed under config.
 			var ce *ConfigError
 			if errors.As(err, &ce) {
-				return nil, &ConfigError{Field: "config." + ce.Field, Msg: fmt.Sprintf("%s: %s", spec.Type, ce.Msg)}
+				return nil, &ConfigError{Field: "config." + ce.Field, Msg: fmt.Sprintf("%s: %s", typ, ce.Msg)}
 			}
-			return nil, &ConfigError{Field: "config", Msg: fmt.Sprintf("%s: %v", spec.Type, err)}
+			return nil, &ConfigError{Field: "config", Msg: fmt.Sprintf("%s: %v", typ, err)}
 		}
 	}
 	return f, nil
@@ -118,21 +119,3 @@ type ConfigError struct {
 }
 
 func (e *ConfigError) Error() string { return e.Field + ": " + e.Msg }
-
-// attachedFault is a fault attached to a vendor.
-type attachedFault struct {
-	id    string
-	spec  FaultSpec
-	hosts map[string]bool // empty: every host
-	impl  any
-}
-
-func (a *attachedFault) appliesTo(host string) bool {
-	return len(a.hosts) == 0 || a.hosts[host]
-}
-
-// AttachedFault is a fault as the admin API lists it.
-type AttachedFault struct {
-	ID string `json:"id"`
-	FaultSpec
-}

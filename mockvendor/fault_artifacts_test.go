@@ -534,7 +534,7 @@ func TestArtifactsConfig(t *testing.T) {
 		})
 	}
 	for _, ok := range []string{`{}`, `{"artifacts":[]}`, `{"artifacts":[{"parts":[{}]}]}`, string(tMarshal(t, tArtConfig))} {
-		if _, err := newFault(FaultSpec{Type: "artifacts", Config: json.RawMessage(ok)}); err != nil {
+		if _, err := newFault("artifacts", json.RawMessage(ok)); err != nil {
 			t.Errorf("%s refused: %v", ok, err)
 		}
 	}
@@ -572,7 +572,7 @@ func TestArtifactsConfig(t *testing.T) {
 	if len(fs) != 1 || fs[0].Type != "artifacts" {
 		t.Fatalf("faults %+v", fs)
 	}
-	impl, err := newFault(fs[0])
+	impl, err := newFault(fs[0].Type, fs[0].Config)
 	if a, _ := impl.(*TaskArtifacts); err != nil || len(a.Artifacts) != 2 || a.Artifacts[0].Chunks != 2 || a.Artifacts[1].Parts[1].Bytes != "aGVsbG8=" {
 		t.Errorf("the documented example reads as %+v, %v", impl, err)
 	}

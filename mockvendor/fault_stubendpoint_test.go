@@ -59,7 +59,7 @@ func TestStubEndpointCodes(t *testing.T) {
 		code int
 		ok   bool
 	}{{0, true}, {-32601, true}, {-32602, true}, {-32600, false}, {-32004, false}} {
-		_, err := newFault(Spec("stub-endpoint", StubEndpoint{Code: c.code}))
+		_, err := newFault("stub-endpoint", tMarshal(t, StubEndpoint{Code: c.code}))
 		if (err == nil) != c.ok {
 			t.Errorf("code %d: err %v, want ok %v", c.code, err, c.ok)
 		}

@@ -67,9 +67,3 @@ func (o *TaskOutcome) onCall(c *Call) *CallError {
 	c.Faults = append(c.Faults, "task-outcome")
 	return nil
 }
-
-// interruptedState reports whether a (0.3-spelled) state waits for the
-// client: input-required or auth-required.
-func interruptedState(state string) bool {
-	return state == "input-required" || state == "auth-required"
-}

@@ -62,9 +62,27 @@ func (v *Vendor) init() error {
 }
 
 // attach adds a fault; live says the fleet may be running, so certificates
+// attachedFault is a fault attached to a vendor.
+type attachedFault struct {
+	id    string
+	spec  FaultSpec
+	hosts map[string]bool // empty: every host
+	impl  any
+}
+
+func (a *attachedFault) appliesTo(host string) bool {
+	return len(a.hosts) == 0 || a.hosts[host]
+}
+
+// AttachedFault is a fault as the admin API lists it.
+type AttachedFault struct {
+	ID string `json:"id"`
+	FaultSpec
+}
+
 // and cards are refreshed.
 func (v *Vendor) attach(spec FaultSpec, live bool) (string, error) {
-	impl, err := newFault(spec)
+	impl, err := newFault(spec.Type, spec.Config)
 	if err != nil {
 		return "", err
 	}
