@@ -28,12 +28,6 @@ type cardSet struct {
 	epoch               int64
 }
 
-// epochHook is a card fault whose cards change with time; a new epoch
-// makes the vendor rebuild its cards.
-type epochHook interface {
-	cardEpoch() int64
-}
-
 func (v *Vendor) cardEpoch() int64 {
 	var sum int64
 	for _, af := range v.faultsSnapshot() {
@@ -67,14 +61,6 @@ func (v *Vendor) cardSet() (*cardSet, error) {
 	return cs, nil
 }
 
-// invalidateCards makes the next card fetch rebuild the cards (a fault
-// changed what they say).
-func (v *Vendor) invalidateCards() {
-	v.mu.Lock()
-	v.cards = nil
-	v.mu.Unlock()
-}
-
 // Card returns the card document the origin serves now (cdn false) or the
 // CDN's copy (cdn true).
 func (v *Vendor) Card(cdn bool) ([]byte, error) {
@@ -98,7 +84,7 @@ func (v *Vendor) renderCard(cdn bool) ([]byte, error) {
 	card := v.cardDocument()
 	for _, af := range v.faultsSnapshot() {
 		if h, ok := af.impl.(cardHook); ok {
-			h.onCard(v, card, cdn)
+			h.onCard(v.view(), card, cdn)
 		}
 	}
 	if v.hybridSigned(card) {

@@ -65,24 +65,13 @@ func errMethodNotInVersion(method, version string) *RPCError {
 // errSkillNotServed is an honest vendor's refusal of a skill it does not
 // serve (here): the spec's UnsupportedOperationError, whose 1.0 ErrorInfo
 // is the spec's own (UNSUPPORTED_OPERATION), with the skills served as the
-// vendor's data. The seed's region-gate answer is errSkillUnavailable.
+// vendor's data. The seed's region-gate answer is errSkillUnavailable (call.go).
 func errSkillNotServed(skill, region string, available []string) *RPCError {
 	data := map[string]any{"skillId": skill, "availableSkills": available}
 	if region != "" {
 		data["region"] = region
 	}
 	return &RPCError{Code: -32004, Message: fmt.Sprintf("Unsupported operation: skill %q is not served here", skill), Data: data, Reason: "UNSUPPORTED_OPERATION"}
-}
-
-// errSkillUnavailable is the seed's -32004: the skill is not served in this
-// region, with the skills that are.
-func errSkillUnavailable(region string, available []string) *RPCError {
-	return &RPCError{
-		Code:    -32004,
-		Message: "skill not available in region",
-		Data:    map[string]any{"region": region, "availableSkills": available},
-		Reason:  "SKILL_NOT_AVAILABLE",
-	}
 }
 
 func errExtendedCardNotConfigured() *RPCError {

@@ -2,59 +2,13 @@ package mockvendor
 
 import (
 	"bytes"
-	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"reflect"
 	"sort"
 	"strings"
-
-	jose "github.com/go-jose/go-jose/v4"
 )
-
-// A fault is a small type in its own file: a JSON-tagged config struct that
-// implements one or more of the hook interfaces below, and one line in that
-// file's init that registers it. Adding a fault never changes the fleet, the
-// admin API or the config format.
-
-// callHook sees every JSON-RPC call before the vendor acts on it. It may
-// change the call (coerce parts, hold a task open, delay a stream) or answer
-// it with an error. Hooks run in the order the faults were attached; the
-// first error answers the call.
-type callHook interface {
-	onCall(c *Call) *RPCError
-}
-
-// headerHook adjusts the headers of every JSON-RPC answer of the host.
-type headerHook interface {
-	onResponseHeader(h http.Header)
-}
-
-// cardHook changes the card document a card host serves. cdn says whether
-// the copy is the CDN's (true) or the origin's (false).
-type cardHook interface {
-	onCard(v *Vendor, card map[string]any, cdn bool)
-}
-
-// signHook signs the card in place of the vendor's honest signature (or
-// leaves it unsigned); card is the unsigned card JSON, and the result is
-// the document to serve.
-type signHook interface {
-	signCard(s *vendorSigner, card []byte) ([]byte, error)
-}
-
-// jwksHook changes the keys a JWKS fetch returns; n counts the vendor's
-// JWKS fetches from 1.
-type jwksHook interface {
-	onJWKS(s *vendorSigner, keys []jose.JSONWebKey, n int) []jose.JSONWebKey
-}
-
-// certHook replaces the certificate a host presents.
-type certHook interface {
-	certificate(hostName string, ca *CA) (tls.Certificate, error)
-}
 
 // FaultType describes a registered fault type for documentation and the
 // admin API.
@@ -126,19 +80,20 @@ func jsonTypeName(t reflect.Type) string {
 	return t.String()
 }
 
-// newFault builds a fault from its JSON form, rejecting unknown types and
-// unknown or ill-typed config fields with an error that names the field.
-func newFault(spec FaultSpec) (any, error) {
-	k, ok := faultKinds[spec.Type]
+// newFault builds a fault of type typ from its JSON config (FaultSpec's
+// Type and Config), rejecting unknown types and unknown or ill-typed config
+// fields with an error that names the field.
+func newFault(typ string, config json.RawMessage) (any, error) {
+	k, ok := faultKinds[typ]
 	if !ok {
-		return nil, &ConfigError{Field: "type", Msg: fmt.Sprintf("unknown fault type %q", spec.Type)}
+		return nil, &ConfigError{Field: "type", Msg: fmt.Sprintf("unknown fault type %q", typ)}
 	}
 	f := k.make()
-	if len(spec.Config) > 0 && string(spec.Config) != "null" {
-		dec := json.NewDecoder(bytes.NewReader(spec.Config))
+	if len(config) > 0 && string(config) != "null" {
+		dec := json.NewDecoder(bytes.NewReader(config))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(f); err != nil {
-			return nil, &ConfigError{Field: "config", Msg: fmt.Sprintf("%s: %v", spec.Type, err)}
+			return nil, &ConfigError{Field: "config", Msg: fmt.Sprintf("%s: %v", typ, err)}
 		}
 	}
 	if v, ok := f.(interface{ validate() error }); ok {
@@ -147,9 +102,9 @@ func newFault(spec FaultSpec) (any, error) {
 			// it placed under config.
 			var ce *ConfigError
 			if errors.As(err, &ce) {
-				return nil, &ConfigError{Field: "config." + ce.Field, Msg: fmt.Sprintf("%s: %s", spec.Type, ce.Msg)}
+				return nil, &ConfigError{Field: "config." + ce.Field, Msg: fmt.Sprintf("%s: %s", typ, ce.Msg)}
 			}
-			return nil, &ConfigError{Field: "config", Msg: fmt.Sprintf("%s: %v", spec.Type, err)}
+			return nil, &ConfigError{Field: "config", Msg: fmt.Sprintf("%s: %v", typ, err)}
 		}
 	}
 	return f, nil
@@ -164,21 +119,3 @@ type ConfigError struct {
 }
 
 func (e *ConfigError) Error() string { return e.Field + ": " + e.Msg }
-
-// attachedFault is a fault attached to a vendor.
-type attachedFault struct {
-	id    string
-	spec  FaultSpec
-	hosts map[string]bool // empty: every host
-	impl  any
-}
-
-func (a *attachedFault) appliesTo(host string) bool {
-	return len(a.hosts) == 0 || a.hosts[host]
-}
-
-// AttachedFault is a fault as the admin API lists it.
-type AttachedFault struct {
-	ID string `json:"id"`
-	FaultSpec
-}

@@ -534,8 +534,13 @@ func TestArtifactsConfig(t *testing.T) {
 		})
 	}
 	for _, ok := range []string{`{}`, `{"artifacts":[]}`, `{"artifacts":[{"parts":[{}]}]}`, string(tMarshal(t, tArtConfig))} {
-		if _, err := newFault(FaultSpec{Type: "artifacts", Config: json.RawMessage(ok)}); err != nil {
+		id, err := f.AddFault("x", FaultSpec{Type: "artifacts", Config: json.RawMessage(ok)})
+		if err != nil {
 			t.Errorf("%s refused: %v", ok, err)
+			continue
+		}
+		if err := f.RemoveFault("x", id); err != nil {
+			t.Fatal(err)
 		}
 	}
 
@@ -572,9 +577,13 @@ func TestArtifactsConfig(t *testing.T) {
 	if len(fs) != 1 || fs[0].Type != "artifacts" {
 		t.Fatalf("faults %+v", fs)
 	}
-	impl, err := newFault(fs[0])
-	if a, _ := impl.(*TaskArtifacts); err != nil || len(a.Artifacts) != 2 || a.Artifacts[0].Chunks != 2 || a.Artifacts[1].Parts[1].Bytes != "aGVsbG8=" {
-		t.Errorf("the documented example reads as %+v, %v", impl, err)
+	var a TaskArtifacts
+	err = json.Unmarshal(fs[0].Config, &a)
+	if err != nil || len(a.Artifacts) != 2 || a.Artifacts[0].Chunks != 2 || a.Artifacts[1].Parts[1].Bytes != "aGVsbG8=" {
+		t.Errorf("the documented example reads as %+v, %v", a, err)
+	}
+	if _, err := f.AddFault("x", fs[0]); err != nil {
+		t.Errorf("the documented example is refused: %v", err)
 	}
 	bad := strings.Replace(file, `uri: "https://files.agent-d.example/q3.pdf", `, "", 1)
 	if err := os.WriteFile(path, []byte(bad), 0o600); err != nil {

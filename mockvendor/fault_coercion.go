@@ -1,6 +1,10 @@
 package mockvendor
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+)
 
 // InputModeCoercion silently turns each text part sent to a skill whose
 // input modes do not accept text into a data part {"text": ...}, and records
@@ -14,15 +18,15 @@ func init() {
 	registerFault("input-mode-coercion", "text parts for a non-text skill become data parts {\"text\": ...}", func() any { return &InputModeCoercion{} })
 }
 
-func (InputModeCoercion) onCall(c *Call) *RPCError {
+func (InputModeCoercion) onCall(c *Call) *CallError {
 	if c.Message == nil {
 		return nil
 	}
 	skill := c.Skill
 	if skill == "" {
-		skill = c.Vendor.defaultSkill()
+		skill = c.Vendor.DefaultSkill()
 	}
-	if acceptsText(c.Vendor.inputModes(skill)) {
+	if acceptsText(c.Vendor.InputModes(skill)) {
 		return nil
 	}
 	for i, p := range c.Message.Parts {
@@ -37,4 +41,9 @@ func (InputModeCoercion) onCall(c *Call) *RPCError {
 		c.Faults = append(c.Faults, "input-mode-coercion")
 	}
 	return nil
+}
+
+// acceptsText reports whether input modes take text parts.
+func acceptsText(modes []string) bool {
+	return slices.ContainsFunc(modes, func(m string) bool { return m == "text/plain" || m == "text" || strings.HasPrefix(m, "text/") })
 }

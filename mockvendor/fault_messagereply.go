@@ -12,7 +12,7 @@ func init() {
 	registerFault("message-reply", "sends and streams answer a Message and create no task", func() any { return &MessageReply{} })
 }
 
-func (MessageReply) onCall(c *Call) *RPCError {
+func (MessageReply) onCall(c *Call) *CallError {
 	if (c.Op == OpSend || c.Op == OpStream) && c.Dialect != Dialect01 {
 		c.MessageReply = true
 		c.Faults = append(c.Faults, "message-reply")

@@ -9,7 +9,7 @@ func init() {
 	registerFault("probe-accept", "a probe returns a task that stays working until cancelled", func() any { return &ProbeAccept{} })
 }
 
-func (ProbeAccept) onCall(c *Call) *RPCError {
+func (ProbeAccept) onCall(c *Call) *CallError {
 	if c.Probe && (c.Op == OpSend || c.Op == OpStream) {
 		c.Hold = true
 		c.Faults = append(c.Faults, "probe-accept")

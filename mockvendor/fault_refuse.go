@@ -1,7 +1,5 @@
 package mockvendor
 
-import "net"
-
 // RefuseConnections makes a host a dead endpoint: every connection to it
 // is closed as soon as it is accepted, before any TLS, as an interface
 // whose server is down looks to a client (the connection fails; A2A 1.0
@@ -16,21 +14,3 @@ func init() {
 }
 
 func (RefuseConnections) refusesConnections() bool { return true }
-
-// connRefuser is a fault that makes a host refuse connections.
-type connRefuser interface {
-	refusesConnections() bool
-}
-
-// refuseConn closes c and traces it when a refuse-connections fault
-// applies to the host; it reports whether it did.
-func (h *host) refuseConn(c net.Conn) bool {
-	for _, af := range h.vendor.faultsSnapshot() {
-		if r, ok := af.impl.(connRefuser); ok && af.appliesTo(h.sanName()) && r.refusesConnections() {
-			h.vendor.fleet.trace.Add(Event{Vendor: h.vendor.cfg.ID, Host: h.name, Op: OpConnRefused, Faults: []string{af.spec.Type}, Note: "the endpoint refused the connection"})
-			_ = c.Close()
-			return true
-		}
-	}
-	return false
-}

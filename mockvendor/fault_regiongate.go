@@ -38,7 +38,7 @@ func (g *RegionGate) closed() bool {
 	return g.passed >= g.AfterSends
 }
 
-func (g *RegionGate) onCall(c *Call) *RPCError {
+func (g *RegionGate) onCall(c *Call) *CallError {
 	if (c.Op != OpSend && c.Op != OpStream) || (c.Probe && !g.GateProbes) {
 		return nil
 	}
@@ -47,19 +47,15 @@ func (g *RegionGate) onCall(c *Call) *RPCError {
 	}
 	skill := c.Skill
 	if skill == "" {
-		skill = c.Vendor.defaultSkill()
+		skill = c.Vendor.DefaultSkill()
 	}
 	if !slices.Contains(g.GatedSkills, skill) {
 		return nil
 	}
 	g.mu.Lock()
 	if g.passed < g.AfterSends {
-		g.passed++
-		closing := g.passed == g.AfterSends
+		g.passed++ // the last pass closes the gate: a new card epoch
 		g.mu.Unlock()
-		if closing {
-			c.Vendor.invalidateCards()
-		}
 		return nil
 	}
 	g.mu.Unlock()
@@ -67,7 +63,7 @@ func (g *RegionGate) onCall(c *Call) *RPCError {
 	if len(avail) == 0 {
 		// What the gateway serves here, less what the gate refuses.
 		avail = []string{}
-		for _, id := range c.Vendor.skillsIn(c.Region) {
+		for _, id := range c.Vendor.SkillsIn(c.Region) {
 			if !slices.Contains(g.GatedSkills, id) {
 				avail = append(avail, id)
 			}
@@ -76,7 +72,15 @@ func (g *RegionGate) onCall(c *Call) *RPCError {
 	return errSkillUnavailable(c.Region, avail)
 }
 
-func (g *RegionGate) onCard(v *Vendor, card map[string]any, cdn bool) {
+// cardEpoch is 1 once the gate is closed: the origin card changes then.
+func (g *RegionGate) cardEpoch() int64 {
+	if g.closed() {
+		return 1
+	}
+	return 0
+}
+
+func (g *RegionGate) onCard(v VendorView, card map[string]any, cdn bool) {
 	if cdn || !g.closed() {
 		return
 	}
@@ -94,7 +98,7 @@ func (g *RegionGate) onCard(v *Vendor, card map[string]any, cdn bool) {
 	}
 	for _, id := range g.AvailableSkills {
 		if !have[id] {
-			out = append(out, skillDoc(SkillConfig{ID: id}))
+			out = append(out, v.SkillEntry(id))
 		}
 	}
 	card["skills"] = out

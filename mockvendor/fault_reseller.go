@@ -18,7 +18,7 @@ func init() {
 	registerFault("reseller-gateway", "the host runs any skill under its own allowlist and refuses some tools with -32601", func() any { return &ResellerGateway{} })
 }
 
-func (g *ResellerGateway) onCall(c *Call) *RPCError {
+func (g *ResellerGateway) onCall(c *Call) *CallError {
 	c.AnySkill = true
 	if c.Message == nil {
 		return nil
@@ -28,7 +28,7 @@ func (g *ResellerGateway) onCall(c *Call) *RPCError {
 		tool = t
 	}
 	if slices.Contains(g.RefusedTools, tool) {
-		return &RPCError{Code: -32601, Message: "tool not allowed by this runtime", Data: map[string]any{"tool": tool, "runtime": c.Vendor.cfg.ID}, Reason: "TOOL_NOT_ALLOWED"}
+		return &CallError{Code: -32601, Message: "tool not allowed by this runtime", Data: map[string]any{"tool": tool, "runtime": c.Vendor.ID()}, Reason: "TOOL_NOT_ALLOWED"}
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package mockvendor
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"sync"
@@ -46,28 +47,28 @@ func (r *SkillRollout) generation() int64 {
 	return int64(time.Since(r.start) / w)
 }
 
-func (r *SkillRollout) base(v *Vendor) string { return or(r.Skill, v.defaultSkill()) }
+func (r *SkillRollout) base(v VendorView) string { return cmp.Or(r.Skill, v.DefaultSkill()) }
 
 // current is the skill id the gateway serves now.
-func (r *SkillRollout) current(v *Vendor) string {
+func (r *SkillRollout) current(v VendorView) string {
 	if g := r.generation(); g > 0 {
 		return fmt.Sprintf("%s-v%d", r.base(v), g+1)
 	}
 	return r.base(v)
 }
 
-func (r *SkillRollout) rolled(v *Vendor, id string) bool {
+func (r *SkillRollout) rolled(v VendorView, id string) bool {
 	b := r.base(v)
 	return id == b || strings.HasPrefix(id, b+"-v")
 }
 
-func (r *SkillRollout) onCall(c *Call) *RPCError {
+func (r *SkillRollout) onCall(c *Call) *CallError {
 	if c.Op != OpSend && c.Op != OpStream {
 		return nil
 	}
 	skill := c.Skill
 	if skill == "" {
-		skill = c.Vendor.defaultSkill()
+		skill = c.Vendor.DefaultSkill()
 	}
 	if !r.rolled(c.Vendor, skill) {
 		return nil
@@ -80,14 +81,14 @@ func (r *SkillRollout) onCall(c *Call) *RPCError {
 	return errSkillUnavailable(c.Region, []string{cur})
 }
 
-func (r *SkillRollout) onCard(v *Vendor, card map[string]any, cdn bool) {
+func (r *SkillRollout) onCard(v VendorView, card map[string]any, cdn bool) {
 	if cdn {
 		return
 	}
 	list, _ := card["skills"].([]any)
 	for i, e := range list {
 		if m, ok := e.(map[string]any); ok && r.rolled(v, fmt.Sprint(m["id"])) {
-			list[i] = skillDoc(SkillConfig{ID: r.current(v)})
+			list[i] = v.SkillEntry(r.current(v))
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package mockvendor
 
 import (
+	"cmp"
 	"fmt"
 	"sync"
 )
@@ -41,7 +42,7 @@ func (s *ServerError) validate() error {
 	return nil
 }
 
-func (s *ServerError) onCall(c *Call) *RPCError {
+func (s *ServerError) onCall(c *Call) *CallError {
 	if (c.Op != OpSend && c.Op != OpStream) || (c.Probe && !s.Probes) {
 		return nil
 	}
@@ -55,5 +56,5 @@ func (s *ServerError) onCall(c *Call) *RPCError {
 	if code == 0 {
 		code = -32005
 	}
-	return &RPCError{Code: code, Message: or(s.Message, "server error"), Data: s.Data, Reason: "SERVER_ERROR"}
+	return &CallError{Code: code, Message: cmp.Or(s.Message, "server error"), Data: s.Data, Reason: "SERVER_ERROR"}
 }

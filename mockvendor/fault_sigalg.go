@@ -27,11 +27,11 @@ func init() {
 	registerFault("unsigned-card", "the card carries no signatures", func() any { return &Unsigned{} })
 }
 
-func (AlgNone) signCard(s *vendorSigner, card []byte) ([]byte, error) {
-	return cardsig.SignAlgNone(card, s.KID, s.jku)
+func (AlgNone) signCard(_ VendorView, s CardSigner, card []byte) ([]byte, error) {
+	return cardsig.SignAlgNone(card, s.KeyID(), s.KeySetURL())
 }
 
-func (AlgConfusion) signCard(s *vendorSigner, card []byte) ([]byte, error) {
+func (AlgConfusion) signCard(_ VendorView, s CardSigner, card []byte) ([]byte, error) {
 	b, err := s.SignHS256Confusion(card)
 	if err != nil {
 		return nil, fmt.Errorf("hs256-confusion: %w", err)
@@ -39,4 +39,4 @@ func (AlgConfusion) signCard(s *vendorSigner, card []byte) ([]byte, error) {
 	return b, nil
 }
 
-func (Unsigned) signCard(_ *vendorSigner, card []byte) ([]byte, error) { return card, nil }
+func (Unsigned) signCard(_ VendorView, _ CardSigner, card []byte) ([]byte, error) { return card, nil }

@@ -22,9 +22,9 @@ func init() {
 	registerFault("duplicate-kid", "the JWKS holds two different keys with the card's kid", func() any { return &DuplicateKID{} })
 }
 
-func (d *DuplicateKID) onJWKS(s *vendorSigner, keys []jose.JSONWebKey, _ int) []jose.JSONWebKey {
+func (d *DuplicateKID) onJWKS(s CardSigner, keys []jose.JSONWebKey, _ int) []jose.JSONWebKey {
 	d.once.Do(func() {
-		if other, err := cardsig.NewSigner(s.Algorithm(), s.KID, s.jku); err == nil {
+		if other, err := cardsig.NewSigner(s.Algorithm(), s.KeyID(), s.KeySetURL()); err == nil {
 			d.extra = other.PublicJWK()
 		}
 	})

@@ -50,7 +50,7 @@ func init() {
 	registerFault("foreign-jku", "signed by a key whose jku is another host's key set", func() any { return &ForeignJKU{} })
 }
 
-func (f *EmbeddedJWK) signCard(s *vendorSigner, card []byte) ([]byte, error) {
+func (f *EmbeddedJWK) signCard(_ VendorView, s CardSigner, card []byte) ([]byte, error) {
 	f.once.Do(func() { f.key, f.err = ecdsa.GenerateKey(elliptic.P256(), rand.Reader) })
 	if f.err != nil {
 		return nil, fmt.Errorf("embedded-jwk: %w", f.err)
@@ -59,7 +59,7 @@ func (f *EmbeddedJWK) signCard(s *vendorSigner, card []byte) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("embedded-jwk: %w", err)
 	}
-	header := map[string]any{"alg": "ES256", "typ": "JOSE", "kid": s.KID, "jku": s.jku, "jwk": json.RawMessage(jwk)}
+	header := map[string]any{"alg": "ES256", "typ": "JOSE", "kid": s.KeyID(), "jku": s.KeySetURL(), "jwk": json.RawMessage(jwk)}
 	return cardsig.SignWithHeader(card, header, es256(f.key))
 }
 
@@ -98,7 +98,7 @@ func (f *ForeignJKU) validate() error {
 	return nil
 }
 
-func (f *ForeignJKU) signCard(_ *vendorSigner, card []byte) ([]byte, error) {
+func (f *ForeignJKU) signCard(_ VendorView, _ CardSigner, card []byte) ([]byte, error) {
 	if f.key == nil {
 		if err := f.validate(); err != nil {
 			return nil, fmt.Errorf("foreign-jku: %w", err)

@@ -1,6 +1,7 @@
 package mockvendor
 
 import (
+	"cmp"
 	"sync"
 
 	jose "github.com/go-jose/go-jose/v4"
@@ -33,14 +34,14 @@ func init() {
 	registerFault("key-rotation", "the card is signed by a new key the first JWKS fetch lacks", func() any { return &KeyRotation{} })
 }
 
-func (k *KeyRotation) newKey(s *vendorSigner) (*cardsig.Signer, error) {
+func (k *KeyRotation) newKey(s CardSigner) (*cardsig.Signer, error) {
 	k.once.Do(func() {
-		k.key, k.err = cardsig.NewSigner(s.Algorithm(), or(k.NewKID, s.KID+"-next"), s.jku)
+		k.key, k.err = cardsig.NewSigner(s.Algorithm(), cmp.Or(k.NewKID, s.KeyID()+"-next"), s.KeySetURL())
 	})
 	return k.key, k.err
 }
 
-func (k *KeyRotation) signCard(s *vendorSigner, card []byte) ([]byte, error) {
+func (k *KeyRotation) signCard(_ VendorView, s CardSigner, card []byte) ([]byte, error) {
 	key, err := k.newKey(s)
 	if err != nil {
 		return nil, err
@@ -48,7 +49,7 @@ func (k *KeyRotation) signCard(s *vendorSigner, card []byte) ([]byte, error) {
 	return key.Sign(card)
 }
 
-func (k *KeyRotation) onJWKS(s *vendorSigner, keys []jose.JSONWebKey, _ int) []jose.JSONWebKey {
+func (k *KeyRotation) onJWKS(s CardSigner, keys []jose.JSONWebKey, _ int) []jose.JSONWebKey {
 	// Count the fetches since the fault was attached, not the vendor's:
 	// a rotation added at run time must still serve its stale fetches.
 	k.mu.Lock()

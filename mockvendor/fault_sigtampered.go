@@ -1,6 +1,9 @@
 package mockvendor
 
-import "encoding/json"
+import (
+	"cmp"
+	"encoding/json"
+)
 
 // TamperedCard adds a skill to the card after it was signed, so the
 // signature no longer covers what the card says [A2A 1.0 §8.4]. The vendor
@@ -16,7 +19,7 @@ func init() {
 	registerFault("tampered-card", "a skill is added to the card after it was signed", func() any { return &TamperedCard{} })
 }
 
-func (t *TamperedCard) signCard(s *vendorSigner, card []byte) ([]byte, error) {
+func (t *TamperedCard) signCard(v VendorView, s CardSigner, card []byte) ([]byte, error) {
 	signed, err := s.Sign(card)
 	if err != nil {
 		return nil, err
@@ -26,6 +29,6 @@ func (t *TamperedCard) signCard(s *vendorSigner, card []byte) ([]byte, error) {
 		return nil, err
 	}
 	skills, _ := doc["skills"].([]any)
-	doc["skills"] = append(skills, skillDoc(SkillConfig{ID: or(t.Skill, "wire-transfer")}))
+	doc["skills"] = append(skills, v.SkillEntry(cmp.Or(t.Skill, "wire-transfer")))
 	return json.Marshal(doc)
 }

@@ -1,6 +1,7 @@
 package mockvendor
 
 import (
+	"cmp"
 	"sync"
 
 	"github.com/a2a-conform/a2a-conform/cardsig"
@@ -23,9 +24,9 @@ func init() {
 	registerFault("unknown-kid", "the card is signed by a key absent from the JWKS", func() any { return &UnknownKID{} })
 }
 
-func (u *UnknownKID) signCard(s *vendorSigner, card []byte) ([]byte, error) {
+func (u *UnknownKID) signCard(_ VendorView, s CardSigner, card []byte) ([]byte, error) {
 	u.once.Do(func() {
-		u.key, u.err = cardsig.NewSigner(s.Algorithm(), or(u.KID, s.KID+"-unknown"), s.jku)
+		u.key, u.err = cardsig.NewSigner(s.Algorithm(), cmp.Or(u.KID, s.KeyID()+"-unknown"), s.KeySetURL())
 	})
 	if u.err != nil {
 		return nil, u.err

@@ -26,7 +26,7 @@ func (s *SlowFirstFrame) validate() error {
 	return nil
 }
 
-func (s *SlowFirstFrame) onCall(c *Call) *RPCError {
+func (s *SlowFirstFrame) onCall(c *Call) *CallError {
 	if c.Op == OpStream {
 		d := s.DelayMs
 		if d == 0 {

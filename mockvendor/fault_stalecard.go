@@ -17,7 +17,7 @@ func init() {
 	registerFault("stale-card", "the CDN keeps serving an old card; the origin has the new one", func() any { return &StaleCard{} })
 }
 
-func (s *StaleCard) onCard(v *Vendor, card map[string]any, cdn bool) {
+func (s *StaleCard) onCard(v VendorView, card map[string]any, cdn bool) {
 	if !cdn {
 		return
 	}
@@ -34,7 +34,7 @@ func (s *StaleCard) onCard(v *Vendor, card map[string]any, cdn bool) {
 		if m, ok := known[id]; ok {
 			skills = append(skills, m)
 		} else {
-			skills = append(skills, skillDoc(SkillConfig{ID: id}))
+			skills = append(skills, v.SkillEntry(id))
 		}
 	}
 	card["skills"] = skills

@@ -40,7 +40,7 @@ func (s *StreamCut) validate() error {
 	return nil
 }
 
-func (s *StreamCut) onCall(c *Call) *RPCError {
+func (s *StreamCut) onCall(c *Call) *CallError {
 	if c.Op != OpStream || c.Probe {
 		return nil
 	}

@@ -11,7 +11,7 @@ func init() {
 	registerFault("stream-content-type-lie", "stream methods answer application/json instead of text/event-stream", func() any { return &StreamContentTypeLie{} })
 }
 
-func (StreamContentTypeLie) onCall(c *Call) *RPCError {
+func (StreamContentTypeLie) onCall(c *Call) *CallError {
 	if c.Op == OpStream {
 		c.StreamAsJSON = true
 		c.Faults = append(c.Faults, "stream-content-type-lie")

@@ -25,9 +25,9 @@ func (s *StubEndpoint) validate() error {
 	return nil
 }
 
-func (s *StubEndpoint) onCall(c *Call) *RPCError {
+func (s *StubEndpoint) onCall(c *Call) *CallError {
 	if s.Code == -32602 {
-		return errInvalidParams("the endpoint takes no parameters for " + c.Method)
+		return &CallError{Code: -32602, Message: "Invalid parameters: the endpoint takes no parameters for " + c.Method, Reason: "INVALID_PARAMS"}
 	}
-	return errMethodNotFound(c.Method)
+	return &CallError{Code: -32601, Message: "Method not found", Data: map[string]any{"method": c.Method}, Reason: "METHOD_NOT_FOUND"}
 }

@@ -1,6 +1,7 @@
 package mockvendor
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -53,15 +54,22 @@ func tFaultStubEndpoint(t *testing.T, e *tFaultEnv) {
 	tWantCode(t, "1.0 get", tRPC(t, e.c, e.rpc, "1.0", "GetTask", map[string]any{"id": "t-1"}), -32602)
 }
 
-// TestStubEndpointCodes: only -32601 and -32602 are stub codes.
-func TestStubEndpointCodes(t *testing.T) {
-	for _, c := range []struct {
-		code int
-		ok   bool
-	}{{0, true}, {-32601, true}, {-32602, true}, {-32600, false}, {-32004, false}} {
-		_, err := newFault(Spec("stub-endpoint", StubEndpoint{Code: c.code}))
-		if (err == nil) != c.ok {
-			t.Errorf("code %d: err %v, want ok %v", c.code, err, c.ok)
+// TestStubEndpointErrorsAsHonest: the stub's errors are the vendor's own
+// -32601 and -32602 (errors.go), as they were before the fault built its
+// own CallError.
+func TestStubEndpointErrorsAsHonest(t *testing.T) {
+	c := &Call{Method: "message/send"}
+	for _, tc := range []struct {
+		stub StubEndpoint
+		want *RPCError
+	}{
+		{StubEndpoint{}, errMethodNotFound(c.Method)},
+		{StubEndpoint{Code: -32602}, errInvalidParams("the endpoint takes no parameters for " + c.Method)},
+	} {
+		e := tc.stub.onCall(c)
+		got := &RPCError{Code: e.Code, Message: e.Message, Data: e.Data, Reason: e.Reason}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%+v answers %+v, want %+v", tc.stub, got, tc.want)
 		}
 	}
 }

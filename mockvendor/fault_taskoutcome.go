@@ -58,7 +58,7 @@ func (o *TaskOutcome) validate() error {
 	return nil
 }
 
-func (o *TaskOutcome) onCall(c *Call) *RPCError {
+func (o *TaskOutcome) onCall(c *Call) *CallError {
 	if c.Probe || (c.Op != OpSend && c.Op != OpStream) {
 		return nil
 	}
@@ -66,10 +66,4 @@ func (o *TaskOutcome) onCall(c *Call) *RPCError {
 	c.WorkFor = time.Duration(o.WorkingMs) * time.Millisecond
 	c.Faults = append(c.Faults, "task-outcome")
 	return nil
-}
-
-// interruptedState reports whether a (0.3-spelled) state waits for the
-// client: input-required or auth-required.
-func interruptedState(state string) bool {
-	return state == "input-required" || state == "auth-required"
 }

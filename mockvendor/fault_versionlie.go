@@ -23,5 +23,8 @@ func (l *VersionHeaderLie) onResponseHeader(h http.Header) {
 		h.Del("A2A-Version")
 		return
 	}
-	h[a2aVersionKey] = []string{l.Version} // h.Set without canonicalizing the key each time
+	h[versionHeaderKey] = []string{l.Version} // h.Set without canonicalizing the key each time
 }
+
+// versionHeaderKey is the A2A-Version header's canonical key.
+var versionHeaderKey = http.CanonicalHeaderKey("A2A-Version")

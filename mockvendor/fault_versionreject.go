@@ -21,7 +21,7 @@ func init() {
 	registerFault("version-reject", "requests with an unsupported A2A-Version get -32009", func() any { return &VersionReject{} })
 }
 
-func (v *VersionReject) onCall(c *Call) *RPCError {
+func (v *VersionReject) onCall(c *Call) *CallError {
 	acc := v.Accepted
 	if len(acc) == 0 {
 		acc = []string{"1.0"}
@@ -33,5 +33,5 @@ func (v *VersionReject) onCall(c *Call) *RPCError {
 	if slices.Contains(acc, asked) {
 		return nil
 	}
-	return &RPCError{Code: -32009, Message: "A2A version not supported", Data: map[string]any{"requested": asked, "supportedVersions": strings.Join(acc, ",")}, Reason: "VERSION_NOT_SUPPORTED"}
+	return &CallError{Code: -32009, Message: "A2A version not supported", Data: map[string]any{"requested": asked, "supportedVersions": strings.Join(acc, ",")}, Reason: "VERSION_NOT_SUPPORTED"}
 }

@@ -306,6 +306,19 @@ func (h *host) refreshCert() error {
 	return nil
 }
 
+// refuseConn closes c and traces it when a refuse-connections fault
+// applies to the host; it reports whether it did.
+func (h *host) refuseConn(c net.Conn) bool {
+	for _, af := range h.vendor.faultsSnapshot() {
+		if r, ok := af.impl.(connRefuser); ok && af.appliesTo(h.sanName()) && r.refusesConnections() {
+			h.vendor.fleet.trace.Add(Event{Vendor: h.vendor.cfg.ID, Host: h.name, Op: OpConnRefused, Faults: []string{af.spec.Type}, Note: "the endpoint refused the connection"})
+			_ = c.Close()
+			return true
+		}
+	}
+	return false
+}
+
 func (h *host) sanName() string {
 	if h.cfg.Name == "" {
 		return "127.0.0.1"

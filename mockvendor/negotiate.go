@@ -49,12 +49,6 @@ func majorMinor(version string) string {
 	return version
 }
 
-// lenientHook is a fault that lets the method's dialect win over the
-// A2A-Version the request names (the seeds' mix).
-type lenientHook interface {
-	lenientVersion() bool
-}
-
 // lenient reports whether a lenient-version fault applies to the host.
 func (v *Vendor) lenient(hostKey string) bool {
 	for _, af := range v.faultsSnapshot() {

@@ -185,7 +185,7 @@ func (h *host) answerMethod(q *request, ev *Event) (result, error) {
 	if err := h.vendor.authenticate(ev); err != nil {
 		return result{}, err
 	}
-	if e := h.vendor.runCallHooks(q.call); e != nil {
+	if e := h.vendor.runCallHooks(h.sanName(), q.call); e != nil {
 		return result{}, e
 	}
 	if !q.known {
@@ -203,7 +203,7 @@ func (q *request) decodeParams(ev *Event) error {
 		return errInvalidParams("params must be an object")
 	}
 	h := q.host
-	c := &Call{Vendor: h.vendor, Host: h.name, hostKey: h.sanName(), Region: h.cfg.Region, Method: q.method, Op: ev.Op, Dialect: q.dialect, A2AVersion: q.version}
+	c := &Call{Vendor: h.vendor.view(), Host: h.name, Region: h.cfg.Region, Method: q.method, Op: ev.Op, Dialect: q.dialect, A2AVersion: q.version}
 	q.call = c
 	switch q.info.op {
 	case OpSend, OpStream:

@@ -25,6 +25,12 @@ type vendorSigner struct {
 	jku    string
 }
 
+// KeyID is the kid of the vendor's key (CardSigner).
+func (s *vendorSigner) KeyID() string { return s.KID }
+
+// KeySetURL is the jku of the vendor's key: its JWKS URL (CardSigner).
+func (s *vendorSigner) KeySetURL() string { return s.jku }
+
 // resolveSigning checks a signing configuration against the vendor's hosts
 // without generating anything: the issuer host (the configured one, else the
 // first named card host), the algorithm, and the configured key (nil means
@@ -94,7 +100,7 @@ func (v *Vendor) sign(card []byte) ([]byte, error) {
 	}
 	for _, af := range v.faultsSnapshot() {
 		if h, ok := af.impl.(signHook); ok {
-			return h.signCard(v.signer, card)
+			return h.signCard(v.view(), v.signer, card)
 		}
 	}
 	return v.signer.Sign(card)

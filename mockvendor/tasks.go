@@ -30,3 +30,9 @@ type taskStore = tasks.Store[[]ArtifactSpec]
 func newTaskStore(l Limits) *taskStore {
 	return tasks.NewStore[[]ArtifactSpec](l.MaxTasks, tasks.NewBudget(l.MaxTaskBytes, l.MaxVendorTaskBytes))
 }
+
+// interruptedState reports whether a (0.3-spelled) state waits for the
+// client: input-required or auth-required (tasks.Terminal's sibling).
+func interruptedState(state string) bool {
+	return state == "input-required" || state == "auth-required"
+}

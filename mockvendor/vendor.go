@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 )
 
@@ -63,9 +62,27 @@ func (v *Vendor) init() error {
 }
 
 // attach adds a fault; live says the fleet may be running, so certificates
+// attachedFault is a fault attached to a vendor.
+type attachedFault struct {
+	id    string
+	spec  FaultSpec
+	hosts map[string]bool // empty: every host
+	impl  any
+}
+
+func (a *attachedFault) appliesTo(host string) bool {
+	return len(a.hosts) == 0 || a.hosts[host]
+}
+
+// AttachedFault is a fault as the admin API lists it.
+type AttachedFault struct {
+	ID string `json:"id"`
+	FaultSpec
+}
+
 // and cards are refreshed.
 func (v *Vendor) attach(spec FaultSpec, live bool) (string, error) {
-	impl, err := newFault(spec)
+	impl, err := newFault(spec.Type, spec.Config)
 	if err != nil {
 		return "", err
 	}
@@ -131,15 +148,18 @@ func (v *Vendor) faultsSnapshot() []*attachedFault {
 	return v.faults
 }
 
-func (v *Vendor) runCallHooks(c *Call) *RPCError {
+// runCallHooks runs the call faults that apply to the host (hostKey is its
+// configured name, "127.0.0.1" for a bare-IP host); the first error a
+// fault answers with answers the call.
+func (v *Vendor) runCallHooks(hostKey string, c *Call) *RPCError {
 	for _, af := range v.faultsSnapshot() {
 		h, ok := af.impl.(callHook)
-		if !ok || !af.appliesTo(c.hostKey) {
+		if !ok || !af.appliesTo(hostKey) {
 			continue
 		}
 		if e := h.onCall(c); e != nil {
 			c.Faults = append(c.Faults, af.spec.Type)
-			return e
+			return &RPCError{Code: e.Code, Message: e.Message, Data: e.Data, Reason: e.Reason}
 		}
 	}
 	return nil
@@ -223,8 +243,19 @@ func (v *Vendor) inputModes(id string) []string {
 	return []string{"text/plain"}
 }
 
-func acceptsText(modes []string) bool {
-	return slices.ContainsFunc(modes, func(m string) bool { return m == "text/plain" || m == "text" || strings.HasPrefix(m, "text/") })
-}
-
 func quietLog() *log.Logger { return log.New(io.Discard, "", 0) }
+
+// vendorView is the vendor as its faults see it (VendorView).
+type vendorView Vendor
+
+// view returns the vendor's VendorView.
+func (v *Vendor) view() VendorView { return (*vendorView)(v) }
+
+func (w *vendorView) vendor() *Vendor                 { return (*Vendor)(w) }
+func (w *vendorView) ID() string                      { return w.cfg.ID }
+func (w *vendorView) DefaultSkill() string            { return w.vendor().defaultSkill() }
+func (w *vendorView) SkillsIn(region string) []string { return w.vendor().skillsIn(region) }
+func (w *vendorView) InputModes(skill string) []string {
+	return w.vendor().inputModes(skill)
+}
+func (w *vendorView) SkillEntry(id string) map[string]any { return skillDoc(SkillConfig{ID: id}) }

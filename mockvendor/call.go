@@ -1,0 +1,103 @@
+package mockvendor
+
+import "time"
+
+// Call is one call (JSON-RPC or HTTP+JSON) as the faults see it: what
+// the request asked, the vendor it reached (as a VendorView), and the
+// fault outputs the vendor acts on. Faults may change Message and the
+// fields below "fault outputs".
+type Call struct {
+	// Vendor is the vendor the call reached.
+	Vendor VendorView
+	// Host is the host the call reached (bare-IP hosts as 127.0.0.1:PORT).
+	Host string
+	// Region is the region of that host ("" when it has none).
+	Region string
+	// Method is the JSON-RPC method the call names.
+	Method  string
+	Op      Op
+	Dialect Dialect
+	// A2AVersion is the request's A2A-Version header ("" when absent).
+	A2AVersion string
+	// Skill is the skill id the message names ("" = the default skill).
+	Skill string
+	// Probe is true for a probe send.
+	Probe bool
+	// Message is the decoded message of a send or stream (nil otherwise).
+	Message *Message
+
+	// Fault outputs.
+
+	// AnySkill makes the endpoint run any skill (a reseller gateway's runtime).
+	AnySkill bool
+	// Hold keeps the task the call creates open (working) until cancelled.
+	Hold bool
+	// StreamAsJSON answers a stream method with a plain JSON response.
+	StreamAsJSON bool
+	// FirstFrameDelay holds a stream open this long before its first event.
+	FirstFrameDelay time.Duration
+	// EndState is the state (0.3 spelling) the task the call creates
+	// reaches in place of completed ("": completed), and WorkFor how long
+	// it stays working first (0: it is there when the send is answered).
+	EndState string
+	WorkFor  time.Duration
+	// Artifacts are the artifacts the task the call creates holds once
+	// completed, in place of its one text artifact (nil: that one; the
+	// artifacts fault).
+	Artifacts []ArtifactSpec
+	// MessageReply answers a send or stream with a Message and creates no
+	// task (0.3 and 1.0; a 0.1 send always answers a task).
+	MessageReply bool
+	// StreamCut ends a stream after its first StreamCut events, the task
+	// still running (0: no cut); StreamAbort breaks the connection off
+	// there instead of ending the stream cleanly.
+	StreamCut   int
+	StreamAbort bool
+	// Coercions are the parts a fault changed.
+	Coercions []Coercion
+	// Faults names the faults that acted on the call.
+	Faults []string
+}
+
+// VendorView is a vendor as the faults see it: the facts of its
+// configuration they need, read-only.
+type VendorView interface {
+	// ID is the vendor's id ("b").
+	ID() string
+	// DefaultSkill is the skill a message that names none is for: the
+	// configured default, else the first skill ("" when it has none).
+	DefaultSkill() string
+	// SkillsIn lists the ids of the skills the vendor serves in region.
+	SkillsIn(region string) []string
+	// InputModes are the input modes the card declares for a skill (its
+	// own, else the card's defaults, else text/plain).
+	InputModes(skill string) []string
+	// SkillEntry is the card's entry for a skill the vendor knows by id
+	// only (no name, description or modes of its own configured).
+	SkillEntry(id string) map[string]any
+}
+
+// CallError is the error a fault answers a call with; the vendor answers
+// it as any JSON-RPC error of its own (RPCError), in the call's dialect and
+// binding.
+type CallError struct {
+	// Code is the JSON-RPC error code.
+	Code int
+	// Message is the error message.
+	Message string
+	// Data is the error data (nil: none).
+	Data map[string]any
+	// Reason is the ErrorInfo reason of the 1.0 dialect ("SKILL_NOT_AVAILABLE").
+	Reason string
+}
+
+// errSkillUnavailable is the seed's -32004: the skill is not served in this
+// region, with the skills that are.
+func errSkillUnavailable(region string, available []string) *CallError {
+	return &CallError{
+		Code:    -32004,
+		Message: "skill not available in region",
+		Data:    map[string]any{"region": region, "availableSkills": available},
+		Reason:  "SKILL_NOT_AVAILABLE",
+	}
+}
