@@ -83,7 +83,7 @@
 //	version-reject           -32009 for unsupported A2A-Version (a missing header
 //	                         is 0.3). accepted (["1.0"])
 //	lenient-version          a method is answered in its own dialect whatever
-//	                         A2A-Version says (the seeds' mix: tasks/send with 1.0)
+//	                         A2A-Version says (the source documents' mix: tasks/send with 1.0)
 //	reseller-gateway         any skill runs under the host's own allowlist; refused
 //	                         tools get -32601. refusedTools (none)
 //	wrong-san                a CA-signed certificate for other names.
@@ -112,8 +112,8 @@
 // 0.3; an unsupported version gets -32009 with the supported versions, and
 // a method of another generation than the version's gets -32601 (the 0.1
 // names, which predate the header, belong to the 0.x generation). The
-// lenient-version fault restores the first edition's answer to the seeds'
-// mix. A request's dialect comes from its method name (tasks/send: 0.1,
+// lenient-version fault restores the first edition's answer to the source
+// documents' mix. A request's dialect comes from its method name (tasks/send: 0.1,
 // message/send: 0.3, SendMessage: 1.0; tasks/get and tasks/cancel are 0.3
 // unless the task is a 0.1 one) and is answered in that dialect's shapes;
 // the header is recorded. Each dialect reads its own shapes only (1.0:
@@ -178,5 +178,14 @@
 //     task, and in bytes MaxTaskBytes (64 MiB) for the fleet (a scenario's
 //     fleet is its own) and MaxVendorTaskBytes (32 MiB) per vendor: past
 //     them the oldest tasks are forgotten, and a follow-up message is kept
-//     as a stub (internal/tasks, Budget).
+//     as a stub (internal/tasks, Budget).//
+// # Sources
+//
+// Comments cite the A2A specification by version and section (A2A 1.0
+// §3.1.1) and the project's two source documents by their short titles,
+// with the section: "card as claim, not contract" (where an Agent Card is
+// authoritative and where only a hint, recorded 2026-11-12) and "pin the
+// signer's kid to the endpoint" (recorded 2026-11-11); the catalog lists
+// them as seed 000 and seed 003. In this package "seed" means only a fuzz
+// target's seed corpus (testdata/fuzz).
 package mockvendor

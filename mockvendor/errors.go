@@ -65,7 +65,8 @@ func errMethodNotInVersion(method, version string) *RPCError {
 // errSkillNotServed is an honest vendor's refusal of a skill it does not
 // serve (here): the spec's UnsupportedOperationError, whose 1.0 ErrorInfo
 // is the spec's own (UNSUPPORTED_OPERATION), with the skills served as the
-// vendor's data. The seed's region-gate answer is errSkillUnavailable (call.go).
+// vendor's data. The region gate's answer, as the source document card as
+// claim, not contract records it, is errSkillUnavailable (call.go).
 func errSkillNotServed(skill, region string, available []string) *RPCError {
 	data := map[string]any{"skillId": skill, "availableSkills": available}
 	if region != "" {

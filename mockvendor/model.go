@@ -8,7 +8,7 @@ import "github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 // Dialect is the A2A wire generation a request speaks.
 type Dialect = a2a.Dialect
 
-// The three dialects the fleet speaks. Dialect01 is 0.1 as the seed documents
+// The three dialects the fleet speaks. Dialect01 is 0.1 as the source documents
 // use it (tasks/send, parts with "type"); Dialect03 covers 0.2 and 0.3
 // (message/send, "kind"); Dialect10 is 1.0 (SendMessage, member-named parts,
 // TASK_STATE_* enums, error data as an array).

@@ -13,7 +13,7 @@ import (
 // method of that version (-32601). The 0.1 names (tasks/send, ...) predate
 // the header: they are served with the 0.x generation, as 0.3 is.
 //
-// The first edition answered the seeds' mix (0.1 names with A2A-Version:
+// The first edition answered the source documents' mix (0.1 names with A2A-Version:
 // 1.0) everywhere; the lenient-version fault (fault_lenientversion.go)
 // keeps that for the scenarios that ask for it: under it the method's own
 // dialect wins over the header.

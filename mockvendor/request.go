@@ -220,9 +220,9 @@ func (q *request) decodeParams(ev *Event) error {
 		ev.Skill, ev.Probe = c.Skill, c.Probe
 	case OpGet, OpCancel, OpSubscribe:
 		// A get for a synthetic id marked as a probe checks that the
-		// endpoint implements the task lifecycle (-32001 expected) [seed
-		// 000, Condition of Validity]; it is recorded as a probe, whatever
-		// a fault answers.
+		// endpoint implements the task lifecycle (-32001 expected) [card
+		// as claim, not contract: Condition of Validity]; it is recorded as
+		// a probe, whatever a fault answers.
 		if id := q.task.taskID(); q.taskErr == nil && id != "" {
 			ev.TaskID = id
 			ev.Probe = q.task.Metadata["a2a_probe"] == true || strings.HasPrefix(id, ProbeText)

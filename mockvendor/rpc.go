@@ -255,7 +255,7 @@ func skillOf(params string, msg map[string]any) string {
 	return ""
 }
 
-// ProbeText is the text of a probe part [seed 000, Decision Boundary].
+// ProbeText is the text of a probe part [card as claim, not contract: Decision Boundary].
 const ProbeText = "__probe__"
 
 // isProbe reports whether a send is a probe: its only text part is

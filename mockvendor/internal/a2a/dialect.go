@@ -11,7 +11,7 @@ import (
 // Dialect is the A2A wire generation a request speaks.
 type Dialect string
 
-// The three dialects the fleet speaks. Dialect01 is 0.1 as the seed documents
+// The three dialects the fleet speaks. Dialect01 is 0.1 as the source documents
 // use it (tasks/send, parts with "type"); Dialect03 covers 0.2 and 0.3
 // (message/send, "kind"); Dialect10 is 1.0 (SendMessage, member-named parts,
 // TASK_STATE_* enums, error data as an array).
