@@ -178,7 +178,8 @@
 //     task, and in bytes MaxTaskBytes (64 MiB) for the fleet (a scenario's
 //     fleet is its own) and MaxVendorTaskBytes (32 MiB) per vendor: past
 //     them the oldest tasks are forgotten, and a follow-up message is kept
-//     as a stub (internal/tasks, Budget).//
+//     as a stub (internal/tasks, Budget).
+//
 // # Sources
 //
 // Comments cite the A2A specification by version and section (A2A 1.0
