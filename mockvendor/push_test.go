@@ -179,30 +179,6 @@ func TestPushNotificationCapability(t *testing.T) {
 	}
 }
 
-// TestPushStoreBounds: at most maxPushPerTask configs per task (-32602
-// past it) and maxPushTasks tasks with configs per vendor (the oldest
-// forgotten).
-func TestPushStoreBounds(t *testing.T) {
-	var s pushStore
-	for i := range maxPushPerTask {
-		if err := s.set("t", pushConfig{id: string(rune('a' + i)), url: "u"}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := s.set("t", pushConfig{id: "over", url: "u"}); err == nil {
-		t.Error("a config past the per-task cap was kept")
-	}
-	if err := s.set("t", pushConfig{id: "a", url: "u2"}); err != nil || s.list("t")[0].url != "u2" {
-		t.Errorf("replacing a config at the cap: %v", err)
-	}
-	for i := range maxPushTasks {
-		_ = s.set("task-"+string(rune(i)), pushConfig{id: "x", url: "u"})
-	}
-	if len(s.list("t")) != 0 || len(s.byTask) != maxPushTasks {
-		t.Errorf("store holds %d tasks, the oldest's %d configs", len(s.byTask), len(s.list("t")))
-	}
-}
-
 // TestExtendedCardCapability: the extended card follows its card flag
 // (A2A 1.0.1 §3.3.4): undeclared, GetExtendedAgentCard and
 // agent/getAuthenticatedExtendedCard answer -32004 (HTTP+JSON 400);

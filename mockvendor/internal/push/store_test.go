@@ -1,0 +1,29 @@
+package push
+
+import (
+	"testing"
+)
+
+// TestStoreBounds: at most MaxPerTask configs per task (an error, for a
+// -32602, past it) and MaxTasks tasks with configs per vendor (the oldest
+// forgotten).
+func TestStoreBounds(t *testing.T) {
+	var s Store[struct{}]
+	for i := range MaxPerTask {
+		if err := s.Set("t", Config{ID: string(rune('a' + i)), URL: "u"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Set("t", Config{ID: "over", URL: "u"}); err == nil {
+		t.Error("a config past the per-task cap was kept")
+	}
+	if err := s.Set("t", Config{ID: "a", URL: "u2"}); err != nil || s.List("t")[0].URL != "u2" {
+		t.Errorf("replacing a config at the cap: %v", err)
+	}
+	for i := range MaxTasks {
+		_ = s.Set("task-"+string(rune(i)), Config{ID: "x", URL: "u"})
+	}
+	if len(s.List("t")) != 0 || len(s.byTask) != MaxTasks {
+		t.Errorf("store holds %d tasks, the oldest's %d configs", len(s.byTask), len(s.List("t")))
+	}
+}
