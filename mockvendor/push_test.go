@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // tPushMethods are a dialect's push-config method names: set, get, list,
@@ -175,6 +176,24 @@ func TestPushNotificationCapability(t *testing.T) {
 				tRESTError(t, "unknown task", tREST(t, c, http.MethodGet, "/tasks/t-none/pushNotificationConfigs", "", nil), http.StatusNotFound, "TASK_NOT_FOUND")
 				tRESTError(t, "PUT is no route", tREST(t, c, http.MethodPut, base+"/r1", "", nil), http.StatusNotFound, "")
 			})
+		})
+	}
+}
+
+// TestPushDeleteFirst: a delete that is the vendor's first push-config
+// method succeeds (a delete is idempotent), in every dialect that has one,
+// rather than breaking off the connection.
+func TestPushDeleteFirst(t *testing.T) {
+	for _, dc := range tDialects {
+		m := tPushMethods[dc.D][3]
+		if m == "" {
+			continue
+		}
+		t.Run(dc.Version, func(t *testing.T) {
+			f := tPushD(t, time.Minute)
+			c := tClient(t, f, tViaProxy)
+			task, _ := tTask(tSend(t, c, tRPCD, dc.D, "x", ""))["id"].(string)
+			tWantCode(t, m, tRPC(t, c, tRPCD, dc.Version, m, tPushRef(dc.D, task, "c1")), 0)
 		})
 	}
 }

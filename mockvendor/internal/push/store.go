@@ -111,11 +111,15 @@ func (s *Store[A]) List(task string) []Config {
 }
 
 // Remove deletes task id's config id (nothing when there is none: delete
-// is idempotent).
+// is idempotent). A task without configs gains no entry: the store's
+// first delete must not write to its nil map, and an entry Set did not
+// make would keep the task out of the order MaxTasks evicts by.
 func (s *Store[A]) Remove(task, id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.byTask[task] = slices.DeleteFunc(s.byTask[task], func(x Config) bool { return x.ID == id })
+	if cs, ok := s.byTask[task]; ok {
+		s.byTask[task] = slices.DeleteFunc(cs, func(x Config) bool { return x.ID == id })
+	}
 }
 
 // forgetLocked drops task id's configs and its watch (the task store

@@ -27,3 +27,30 @@ func TestStoreBounds(t *testing.T) {
 		t.Errorf("store holds %d tasks, the oldest's %d configs", len(s.byTask), len(s.List("t")))
 	}
 }
+
+// TestStoreRemove: a delete is idempotent, on a store that never held a
+// config too, and a delete of a task without configs leaves no trace: the
+// task's configs set afterwards count in MaxTasks and are forgotten first.
+func TestStoreRemove(t *testing.T) {
+	var s Store[struct{}]
+	s.Remove("t", "none") // the zero store: nothing to delete
+	if err := s.Set("t", Config{ID: "a", URL: "u"}); err != nil {
+		t.Fatal(err)
+	}
+	s.Remove("t", "b")
+	if cs := s.List("t"); len(cs) != 1 || cs[0].ID != "a" {
+		t.Errorf("a delete of another id left %+v", cs)
+	}
+	s.Remove("t", "a")
+	if cs := s.List("t"); len(cs) != 0 {
+		t.Errorf("after the delete: %+v", cs)
+	}
+	s.Remove("u", "x")
+	_ = s.Set("u", Config{ID: "x", URL: "u"})
+	for i := range MaxTasks {
+		_ = s.Set("task-"+string(rune(i)), Config{ID: "x", URL: "u"})
+	}
+	if len(s.byTask) != MaxTasks || len(s.List("u")) != 0 {
+		t.Errorf("store holds %d tasks (want %d), u's configs %+v", len(s.byTask), MaxTasks, s.List("u"))
+	}
+}
