@@ -26,6 +26,8 @@
 //	1      internal/a2a            the A2A model and its 0.1/0.3/1.0 spellings
 //	1      internal/credentials    security schemes, issued credentials, 401s
 //	2      internal/tasks          the task store and its byte budget
+//	3      internal/push           push-notification configs and their
+//	                               webhook delivery (watches, queue, retries)
 //	9      mockvendor              the public face (NewFleet, Fleet, Vendor,
 //	                               config, aliases of moved types) and the
 //	                               wiring of the layers below
@@ -33,7 +35,7 @@
 //
 // A lower package never sees the fleet: where it needs it (the proxy routing
 // to a host, a refusal recorded in the trace) it declares a small interface
-// that the root implements (network.go).
+// that the root implements (network.go, push_deliver.go).
 //
 // # Faults
 //

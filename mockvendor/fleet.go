@@ -229,7 +229,7 @@ func (f *Fleet) Close() {
 	f.activeMu.Unlock()
 	close(f.closing)
 	for _, v := range f.vendors {
-		v.push.stop(v) // push_deliver.go: timers, queue and webhook requests
+		v.push.Stop(pushVendor{v}) // internal/push: timers, queue and webhook requests
 	}
 	if f.proxy != nil {
 		f.proxy.Close()

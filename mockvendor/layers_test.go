@@ -24,6 +24,7 @@ var layers = map[string]int{
 	"internal/a2a":         1,
 	"internal/credentials": 1,
 	"internal/tasks":       2,
+	"internal/push":        3,
 	"":                     9, // the public face and the wiring
 	"admin":                10,
 }

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/push"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/tasks"
 )
 
@@ -16,75 +16,11 @@ import (
 // the card's capabilities.pushNotifications (CardConfig.PushNotifications):
 // without it every one answers -32003 PushNotificationNotSupported (§3.3.4);
 // with it the vendor keeps, returns, lists and deletes the configs of its
-// tasks, and POSTs each change of a task's state to the configs' URLs
-// (push_deliver.go: loopback only, bounded).
+// tasks in its push.Store, which POSTs each change of a task's state to
+// the configs' URLs (internal/push: loopback only, bounded).
 
-// Bounds of the push-config store: configs per task, and tasks with
-// configs per vendor (the oldest task's configs are forgotten first).
-const (
-	maxPushPerTask = 16
-	maxPushTasks   = 1024
-)
-
-// pushConfig is one stored push-notification config, dialect-neutral.
-type pushConfig struct {
-	id, url, token string
-	// auth is the config's authentication object as the client sent it.
-	auth json.RawMessage
-	// dialect is the dialect of the request that set the config: its
-	// notifications are shaped the same way (push_deliver.go).
-	dialect Dialect
-}
-
-// pushStore holds a vendor's push configs by task id.
-type pushStore struct {
-	mu     sync.Mutex
-	byTask map[string][]pushConfig
-	order  []string // task ids, oldest first
-	pushDelivery
-}
-
-// set stores c for task id, replacing a config with the same id.
-func (s *pushStore) set(task string, c pushConfig) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.byTask == nil {
-		s.byTask = map[string][]pushConfig{}
-	}
-	cs, known := s.byTask[task]
-	if i := slices.IndexFunc(cs, func(x pushConfig) bool { return x.id == c.id }); i >= 0 {
-		cs[i] = c
-		return nil
-	}
-	if len(cs) >= maxPushPerTask {
-		return errInvalidParams(fmt.Sprintf("task %s already has %d push notification configs, the most this agent keeps", task, maxPushPerTask))
-	}
-	if !known {
-		if len(s.order) >= maxPushTasks {
-			s.unwatchLocked(s.order[0])
-			delete(s.byTask, s.order[0])
-			s.order = s.order[1:]
-		}
-		s.order = append(s.order, task)
-	}
-	s.byTask[task] = append(cs, c)
-	return nil
-}
-
-// list returns task id's configs, oldest first.
-func (s *pushStore) list(task string) []pushConfig {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.byTask[task])
-}
-
-// remove deletes task id's config id (nothing when there is none: delete
-// is idempotent).
-func (s *pushStore) remove(task, id string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.byTask[task] = slices.DeleteFunc(s.byTask[task], func(x pushConfig) bool { return x.id == id })
-}
+// maxPushPerTask is the most configs a task has (push.MaxPerTask).
+const maxPushPerTask = push.MaxPerTask
 
 // pushParams are the params of every push-config method of every dialect:
 // 1.0 has the TaskPushNotificationConfig flat (taskId, id, url, token,
@@ -166,29 +102,29 @@ func (h *host) doPush(q *opRequest) (result, error) {
 	}
 	switch verb {
 	case pushSet:
-		c := pushConfig{id: cfgID, url: p.URL, token: p.Token, auth: p.Authentication}
+		c := push.Config{ID: cfgID, URL: p.URL, Token: p.Token, Auth: p.Authentication}
 		if q.dialect != Dialect10 {
 			if p.PushNotificationConfig == nil {
 				return result{}, errInvalidParams("params.pushNotificationConfig is required")
 			}
 			pc := p.PushNotificationConfig
-			c = pushConfig{id: pc.ID, url: pc.URL, token: pc.Token, auth: pc.Authentication}
+			c = push.Config{ID: pc.ID, URL: pc.URL, Token: pc.Token, Auth: pc.Authentication}
 		}
-		if c.url == "" {
+		if c.URL == "" {
 			return result{}, errInvalidParams("the push notification config's url is required")
 		}
-		if c.id == "" {
-			c.id = tasks.NewID("pnc-")
+		if c.ID == "" {
+			c.ID = tasks.NewID("pnc-")
 		}
-		c.dialect = q.dialect
-		if err := v.push.set(taskID, c); err != nil {
-			return result{}, err
+		c.Dialect = q.dialect
+		if err := v.push.Set(taskID, c); err != nil {
+			return result{}, errInvalidParams(err.Error())
 		}
-		v.push.watch(v, t)
+		v.push.Watch(pushVendor{v}, t)
 		return result{value: encodePushConfig(taskID, c, q.dialect), taskID: taskID}, nil
 	case pushGet:
-		cs := v.push.list(taskID)
-		i := slices.IndexFunc(cs, func(x pushConfig) bool { return x.id == cfgID })
+		cs := v.push.List(taskID)
+		i := slices.IndexFunc(cs, func(x push.Config) bool { return x.ID == cfgID })
 		if cfgID == "" && q.dialect != Dialect10 && len(cs) > 0 {
 			i = 0
 		}
@@ -200,7 +136,7 @@ func (h *host) doPush(q *opRequest) (result, error) {
 		}
 		return result{value: encodePushConfig(taskID, cs[i], q.dialect), taskID: taskID}, nil
 	case pushList:
-		cs := v.push.list(taskID)
+		cs := v.push.List(taskID)
 		out := make([]any, 0, len(cs))
 		for _, c := range cs {
 			out = append(out, encodePushConfig(taskID, c, q.dialect))
@@ -214,7 +150,7 @@ func (h *host) doPush(q *opRequest) (result, error) {
 	if cfgID == "" {
 		return result{}, errInvalidParams("the config id to delete is required")
 	}
-	v.push.remove(taskID, cfgID)
+	v.push.Remove(taskID, cfgID)
 	if q.dialect == Dialect10 {
 		return result{value: map[string]any{}, taskID: taskID}, nil // google.protobuf.Empty
 	}
@@ -223,26 +159,26 @@ func (h *host) doPush(q *opRequest) (result, error) {
 
 // encodePushConfig renders a stored config as the dialect's
 // TaskPushNotificationConfig.
-func encodePushConfig(taskID string, c pushConfig, d Dialect) map[string]any {
+func encodePushConfig(taskID string, c push.Config, d Dialect) map[string]any {
 	if d == Dialect10 {
-		out := map[string]any{"id": c.id, "taskId": taskID, "url": c.url}
-		if c.token != "" {
-			out["token"] = c.token
+		out := map[string]any{"id": c.ID, "taskId": taskID, "url": c.URL}
+		if c.Token != "" {
+			out["token"] = c.Token
 		}
-		if len(c.auth) > 0 && string(c.auth) != "null" {
-			out["authentication"] = c.auth
+		if len(c.Auth) > 0 && string(c.Auth) != "null" {
+			out["authentication"] = c.Auth
 		}
 		return out
 	}
-	pc := map[string]any{"url": c.url}
+	pc := map[string]any{"url": c.URL}
 	if d == Dialect03 {
-		pc["id"] = c.id
+		pc["id"] = c.ID
 	}
-	if c.token != "" {
-		pc["token"] = c.token
+	if c.Token != "" {
+		pc["token"] = c.Token
 	}
-	if len(c.auth) > 0 && string(c.auth) != "null" {
-		pc["authentication"] = c.auth
+	if len(c.Auth) > 0 && string(c.Auth) != "null" {
+		pc["authentication"] = c.Auth
 	}
 	if d == Dialect01 {
 		return map[string]any{"id": taskID, "pushNotificationConfig": pc}
@@ -289,11 +225,11 @@ func (h *host) inlinePush(q *opRequest, t *task) error {
 	if pc.URL == "" {
 		return errInvalidParams("the send's push notification config has no url")
 	}
-	c := pushConfig{id: or(pc.ID, tasks.NewID("pnc-")), url: pc.URL, token: pc.Token, auth: pc.Authentication, dialect: q.dialect}
-	if err := v.push.set(t.ID, c); err != nil {
-		return err
+	c := push.Config{ID: or(pc.ID, tasks.NewID("pnc-")), URL: pc.URL, Token: pc.Token, Auth: pc.Authentication, Dialect: q.dialect}
+	if err := v.push.Set(t.ID, c); err != nil {
+		return errInvalidParams(err.Error())
 	}
-	v.push.watchFrom(v, t, "")
+	v.push.WatchNew(pushVendor{v}, t)
 	return nil
 }
 

@@ -89,10 +89,7 @@ func (h *tHook) requests() []tHookReq {
 
 // tPushTune sets the vendor's delivery timeout and retry delay.
 func tPushTune(f *Fleet, vendor string, timeout, retry time.Duration) {
-	s := &f.Vendor(vendor).push
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.timeout, s.retryDelay = timeout, retry
+	f.Vendor(vendor).push.Tune(timeout, retry)
 }
 
 // tPushEvents returns the finished push-delivery events after seq.
@@ -254,10 +251,7 @@ func TestPushDeliveryCancel(t *testing.T) {
 
 	done, _ := tTask(tSend(t, c, tRPCD, Dialect10, "now", ""))["id"].(string)
 	tSetHook(t, c, Dialect10, done, "c1", hook.srv.URL, "x")
-	f.Vendor("d").push.mu.Lock()
-	watched := len(f.Vendor("d").push.watches)
-	f.Vendor("d").push.mu.Unlock()
-	if watched != 0 {
+	if watched := f.Vendor("d").push.Stats().Watched; watched != 0 {
 		t.Errorf("a terminal task is followed (%d watches)", watched)
 	}
 
@@ -384,10 +378,7 @@ func TestPushDeliveryBounds(t *testing.T) {
 				t.Errorf("the receiver got %d requests, want %d", n, tc.received)
 			}
 			if flood {
-				s := &f.Vendor("d").push
-				s.mu.Lock()
-				queued := s.queue.queued
-				s.mu.Unlock()
+				queued := f.Vendor("d").push.Stats().Queued
 				if want := maxPushPerTask - MaxPushInFlightPerReceiver; queued != want {
 					t.Errorf("%d notifications queued, want %d", queued, want)
 				}
@@ -425,10 +416,7 @@ func TestPushTimerStops(t *testing.T) {
 			task := tNonBlocking(t, c, Dialect03)
 			tSetHook(t, c, Dialect03, task, "c1", hook.srv.URL, "")
 			s := &f.Vendor("d").push
-			s.mu.Lock()
-			armed := s.watches[task] != nil && s.watches[task].timer != nil
-			s.mu.Unlock()
-			if !armed {
+			if st := s.Stats(); st.Watched != 1 || st.Armed != 1 { // the task's own watch, armed
 				t.Fatal("no timer for a task with a config")
 			}
 			if end == "close" {
@@ -440,26 +428,10 @@ func TestPushTimerStops(t *testing.T) {
 			if got := hook.requests(); len(got) != 0 {
 				t.Errorf("%d notifications after %s: %s", len(got), end, got[0].Raw)
 			}
-			s.mu.Lock()
-			left := len(s.watches)
-			s.mu.Unlock()
-			if left != 0 {
+			if left := s.Stats().Watched; left != 0 {
 				t.Errorf("%d watches left after %s", left, end)
 			}
 		})
-	}
-}
-
-// TestLoopbackHost: which hosts count as loopback; nothing is resolved.
-func TestLoopbackHost(t *testing.T) {
-	for host, want := range map[string]bool{
-		"localhost": true, "127.0.0.1": true, "127.9.8.7": true, "::1": true,
-		"LOCALHOST.": false, "localhost.example": false, "10.0.0.1": false, "0.0.0.0": false,
-		"::ffff:127.0.0.1": true, "fe80::1%lo": false, "hook.example": false, "": false,
-	} {
-		if got := loopbackHost(host); got != want {
-			t.Errorf("loopbackHost(%q) = %v, want %v", host, got, want)
-		}
 	}
 }
 
@@ -599,10 +571,7 @@ func TestPushDeliveryHTTPS(t *testing.T) {
 			}))
 			t.Cleanup(srv.Close)
 			if trusted {
-				s := &f.Vendor("d").push
-				s.mu.Lock()
-				s.roots = srv.Client().Transport.(*http.Transport).TLSClientConfig.RootCAs
-				s.mu.Unlock()
+				f.Vendor("d").push.Trust(srv.Client().Transport.(*http.Transport).TLSClientConfig.RootCAs)
 			}
 			c := tClient(t, f, tViaProxy)
 			task := tNonBlocking(t, c, Dialect10)
@@ -805,10 +774,7 @@ func TestPushDeliveryPermanentErrors(t *testing.T) {
 			f := tPushD(t, time.Minute)
 			tPushTune(f, "d", 2*time.Second, 20*time.Millisecond)
 			if tc.trust != nil {
-				s := &f.Vendor("d").push
-				s.mu.Lock()
-				s.roots = tc.trust.Client().Transport.(*http.Transport).TLSClientConfig.RootCAs
-				s.mu.Unlock()
+				f.Vendor("d").push.Trust(tc.trust.Client().Transport.(*http.Transport).TLSClientConfig.RootCAs)
 			}
 			c := tClient(t, f, tViaProxy)
 			task := tNonBlocking(t, c, Dialect10)

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // tPushMethods are a dialect's push-config method names: set, get, list,
@@ -179,27 +180,21 @@ func TestPushNotificationCapability(t *testing.T) {
 	}
 }
 
-// TestPushStoreBounds: at most maxPushPerTask configs per task (-32602
-// past it) and maxPushTasks tasks with configs per vendor (the oldest
-// forgotten).
-func TestPushStoreBounds(t *testing.T) {
-	var s pushStore
-	for i := range maxPushPerTask {
-		if err := s.set("t", pushConfig{id: string(rune('a' + i)), url: "u"}); err != nil {
-			t.Fatal(err)
+// TestPushDeleteFirst: a delete that is the vendor's first push-config
+// method succeeds (a delete is idempotent), in every dialect that has one,
+// rather than breaking off the connection.
+func TestPushDeleteFirst(t *testing.T) {
+	for _, dc := range tDialects {
+		m := tPushMethods[dc.D][3]
+		if m == "" {
+			continue
 		}
-	}
-	if err := s.set("t", pushConfig{id: "over", url: "u"}); err == nil {
-		t.Error("a config past the per-task cap was kept")
-	}
-	if err := s.set("t", pushConfig{id: "a", url: "u2"}); err != nil || s.list("t")[0].url != "u2" {
-		t.Errorf("replacing a config at the cap: %v", err)
-	}
-	for i := range maxPushTasks {
-		_ = s.set("task-"+string(rune(i)), pushConfig{id: "x", url: "u"})
-	}
-	if len(s.list("t")) != 0 || len(s.byTask) != maxPushTasks {
-		t.Errorf("store holds %d tasks, the oldest's %d configs", len(s.byTask), len(s.list("t")))
+		t.Run(dc.Version, func(t *testing.T) {
+			f := tPushD(t, time.Minute)
+			c := tClient(t, f, tViaProxy)
+			task, _ := tTask(tSend(t, c, tRPCD, dc.D, "x", ""))["id"].(string)
+			tWantCode(t, m, tRPC(t, c, tRPCD, dc.Version, m, tPushRef(dc.D, task, "c1")), 0)
+		})
 	}
 }
 

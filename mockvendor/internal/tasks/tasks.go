@@ -89,22 +89,55 @@ func (t *Task[A]) State(now time.Time, work time.Duration) string {
 		return "canceled"
 	case t.Hold:
 		return "working"
-	case t.WorkFor > 0:
-		if now.Sub(t.Created) < t.WorkFor {
-			return "working"
-		}
-		return t.EndState()
-	case t.Blocking:
-		return t.EndState()
 	}
-	age := now.Sub(t.Created)
-	switch {
-	case age < work/2:
-		return "submitted"
-	case age < work:
-		return "working"
+	steps, n := t.steps(work)
+	for _, s := range steps[:n] {
+		if now.Before(s.until) {
+			return s.state
+		}
 	}
 	return t.EndState()
+}
+
+// NextChange returns when the state State computes changes next after
+// now, for a fleet whose tasks work for work; false when only a cancel
+// changes it (the task is cancelled, held, blocking or past its end).
+// Push delivery arms its timer with it.
+func (t *Task[A]) NextChange(now time.Time, work time.Duration) (time.Time, bool) {
+	if t.canceled.Load() || t.Hold {
+		return time.Time{}, false
+	}
+	steps, n := t.steps(work)
+	for _, s := range steps[:n] {
+		if now.Before(s.until) {
+			return s.until, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// step is a state a task that is neither cancelled nor held is in until
+// a time.
+type step struct {
+	state string
+	until time.Time
+}
+
+// steps are the n states such a task passes through before its end state,
+// in order: none for a blocking task, working for WorkFor, else submitted
+// for the first half of work and working for the second. (An array, not a
+// slice: State is on every request's path and allocates nothing.)
+func (t *Task[A]) steps(work time.Duration) (steps [2]step, n int) {
+	switch {
+	case t.WorkFor > 0:
+		steps[0] = step{"working", t.Created.Add(t.WorkFor)}
+		return steps, 1
+	case t.Blocking:
+		return steps, 0
+	}
+	steps[0] = step{"submitted", t.Created.Add(work / 2)}
+	steps[1] = step{"working", t.Created.Add(work)}
+	return steps, 2
 }
 
 // Canceled reports whether the task was cancelled.

@@ -87,7 +87,9 @@ func TestStoreCaps(t *testing.T) {
 // submitted for the first half of the work time, working for the second,
 // then in its end state; a blocking one is in its end state at once, a
 // held one working until cancelled, one with WorkFor working that long;
-// a cancel wins over everything.
+// a cancel wins over everything. NextChange names the moment State
+// changes next (none for a cancelled, held or blocking task, or one past
+// its end), and State does change there.
 func TestState(t *testing.T) {
 	const work = 10 * time.Second
 	t0 := time.Unix(1_700_000_000, 0)
@@ -103,18 +105,19 @@ func TestState(t *testing.T) {
 		canceled bool
 		want     string
 		doneAt   time.Duration
+		next     time.Duration // -1: none
 	}{
-		{"new", timing{}, 0, false, "submitted", work},
-		{"second half", timing{}, work / 2, false, "working", work},
-		{"after work", timing{}, work, false, "completed", work},
-		{"end state", timing{end: "failed"}, work, false, "failed", work},
-		{"blocking", timing{blocking: true}, 0, false, "completed", work},
-		{"blocking, end state", timing{blocking: true, end: "input-required"}, 0, false, "input-required", work},
-		{"held", timing{hold: true, blocking: true}, time.Hour, false, "working", work},
-		{"work for", timing{blocking: true, workFor: time.Second}, time.Second - 1, false, "working", time.Second},
-		{"worked for", timing{blocking: true, workFor: time.Second, end: "rejected"}, time.Second, false, "rejected", time.Second},
-		{"canceled", timing{hold: true}, 0, true, "canceled", work},
-		{"canceled after completion", timing{blocking: true}, 0, true, "canceled", work},
+		{"new", timing{}, 0, false, "submitted", work, work / 2},
+		{"second half", timing{}, work / 2, false, "working", work, work},
+		{"after work", timing{}, work, false, "completed", work, -1},
+		{"end state", timing{end: "failed"}, work, false, "failed", work, -1},
+		{"blocking", timing{blocking: true}, 0, false, "completed", work, -1},
+		{"blocking, end state", timing{blocking: true, end: "input-required"}, 0, false, "input-required", work, -1},
+		{"held", timing{hold: true, blocking: true}, time.Hour, false, "working", work, -1},
+		{"work for", timing{blocking: true, workFor: time.Second}, time.Second - 1, false, "working", time.Second, time.Second},
+		{"worked for", timing{blocking: true, workFor: time.Second, end: "rejected"}, time.Second, false, "rejected", time.Second, -1},
+		{"canceled", timing{hold: true}, 0, true, "canceled", work, -1},
+		{"canceled after completion", timing{blocking: true}, 0, true, "canceled", work, -1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -124,6 +127,15 @@ func TestState(t *testing.T) {
 			}
 			if got := tk.State(t0.Add(tc.at), work); got != tc.want {
 				t.Errorf("state %q at %v, want %q", got, tc.at, tc.want)
+			}
+			next, ok := tk.NextChange(t0.Add(tc.at), work)
+			switch {
+			case tc.next < 0 && ok:
+				t.Errorf("next change at %v, want none", next.Sub(t0))
+			case tc.next >= 0 && (!ok || !next.Equal(t0.Add(tc.next))):
+				t.Errorf("next change at %v (%v), want %v", next.Sub(t0), ok, tc.next)
+			case ok && tk.State(next, work) == tc.want:
+				t.Errorf("state %q at the next change too", tc.want)
 			}
 			if got := tk.DoneAt(work); !got.Equal(t0.Add(tc.doneAt)) {
 				t.Errorf("done at %v, want %v", got.Sub(t0), tc.doneAt)

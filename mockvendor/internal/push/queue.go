@@ -1,4 +1,4 @@
-package mockvendor
+package push
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 // state of one task, for one config) is a job queued at its receiver: the
 // host and port of the config's URL as written (localhost:8080 and
 // 127.0.0.1:8080 are two receivers). A receiver has at most
-// MaxPushInFlightPerReceiver jobs in flight and the vendor at most
-// MaxPushInFlight; a job that finds no free slot waits in its receiver's
+// MaxInFlightPerReceiver jobs in flight and the vendor at most
+// MaxInFlight; a job that finds no free slot waits in its receiver's
 // queue, and when a slot frees, the receiver that started a job least
 // recently goes first. So a receiver that never answers holds its own two
 // slots for as long as its attempts last (3 x 10 s) while the other
@@ -25,78 +25,80 @@ import (
 // earlier one of the same config (task, config id and URL) is in flight,
 // and each queue is first in, first out.
 //
-// Waiting jobs are bounded: MaxPushQueuedPerReceiver per receiver and
-// MaxPushQueued per vendor. Past either, the oldest waiting job of the
+// Waiting jobs are bounded: MaxQueuedPerReceiver per receiver and
+// MaxQueued per vendor. Past either, the oldest waiting job of the
 // receiver (for the vendor's bound: of the receiver with the most waiting)
 // is dropped for the new one: a notification carries the whole task, so
 // the newer one says more. A job dropped, and each one still waiting when
 // the fleet closes, is a trace event with attempt 0 and the reason.
 
-// pushJob is one notification: task taskID in state (as computed at at)
+// job is one notification: task taskID in state (as computed at at)
 // to config c at URL u. It names the task rather than holding it, so a
 // task the task store forgets is not kept alive by a waiting job: its
 // notification is then not sent (deliver).
-type pushJob struct {
+type job struct {
 	taskID string
 	state  string
 	at     time.Time
-	c      pushConfig
+	c      Config
 	u      *url.URL
 }
 
 // receiver is the key of the job's receiver: its URL's host and port.
-func (j *pushJob) receiver() string { return j.u.Host }
+func (j *job) receiver() string { return j.u.Host }
 
 // order is the key of the job's sequence: its notifications go out one at
 // a time, in order.
-func (j *pushJob) order() string { return j.taskID + "\x00" + j.c.id + "\x00" + j.c.url }
+func (j *job) order() string { return j.taskID + "\x00" + j.c.ID + "\x00" + j.c.URL }
 
-// pushReceiver is one receiver's share: its waiting jobs, oldest first,
+// receiver is one receiver's share: its waiting jobs, oldest first,
 // and how many are in flight.
-type pushReceiver struct {
-	waiting  []*pushJob
+type receiver struct {
+	waiting  []*job
 	inFlight int
 	// started is the vendor's count of started jobs when this receiver
 	// last started one (0: never): the smallest goes first.
 	started uint64
 }
 
-// pushQueue is the delivery queue of a vendor (guarded by pushStore.mu).
-type pushQueue struct {
-	receivers map[string]*pushReceiver
+// jobQueue is the delivery queue of a vendor (guarded by Store.mu).
+type jobQueue struct {
+	receivers map[string]*receiver
 	busy      map[string]bool // order keys with a job in flight
 	inFlight  int             // jobs in flight, all receivers
 	queued    int             // jobs waiting, all receivers
 	started   uint64          // jobs started so far
 }
 
-// pushDrop is a job that will not be delivered, and why.
-type pushDrop struct {
-	j      *pushJob
+// drop is a job that will not be delivered, and why.
+type drop struct {
+	j      *job
 	reason string
 }
 
 // queueLocked adds j to its receiver's queue, dropping the oldest waiting
-// job past a bound; s.mu is held. The jobs dropped are appended to drops.
-func (s *pushStore) queueLocked(j *pushJob, drops []pushDrop) []pushDrop {
+// job past a bound; s.mu is held. The jobs dropped are appended to drops,
+// their reason naming the bound as the fleet's public face does
+// (mockvendor.MaxPushQueuedPerReceiver, mockvendor.MaxPushQueued).
+func (s *Store[A]) queueLocked(j *job, drops []drop) []drop {
 	q := &s.queue
 	if q.receivers == nil {
-		q.receivers, q.busy = map[string]*pushReceiver{}, map[string]bool{}
+		q.receivers, q.busy = map[string]*receiver{}, map[string]bool{}
 	}
 	key := j.receiver()
 	r := q.receivers[key]
 	if r == nil {
-		r = &pushReceiver{}
+		r = &receiver{}
 		q.receivers[key] = r
 	}
-	if len(r.waiting) >= MaxPushQueuedPerReceiver {
-		drops = append(drops, pushDrop{q.dropOldest(r), fmt.Sprintf(
-			"dropped for a newer notification: %d were waiting for receiver %s (MaxPushQueuedPerReceiver)", MaxPushQueuedPerReceiver, key)})
+	if len(r.waiting) >= MaxQueuedPerReceiver {
+		drops = append(drops, drop{q.dropOldest(r), fmt.Sprintf(
+			"dropped for a newer notification: %d were waiting for receiver %s (MaxPushQueuedPerReceiver)", MaxQueuedPerReceiver, key)})
 	}
-	if q.queued >= MaxPushQueued {
+	if q.queued >= MaxQueued {
 		longest, lk := q.longest()
-		drops = append(drops, pushDrop{q.dropOldest(longest), fmt.Sprintf(
-			"dropped for a newer notification: the vendor had %d waiting (MaxPushQueued), receiver %s the most", MaxPushQueued, lk)})
+		drops = append(drops, drop{q.dropOldest(longest), fmt.Sprintf(
+			"dropped for a newer notification: the vendor had %d waiting (MaxPushQueued), receiver %s the most", MaxQueued, lk)})
 	}
 	r.waiting = append(r.waiting, j)
 	q.queued++
@@ -104,7 +106,7 @@ func (s *pushStore) queueLocked(j *pushJob, drops []pushDrop) []pushDrop {
 }
 
 // dropOldest removes r's oldest waiting job and returns it.
-func (q *pushQueue) dropOldest(r *pushReceiver) *pushJob {
+func (q *jobQueue) dropOldest(r *receiver) *job {
 	j := r.waiting[0]
 	r.waiting = slices.Delete(r.waiting, 0, 1)
 	q.queued--
@@ -112,8 +114,8 @@ func (q *pushQueue) dropOldest(r *pushReceiver) *pushJob {
 }
 
 // longest is the receiver with the most jobs waiting, and its key.
-func (q *pushQueue) longest() (*pushReceiver, string) {
-	var best *pushReceiver
+func (q *jobQueue) longest() (*receiver, string) {
+	var best *receiver
 	var key string
 	for k, r := range q.receivers {
 		if best == nil || len(r.waiting) > len(best.waiting) {
@@ -126,14 +128,14 @@ func (q *pushQueue) longest() (*pushReceiver, string) {
 // next picks the job to start: from the receivers with a free slot, the
 // one that started a job least recently, and its oldest job whose config
 // has none in flight. Nil when no job can start.
-func (q *pushQueue) next() (*pushReceiver, int) {
-	var best *pushReceiver
+func (q *jobQueue) next() (*receiver, int) {
+	var best *receiver
 	at := -1
 	for _, r := range q.receivers {
-		if r.inFlight >= MaxPushInFlightPerReceiver || best != nil && r.started >= best.started {
+		if r.inFlight >= MaxInFlightPerReceiver || best != nil && r.started >= best.started {
 			continue
 		}
-		if i := slices.IndexFunc(r.waiting, func(j *pushJob) bool { return !q.busy[j.order()] }); i >= 0 {
+		if i := slices.IndexFunc(r.waiting, func(j *job) bool { return !q.busy[j.order()] }); i >= 0 {
 			best, at = r, i
 		}
 	}
@@ -143,11 +145,11 @@ func (q *pushQueue) next() (*pushReceiver, int) {
 // dispatchLocked starts waiting jobs while the vendor has free slots;
 // s.mu is held. Each runs in its own goroutine, counted in the fleet's
 // active handlers (Close waits for them).
-func (s *pushStore) dispatchLocked(v *Vendor) {
+func (s *Store[A]) dispatchLocked(v Vendor[A]) {
 	q := &s.queue
-	for q.inFlight < MaxPushInFlight && !s.stopped {
+	for q.inFlight < MaxInFlight && !s.stopped {
 		r, i := q.next()
-		if r == nil || !v.fleet.enter() {
+		if r == nil || !v.Enter() {
 			return
 		}
 		j := r.waiting[i]
@@ -163,8 +165,8 @@ func (s *pushStore) dispatchLocked(v *Vendor) {
 }
 
 // run delivers j, frees its slot and starts what can start next.
-func (s *pushStore) run(ctx context.Context, v *Vendor, j *pushJob) {
-	defer v.fleet.active.Done()
+func (s *Store[A]) run(ctx context.Context, v Vendor[A], j *job) {
+	defer v.Leave()
 	s.deliver(ctx, v, j)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -182,12 +184,12 @@ func (s *pushStore) run(ctx context.Context, v *Vendor, j *pushJob) {
 
 // drainLocked empties the queue (the fleet is closing) and returns the
 // jobs that were waiting; s.mu is held.
-func (s *pushStore) drainLocked() []pushDrop {
+func (s *Store[A]) drainLocked() []drop {
 	q := &s.queue
-	var drops []pushDrop
+	var drops []drop
 	for k, r := range q.receivers {
 		for _, j := range r.waiting {
-			drops = append(drops, pushDrop{j, "the fleet closed before it was sent"})
+			drops = append(drops, drop{j, "the fleet closed before it was sent"})
 		}
 		r.waiting = nil
 		if r.inFlight == 0 {
@@ -199,13 +201,13 @@ func (s *pushStore) drainLocked() []pushDrop {
 }
 
 // traceDrops records each job not delivered as an event with attempt 0.
-func (s *pushStore) traceDrops(v *Vendor, drops []pushDrop) {
+func (s *Store[A]) traceDrops(v Vendor[A], drops []drop) {
 	for _, d := range drops {
-		ev := pushEvent(v, d.j.taskID, d.j.state, d.j.c)
+		ev := event(v.ID(), d.j.taskID, d.j.state, d.j.c)
 		if d.j.u != nil { // nil: the URL does not parse
 			ev.Host = d.j.u.Host
 		}
 		ev.DeliveryError = "not delivered: " + d.reason
-		v.fleet.trace.Add(redactPush(v.fleet, ev))
+		v.Add(ev)
 	}
 }
