@@ -174,7 +174,7 @@ func (d *Decoder) decode(n ast.Node, v reflect.Value, path string) error {
 		}
 		p := reflect.New(v.Type())
 		if err := json.Unmarshal(b, p.Interface()); err != nil {
-			return errAt(n, path, "want %s, not %s", typeName(v.Type()), b)
+			return errAt(n, path, "want %s, not %s", JSONTypeName(v.Type()), b)
 		}
 		v.Set(p.Elem())
 		return nil
@@ -214,26 +214,6 @@ func (d *Decoder) decodeSlice(n ast.Node, v reflect.Value, path string) error {
 	}
 	v.Set(out)
 	return nil
-}
-
-// typeName is the JSON name of a Go type, as the fault catalogue says it
-// (mockvendor's jsonTypeName): "boolean", "number", "array of string".
-func typeName(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.Pointer:
-		return typeName(t.Elem())
-	case reflect.String:
-		return "string"
-	case reflect.Bool:
-		return "boolean"
-	case reflect.Int, reflect.Int64, reflect.Int32, reflect.Float64:
-		return "number"
-	case reflect.Slice:
-		return "array of " + typeName(t.Elem())
-	case reflect.Map, reflect.Interface, reflect.Struct:
-		return "object"
-	}
-	return t.String()
 }
 
 // scalarText is the text of a scalar: a string's value, or a number's or

@@ -164,3 +164,32 @@ func TestDecoderWhatDefault(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestJSONTypeName: each kind of Go type by its JSON name.
+func TestJSONTypeName(t *testing.T) {
+	var n *int
+	cases := []struct {
+		v    any
+		want string
+	}{
+		{"", "string"},
+		{true, "boolean"},
+		{0, "number"},
+		{int64(0), "number"},
+		{int32(0), "number"},
+		{0.5, "number"},
+		{n, "number"},
+		{[]string{}, "array of string"},
+		{[][]bool{}, "array of array of boolean"},
+		{map[string]any{}, "object"},
+		{testHost{}, "object"},
+		{json.RawMessage{}, "array of uint8"},
+		{time.Duration(0), "number"},
+		{uint(0), "uint"},
+	}
+	for _, c := range cases {
+		if got := JSONTypeName(reflect.TypeOf(c.v)); got != c.want {
+			t.Errorf("JSONTypeName(%T) = %q, want %q", c.v, got, c.want)
+		}
+	}
+}

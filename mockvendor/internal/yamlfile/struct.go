@@ -63,3 +63,25 @@ func (d *Decoder) decodeStruct(n ast.Node, v reflect.Value, path string) error {
 	}
 	return nil
 }
+
+// JSONTypeName is the name of Go type t in JSON's terms, as the fleet's
+// errors and its fault catalogue say it: "string", "boolean", "number",
+// "array of string", "object" (maps, structs, interfaces); a pointer is
+// its element's name, and any other type its Go name.
+func JSONTypeName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Pointer:
+		return JSONTypeName(t.Elem())
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Int, reflect.Int64, reflect.Int32, reflect.Float64:
+		return "number"
+	case reflect.Slice:
+		return "array of " + JSONTypeName(t.Elem())
+	case reflect.Map, reflect.Interface, reflect.Struct:
+		return "object"
+	}
+	return t.String()
+}
