@@ -1,7 +1,6 @@
 package mockvendor
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
@@ -10,64 +9,15 @@ import (
 // The artifacts of a completed task as each dialect renders them: the
 // honest one text artifact, or those the artifacts fault configured
 // (Call.Artifacts, kept in the task's Artifacts), whole or in the chunks of a
-// stream (fault_artifacts.go says how each dialect spells them).
-
-// artifactPart is a configured artifact part (the artifacts fault) in
-// dialect-neutral form, as a2a.EncodePart renders it in dialect d; output
-// stands in for an empty text.
-func artifactPart(ap *ArtifactPart, d Dialect, output string) Part {
-	p := Part{Kind: ap.Kind, Metadata: ap.Metadata}
-	switch ap.Kind {
-	case "text":
-		p.Text = ap.Text
-		if p.Text == "" {
-			p.Text = output
-		}
-	case "data":
-		p.Data = ap.Data
-	case "file":
-		if d == Dialect10 {
-			// Part's oneof member, the file's name and type beside it.
-			m := map[string]string{"url": ap.URI}
-			if ap.Bytes != "" {
-				m = map[string]string{"raw": ap.Bytes}
-			}
-			p.File, _ = json.Marshal(m)
-			p.MediaType, p.Filename = ap.MimeType, ap.Name
-		} else {
-			p.File, _ = json.Marshal(struct {
-				URI      string `json:"uri,omitempty"`
-				Bytes    string `json:"bytes,omitempty"`
-				MimeType string `json:"mimeType,omitempty"`
-				Name     string `json:"name,omitempty"`
-			}{ap.URI, ap.Bytes, ap.MimeType, ap.Name})
-		}
-	}
-	return p
-}
-
-// chunkBounds splits n parts into chunks consecutive groups (the first
-// n%chunks one part longer) and returns each group's end.
-func chunkBounds(n, chunks int) []int {
-	chunks = max(chunks, 1)
-	ends := make([]int, 0, chunks)
-	end := 0
-	for i := range chunks {
-		end += n / chunks
-		if i < n%chunks {
-			end++
-		}
-		ends = append(ends, end)
-	}
-	return ends
-}
+// stream (TaskArtifacts in internal/fault says how each dialect spells them;
+// ArtifactPart.Part and ArtifactSpec.ChunkEnds in internal/a2a do the parts).
 
 // configuredArtifact encodes artifact i of task t (spec s) in dialect d
 // with the parts from..to.
 func configuredArtifact(t *task, s *ArtifactSpec, i int, d Dialect, from, to int) map[string]any {
 	parts := make([]any, 0, to-from)
 	for j := from; j < to; j++ {
-		parts = append(parts, a2a.EncodePart(artifactPart(&s.Parts[j], d, t.Output), d))
+		parts = append(parts, a2a.EncodePart(s.Parts[j].Part(d, t.Output), d))
 	}
 	a := map[string]any{"parts": parts}
 	if d == Dialect01 {
@@ -117,7 +67,7 @@ func artifactEvents(t *task, d Dialect) []any {
 	var evs []any
 	for i := range t.Artifacts {
 		s := &t.Artifacts[i]
-		ends := chunkBounds(len(s.Parts), s.Chunks)
+		ends := s.ChunkEnds()
 		from := 0
 		for k, to := range ends {
 			a := configuredArtifact(t, s, i, d, from, to)

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/fault"
 )
 
 // Card paths: 0.1-0.2 use agent.json, 0.3 and 1.0 agent-card.json. Both
@@ -31,8 +33,8 @@ type cardSet struct {
 func (v *Vendor) cardEpoch() int64 {
 	var sum int64
 	for _, af := range v.faultsSnapshot() {
-		if h, ok := af.impl.(epochHook); ok {
-			sum += h.cardEpoch()
+		if h, ok := af.impl.(fault.EpochHook); ok {
+			sum += h.CardEpoch()
 		}
 	}
 	return sum
@@ -83,8 +85,8 @@ func etag(b []byte) string {
 func (v *Vendor) renderCard(cdn bool) ([]byte, error) {
 	card := v.cardDocument()
 	for _, af := range v.faultsSnapshot() {
-		if h, ok := af.impl.(cardHook); ok {
-			h.onCard(v.view(), card, cdn)
+		if h, ok := af.impl.(fault.CardHook); ok {
+			h.OnCard(v.view(), card, cdn)
 		}
 	}
 	if v.hybridSigned(card) {

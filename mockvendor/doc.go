@@ -28,6 +28,8 @@
 //	2      internal/tasks          the task store and its byte budget
 //	3      internal/push           push-notification configs and their
 //	                               webhook delivery (watches, queue, retries)
+//	3      internal/fault          every fault type, the fault registry, the
+//	                               hook interfaces and the Call a fault sees
 //	9      mockvendor              the public face (NewFleet, Fleet, Vendor,
 //	                               config, aliases of moved types) and the
 //	                               wiring of the layers below
@@ -39,12 +41,12 @@
 //
 // # Faults
 //
-// Misbehaviours are small registered types, one file each, attached to a
-// vendor (optionally to some of its hosts) in the JSON form
-// {"type": NAME, "hosts": [...], "config": {...}}, at start-up through
-// VendorConfig.Faults or at run time through Fleet.AddFault. The zero value
-// of every config field has a documented meaning, so {"type": NAME} alone is
-// always valid.
+// Misbehaviours are small registered types, one file each in
+// internal/fault (whose doc says how to add one), attached to a vendor
+// (optionally to some of its hosts) in the JSON form {"type": NAME,
+// "hosts": [...], "config": {...}}, at start-up through VendorConfig.Faults
+// or at run time through Fleet.AddFault. The zero value of every config
+// field has a documented meaning, so {"type": NAME} alone is always valid.
 //
 //	type                     what it does; config fields (zero value)
 //	stale-card               the CDN keeps an old card; origin has the new one.

@@ -66,7 +66,7 @@ func errMethodNotInVersion(method, version string) *RPCError {
 // serve (here): the spec's UnsupportedOperationError, whose 1.0 ErrorInfo
 // is the spec's own (UNSUPPORTED_OPERATION), with the skills served as the
 // vendor's data. The region gate's answer, as the source document card as
-// claim, not contract records it, is errSkillUnavailable (call.go).
+// claim, not contract records it, is errSkillUnavailable (internal/fault).
 func errSkillNotServed(skill, region string, available []string) *RPCError {
 	data := map[string]any{"skillId": skill, "availableSkills": available}
 	if region != "" {

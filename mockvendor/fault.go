@@ -1,121 +1,138 @@
 package mockvendor
 
-import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"reflect"
-	"sort"
-	"strings"
-)
+import "github.com/a2a-conform/a2a-conform/mockvendor/internal/fault"
+
+// The faults live in internal/fault (layer 3): the registry, the hook
+// interfaces, the seam a fault sees (Call, VendorView, CardSigner,
+// CallError) and every fault type, one file each. These aliases keep them
+// part of this package's public face; the vendor's side of the hooks (who
+// asks which fault when) is the wiring in vendor.go, card.go, sign.go,
+// negotiate.go and fleet.go.
 
 // FaultType describes a registered fault type for documentation and the
 // admin API.
-type FaultType struct {
-	Name   string       `json:"name"`
-	Doc    string       `json:"doc"`
-	Fields []FaultField `json:"fields"`
-}
+type FaultType = fault.Type
 
 // FaultField documents one config field of a fault type.
-type FaultField struct {
-	Name string `json:"name"`
-	Type string `json:"type"`
-	Doc  string `json:"doc"`
-}
-
-type faultKind struct {
-	doc  string
-	make func() any
-}
-
-// faultKinds is filled by the init functions of the fault files and never
-// changed afterwards.
-var faultKinds = map[string]faultKind{}
-
-func registerFault(name, doc string, make func() any) {
-	if _, dup := faultKinds[name]; dup {
-		panic("mockvendor: fault type registered twice: " + name)
-	}
-	faultKinds[name] = faultKind{doc: doc, make: make}
-}
+type FaultField = fault.Field
 
 // FaultTypes lists the registered fault types, sorted by name, with their
 // config fields (read from the config structs' json and doc tags).
-func FaultTypes() []FaultType {
-	var out []FaultType
-	for name, k := range faultKinds {
-		ft := FaultType{Name: name, Doc: k.doc}
-		t := reflect.TypeOf(k.make()).Elem()
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			if !f.IsExported() {
-				continue
-			}
-			jn, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			ft.Fields = append(ft.Fields, FaultField{Name: jn, Type: jsonTypeName(f.Type), Doc: f.Tag.Get("doc")})
-		}
-		out = append(out, ft)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
-
-func jsonTypeName(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.Pointer:
-		return jsonTypeName(t.Elem())
-	case reflect.String:
-		return "string"
-	case reflect.Bool:
-		return "boolean"
-	case reflect.Int, reflect.Int64, reflect.Int32, reflect.Float64:
-		return "number"
-	case reflect.Slice:
-		return "array of " + jsonTypeName(t.Elem())
-	case reflect.Map, reflect.Interface, reflect.Struct:
-		return "object"
-	}
-	return t.String()
-}
-
-// newFault builds a fault of type typ from its JSON config (FaultSpec's
-// Type and Config), rejecting unknown types and unknown or ill-typed config
-// fields with an error that names the field.
-func newFault(typ string, config json.RawMessage) (any, error) {
-	k, ok := faultKinds[typ]
-	if !ok {
-		return nil, &ConfigError{Field: "type", Msg: fmt.Sprintf("unknown fault type %q", typ)}
-	}
-	f := k.make()
-	if len(config) > 0 && string(config) != "null" {
-		dec := json.NewDecoder(bytes.NewReader(config))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(f); err != nil {
-			return nil, &ConfigError{Field: "config", Msg: fmt.Sprintf("%s: %v", typ, err)}
-		}
-	}
-	if v, ok := f.(interface{ validate() error }); ok {
-		if err := v.validate(); err != nil {
-			// A fault that names the field at fault (a *ConfigError) has
-			// it placed under config.
-			var ce *ConfigError
-			if errors.As(err, &ce) {
-				return nil, &ConfigError{Field: "config." + ce.Field, Msg: fmt.Sprintf("%s: %s", typ, ce.Msg)}
-			}
-			return nil, &ConfigError{Field: "config", Msg: fmt.Sprintf("%s: %v", typ, err)}
-		}
-	}
-	return f, nil
-}
+func FaultTypes() []FaultType { return fault.Types() }
 
 // ConfigError is a configuration the fleet refuses: an unknown fault type,
 // an unknown vendor or host, a field with the wrong type.
-type ConfigError struct {
-	// Field names the field at fault ("config.region", "hosts").
-	Field string
-	Msg   string
-}
+type ConfigError = fault.ConfigError
 
-func (e *ConfigError) Error() string { return e.Field + ": " + e.Msg }
+// Call is one call (JSON-RPC or HTTP+JSON) as the faults see it: what
+// the request asked, the vendor it reached (as a VendorView), and the
+// fault outputs the vendor acts on.
+type Call = fault.Call
+
+// VendorView is a vendor as the faults see it: the facts of its
+// configuration they need, read-only.
+type VendorView = fault.VendorView
+
+// CardSigner is a signing vendor's card-signing key as the sign and JWKS
+// faults see it: what its signatures name and the honest signatures it
+// makes, never the private key itself.
+type CardSigner = fault.CardSigner
+
+// CallError is the error a fault answers a call with; the vendor answers
+// it as any JSON-RPC error of its own (RPCError), in the call's dialect and
+// binding.
+type CallError = fault.CallError
+
+// The config types of the faults, by fault type (the package doc's table
+// says what each does; internal/fault documents each field).
+type (
+	// StaleCard is the config of stale-card: the CDN keeps serving an old card;
+	// the origin has the new one.
+	StaleCard = fault.StaleCard
+	// RegionGate is the config of region-gate: the regional gateway refuses
+	// skills with -32004 and names the ones it has.
+	RegionGate = fault.RegionGate
+	// SkillRollout is the config of skill-rollout: the gateway renames a skill
+	// every window; the origin card follows, the CDN does not.
+	SkillRollout = fault.SkillRollout
+	// ServerError is the config of server-error: sends fail with a server-range
+	// JSON-RPC error.
+	ServerError = fault.ServerError
+	// StubEndpoint is the config of stub-endpoint: every JSON-RPC method
+	// answers -32601 (or -32602).
+	StubEndpoint = fault.StubEndpoint
+	// RefuseConnections is the config of refuse-connections: every connection
+	// to the host is closed at once, before TLS (a dead endpoint); each is
+	// traced as connection-refused.
+	RefuseConnections = fault.RefuseConnections
+	// ProbeAccept is the config of probe-accept: a probe returns a task that
+	// stays working until cancelled.
+	ProbeAccept = fault.ProbeAccept
+	// InputModeCoercion is the config of input-mode-coercion: text parts for a
+	// non-text skill become data parts {"text": ...}.
+	InputModeCoercion = fault.InputModeCoercion
+	// StreamContentTypeLie is the config of stream-content-type-lie: stream
+	// methods answer application/json instead of text/event-stream.
+	StreamContentTypeLie = fault.StreamContentTypeLie
+	// SlowFirstFrame is the config of slow-first-frame: a stream waits before
+	// its first event.
+	SlowFirstFrame = fault.SlowFirstFrame
+	// StreamCut is the config of stream-cut: a stream ends (or breaks off)
+	// while its task is still running.
+	StreamCut = fault.StreamCut
+	// TaskOutcome is the config of task-outcome: real tasks end in another
+	// state, pause at an interrupted one, or stay working first.
+	TaskOutcome = fault.TaskOutcome
+	// MessageReply is the config of message-reply: sends and streams answer a
+	// Message and create no task.
+	MessageReply = fault.MessageReply
+	// TaskArtifacts is the config of artifacts: completed tasks hold the
+	// configured artifacts (text, file and data parts), streamed in chunks;
+	// each artifact is an ArtifactSpec.
+	TaskArtifacts = fault.TaskArtifacts
+	// VersionHeaderLie is the config of version-header-lie: responses carry an
+	// A2A-Version other than the card's.
+	VersionHeaderLie = fault.VersionHeaderLie
+	// VersionReject is the config of version-reject: requests with an
+	// unsupported A2A-Version get -32009.
+	VersionReject = fault.VersionReject
+	// LenientVersion is the config of lenient-version: a method is answered in
+	// its own dialect whatever A2A-Version the request names (the source
+	// documents' mix: tasks/send with 1.0).
+	LenientVersion = fault.LenientVersion
+	// ResellerGateway is the config of reseller-gateway: the host runs any
+	// skill under its own allowlist and refuses some tools with -32601.
+	ResellerGateway = fault.ResellerGateway
+	// WrongSAN is the config of wrong-san: the host presents a CA-signed
+	// certificate for other names.
+	WrongSAN = fault.WrongSAN
+	// SelfSignedCert is the config of self-signed: the host presents a
+	// self-signed certificate.
+	SelfSignedCert = fault.SelfSignedCert
+	// TamperedCard is the config of tampered-card: a skill is added to the card
+	// after it was signed.
+	TamperedCard = fault.TamperedCard
+	// UnknownKID is the config of unknown-kid: the card is signed by a key
+	// absent from the JWKS.
+	UnknownKID = fault.UnknownKID
+	// KeyRotation is the config of key-rotation: the card is signed by a new
+	// key the first JWKS fetch lacks.
+	KeyRotation = fault.KeyRotation
+	// DuplicateKID is the config of duplicate-kid: the JWKS holds two different
+	// keys with the card's kid.
+	DuplicateKID = fault.DuplicateKID
+	// AlgNone is the config of alg-none: the card's signature header says alg
+	// none.
+	AlgNone = fault.AlgNone
+	// AlgConfusion is the config of hs256-confusion: the card is signed HS256
+	// with the public key's bytes as secret.
+	AlgConfusion = fault.AlgConfusion
+	// Unsigned is the config of unsigned-card: the card carries no signatures.
+	Unsigned = fault.Unsigned
+	// EmbeddedJWK is the config of embedded-jwk: signed by a key embedded in
+	// the header (jwk), not in the key set.
+	EmbeddedJWK = fault.EmbeddedJWK
+	// ForeignJKU is the config of foreign-jku: signed by a key whose jku is
+	// another host's key set.
+	ForeignJKU = fault.ForeignJKU
+)

@@ -66,7 +66,7 @@ func TestStubEndpointErrorsAsHonest(t *testing.T) {
 		{StubEndpoint{}, errMethodNotFound(c.Method)},
 		{StubEndpoint{Code: -32602}, errInvalidParams("the endpoint takes no parameters for " + c.Method)},
 	} {
-		e := tc.stub.onCall(c)
+		e := tc.stub.OnCall(c)
 		got := &RPCError{Code: e.Code, Message: e.Message, Data: e.Data, Reason: e.Reason}
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%+v answers %+v, want %+v", tc.stub, got, tc.want)

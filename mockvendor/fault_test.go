@@ -232,7 +232,8 @@ func tJSONEqual(a, b any) bool {
 }
 
 // TestFaultTableCoversFaultTypes fails when a fault type has no case, or
-// when its case is not in the test file beside the file that registers it.
+// when its case is not in the test file named after the file that
+// registers it (internal/fault/X.go: fault_X_test.go here).
 func TestFaultTableCoversFaultTypes(t *testing.T) {
 	var registered, tested []string
 	for _, ft := range FaultTypes() {
@@ -245,10 +246,11 @@ func TestFaultTableCoversFaultTypes(t *testing.T) {
 		tested = append(tested, typ)
 	}
 	sort.Strings(tested)
-	files, err := filepath.Glob("fault_*.go")
+	files, err := filepath.Glob(filepath.Join("internal", "fault", "*.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	registers := 0
 	for _, fn := range files {
 		if strings.HasSuffix(fn, "_test.go") {
 			continue
@@ -257,12 +259,16 @@ func TestFaultTableCoversFaultTypes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range regexp.MustCompile(`registerFault\("([^"]+)"`).FindAllSubmatch(src, -1) {
-			want := strings.TrimSuffix(fn, ".go") + "_test.go"
+		for _, m := range regexp.MustCompile(`\bRegister\("([^"]+)"`).FindAllSubmatch(src, -1) {
+			registers++
+			want := "fault_" + strings.TrimSuffix(filepath.Base(fn), ".go") + "_test.go"
 			if c, ok := tFaultCases[string(m[1])]; ok && c.file != want {
-				t.Errorf("the case of %s is in %s, want %s (beside %s)", m[1], c.file, want, fn)
+				t.Errorf("the case of %s is in %s, want %s (named after %s)", m[1], c.file, want, filepath.ToSlash(fn))
 			}
 		}
+	}
+	if registers != len(registered) {
+		t.Errorf("internal/fault registers %d fault types in its source, FaultTypes lists %d", registers, len(registered))
 	}
 	if !slices.Equal(registered, tested) {
 		t.Errorf("fault table covers %v\nregistered faults are %v", tested, registered)

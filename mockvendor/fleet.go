@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/credentials"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/fault"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/netx"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
@@ -285,8 +286,8 @@ func (h *host) refreshCert() error {
 		return nil
 	}
 	for _, af := range h.vendor.faultsSnapshot() {
-		if ch, ok := af.impl.(certHook); ok && af.appliesTo(h.sanName()) {
-			c, err := ch.certificate(h.sanName(), h.vendor.fleet.ca)
+		if ch, ok := af.impl.(fault.CertHook); ok && af.appliesTo(h.sanName()) {
+			c, err := ch.Certificate(h.sanName(), h.vendor.fleet.ca)
 			if err != nil {
 				return err
 			}
@@ -310,7 +311,7 @@ func (h *host) refreshCert() error {
 // applies to the host; it reports whether it did.
 func (h *host) refuseConn(c net.Conn) bool {
 	for _, af := range h.vendor.faultsSnapshot() {
-		if r, ok := af.impl.(connRefuser); ok && af.appliesTo(h.sanName()) && r.refusesConnections() {
+		if r, ok := af.impl.(fault.ConnRefuser); ok && af.appliesTo(h.sanName()) && r.RefusesConnections() {
 			h.vendor.fleet.trace.Add(Event{Vendor: h.vendor.cfg.ID, Host: h.name, Op: OpConnRefused, Faults: []string{af.spec.Type}, Note: "the endpoint refused the connection"})
 			_ = c.Close()
 			return true

@@ -4,6 +4,7 @@ import (
 	"go/build"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,15 +26,26 @@ var layers = map[string]int{
 	"internal/credentials": 1,
 	"internal/tasks":       2,
 	"internal/push":        3,
+	"internal/fault":       3,
 	"":                     9, // the public face and the wiring
 	"admin":                10,
 }
 
+// mayImport narrows, for the packages it names, the fleet packages each
+// may import (below its layer) to those its doc lists; nil or empty: none.
+var mayImport = map[string][]string{
+	"internal/a2a":         nil,
+	"internal/credentials": {"internal/netx"},
+	"internal/tasks":       {"internal/a2a", "internal/trace"},
+	"internal/push":        {"internal/trace", "internal/a2a", "internal/tasks", "internal/netx", "internal/credentials"},
+	"internal/fault":       {"internal/a2a", "internal/trace", "internal/netx", "internal/yamlfile"},
+}
+
 // importViolations lists what breaks the layering in imports, which maps
 // each fleet package (as in layers) to the fleet packages it imports: an
-// import at the importer's layer or above, and a package layers does not
-// place.
-func importViolations(layers map[string]int, imports map[string][]string) []string {
+// import at the importer's layer or above, an import mayImport does not
+// list for a package it names, and a package layers does not place.
+func importViolations(layers map[string]int, mayImport, imports map[string][]string) []string {
 	var out []string
 	for pkg, imps := range imports {
 		layer, placed := layers[pkg]
@@ -41,9 +53,12 @@ func importViolations(layers map[string]int, imports map[string][]string) []stri
 			out = append(out, "mockvendor/"+pkg+" has no layer: give it one in layers and in doc.go")
 			continue
 		}
+		allowed, narrowed := mayImport[pkg]
 		for _, to := range imps {
 			if l, ok := layers[to]; ok && l >= layer {
 				out = append(out, "mockvendor/"+pkg+" (layer "+strconv.Itoa(layer)+") imports mockvendor/"+to+" (layer "+strconv.Itoa(l)+"): imports must point down")
+			} else if narrowed && !slices.Contains(allowed, to) {
+				out = append(out, "mockvendor/"+pkg+" imports mockvendor/"+to+", which its doc (and mayImport) does not allow")
 			}
 		}
 	}
@@ -91,7 +106,7 @@ func fleetImports(t *testing.T) map[string][]string {
 
 // TestImportsPointDown holds the fleet's packages to their layers.
 func TestImportsPointDown(t *testing.T) {
-	for _, v := range importViolations(layers, fleetImports(t)) {
+	for _, v := range importViolations(layers, mayImport, fleetImports(t)) {
 		t.Error(v)
 	}
 }
@@ -110,9 +125,12 @@ func TestImportViolations(t *testing.T) {
 		{"an import within a layer", map[string][]string{"internal/low": {"internal/low2"}, "internal/low2": {}, "internal/mid": {}, "": {}}, 1},
 		{"a package with no layer", map[string][]string{"internal/low": {}, "internal/low2": {}, "internal/mid": {}, "": {}, "internal/new": {}}, 1},
 		{"a layer with no package", map[string][]string{"internal/low": {}, "internal/low2": {}, "": {}}, 1},
+		{"an import down that the doc does not allow", map[string][]string{"internal/low": {}, "internal/low2": {}, "internal/mid": {"internal/low2"}, "": {}}, 1},
+		{"the root is not narrowed", map[string][]string{"internal/low": {}, "internal/low2": {}, "internal/mid": {}, "": {"internal/low2", "internal/mid"}}, 0},
 	}
+	narrow := map[string][]string{"internal/mid": {"internal/low"}}
 	for _, c := range cases {
-		if got := importViolations(table, c.imports); len(got) != c.want {
+		if got := importViolations(table, narrow, c.imports); len(got) != c.want {
 			t.Errorf("%s: %d violations %q, want %d", c.name, len(got), got, c.want)
 		}
 	}

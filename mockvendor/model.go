@@ -23,3 +23,11 @@ type Part = a2a.Part
 
 // Message is a message in dialect-neutral form.
 type Message = a2a.Message
+
+// ArtifactSpec is an artifact a completed task holds, in a form of its own
+// that names what every dialect can say (the artifacts fault's config,
+// TaskArtifacts).
+type ArtifactSpec = a2a.ArtifactSpec
+
+// ArtifactPart is one part of an ArtifactSpec.
+type ArtifactPart = a2a.ArtifactPart

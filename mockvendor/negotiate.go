@@ -3,6 +3,8 @@ package mockvendor
 import (
 	"slices"
 	"strings"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/fault"
 )
 
 // Version negotiation (A2A 1.0 §3.6): a vendor serves the versions of
@@ -13,8 +15,8 @@ import (
 // method of that version (-32601). The 0.1 names (tasks/send, ...) predate
 // the header: they are served with the 0.x generation, as 0.3 is.
 //
-// The first edition answered the source documents' mix (0.1 names with A2A-Version:
-// 1.0) everywhere; the lenient-version fault (fault_lenientversion.go)
+// The first edition answered the source documents' mix (0.1 names with
+// A2A-Version: 1.0) everywhere; the lenient-version fault (internal/fault)
 // keeps that for the scenarios that ask for it: under it the method's own
 // dialect wins over the header.
 
@@ -52,7 +54,7 @@ func majorMinor(version string) string {
 // lenient reports whether a lenient-version fault applies to the host.
 func (v *Vendor) lenient(hostKey string) bool {
 	for _, af := range v.faultsSnapshot() {
-		if h, ok := af.impl.(lenientHook); ok && af.appliesTo(hostKey) && h.lenientVersion() {
+		if h, ok := af.impl.(fault.LenientHook); ok && af.appliesTo(hostKey) && h.Lenient() {
 			return true
 		}
 	}

@@ -52,7 +52,7 @@ const (
 
 // pushStore holds a vendor's push configs and delivers their
 // notifications.
-type pushStore = push.Store[[]ArtifactSpec]
+type pushStore = push.Store
 
 // pushVendor is a vendor as push delivery sees it (push.Vendor).
 type pushVendor struct{ v *Vendor }

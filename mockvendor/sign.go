@@ -12,6 +12,7 @@ import (
 	jose "github.com/go-jose/go-jose/v4"
 
 	"github.com/a2a-conform/a2a-conform/cardsig"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/fault"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/netx"
 )
 
@@ -99,8 +100,8 @@ func (v *Vendor) sign(card []byte) ([]byte, error) {
 		return card, nil
 	}
 	for _, af := range v.faultsSnapshot() {
-		if h, ok := af.impl.(signHook); ok {
-			return h.signCard(v.view(), v.signer, card)
+		if h, ok := af.impl.(fault.SignHook); ok {
+			return h.SignCard(v.view(), v.signer, card)
 		}
 	}
 	return v.signer.Sign(card)
@@ -119,8 +120,8 @@ func (v *Vendor) serveJWKS(w http.ResponseWriter, r *http.Request, ev *Event) {
 	v.mu.Unlock()
 	keys := []jose.JSONWebKey{v.signer.PublicJWK()}
 	for _, af := range v.faultsSnapshot() {
-		if h, ok := af.impl.(jwksHook); ok {
-			keys = h.onJWKS(v.signer, keys, n)
+		if h, ok := af.impl.(fault.JWKSHook); ok {
+			keys = h.OnJWKS(v.signer, keys, n)
 			ev.Faults = append(ev.Faults, af.spec.Type)
 		}
 	}

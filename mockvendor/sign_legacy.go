@@ -3,6 +3,8 @@ package mockvendor
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/fault"
 )
 
 // legacyMembers are the 0.3 members a hybrid card carries beside the 1.0
@@ -69,7 +71,7 @@ func (v *Vendor) hybridSigned(card map[string]any) bool {
 		return false
 	}
 	for _, af := range v.faultsSnapshot() {
-		if _, ok := af.impl.(signHook); ok {
+		if _, ok := af.impl.(fault.SignHook); ok {
 			return false
 		}
 	}

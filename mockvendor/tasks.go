@@ -19,16 +19,16 @@ const (
 
 // task is a task a vendor issued, carrying the artifacts the artifacts
 // fault configured for it (nil: its one text artifact).
-type task = tasks.Task[[]ArtifactSpec]
+type task = tasks.Task
 
 // taskStore is the fleet's task store.
-type taskStore = tasks.Store[[]ArtifactSpec]
+type taskStore = tasks.Store
 
 // newTaskStore returns the store of a fleet within limits (already with
 // their defaults): Limits.MaxTasks tasks, Limits.MaxTaskBytes bytes,
 // Limits.MaxVendorTaskBytes of them per vendor.
 func newTaskStore(l Limits) *taskStore {
-	return tasks.NewStore[[]ArtifactSpec](l.MaxTasks, tasks.NewBudget(l.MaxTaskBytes, l.MaxVendorTaskBytes))
+	return tasks.NewStore(l.MaxTasks, tasks.NewBudget(l.MaxTaskBytes, l.MaxVendorTaskBytes))
 }
 
 // interruptedState reports whether a (0.3-spelled) state waits for the

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/fault"
 )
 
 // Vendor is one mock vendor of a running fleet: its hosts, its card behind a
@@ -61,8 +63,9 @@ func (v *Vendor) init() error {
 	return v.initAuth()
 }
 
-// attach adds a fault; live says the fleet may be running, so certificates
-// attachedFault is a fault attached to a vendor.
+// attachedFault is a fault attached to a vendor: impl is what fault.New
+// built, which runCallHooks and runHeaderHooks here (and card.go, sign.go,
+// negotiate.go, fleet.go) ask for the hook interfaces of internal/fault.
 type attachedFault struct {
 	id    string
 	spec  FaultSpec
@@ -80,9 +83,10 @@ type AttachedFault struct {
 	FaultSpec
 }
 
+// attach adds a fault; live says the fleet may be running, so certificates
 // and cards are refreshed.
 func (v *Vendor) attach(spec FaultSpec, live bool) (string, error) {
-	impl, err := newFault(spec.Type, spec.Config)
+	impl, err := fault.New(spec.Type, spec.Config)
 	if err != nil {
 		return "", err
 	}
@@ -153,11 +157,11 @@ func (v *Vendor) faultsSnapshot() []*attachedFault {
 // fault answers with answers the call.
 func (v *Vendor) runCallHooks(hostKey string, c *Call) *RPCError {
 	for _, af := range v.faultsSnapshot() {
-		h, ok := af.impl.(callHook)
+		h, ok := af.impl.(fault.CallHook)
 		if !ok || !af.appliesTo(hostKey) {
 			continue
 		}
-		if e := h.onCall(c); e != nil {
+		if e := h.OnCall(c); e != nil {
 			c.Faults = append(c.Faults, af.spec.Type)
 			return &RPCError{Code: e.Code, Message: e.Message, Data: e.Data, Reason: e.Reason}
 		}
@@ -169,8 +173,8 @@ func (v *Vendor) runCallHooks(hostKey string, c *Call) *RPCError {
 // name ("127.0.0.1" for a bare-IP host).
 func (v *Vendor) runHeaderHooks(hostKey string, hdr http.Header) {
 	for _, af := range v.faultsSnapshot() {
-		if h, ok := af.impl.(headerHook); ok && af.appliesTo(hostKey) {
-			h.onResponseHeader(hdr)
+		if h, ok := af.impl.(fault.HeaderHook); ok && af.appliesTo(hostKey) {
+			h.OnResponseHeader(hdr)
 		}
 	}
 }

@@ -4,10 +4,12 @@
 // speaks, 0.1, 0.3 (with 0.2) and 1.0: DecodeMessage and BuildMessage,
 // EncodeMessage and EncodePart, StateName and NormalState, and
 // ProtoNamesToJSON and JSONName for the proto field names a 1.0 client
-// may send (A2A 1.0.1 §5.5).
+// may send (A2A 1.0.1 §5.5); and the artifacts a task may hold, in a form
+// of their own that names what every dialect can say (ArtifactSpec,
+// ArtifactPart: their check, each part as a Part, a stream's chunks).
 //
 // It imports no other mockvendor package; the layers above it (the task
 // store, the faults, the bindings and the root package mockvendor, which
-// re-exports Dialect, Message and Part by alias) import it, and nothing
-// below it may.
+// re-exports Dialect, Message, Part, ArtifactSpec and ArtifactPart by
+// alias) import it, and nothing below it may.
 package a2a

@@ -109,16 +109,16 @@ const (
 )
 
 // watch follows one task with push configs.
-type watch[A any] struct {
-	t     *tasks.Task[A]
+type watch struct {
+	t     *tasks.Task
 	last  string      // the state last seen (delivered, or at registration)
 	timer *time.Timer // fires at the next transition; nil for none
 }
 
 // delivery is the delivery side of a Store.
-type delivery[A any] struct {
-	watches map[string]*watch[A] // by task id
-	queue   jobQueue             // queue.go
+type delivery struct {
+	watches map[string]*watch // by task id
+	queue   jobQueue          // queue.go
 	stopped bool
 	ctx     context.Context // cancelled, with errFleetClosed, by Stop
 	cancel  context.CancelCauseFunc
@@ -133,7 +133,7 @@ type delivery[A any] struct {
 
 // Tune replaces DeliveryTimeout and RetryDelay for the store's next
 // deliveries (zero: the constant), so tests need not wait for them.
-func (s *Store[A]) Tune(timeout, retryDelay time.Duration) {
+func (s *Store) Tune(timeout, retryDelay time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.timeout, s.retryDelay = timeout, retryDelay
@@ -142,7 +142,7 @@ func (s *Store[A]) Tune(timeout, retryDelay time.Duration) {
 // Trust sets the CAs an https receiver's certificate is checked against
 // (nil: the system's). It takes effect before the store's first delivery
 // only: the client is made then.
-func (s *Store[A]) Trust(roots *x509.CertPool) {
+func (s *Store) Trust(roots *x509.CertPool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.roots = roots
@@ -160,7 +160,7 @@ type Stats struct {
 }
 
 // Stats returns what the store follows and delivers now.
-func (s *Store[A]) Stats() Stats {
+func (s *Store) Stats() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := Stats{Watched: len(s.watches), InFlight: s.queue.inFlight, Queued: s.queue.queued}
@@ -176,28 +176,28 @@ func (s *Store[A]) Stats() Stats {
 }
 
 // initLocked prepares the delivery state; s.mu is held.
-func (s *Store[A]) initLocked() {
+func (s *Store) initLocked() {
 	if s.watches != nil {
 		return
 	}
-	s.watches = map[string]*watch[A]{}
+	s.watches = map[string]*watch{}
 	s.ctx, s.cancel = context.WithCancelCause(context.Background())
 }
 
 // Watch starts following t after a config was set for it, unless it is
 // already followed or terminal: the state it is in now is not delivered.
-func (s *Store[A]) Watch(v Vendor[A], t *tasks.Task[A]) {
+func (s *Store) Watch(v Vendor, t *tasks.Task) {
 	s.watchFrom(v, t, t.State(time.Now(), v.WorkTime()))
 }
 
 // WatchNew starts following t, a task created by the send that carried
 // its config: the config exists from the task's start, so the state the
 // send answered is delivered at once, then each change.
-func (s *Store[A]) WatchNew(v Vendor[A], t *tasks.Task[A]) { s.watchFrom(v, t, "") }
+func (s *Store) WatchNew(v Vendor, t *tasks.Task) { s.watchFrom(v, t, "") }
 
 // watchFrom starts following t as one whose state last seen was seen
 // ("": none, so the state it is in now is delivered at once).
-func (s *Store[A]) watchFrom(v Vendor[A], t *tasks.Task[A], seen string) {
+func (s *Store) watchFrom(v Vendor, t *tasks.Task, seen string) {
 	now := time.Now()
 	s.mu.Lock()
 	s.initLocked()
@@ -205,7 +205,7 @@ func (s *Store[A]) watchFrom(v Vendor[A], t *tasks.Task[A], seen string) {
 		s.mu.Unlock()
 		return
 	}
-	w := &watch[A]{t: t, last: seen}
+	w := &watch{t: t, last: seen}
 	s.watches[t.ID] = w
 	s.scheduleLocked(v, w, now)
 	s.mu.Unlock()
@@ -215,7 +215,7 @@ func (s *Store[A]) watchFrom(v Vendor[A], t *tasks.Task[A], seen string) {
 }
 
 // unwatchLocked stops following task id; s.mu is held.
-func (s *Store[A]) unwatchLocked(id string) {
+func (s *Store) unwatchLocked(id string) {
 	if w := s.watches[id]; w != nil {
 		if w.timer != nil {
 			w.timer.Stop()
@@ -226,7 +226,7 @@ func (s *Store[A]) unwatchLocked(id string) {
 
 // scheduleLocked arms w's timer for the task's next transition (none for
 // a held task: only a cancel changes it); s.mu is held.
-func (s *Store[A]) scheduleLocked(v Vendor[A], w *watch[A], now time.Time) {
+func (s *Store) scheduleLocked(v Vendor, w *watch, now time.Time) {
 	if w.timer != nil {
 		w.timer.Stop()
 		w.timer = nil
@@ -241,7 +241,7 @@ func (s *Store[A]) scheduleLocked(v Vendor[A], w *watch[A], now time.Time) {
 
 // Changed wakes the watch of a task whose state a request changed (a
 // cancel): the change is delivered now rather than at the next timer.
-func (s *Store[A]) Changed(v Vendor[A], t *tasks.Task[A]) {
+func (s *Store) Changed(v Vendor, t *tasks.Task) {
 	s.mu.Lock()
 	followed := s.watches[t.ID] != nil
 	s.mu.Unlock()
@@ -252,7 +252,7 @@ func (s *Store[A]) Changed(v Vendor[A], t *tasks.Task[A]) {
 
 // check delivers t's state to its configs when it changed since the last
 // look, and arms the timer for the next change.
-func (s *Store[A]) check(v Vendor[A], t *tasks.Task[A]) {
+func (s *Store) check(v Vendor, t *tasks.Task) {
 	if !v.Enter() {
 		return // the fleet is closing
 	}
@@ -304,7 +304,7 @@ var errFleetClosed = errors.New("the fleet closed")
 // Stop ends delivery for good (the fleet is closing): timers stopped,
 // requests in flight cancelled, and the notifications still queued traced
 // as not delivered.
-func (s *Store[A]) Stop(v Vendor[A]) {
+func (s *Store) Stop(v Vendor) {
 	s.mu.Lock()
 	s.initLocked()
 	s.stopped = true
@@ -324,7 +324,7 @@ func (s *Store[A]) Stop(v Vendor[A]) {
 // environment, loopback dials only, no redirects followed (a redirect
 // could point anywhere), no kept-alive connections, and a failed TLS
 // handshake told apart (tlsError).
-func (s *Store[A]) httpClient() *http.Client {
+func (s *Store) httpClient() *http.Client {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.client == nil {
@@ -468,7 +468,7 @@ func event(vendor, id, state string, c Config) trace.Event {
 
 // deliver sends one notification: up to MaxAttempts attempts, each
 // traced, fewer when an attempt fails for good or the fleet closes.
-func (s *Store[A]) deliver(ctx context.Context, v Vendor[A], j *job) {
+func (s *Store) deliver(ctx context.Context, v Vendor, j *job) {
 	ev := event(v.ID(), j.taskID, j.state, j.c)
 	ev.Host = j.u.Host
 	t := v.Task(j.taskID)
@@ -578,7 +578,7 @@ type auth struct {
 // payload is the body and headers of a notification of t in state to
 // config c, in c's dialect (see the comment at the top of this file), t
 // encoded by the vendor v.
-func payload[A any](v Vendor[A], t *tasks.Task[A], state string, now time.Time, c Config) ([]byte, http.Header, error) {
+func payload(v Vendor, t *tasks.Task, state string, now time.Time, c Config) ([]byte, http.Header, error) {
 	hdr := http.Header{}
 	hdr.Set("User-Agent", "a2a-conform-mockvendor/"+t.Vendor)
 	doc := v.EncodeTask(t, c.Dialect, state, now)

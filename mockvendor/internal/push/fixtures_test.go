@@ -15,13 +15,13 @@ import (
 )
 
 // tTask is the task type of these tests: nothing attached.
-type tTask = tasks.Task[struct{}]
+type tTask = tasks.Task
 
 // tVendor is a vendor as delivery sees it, without a fleet: its own task
 // store and trace, a count of running goroutines, and a close.
 type tVendor struct {
-	store  *Store[struct{}]
-	tasks  *tasks.Store[struct{}]
+	store  *Store
+	tasks  *tasks.Store
 	tr     *trace.Trace
 	work   time.Duration
 	active sync.WaitGroup
@@ -33,7 +33,7 @@ type tVendor struct {
 // newTVendor returns a vendor whose tasks work for work, closed when the
 // test ends.
 func newTVendor(t *testing.T, work time.Duration) *tVendor {
-	v := &tVendor{store: &Store[struct{}]{}, tasks: tasks.NewStore[struct{}](1000, nil), tr: trace.New(100_000, 1<<20), work: work}
+	v := &tVendor{store: &Store{}, tasks: tasks.NewStore(1000, nil), tr: trace.New(100_000, 1<<20), work: work}
 	t.Cleanup(v.close)
 	return v
 }

@@ -80,7 +80,7 @@ type drop struct {
 // job past a bound; s.mu is held. The jobs dropped are appended to drops,
 // their reason naming the bound as the fleet's public face does
 // (mockvendor.MaxPushQueuedPerReceiver, mockvendor.MaxPushQueued).
-func (s *Store[A]) queueLocked(j *job, drops []drop) []drop {
+func (s *Store) queueLocked(j *job, drops []drop) []drop {
 	q := &s.queue
 	if q.receivers == nil {
 		q.receivers, q.busy = map[string]*receiver{}, map[string]bool{}
@@ -145,7 +145,7 @@ func (q *jobQueue) next() (*receiver, int) {
 // dispatchLocked starts waiting jobs while the vendor has free slots;
 // s.mu is held. Each runs in its own goroutine, counted in the fleet's
 // active handlers (Close waits for them).
-func (s *Store[A]) dispatchLocked(v Vendor[A]) {
+func (s *Store) dispatchLocked(v Vendor) {
 	q := &s.queue
 	for q.inFlight < MaxInFlight && !s.stopped {
 		r, i := q.next()
@@ -165,7 +165,7 @@ func (s *Store[A]) dispatchLocked(v Vendor[A]) {
 }
 
 // run delivers j, frees its slot and starts what can start next.
-func (s *Store[A]) run(ctx context.Context, v Vendor[A], j *job) {
+func (s *Store) run(ctx context.Context, v Vendor, j *job) {
 	defer v.Leave()
 	s.deliver(ctx, v, j)
 	s.mu.Lock()
@@ -184,7 +184,7 @@ func (s *Store[A]) run(ctx context.Context, v Vendor[A], j *job) {
 
 // drainLocked empties the queue (the fleet is closing) and returns the
 // jobs that were waiting; s.mu is held.
-func (s *Store[A]) drainLocked() []drop {
+func (s *Store) drainLocked() []drop {
 	q := &s.queue
 	var drops []drop
 	for k, r := range q.receivers {
@@ -201,7 +201,7 @@ func (s *Store[A]) drainLocked() []drop {
 }
 
 // traceDrops records each job not delivered as an event with attempt 0.
-func (s *Store[A]) traceDrops(v Vendor[A], drops []drop) {
+func (s *Store) traceDrops(v Vendor, drops []drop) {
 	for _, d := range drops {
 		ev := event(v.ID(), d.j.taskID, d.j.state, d.j.c)
 		if d.j.u != nil { // nil: the URL does not parse

@@ -30,29 +30,28 @@ type Config struct {
 }
 
 // Store holds a vendor's push configs by task id and delivers their
-// notifications. The zero value is an empty store, ready to use; A is the
-// type of what the fleet attaches to its tasks (tasks.Task).
-type Store[A any] struct {
+// notifications. The zero value is an empty store, ready to use.
+type Store struct {
 	mu     sync.Mutex
 	byTask map[string][]Config
 	order  []string // task ids, oldest first
-	delivery[A]
+	delivery
 }
 
 // Vendor is the vendor a Store delivers for, as delivery sees it: the
 // root package adapts its vendor to it, and delivery never sees the fleet.
-type Vendor[A any] interface {
+type Vendor interface {
 	// ID is the vendor's id, the Vendor of every delivery event.
 	ID() string
 	// Task returns the vendor's task id as the task store holds it now,
 	// nil once the store forgot it.
-	Task(id string) *tasks.Task[A]
+	Task(id string) *tasks.Task
 	// WorkTime is how long the fleet's tasks work: the clock of
 	// tasks.Task.State.
 	WorkTime() time.Duration
 	// EncodeTask is t in state at now as dialect d's Task object, what a
 	// notification carries.
-	EncodeTask(t *tasks.Task[A], d a2a.Dialect, state string, now time.Time) any
+	EncodeTask(t *tasks.Task, d a2a.Dialect, state string, now time.Time) any
 	// Enter registers a goroutine of delivery unless the fleet is closing
 	// (false then); Leave ends one. The fleet's close waits for them.
 	Enter() bool
@@ -77,7 +76,7 @@ type Recorder interface {
 // with MaxPerTask configs takes no other (the error says so, for a -32602
 // answer); past MaxTasks tasks the oldest task's configs are forgotten and
 // it is no longer followed.
-func (s *Store[A]) Set(task string, c Config) error {
+func (s *Store) Set(task string, c Config) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.byTask == nil {
@@ -104,7 +103,7 @@ func (s *Store[A]) Set(task string, c Config) error {
 }
 
 // List returns task id's configs, oldest first.
-func (s *Store[A]) List(task string) []Config {
+func (s *Store) List(task string) []Config {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.byTask[task])
@@ -114,7 +113,7 @@ func (s *Store[A]) List(task string) []Config {
 // is idempotent). A task without configs gains no entry: the store's
 // first delete must not write to its nil map, and an entry Set did not
 // make would keep the task out of the order MaxTasks evicts by.
-func (s *Store[A]) Remove(task, id string) {
+func (s *Store) Remove(task, id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if cs, ok := s.byTask[task]; ok {
@@ -124,7 +123,7 @@ func (s *Store[A]) Remove(task, id string) {
 
 // forgetLocked drops task id's configs and its watch (the task store
 // forgot the task); s.mu is held.
-func (s *Store[A]) forgetLocked(id string) {
+func (s *Store) forgetLocked(id string) {
 	s.unwatchLocked(id)
 	delete(s.byTask, id)
 	s.order = slices.DeleteFunc(s.order, func(x string) bool { return x == id })

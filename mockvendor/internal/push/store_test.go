@@ -8,7 +8,7 @@ import (
 // -32602, past it) and MaxTasks tasks with configs per vendor (the oldest
 // forgotten).
 func TestStoreBounds(t *testing.T) {
-	var s Store[struct{}]
+	var s Store
 	for i := range MaxPerTask {
 		if err := s.Set("t", Config{ID: string(rune('a' + i)), URL: "u"}); err != nil {
 			t.Fatal(err)
@@ -32,7 +32,7 @@ func TestStoreBounds(t *testing.T) {
 // config too, and a delete of a task without configs leaves no trace: the
 // task's configs set afterwards count in MaxTasks and are forgotten first.
 func TestStoreRemove(t *testing.T) {
-	var s Store[struct{}]
+	var s Store
 	s.Remove("t", "none") // the zero store: nothing to delete
 	if err := s.Set("t", Config{ID: "a", URL: "u"}); err != nil {
 		t.Fatal(err)

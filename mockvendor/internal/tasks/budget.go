@@ -111,7 +111,7 @@ func (b *Budget) reset() {
 
 // taskCost is what a task costs with its input message alone: a fixed
 // overhead, its strings and the message.
-func taskCost[A any](t *Task[A]) int64 {
+func taskCost(t *Task) int64 {
 	return 256 + int64(len(t.ID)+len(t.ContextID)+len(t.Skill)+len(t.Output)) + messageCost(t.Input)
 }
 
@@ -180,14 +180,14 @@ func clipCopy(s string) string {
 // oldest tasks until it fits (charge then takes the bytes even if the
 // store is empty: the budget is exceeded by at most one task, whose input
 // is at most the root's Limits.MaxBody). The caller holds s.mu.
-func (s *Store[A]) charge(t *Task[A]) {
+func (s *Store) charge(t *Task) {
 	cost := taskCost(t)
 	for {
 		ok, over := s.budget.fits(t.Vendor, cost)
 		if ok {
 			break
 		}
-		var old *Task[A]
+		var old *Task
 		if vs := s.byVendor[t.Vendor]; over == "vendor" && len(vs) > 0 {
 			old = vs[0]
 		} else if over == "fleet" {
@@ -210,7 +210,7 @@ func (s *Store[A]) charge(t *Task[A]) {
 
 // remove forgets one task of the store and returns its bytes. The caller
 // holds s.mu.
-func (s *Store[A]) remove(t *Task[A]) {
+func (s *Store) remove(t *Task) {
 	if s.byID[refOf(t)] == t {
 		s.unindex(t)
 	}
@@ -225,7 +225,7 @@ func (s *Store[A]) remove(t *Task[A]) {
 // release returns the task's bytes to its budget; the task is no longer
 // charged (a follow-up that reaches it after it was forgotten is kept
 // uncharged, for the request in flight only).
-func (t *Task[A]) release() {
+func (t *Task) release() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.budget != nil {
@@ -236,7 +236,7 @@ func (t *Task[A]) release() {
 
 // refundLocked returns the bytes of follow-ups being dropped. The caller
 // holds t.mu.
-func (t *Task[A]) refundLocked(costs []int64) {
+func (t *Task) refundLocked(costs []int64) {
 	var n int64
 	for _, c := range costs {
 		n += c
@@ -250,7 +250,7 @@ func (t *Task[A]) refundLocked(costs []int64) {
 // chargeLocked charges follow-up m to the task's budget and returns what
 // the task keeps of it and its cost: m itself if it fits, else its stub if
 // that fits, else nil. The caller holds t.mu.
-func (t *Task[A]) chargeLocked(m *a2a.Message) (*a2a.Message, int64) {
+func (t *Task) chargeLocked(m *a2a.Message) (*a2a.Message, int64) {
 	b := t.budget
 	if b == nil {
 		return m, 0

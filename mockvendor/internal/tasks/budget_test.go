@@ -22,9 +22,9 @@ func TestBudget(t *testing.T) {
 	cases := []struct {
 		name             string
 		fleet, perVendor int64
-		run              func(t *testing.T, s *Store[string], put func(vendor, text string) *testTask)
+		run              func(t *testing.T, s *Store, put func(vendor, text string) *testTask)
 	}{
-		{"new tasks forget the oldest", budget, budget, func(t *testing.T, s *Store[string], put func(vendor, text string) *testTask) {
+		{"new tasks forget the oldest", budget, budget, func(t *testing.T, s *Store, put func(vendor, text string) *testTask) {
 			var all []*testTask
 			for i := 0; i < 100; i++ { // 6 MiB of text into a 1 MiB budget
 				all = append(all, put("d", big))
@@ -40,7 +40,7 @@ func TestBudget(t *testing.T) {
 				t.Errorf("the store holds %d tasks, %d in order, %d listed", stored, ordered, len(s.List("d")))
 			}
 		}},
-		{"follow-ups past the budget are stubs", budget, budget, func(t *testing.T, s *Store[string], put func(vendor, text string) *testTask) {
+		{"follow-ups past the budget are stubs", budget, budget, func(t *testing.T, s *Store, put func(vendor, text string) *testTask) {
 			tk := put("d", "first")
 			for i := 0; i < 40; i++ { // 2.4 MiB of follow-ups
 				tk.AddMessage(textMessage(fmt.Sprint("m", i), big))
@@ -62,7 +62,7 @@ func TestBudget(t *testing.T) {
 				t.Errorf("Stubbed counts %d, the history holds %d stubs", n, stubs)
 			}
 		}},
-		{"a vendor's flood spares another vendor", 4 * budget, budget, func(t *testing.T, s *Store[string], put func(vendor, text string) *testTask) {
+		{"a vendor's flood spares another vendor", 4 * budget, budget, func(t *testing.T, s *Store, put func(vendor, text string) *testTask) {
 			keep := put("c", big)
 			for i := 0; i < 50; i++ {
 				put("d", big)
@@ -75,7 +75,7 @@ func TestBudget(t *testing.T) {
 				t.Errorf("vendor c is charged %d bytes for a task of 60 KiB", c)
 			}
 		}},
-		{"the fleet's budget forgets any vendor's oldest", 3 * budget / 2, budget, func(t *testing.T, s *Store[string], put func(vendor, text string) *testTask) {
+		{"the fleet's budget forgets any vendor's oldest", 3 * budget / 2, budget, func(t *testing.T, s *Store, put func(vendor, text string) *testTask) {
 			first := put("c", big)
 			for i := 0; i < 50; i++ {
 				put([]string{"d", "e"}[i%2], big)
@@ -85,7 +85,7 @@ func TestBudget(t *testing.T) {
 				t.Error("past the fleet's budget the fleet's oldest task stayed")
 			}
 		}},
-		{"a stub that does not fit is left out", budget, 2400, func(t *testing.T, s *Store[string], put func(vendor, text string) *testTask) {
+		{"a stub that does not fit is left out", budget, 2400, func(t *testing.T, s *Store, put func(vendor, text string) *testTask) {
 			tk := put("d", "first")                                    // 645 bytes of 2400
 			tk.AddMessage(textMessage("m1", strings.Repeat("y", 900))) // 1230 bytes
 			tk.AddMessage(textMessage("m2", strings.Repeat("y", 900))) // a stub of 400 bytes
@@ -98,7 +98,7 @@ func TestBudget(t *testing.T) {
 				t.Errorf("vendor d is charged %d bytes of 2400", d)
 			}
 		}},
-		{"a forgotten task returns its bytes", budget, budget, func(t *testing.T, s *Store[string], put func(vendor, text string) *testTask) {
+		{"a forgotten task returns its bytes", budget, budget, func(t *testing.T, s *Store, put func(vendor, text string) *testTask) {
 			s.max = 1
 			old := put("d", big)
 			old.AddMessage(textMessage("m1", big))
@@ -111,7 +111,7 @@ func TestBudget(t *testing.T) {
 				t.Errorf("a follow-up to a forgotten task: charged %d bytes, history of %d", d, len(old.Messages()))
 			}
 		}},
-		{"reset returns every byte", budget, budget, func(t *testing.T, s *Store[string], put func(vendor, text string) *testTask) {
+		{"reset returns every byte", budget, budget, func(t *testing.T, s *Store, put func(vendor, text string) *testTask) {
 			for i := 0; i < 10; i++ {
 				put("d", big).AddMessage(textMessage("m", "more"))
 			}
@@ -126,7 +126,7 @@ func TestBudget(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := NewStore[string](10_000, NewBudget(tc.fleet, tc.perVendor))
+			s := NewStore(10_000, NewBudget(tc.fleet, tc.perVendor))
 			put := func(vendor, text string) *testTask {
 				tk := &testTask{ID: NewID("t-"), ContextID: NewID("ctx-"), Vendor: vendor, Input: textMessage(NewID("m-"), text)}
 				s.Put(tk)
@@ -139,7 +139,7 @@ func TestBudget(t *testing.T) {
 
 // wantWithin checks that the store charges at most perVendor bytes to
 // vendor and fleet bytes in all, plus one task (the documented overshoot).
-func wantWithin(t *testing.T, s *Store[string], vendor string, fleet, perVendor int64) {
+func wantWithin(t *testing.T, s *Store, vendor string, fleet, perVendor int64) {
 	t.Helper()
 	slack := int64(64 << 10)
 	if all, v := s.Budget().InUse(vendor); v > perVendor+slack || all > fleet+slack {

@@ -10,15 +10,15 @@
 // to stay within them), Terminal and NewID.
 //
 // The store knows nothing of bindings, dialect spellings or faults: a
-// task's state is a plain 0.3 name ("working", "completed"), and what a
-// layer above attaches to a task for its own use (the artifacts a fault
-// configured) is the type parameter A, kept and never read. Its limits
-// come from the root package's Limits as plain numbers (NewStore,
-// NewBudget).
+// task's state is a plain 0.3 name ("working", "completed"), and the
+// artifacts a fault configured for a task (a2a.ArtifactSpec, the model's)
+// are kept and never read. Its limits come from the root package's Limits
+// as plain numbers (NewStore, NewBudget).
 //
-// It may import mockvendor/internal/a2a (the Message a task holds) and
-// mockvendor/internal/trace (the clip of a stub message's strings), and no
-// other package of the fleet. The layers above it (the operations, push
-// delivery, the bindings and the root package mockvendor, which re-exports
-// MaxTaskHistory and MaxTasksPerVendor) import it; nothing below it may.
+// It may import mockvendor/internal/a2a (the Message and the artifacts a
+// task holds) and mockvendor/internal/trace (the clip of a stub message's
+// strings), and no other package of the fleet. The layers above it (the
+// operations, push delivery, the bindings and the root package mockvendor,
+// which re-exports MaxTaskHistory and MaxTasksPerVendor) import it; nothing
+// below it may.
 package tasks

@@ -28,10 +28,8 @@ const (
 // rather than advanced by a goroutine, so the store holds no goroutines.
 //
 // The exported fields are set before the task is put in a Store and never
-// changed after; A is the type of what the layer that made the task
-// attaches to it (the fleet: the artifacts a fault configured), which the
-// store keeps and never reads.
-type Task[A any] struct {
+// changed after.
+type Task struct {
 	// ID and ContextID name the task and its context; Vendor is the id of
 	// the vendor that issued it, Dialect the dialect of the request that
 	// created it, Skill the skill it runs.
@@ -55,10 +53,11 @@ type Task[A any] struct {
 	// by the task-outcome fault.
 	End     string
 	WorkFor time.Duration
-	// Artifacts are the artifacts of the task once completed, as the layer
-	// above configured them (the zero value: none configured), shared
-	// with it and never changed.
-	Artifacts A
+	// Artifacts are the artifacts of the task once completed, as the
+	// artifacts fault configured them (nil: the one text artifact an
+	// honest vendor answers with), shared with the fault's config and
+	// never changed; the store keeps them and never reads them.
+	Artifacts []a2a.ArtifactSpec
 
 	canceled atomic.Bool
 	// stored is whether the store holds the task (guarded by the
@@ -83,7 +82,7 @@ type Task[A any] struct {
 // State returns the task's state at now, in the 0.3 spelling, for a fleet
 // whose tasks sent with blocking off work for work: submitted for its
 // first half, working for its second, then the end state.
-func (t *Task[A]) State(now time.Time, work time.Duration) string {
+func (t *Task) State(now time.Time, work time.Duration) string {
 	switch {
 	case t.canceled.Load():
 		return "canceled"
@@ -103,7 +102,7 @@ func (t *Task[A]) State(now time.Time, work time.Duration) string {
 // now, for a fleet whose tasks work for work; false when only a cancel
 // changes it (the task is cancelled, held, blocking or past its end).
 // Push delivery arms its timer with it.
-func (t *Task[A]) NextChange(now time.Time, work time.Duration) (time.Time, bool) {
+func (t *Task) NextChange(now time.Time, work time.Duration) (time.Time, bool) {
 	if t.canceled.Load() || t.Hold {
 		return time.Time{}, false
 	}
@@ -127,7 +126,7 @@ type step struct {
 // in order: none for a blocking task, working for WorkFor, else submitted
 // for the first half of work and working for the second. (An array, not a
 // slice: State is on every request's path and allocates nothing.)
-func (t *Task[A]) steps(work time.Duration) (steps [2]step, n int) {
+func (t *Task) steps(work time.Duration) (steps [2]step, n int) {
 	switch {
 	case t.WorkFor > 0:
 		steps[0] = step{"working", t.Created.Add(t.WorkFor)}
@@ -141,16 +140,16 @@ func (t *Task[A]) steps(work time.Duration) (steps [2]step, n int) {
 }
 
 // Canceled reports whether the task was cancelled.
-func (t *Task[A]) Canceled() bool { return t.canceled.Load() }
+func (t *Task) Canceled() bool { return t.canceled.Load() }
 
 // MarkCanceled marks the task cancelled whatever its state; Store.Cancel
 // is the checked form a cancel request takes. SignalCancel then tells the
 // task's streams.
-func (t *Task[A]) MarkCanceled() { t.canceled.Store(true) }
+func (t *Task) MarkCanceled() { t.canceled.Store(true) }
 
 // CanceledC returns a channel closed once the task is cancelled: what a
 // stream of the task waits on beside its next event.
-func (t *Task[A]) CanceledC() <-chan struct{} {
+func (t *Task) CanceledC() <-chan struct{} {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.cancelC == nil {
@@ -164,7 +163,7 @@ func (t *Task[A]) CanceledC() <-chan struct{} {
 }
 
 // SignalCancel closes the channel of CanceledC for a cancelled task.
-func (t *Task[A]) SignalCancel() {
+func (t *Task) SignalCancel() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.cancelC != nil && t.canceled.Load() && !t.cancelClosed {
@@ -175,7 +174,7 @@ func (t *Task[A]) SignalCancel() {
 
 // EndState is the state the task ends in (0.3 spelling): completed unless
 // a fault said otherwise (End).
-func (t *Task[A]) EndState() string {
+func (t *Task) EndState() string {
 	if t.End != "" {
 		return t.End
 	}
@@ -184,7 +183,7 @@ func (t *Task[A]) EndState() string {
 
 // DoneAt is when a task that is not held reaches its end state, for a
 // fleet whose tasks work for work.
-func (t *Task[A]) DoneAt(work time.Duration) time.Time {
+func (t *Task) DoneAt(work time.Duration) time.Time {
 	if t.WorkFor > 0 {
 		return t.Created.Add(t.WorkFor)
 	}
@@ -194,7 +193,7 @@ func (t *Task[A]) DoneAt(work time.Duration) time.Time {
 // AddMessage appends a follow-up message, dropping the oldest follow-up
 // past MaxHistory; past the byte budget it keeps a stub, or nothing
 // (chargeLocked).
-func (t *Task[A]) AddMessage(m *a2a.Message) {
+func (t *Task) AddMessage(m *a2a.Message) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if len(t.more) >= MaxHistory-1 {
@@ -211,14 +210,14 @@ func (t *Task[A]) AddMessage(m *a2a.Message) {
 
 // Messages are the task's messages, oldest first: Input, then the
 // follow-ups it keeps.
-func (t *Task[A]) Messages() []*a2a.Message {
+func (t *Task) Messages() []*a2a.Message {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return append([]*a2a.Message{t.Input}, t.more...)
 }
 
 // OnlyInput reports whether the task holds its first message only.
-func (t *Task[A]) OnlyInput() bool {
+func (t *Task) OnlyInput() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return len(t.more) == 0
@@ -238,42 +237,42 @@ func Terminal(state string) bool {
 // (max fleet-wide, MaxPerVendor per vendor) and its Budget. Tasks are
 // keyed by vendor and id: a 0.1 client names its own task ids and may send
 // the same id to several vendors.
-type Store[A any] struct {
+type Store struct {
 	mu     sync.Mutex
 	max    int
 	budget *Budget
 	// byID holds the stored tasks.
-	byID map[ref]*Task[A]
+	byID map[ref]*Task
 	// order holds the fleet's tasks oldest first, and also tasks removed
 	// since (stored false), dead entries that dropOldest and oldest skip
 	// and compact sweeps out once they are half of order: removing a task
 	// costs no search of order.
-	order    []*Task[A]
+	order    []*Task
 	dead     int
-	byVendor map[string][]*Task[A] // oldest first
+	byVendor map[string][]*Task // oldest first
 }
 
 // ref is a task's key in the store.
 type ref struct{ vendor, id string }
 
-func refOf[A any](t *Task[A]) ref { return ref{t.Vendor, t.ID} }
+func refOf(t *Task) ref { return ref{t.Vendor, t.ID} }
 
 // NewStore returns a store of at most max tasks within budget (nil: no
 // byte budget).
-func NewStore[A any](max int, budget *Budget) *Store[A] {
+func NewStore(max int, budget *Budget) *Store {
 	if budget == nil {
 		budget = NewBudget(math.MaxInt64, math.MaxInt64)
 	}
-	return &Store[A]{max: max, budget: budget, byID: map[ref]*Task[A]{}, byVendor: map[string][]*Task[A]{}}
+	return &Store{max: max, budget: budget, byID: map[ref]*Task{}, byVendor: map[string][]*Task{}}
 }
 
 // Budget is the byte budget the store keeps within.
-func (s *Store[A]) Budget() *Budget { return s.budget }
+func (s *Store) Budget() *Budget { return s.budget }
 
 // Put stores t, a task of its vendor's, first forgetting the oldest tasks
 // past the caps and the budget; t replaces a task of the same vendor and
 // id (a 0.1 client reused its task id).
-func (s *Store[A]) Put(t *Task[A]) {
+func (s *Store) Put(t *Task) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	k := refOf(t)
@@ -303,7 +302,7 @@ func (s *Store[A]) Put(t *Task[A]) {
 
 // unindex takes t out of byID and marks its entry in order dead. The
 // caller holds s.mu.
-func (s *Store[A]) unindex(t *Task[A]) {
+func (s *Store) unindex(t *Task) {
 	if !t.stored {
 		return
 	}
@@ -311,14 +310,14 @@ func (s *Store[A]) unindex(t *Task[A]) {
 	t.stored = false
 	s.dead++
 	if s.dead > len(s.order)/2 {
-		s.order = slices.DeleteFunc(s.order, func(t *Task[A]) bool { return !t.stored })
+		s.order = slices.DeleteFunc(s.order, func(t *Task) bool { return !t.stored })
 		s.dead = 0
 	}
 }
 
 // oldest returns the fleet's oldest stored task (nil: none), dropping
 // the dead entries before it. The caller holds s.mu.
-func (s *Store[A]) oldest() *Task[A] {
+func (s *Store) oldest() *Task {
 	for len(s.order) > 0 && !s.order[0].stored {
 		s.order[0] = nil
 		s.order = s.order[1:]
@@ -331,8 +330,8 @@ func (s *Store[A]) oldest() *Task[A] {
 }
 
 // dropOldest forgets the n oldest tasks of the fleet.
-func (s *Store[A]) dropOldest(n int) {
-	gone := map[*Task[A]]bool{}
+func (s *Store) dropOldest(n int) {
+	gone := map[*Task]bool{}
 	for len(gone) < n {
 		t := s.oldest()
 		if t == nil {
@@ -343,24 +342,24 @@ func (s *Store[A]) dropOldest(n int) {
 		t.release()
 	}
 	for v, vs := range s.byVendor {
-		s.byVendor[v] = slices.DeleteFunc(vs, func(t *Task[A]) bool { return gone[t] })
+		s.byVendor[v] = slices.DeleteFunc(vs, func(t *Task) bool { return gone[t] })
 	}
 }
 
 // Get returns the vendor's task with that id, or nil: a vendor never sees
 // another vendor's tasks.
-func (s *Store[A]) Get(vendor, id string) *Task[A] {
+func (s *Store) Get(vendor, id string) *Task {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.byID[ref{vendor, id}]
 }
 
 // List returns the vendor's tasks, newest first.
-func (s *Store[A]) List(vendor string) []*Task[A] {
+func (s *Store) List(vendor string) []*Task {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	vs := s.byVendor[vendor]
-	out := make([]*Task[A], len(vs))
+	out := make([]*Task, len(vs))
 	for i, t := range vs {
 		out[len(vs)-1-i] = t
 	}
@@ -370,7 +369,7 @@ func (s *Store[A]) List(vendor string) []*Task[A] {
 // Cancel cancels the vendor's task with that id unless it is terminal at
 // now (State with work); it returns the task (nil: none) and whether it
 // was cancelable. The caller then calls the task's SignalCancel.
-func (s *Store[A]) Cancel(vendor, id string, now time.Time, work time.Duration) (*Task[A], bool) {
+func (s *Store) Cancel(vendor, id string, now time.Time, work time.Duration) (*Task, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.byID[ref{vendor, id}]
@@ -385,7 +384,7 @@ func (s *Store[A]) Cancel(vendor, id string, now time.Time, work time.Duration) 
 }
 
 // Reset forgets every task and returns every byte to the budget.
-func (s *Store[A]) Reset() {
+func (s *Store) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, t := range s.byID {
@@ -393,14 +392,14 @@ func (s *Store[A]) Reset() {
 		t.release()
 	}
 	s.budget.reset()
-	s.byID = map[ref]*Task[A]{}
+	s.byID = map[ref]*Task{}
 	s.order, s.dead = nil, 0
-	s.byVendor = map[string][]*Task[A]{}
+	s.byVendor = map[string][]*Task{}
 }
 
 // Counts returns how many tasks the store holds and how many live entries
 // its order of the fleet's tasks has: always the same number.
-func (s *Store[A]) Counts() (stored, ordered int) {
+func (s *Store) Counts() (stored, ordered int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.byID), len(s.order) - s.dead

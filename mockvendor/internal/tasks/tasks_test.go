@@ -11,14 +11,15 @@ import (
 
 // testTask is a task whose attachment is a string, to see the store keep
 // it untouched.
-type testTask = Task[string]
+type testTask = Task
 
 // TestStoreBounds: a task keeps MaxHistory messages (its first and the
 // newest), a vendor MaxPerVendor tasks (the oldest go), and one vendor's
 // flood leaves another's tasks alone.
 func TestStoreBounds(t *testing.T) {
-	s := NewStore[string](1_000_000, nil)
-	keep := &testTask{ID: "keep", Vendor: "w", Input: &a2a.Message{MessageID: "w0"}, Artifacts: "mine"}
+	s := NewStore(1_000_000, nil)
+	mine := []a2a.ArtifactSpec{{Name: "mine", Parts: []a2a.ArtifactPart{{}}}}
+	keep := &testTask{ID: "keep", Vendor: "w", Input: &a2a.Message{MessageID: "w0"}, Artifacts: mine}
 	s.Put(keep)
 	for i := 0; i < MaxPerVendor+10; i++ {
 		s.Put(&testTask{ID: fmt.Sprint("t", i), Vendor: "v", Input: &a2a.Message{}})
@@ -42,8 +43,8 @@ func TestStoreBounds(t *testing.T) {
 	if len(ms) != MaxHistory || ms[0].MessageID != "w0" || ms[len(ms)-1].MessageID != fmt.Sprint("w", 3*MaxHistory) {
 		t.Errorf("history of %d messages, first %s, last %s", len(ms), ms[0].MessageID, ms[len(ms)-1].MessageID)
 	}
-	if got := s.Get("w", "keep").Artifacts; got != "mine" {
-		t.Errorf("the task's attachment is %q, want %q", got, "mine")
+	if got := s.Get("w", "keep").Artifacts; len(got) != 1 || &got[0] != &mine[0] {
+		t.Errorf("the task's artifacts are %+v, want %+v (the same)", got, mine)
 	}
 }
 
@@ -52,7 +53,7 @@ func TestStoreBounds(t *testing.T) {
 // and id replaces the stored one (a 0.1 client reused its id), while the
 // same id at another vendor is another task; Reset forgets every task.
 func TestStoreCaps(t *testing.T) {
-	s := NewStore[string](20, nil)
+	s := NewStore(20, nil)
 	for i := 0; i < 25; i++ {
 		s.Put(&testTask{ID: fmt.Sprint("t", i), Vendor: []string{"v", "w"}[i%2], Input: &a2a.Message{}})
 	}
@@ -153,7 +154,7 @@ func TestState(t *testing.T) {
 func TestCancel(t *testing.T) {
 	const work = time.Hour
 	now := time.Now()
-	s := NewStore[string](100, nil)
+	s := NewStore(100, nil)
 	live := &testTask{ID: "live", Vendor: "v", Created: now, Input: &a2a.Message{}}
 	done := &testTask{ID: "done", Vendor: "v", Created: now, Blocking: true, Input: &a2a.Message{}}
 	s.Put(live)

@@ -1,6 +1,11 @@
-package mockvendor
+package fault
 
-import "time"
+import (
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
+)
 
 // Call is one call (JSON-RPC or HTTP+JSON) as the faults see it: what
 // the request asked, the vendor it reached (as a VendorView), and the
@@ -15,8 +20,8 @@ type Call struct {
 	Region string
 	// Method is the JSON-RPC method the call names.
 	Method  string
-	Op      Op
-	Dialect Dialect
+	Op      trace.Op
+	Dialect a2a.Dialect
 	// A2AVersion is the request's A2A-Version header ("" when absent).
 	A2AVersion string
 	// Skill is the skill id the message names ("" = the default skill).
@@ -24,7 +29,7 @@ type Call struct {
 	// Probe is true for a probe send.
 	Probe bool
 	// Message is the decoded message of a send or stream (nil otherwise).
-	Message *Message
+	Message *a2a.Message
 
 	// Fault outputs.
 
@@ -44,7 +49,7 @@ type Call struct {
 	// Artifacts are the artifacts the task the call creates holds once
 	// completed, in place of its one text artifact (nil: that one; the
 	// artifacts fault).
-	Artifacts []ArtifactSpec
+	Artifacts []a2a.ArtifactSpec
 	// MessageReply answers a send or stream with a Message and creates no
 	// task (0.3 and 1.0; a 0.1 send always answers a task).
 	MessageReply bool
@@ -54,7 +59,7 @@ type Call struct {
 	StreamCut   int
 	StreamAbort bool
 	// Coercions are the parts a fault changed.
-	Coercions []Coercion
+	Coercions []trace.Coercion
 	// Faults names the faults that acted on the call.
 	Faults []string
 }

@@ -1,4 +1,8 @@
-package mockvendor
+package fault
+
+import (
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
+)
 
 // StreamContentTypeLie answers stream methods with a single
 // application/json response although the card claims streaming [seed 000,
@@ -8,11 +12,12 @@ package mockvendor
 type StreamContentTypeLie struct{}
 
 func init() {
-	registerFault("stream-content-type-lie", "stream methods answer application/json instead of text/event-stream", func() any { return &StreamContentTypeLie{} })
+	Register("stream-content-type-lie", "stream methods answer application/json instead of text/event-stream", func() any { return &StreamContentTypeLie{} })
 }
 
-func (StreamContentTypeLie) onCall(c *Call) *CallError {
-	if c.Op == OpStream {
+// OnCall has a stream answered as plain JSON (CallHook).
+func (StreamContentTypeLie) OnCall(c *Call) *CallError {
+	if c.Op == trace.OpStream {
 		c.StreamAsJSON = true
 		c.Faults = append(c.Faults, "stream-content-type-lie")
 	}

@@ -1,4 +1,4 @@
-package mockvendor
+package fault
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
 
 // TaskOutcome makes the real tasks a vendor creates end in another state
@@ -45,7 +46,7 @@ type TaskOutcome struct {
 var taskOutcomeStates = []string{"completed", "failed", "rejected", "canceled", "input-required", "auth-required"}
 
 func init() {
-	registerFault("task-outcome", "real tasks end in another state, pause at an interrupted one, or stay working first", func() any { return &TaskOutcome{} })
+	Register("task-outcome", "real tasks end in another state, pause at an interrupted one, or stay working first", func() any { return &TaskOutcome{} })
 }
 
 func (o *TaskOutcome) validate() error {
@@ -58,8 +59,10 @@ func (o *TaskOutcome) validate() error {
 	return nil
 }
 
-func (o *TaskOutcome) onCall(c *Call) *CallError {
-	if c.Probe || (c.Op != OpSend && c.Op != OpStream) {
+// OnCall sets the end state and working time of the task a real send or
+// stream creates (CallHook).
+func (o *TaskOutcome) OnCall(c *Call) *CallError {
+	if c.Probe || (c.Op != trace.OpSend && c.Op != trace.OpStream) {
 		return nil
 	}
 	c.EndState = a2a.NormalState(o.State)

@@ -1,4 +1,4 @@
-package mockvendor
+package fault
 
 import (
 	"cmp"
@@ -31,7 +31,7 @@ type KeyRotation struct {
 }
 
 func init() {
-	registerFault("key-rotation", "the card is signed by a new key the first JWKS fetch lacks", func() any { return &KeyRotation{} })
+	Register("key-rotation", "the card is signed by a new key the first JWKS fetch lacks", func() any { return &KeyRotation{} })
 }
 
 func (k *KeyRotation) newKey(s CardSigner) (*cardsig.Signer, error) {
@@ -41,7 +41,8 @@ func (k *KeyRotation) newKey(s CardSigner) (*cardsig.Signer, error) {
 	return k.key, k.err
 }
 
-func (k *KeyRotation) signCard(_ VendorView, s CardSigner, card []byte) ([]byte, error) {
+// SignCard signs the card by the new key (SignHook).
+func (k *KeyRotation) SignCard(_ VendorView, s CardSigner, card []byte) ([]byte, error) {
 	key, err := k.newKey(s)
 	if err != nil {
 		return nil, err
@@ -49,7 +50,8 @@ func (k *KeyRotation) signCard(_ VendorView, s CardSigner, card []byte) ([]byte,
 	return key.Sign(card)
 }
 
-func (k *KeyRotation) onJWKS(s CardSigner, keys []jose.JSONWebKey, _ int) []jose.JSONWebKey {
+// OnJWKS adds the new key to the fetches after the stale ones (JWKSHook).
+func (k *KeyRotation) OnJWKS(s CardSigner, keys []jose.JSONWebKey, _ int) []jose.JSONWebKey {
 	// Count the fetches since the fault was attached, not the vendor's:
 	// a rotation added at run time must still serve its stale fetches.
 	k.mu.Lock()

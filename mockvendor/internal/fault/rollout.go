@@ -1,4 +1,4 @@
-package mockvendor
+package fault
 
 import (
 	"cmp"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
 
 // SkillRollout makes the gateway roll a skill forward on a clock: in the
@@ -28,7 +30,7 @@ type SkillRollout struct {
 }
 
 func init() {
-	registerFault("skill-rollout", "the gateway renames a skill every window; the origin card follows, the CDN does not", func() any { return &SkillRollout{} })
+	Register("skill-rollout", "the gateway renames a skill every window; the origin card follows, the CDN does not", func() any { return &SkillRollout{} })
 }
 
 func (r *SkillRollout) validate() error {
@@ -62,8 +64,10 @@ func (r *SkillRollout) rolled(v VendorView, id string) bool {
 	return id == b || strings.HasPrefix(id, b+"-v")
 }
 
-func (r *SkillRollout) onCall(c *Call) *CallError {
-	if c.Op != OpSend && c.Op != OpStream {
+// OnCall runs the current name of the rolled skill and refuses the
+// others with -32004 (CallHook).
+func (r *SkillRollout) OnCall(c *Call) *CallError {
+	if c.Op != trace.OpSend && c.Op != trace.OpStream {
 		return nil
 	}
 	skill := c.Skill
@@ -81,7 +85,9 @@ func (r *SkillRollout) onCall(c *Call) *CallError {
 	return errSkillUnavailable(c.Region, []string{cur})
 }
 
-func (r *SkillRollout) onCard(v VendorView, card map[string]any, cdn bool) {
+// OnCard puts the current name of the rolled skill on the origin card
+// (CardHook).
+func (r *SkillRollout) OnCard(v VendorView, card map[string]any, cdn bool) {
 	if cdn {
 		return
 	}
@@ -93,5 +99,5 @@ func (r *SkillRollout) onCard(v VendorView, card map[string]any, cdn bool) {
 	}
 }
 
-// cardEpoch changes whenever the origin card must be rebuilt.
-func (r *SkillRollout) cardEpoch() int64 { return r.generation() }
+// CardEpoch changes whenever the origin card must be rebuilt.
+func (r *SkillRollout) CardEpoch() int64 { return r.generation() }

@@ -1,4 +1,4 @@
-package mockvendor
+package fault
 
 // LenientVersion answers a method in its own dialect whatever A2A-Version
 // the request names: the seeds send 0.1 method names (tasks/send) with
@@ -9,7 +9,8 @@ package mockvendor
 type LenientVersion struct{}
 
 func init() {
-	registerFault("lenient-version", "a method is answered in its own dialect whatever A2A-Version the request names (the seeds' mix)", func() any { return &LenientVersion{} })
+	Register("lenient-version", "a method is answered in its own dialect whatever A2A-Version the request names (the seeds' mix)", func() any { return &LenientVersion{} })
 }
 
-func (*LenientVersion) lenientVersion() bool { return true }
+// Lenient is always true: the method's dialect wins (LenientHook).
+func (*LenientVersion) Lenient() bool { return true }

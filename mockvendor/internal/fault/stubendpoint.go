@@ -1,4 +1,4 @@
-package mockvendor
+package fault
 
 import "fmt"
 
@@ -15,7 +15,7 @@ type StubEndpoint struct {
 }
 
 func init() {
-	registerFault("stub-endpoint", "every JSON-RPC method answers -32601 (or -32602)", func() any { return &StubEndpoint{} })
+	Register("stub-endpoint", "every JSON-RPC method answers -32601 (or -32602)", func() any { return &StubEndpoint{} })
 }
 
 func (s *StubEndpoint) validate() error {
@@ -25,7 +25,8 @@ func (s *StubEndpoint) validate() error {
 	return nil
 }
 
-func (s *StubEndpoint) onCall(c *Call) *CallError {
+// OnCall answers every call with -32601 (or -32602) (CallHook).
+func (s *StubEndpoint) OnCall(c *Call) *CallError {
 	if s.Code == -32602 {
 		return &CallError{Code: -32602, Message: "Invalid parameters: the endpoint takes no parameters for " + c.Method, Reason: "INVALID_PARAMS"}
 	}

@@ -1,4 +1,9 @@
-package mockvendor
+package fault
+
+import (
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
+)
 
 // MessageReply makes a vendor answer every send with a Message and create
 // no task, and every stream with that one Message: a reply that is the
@@ -9,11 +14,13 @@ package mockvendor
 type MessageReply struct{}
 
 func init() {
-	registerFault("message-reply", "sends and streams answer a Message and create no task", func() any { return &MessageReply{} })
+	Register("message-reply", "sends and streams answer a Message and create no task", func() any { return &MessageReply{} })
 }
 
-func (MessageReply) onCall(c *Call) *CallError {
-	if (c.Op == OpSend || c.Op == OpStream) && c.Dialect != Dialect01 {
+// OnCall has a 0.3 or 1.0 send or stream answered with a Message
+// (CallHook).
+func (MessageReply) OnCall(c *Call) *CallError {
+	if (c.Op == trace.OpSend || c.Op == trace.OpStream) && c.Dialect != a2a.Dialect01 {
 		c.MessageReply = true
 		c.Faults = append(c.Faults, "message-reply")
 	}

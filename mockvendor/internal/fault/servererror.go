@@ -1,9 +1,11 @@
-package mockvendor
+package fault
 
 import (
 	"cmp"
 	"fmt"
 	"sync"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
 
 // ServerError answers sends with an error in the server range
@@ -29,7 +31,7 @@ type ServerError struct {
 }
 
 func init() {
-	registerFault("server-error", "sends fail with a server-range JSON-RPC error", func() any { return &ServerError{} })
+	Register("server-error", "sends fail with a server-range JSON-RPC error", func() any { return &ServerError{} })
 }
 
 func (s *ServerError) validate() error {
@@ -42,8 +44,10 @@ func (s *ServerError) validate() error {
 	return nil
 }
 
-func (s *ServerError) onCall(c *Call) *CallError {
-	if (c.Op != OpSend && c.Op != OpStream) || (c.Probe && !s.Probes) {
+// OnCall answers sends and streams (the first Times of them; probes only
+// with Probes) with the configured error (CallHook).
+func (s *ServerError) OnCall(c *Call) *CallError {
+	if (c.Op != trace.OpSend && c.Op != trace.OpStream) || (c.Probe && !s.Probes) {
 		return nil
 	}
 	s.mu.Lock()

@@ -1,9 +1,12 @@
-package mockvendor
+package fault
 
 import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
 
 // InputModeCoercion silently turns each text part sent to a skill whose
@@ -15,10 +18,12 @@ import (
 type InputModeCoercion struct{}
 
 func init() {
-	registerFault("input-mode-coercion", "text parts for a non-text skill become data parts {\"text\": ...}", func() any { return &InputModeCoercion{} })
+	Register("input-mode-coercion", "text parts for a non-text skill become data parts {\"text\": ...}", func() any { return &InputModeCoercion{} })
 }
 
-func (InputModeCoercion) onCall(c *Call) *CallError {
+// OnCall turns the text parts of a message for a skill that takes no text
+// into data parts and records each coercion (CallHook).
+func (InputModeCoercion) OnCall(c *Call) *CallError {
 	if c.Message == nil {
 		return nil
 	}
@@ -34,8 +39,8 @@ func (InputModeCoercion) onCall(c *Call) *CallError {
 			continue
 		}
 		data, _ := json.Marshal(map[string]string{"text": p.Text})
-		c.Message.Parts[i] = Part{Kind: "data", Data: data, Metadata: p.Metadata}
-		c.Coercions = append(c.Coercions, Coercion{Part: i, From: "text", To: "data"})
+		c.Message.Parts[i] = a2a.Part{Kind: "data", Data: data, Metadata: p.Metadata}
+		c.Coercions = append(c.Coercions, trace.Coercion{Part: i, From: "text", To: "data"})
 	}
 	if len(c.Coercions) > 0 {
 		c.Faults = append(c.Faults, "input-mode-coercion")

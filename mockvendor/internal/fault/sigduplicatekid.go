@@ -1,4 +1,4 @@
-package mockvendor
+package fault
 
 import (
 	"sync"
@@ -19,10 +19,12 @@ type DuplicateKID struct {
 }
 
 func init() {
-	registerFault("duplicate-kid", "the JWKS holds two different keys with the card's kid", func() any { return &DuplicateKID{} })
+	Register("duplicate-kid", "the JWKS holds two different keys with the card's kid", func() any { return &DuplicateKID{} })
 }
 
-func (d *DuplicateKID) onJWKS(s CardSigner, keys []jose.JSONWebKey, _ int) []jose.JSONWebKey {
+// OnJWKS puts another key under the signer's kid before its keys
+// (JWKSHook).
+func (d *DuplicateKID) OnJWKS(s CardSigner, keys []jose.JSONWebKey, _ int) []jose.JSONWebKey {
 	d.once.Do(func() {
 		if other, err := cardsig.NewSigner(s.Algorithm(), s.KeyID(), s.KeySetURL()); err == nil {
 			d.extra = other.PublicJWK()

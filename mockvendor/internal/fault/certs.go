@@ -1,6 +1,10 @@
-package mockvendor
+package fault
 
-import "crypto/tls"
+import (
+	"crypto/tls"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/netx"
+)
 
 // WrongSAN gives the host a certificate from the fleet CA that names other
 // hosts: a client that checks host names must refuse it (G-TLS-VERIFIED).
@@ -20,11 +24,12 @@ type WrongSAN struct {
 type SelfSignedCert struct{}
 
 func init() {
-	registerFault("wrong-san", "the host presents a CA-signed certificate for other names", func() any { return &WrongSAN{} })
-	registerFault("self-signed", "the host presents a self-signed certificate", func() any { return &SelfSignedCert{} })
+	Register("wrong-san", "the host presents a CA-signed certificate for other names", func() any { return &WrongSAN{} })
+	Register("self-signed", "the host presents a self-signed certificate", func() any { return &SelfSignedCert{} })
 }
 
-func (w *WrongSAN) certificate(_ string, ca *CA) (tls.Certificate, error) {
+// Certificate is a certificate from the fleet CA for SANs (CertHook).
+func (w *WrongSAN) Certificate(_ string, ca *netx.CA) (tls.Certificate, error) {
 	sans := w.SANs
 	if len(sans) == 0 {
 		sans = []string{"wrong-host.example"}
@@ -32,6 +37,7 @@ func (w *WrongSAN) certificate(_ string, ca *CA) (tls.Certificate, error) {
 	return ca.Issue(sans...)
 }
 
-func (SelfSignedCert) certificate(name string, _ *CA) (tls.Certificate, error) {
-	return SelfSigned(name)
+// Certificate is a self-signed certificate for the host's name (CertHook).
+func (SelfSignedCert) Certificate(name string, _ *netx.CA) (tls.Certificate, error) {
+	return netx.SelfSigned(name)
 }

@@ -1,4 +1,4 @@
-package mockvendor
+package fault
 
 import (
 	"slices"
@@ -18,10 +18,12 @@ type VersionReject struct {
 }
 
 func init() {
-	registerFault("version-reject", "requests with an unsupported A2A-Version get -32009", func() any { return &VersionReject{} })
+	Register("version-reject", "requests with an unsupported A2A-Version get -32009", func() any { return &VersionReject{} })
 }
 
-func (v *VersionReject) onCall(c *Call) *CallError {
+// OnCall answers a call whose A2A-Version is not accepted with -32009
+// (CallHook).
+func (v *VersionReject) OnCall(c *Call) *CallError {
 	acc := v.Accepted
 	if len(acc) == 0 {
 		acc = []string{"1.0"}

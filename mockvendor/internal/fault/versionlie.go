@@ -1,4 +1,4 @@
-package mockvendor
+package fault
 
 import "net/http"
 
@@ -15,10 +15,11 @@ type VersionHeaderLie struct {
 }
 
 func init() {
-	registerFault("version-header-lie", "responses carry an A2A-Version other than the card's", func() any { return &VersionHeaderLie{} })
+	Register("version-header-lie", "responses carry an A2A-Version other than the card's", func() any { return &VersionHeaderLie{} })
 }
 
-func (l *VersionHeaderLie) onResponseHeader(h http.Header) {
+// OnResponseHeader sets A2A-Version to Version, or drops it (HeaderHook).
+func (l *VersionHeaderLie) OnResponseHeader(h http.Header) {
 	if l.Version == "" {
 		h.Del("A2A-Version")
 		return

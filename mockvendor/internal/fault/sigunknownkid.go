@@ -1,4 +1,4 @@
-package mockvendor
+package fault
 
 import (
 	"cmp"
@@ -21,10 +21,11 @@ type UnknownKID struct {
 }
 
 func init() {
-	registerFault("unknown-kid", "the card is signed by a key absent from the JWKS", func() any { return &UnknownKID{} })
+	Register("unknown-kid", "the card is signed by a key absent from the JWKS", func() any { return &UnknownKID{} })
 }
 
-func (u *UnknownKID) signCard(_ VendorView, s CardSigner, card []byte) ([]byte, error) {
+// SignCard signs the card by a key of its own under kid (SignHook).
+func (u *UnknownKID) SignCard(_ VendorView, s CardSigner, card []byte) ([]byte, error) {
 	u.once.Do(func() {
 		u.key, u.err = cardsig.NewSigner(s.Algorithm(), cmp.Or(u.KID, s.KeyID()+"-unknown"), s.KeySetURL())
 	})

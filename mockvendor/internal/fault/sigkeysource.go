@@ -1,4 +1,4 @@
-package mockvendor
+package fault
 
 import (
 	"crypto/ecdsa"
@@ -46,11 +46,13 @@ type ForeignJKU struct {
 }
 
 func init() {
-	registerFault("embedded-jwk", "signed by a key embedded in the header (jwk), not in the key set", func() any { return &EmbeddedJWK{} })
-	registerFault("foreign-jku", "signed by a key whose jku is another host's key set", func() any { return &ForeignJKU{} })
+	Register("embedded-jwk", "signed by a key embedded in the header (jwk), not in the key set", func() any { return &EmbeddedJWK{} })
+	Register("foreign-jku", "signed by a key whose jku is another host's key set", func() any { return &ForeignJKU{} })
 }
 
-func (f *EmbeddedJWK) signCard(_ VendorView, s CardSigner, card []byte) ([]byte, error) {
+// SignCard signs the card by a key of its own, carried in the header's
+// jwk (SignHook).
+func (f *EmbeddedJWK) SignCard(_ VendorView, s CardSigner, card []byte) ([]byte, error) {
 	f.once.Do(func() { f.key, f.err = ecdsa.GenerateKey(elliptic.P256(), rand.Reader) })
 	if f.err != nil {
 		return nil, fmt.Errorf("embedded-jwk: %w", f.err)
@@ -98,7 +100,8 @@ func (f *ForeignJKU) validate() error {
 	return nil
 }
 
-func (f *ForeignJKU) signCard(_ VendorView, _ CardSigner, card []byte) ([]byte, error) {
+// SignCard signs the card by the configured key, kid and jku (SignHook).
+func (f *ForeignJKU) SignCard(_ VendorView, _ CardSigner, card []byte) ([]byte, error) {
 	if f.key == nil {
 		if err := f.validate(); err != nil {
 			return nil, fmt.Errorf("foreign-jku: %w", err)

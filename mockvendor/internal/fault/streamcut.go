@@ -1,6 +1,10 @@
-package mockvendor
+package fault
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
+)
 
 // StreamCut ends a stream early, while its task is still running: after
 // the task and its working status, the stream either ends cleanly (as a
@@ -30,7 +34,7 @@ type StreamCut struct {
 }
 
 func init() {
-	registerFault("stream-cut", "a stream ends (or breaks off) while its task is still running", func() any { return &StreamCut{} })
+	Register("stream-cut", "a stream ends (or breaks off) while its task is still running", func() any { return &StreamCut{} })
 }
 
 func (s *StreamCut) validate() error {
@@ -40,8 +44,9 @@ func (s *StreamCut) validate() error {
 	return nil
 }
 
-func (s *StreamCut) onCall(c *Call) *CallError {
-	if c.Op != OpStream || c.Probe {
+// OnCall cuts a real stream after its first events (CallHook).
+func (s *StreamCut) OnCall(c *Call) *CallError {
+	if c.Op != trace.OpStream || c.Probe {
 		return nil
 	}
 	c.StreamCut = s.AfterEvents

@@ -1,4 +1,4 @@
-package mockvendor
+package fault
 
 import (
 	"fmt"
@@ -22,16 +22,18 @@ type AlgConfusion struct{}
 type Unsigned struct{}
 
 func init() {
-	registerFault("alg-none", "the card's signature header says alg none", func() any { return &AlgNone{} })
-	registerFault("hs256-confusion", "the card is signed HS256 with the public key's bytes as secret", func() any { return &AlgConfusion{} })
-	registerFault("unsigned-card", "the card carries no signatures", func() any { return &Unsigned{} })
+	Register("alg-none", "the card's signature header says alg none", func() any { return &AlgNone{} })
+	Register("hs256-confusion", "the card is signed HS256 with the public key's bytes as secret", func() any { return &AlgConfusion{} })
+	Register("unsigned-card", "the card carries no signatures", func() any { return &Unsigned{} })
 }
 
-func (AlgNone) signCard(_ VendorView, s CardSigner, card []byte) ([]byte, error) {
+// SignCard signs the card with alg none (SignHook).
+func (AlgNone) SignCard(_ VendorView, s CardSigner, card []byte) ([]byte, error) {
 	return cardsig.SignAlgNone(card, s.KeyID(), s.KeySetURL())
 }
 
-func (AlgConfusion) signCard(_ VendorView, s CardSigner, card []byte) ([]byte, error) {
+// SignCard signs the card HS256 with the public key as secret (SignHook).
+func (AlgConfusion) SignCard(_ VendorView, s CardSigner, card []byte) ([]byte, error) {
 	b, err := s.SignHS256Confusion(card)
 	if err != nil {
 		return nil, fmt.Errorf("hs256-confusion: %w", err)
@@ -39,4 +41,5 @@ func (AlgConfusion) signCard(_ VendorView, s CardSigner, card []byte) ([]byte, e
 	return b, nil
 }
 
-func (Unsigned) signCard(_ VendorView, _ CardSigner, card []byte) ([]byte, error) { return card, nil }
+// SignCard serves the card unsigned (SignHook).
+func (Unsigned) SignCard(_ VendorView, _ CardSigner, card []byte) ([]byte, error) { return card, nil }

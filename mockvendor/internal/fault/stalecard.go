@@ -1,4 +1,4 @@
-package mockvendor
+package fault
 
 // StaleCard keeps an old card in the CDN: the CDN copy lists Skills while
 // the origin has the vendor's current skills. A fetch that bypasses the
@@ -14,10 +14,12 @@ type StaleCard struct {
 }
 
 func init() {
-	registerFault("stale-card", "the CDN keeps serving an old card; the origin has the new one", func() any { return &StaleCard{} })
+	Register("stale-card", "the CDN keeps serving an old card; the origin has the new one", func() any { return &StaleCard{} })
 }
 
-func (s *StaleCard) onCard(v VendorView, card map[string]any, cdn bool) {
+// OnCard gives the CDN's card the stale skills and streaming flag
+// (CardHook).
+func (s *StaleCard) OnCard(v VendorView, card map[string]any, cdn bool) {
 	if !cdn {
 		return
 	}

@@ -1,4 +1,4 @@
-package mockvendor
+package fault
 
 // RefuseConnections makes a host a dead endpoint: every connection to it
 // is closed as soon as it is accepted, before any TLS, as an interface
@@ -10,7 +10,8 @@ package mockvendor
 type RefuseConnections struct{}
 
 func init() {
-	registerFault("refuse-connections", "every connection to the host is closed at once, before TLS (a dead endpoint); each is traced as connection-refused", func() any { return &RefuseConnections{} })
+	Register("refuse-connections", "every connection to the host is closed at once, before TLS (a dead endpoint); each is traced as connection-refused", func() any { return &RefuseConnections{} })
 }
 
-func (RefuseConnections) refusesConnections() bool { return true }
+// RefusesConnections is always true (ConnRefuser).
+func (RefuseConnections) RefusesConnections() bool { return true }

@@ -1,4 +1,4 @@
-package mockvendor
+package fault
 
 import "slices"
 
@@ -15,10 +15,12 @@ type ResellerGateway struct {
 }
 
 func init() {
-	registerFault("reseller-gateway", "the host runs any skill under its own allowlist and refuses some tools with -32601", func() any { return &ResellerGateway{} })
+	Register("reseller-gateway", "the host runs any skill under its own allowlist and refuses some tools with -32601", func() any { return &ResellerGateway{} })
 }
 
-func (g *ResellerGateway) onCall(c *Call) *CallError {
+// OnCall lets the call run any skill and refuses the refused tools with
+// -32601 (CallHook).
+func (g *ResellerGateway) OnCall(c *Call) *CallError {
 	c.AnySkill = true
 	if c.Message == nil {
 		return nil

@@ -1,4 +1,4 @@
-package mockvendor
+package fault
 
 import (
 	"cmp"
@@ -16,10 +16,11 @@ type TamperedCard struct {
 }
 
 func init() {
-	registerFault("tampered-card", "a skill is added to the card after it was signed", func() any { return &TamperedCard{} })
+	Register("tampered-card", "a skill is added to the card after it was signed", func() any { return &TamperedCard{} })
 }
 
-func (t *TamperedCard) signCard(v VendorView, s CardSigner, card []byte) ([]byte, error) {
+// SignCard signs the card honestly, then adds the skill (SignHook).
+func (t *TamperedCard) SignCard(v VendorView, s CardSigner, card []byte) ([]byte, error) {
 	signed, err := s.Sign(card)
 	if err != nil {
 		return nil, err

@@ -1,8 +1,10 @@
-package mockvendor
+package fault
 
 import (
 	"fmt"
 	"time"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
 
 // SlowFirstFrame holds a stream open before its first event, past the
@@ -16,7 +18,7 @@ type SlowFirstFrame struct {
 }
 
 func init() {
-	registerFault("slow-first-frame", "a stream waits before its first event", func() any { return &SlowFirstFrame{} })
+	Register("slow-first-frame", "a stream waits before its first event", func() any { return &SlowFirstFrame{} })
 }
 
 func (s *SlowFirstFrame) validate() error {
@@ -26,8 +28,9 @@ func (s *SlowFirstFrame) validate() error {
 	return nil
 }
 
-func (s *SlowFirstFrame) onCall(c *Call) *CallError {
-	if c.Op == OpStream {
+// OnCall delays a stream's first event (CallHook).
+func (s *SlowFirstFrame) OnCall(c *Call) *CallError {
+	if c.Op == trace.OpStream {
 		d := s.DelayMs
 		if d == 0 {
 			d = 10_000

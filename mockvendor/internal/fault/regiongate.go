@@ -1,8 +1,10 @@
-package mockvendor
+package fault
 
 import (
 	"slices"
 	"sync"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
 
 // RegionGate makes the gateway refuse skills in its region with -32004 and
@@ -29,7 +31,7 @@ type RegionGate struct {
 }
 
 func init() {
-	registerFault("region-gate", "the regional gateway refuses skills with -32004 and names the ones it has", func() any { return &RegionGate{} })
+	Register("region-gate", "the regional gateway refuses skills with -32004 and names the ones it has", func() any { return &RegionGate{} })
 }
 
 func (g *RegionGate) closed() bool {
@@ -38,8 +40,10 @@ func (g *RegionGate) closed() bool {
 	return g.passed >= g.AfterSends
 }
 
-func (g *RegionGate) onCall(c *Call) *CallError {
-	if (c.Op != OpSend && c.Op != OpStream) || (c.Probe && !g.GateProbes) {
+// OnCall answers a send or stream for a gated skill in the gate's region
+// with -32004 once the gate is closed (CallHook).
+func (g *RegionGate) OnCall(c *Call) *CallError {
+	if (c.Op != trace.OpSend && c.Op != trace.OpStream) || (c.Probe && !g.GateProbes) {
 		return nil
 	}
 	if g.Region != "" && c.Region != g.Region {
@@ -72,15 +76,17 @@ func (g *RegionGate) onCall(c *Call) *CallError {
 	return errSkillUnavailable(c.Region, avail)
 }
 
-// cardEpoch is 1 once the gate is closed: the origin card changes then.
-func (g *RegionGate) cardEpoch() int64 {
+// CardEpoch is 1 once the gate is closed: the origin card changes then.
+func (g *RegionGate) CardEpoch() int64 {
 	if g.closed() {
 		return 1
 	}
 	return 0
 }
 
-func (g *RegionGate) onCard(v VendorView, card map[string]any, cdn bool) {
+// OnCard takes the gated skills off the origin card once the gate is
+// closed and adds the available ones it lacks (CardHook).
+func (g *RegionGate) OnCard(v VendorView, card map[string]any, cdn bool) {
 	if cdn || !g.closed() {
 		return
 	}
