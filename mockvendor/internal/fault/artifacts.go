@@ -12,9 +12,8 @@ import (
 // TaskArtifacts gives the real tasks a vendor completes the artifacts of
 // its config in place of the one text artifact an honest vendor answers
 // with: artifacts of text, file (by URI or inline bytes) and data parts,
-// and artifacts a stream sends in chunks (issue 11, item 2). Probes are
-// left alone, and a task that does not complete (task-outcome) has no
-// artifacts, as before.
+// and artifacts a stream sends in chunks. Probes are left alone, and a
+// task that does not complete (task-outcome) has no artifacts, as before.
 //
 // Each dialect renders the parts its own way: 0.1 names a part by "type",
 // 0.2/0.3 by "kind" (a file part is {"kind":"file","file":{"uri"|"bytes",

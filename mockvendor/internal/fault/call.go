@@ -96,8 +96,9 @@ type CallError struct {
 	Reason string
 }
 
-// errSkillUnavailable is the seed's -32004: the skill is not served in this
-// region, with the skills that are.
+// errSkillUnavailable is the -32004 that card as claim, not contract
+// records: the skill is not served in this region, with the skills that
+// are.
 func errSkillUnavailable(region string, available []string) *CallError {
 	return &CallError{
 		Code:    -32004,

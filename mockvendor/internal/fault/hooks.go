@@ -42,7 +42,7 @@ type HeaderHook interface {
 // LenientHook runs when a request's A2A-Version is negotiated (and before
 // its method's dialect is settled), on the hosts the fault applies to.
 // Lenient true lets the method's own dialect win over the version
-// the request names (the seeds' mix); it changes nothing else.
+// the request names (the source documents' mix); it changes nothing else.
 type LenientHook interface {
 	Lenient() bool
 }

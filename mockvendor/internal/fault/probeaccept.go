@@ -5,8 +5,9 @@ import (
 )
 
 // ProbeAccept makes a probe create a task that stays working until it is
-// cancelled, as a real agent that takes the probe for work would [seed 000,
-// Decision Boundary: an accepted probe must be cancelled].
+// cancelled, as a real agent that takes the probe for work would [card as
+// claim, not contract: Decision Boundary: an accepted probe must be
+// cancelled].
 type ProbeAccept struct{}
 
 func init() {

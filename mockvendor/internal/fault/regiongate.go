@@ -8,7 +8,7 @@ import (
 )
 
 // RegionGate makes the gateway refuse skills in its region with -32004 and
-// data {"region", "availableSkills"} [seed 000, What Was Observed, step 3].
+// data {"region", "availableSkills"} [card as claim, not contract: What Was Observed, step 3].
 // Once the gate is closed the origin card lists AvailableSkills instead of
 // GatedSkills (the rollout reached the origin, not the CDN).
 type RegionGate struct {

@@ -15,14 +15,14 @@ import (
 // on, answering -32004 with the current id for any other generation. The
 // origin card follows the rollout; the CDN copy keeps what the vendor's
 // configuration lists, so with a rollout window far shorter than the CDN's
-// max-age the cached card goes stale within a day [seed 000, Operational
+// max-age the cached card goes stale within a day [card as claim, not contract: Operational
 // Effect]. The clock starts when the fault is attached.
 type SkillRollout struct {
 	// Skill is the base skill id that is rolled forward. Empty means the
 	// vendor's default skill.
 	Skill string `json:"skill,omitempty" doc:"base skill id rolled forward (skill, skill-v2, ...); empty means the vendor's default skill"`
 	// WindowMs is the rollout window in milliseconds. Zero means 3,600,000
-	// (the seed's hour).
+	// (the source document's hour).
 	WindowMs int `json:"windowMs,omitempty" doc:"milliseconds between generations; 0 means 3600000"`
 
 	once  sync.Once

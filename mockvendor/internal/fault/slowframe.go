@@ -8,7 +8,7 @@ import (
 )
 
 // SlowFirstFrame holds a stream open before its first event, past the
-// first-frame timeout the card declares [seed 000, Condition of Validity].
+// first-frame timeout the card declares [card as claim, not contract: Condition of Validity].
 // It breaks A2A 1.0 §3.1.2 (a stream MUST provide immediate feedback on
 // progress) and the vendor's own card.
 type SlowFirstFrame struct {

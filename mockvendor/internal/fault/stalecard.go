@@ -2,7 +2,7 @@ package fault
 
 // StaleCard keeps an old card in the CDN: the CDN copy lists Skills while
 // the origin has the vendor's current skills. A fetch that bypasses the
-// cache without If-None-Match reaches the origin [seed 000, What Was
+// cache without If-None-Match reaches the origin [card as claim, not contract: What Was
 // Observed, steps 1-2].
 type StaleCard struct {
 	// Skills are the skill ids the stale CDN copy lists. Empty means the CDN

@@ -5,8 +5,8 @@ import (
 )
 
 // StreamContentTypeLie answers stream methods with a single
-// application/json response although the card claims streaming [seed 000,
-// Condition of Validity]. It breaks A2A 1.0 §3.1.2 (the stream operation
+// application/json response although the card claims streaming [card as
+// claim, not contract: Condition of Validity]. It breaks A2A 1.0 §3.1.2 (the stream operation
 // MUST establish a streaming connection) and §9.4.2 (a JSON-RPC stream
 // answers text/event-stream).
 type StreamContentTypeLie struct{}

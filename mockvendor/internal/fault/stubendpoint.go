@@ -4,7 +4,7 @@ import "fmt"
 
 // StubEndpoint answers every JSON-RPC method with one protocol error,
 // -32601 (method not found) or -32602 (invalid params): the card looks fine
-// but the endpoint does not implement A2A [seed 000, Condition of Validity;
+// but the endpoint does not implement A2A [card as claim, not contract: Condition of Validity;
 // the reference code of its Operational Effect reads both codes as "no task
 // lifecycle"]. The vendor's card then breaks A2A 1.0 §8.3.1: each interface
 // MUST accurately declare its transport protocol and URL.

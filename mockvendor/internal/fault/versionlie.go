@@ -3,7 +3,7 @@ package fault
 import "net/http"
 
 // VersionHeaderLie answers with an A2A-Version header that differs from the
-// version the card claims [seed 000, Condition of Validity: card version and
+// version the card claims [card as claim, not contract: Condition of Validity: card version and
 // header must agree]. A2A defines A2A-Version as a request parameter only
 // (A2A 1.0 §3.6.1, §14.2.1), so the answer's header breaks no clause of the
 // spec; and a 0.3 request (no header) answered 0.3 is what an honest vendor
