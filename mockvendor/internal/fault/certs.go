@@ -18,9 +18,10 @@ type WrongSAN struct {
 }
 
 // SelfSignedCert gives the host a self-signed certificate for its own name,
-// outside the fleet CA [pin the signer's kid to the endpoint: Condition of Validity]. It breaks no
-// server clause of A2A; a client SHOULD verify the certificate against
-// trusted CAs (A2A 1.0 §7.2), which G-TLS-VERIFIED holds as a MUST.
+// outside the fleet CA [pin the signer's kid to the endpoint: Condition of
+// Validity]. It breaks no server clause of A2A; a client SHOULD verify the
+// certificate against trusted CAs (A2A 1.0 §7.2), which G-TLS-VERIFIED holds
+// as a MUST.
 type SelfSignedCert struct{}
 
 func init() {

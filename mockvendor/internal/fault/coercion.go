@@ -9,10 +9,10 @@ import (
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
 
-// InputModeCoercion silently turns each text part sent to a skill whose
-// input modes do not accept text into a data part {"text": ...}, and records
-// the coercion [card as claim, not contract: What Was Observed, step 5]. Coercing instead of
-// refusing breaks A2A 1.0 §3.3.2: servers MUST validate all input
+// InputModeCoercion silently turns each text part sent to a skill whose input
+// modes do not accept text into a data part {"text": ...}, and records the
+// coercion [card as claim, not contract: What Was Observed, step 5]. Coercing
+// instead of refusing breaks A2A 1.0 §3.3.2: servers MUST validate all input
 // parameters, and an unsupported content type is a validation error
 // (ContentTypeNotSupportedError, -32005, in §5.4).
 type InputModeCoercion struct{}

@@ -8,9 +8,10 @@ import (
 )
 
 // RegionGate makes the gateway refuse skills in its region with -32004 and
-// data {"region", "availableSkills"} [card as claim, not contract: What Was Observed, step 3].
-// Once the gate is closed the origin card lists AvailableSkills instead of
-// GatedSkills (the rollout reached the origin, not the CDN).
+// data {"region", "availableSkills"} [card as claim, not contract: What Was
+// Observed, step 3]. Once the gate is closed the origin card lists
+// AvailableSkills instead of GatedSkills (the rollout reached the origin, not
+// the CDN).
 type RegionGate struct {
 	// Region is the region the gate applies to. Empty means every region.
 	Region string `json:"region" doc:"region the gate applies to; empty means every region"`

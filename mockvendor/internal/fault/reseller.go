@@ -2,13 +2,13 @@ package fault
 
 import "slices"
 
-// ResellerGateway makes a host behave as a gateway another party operates:
-// it runs any skill under its own runtime and refuses the tools its own
-// allowlist lacks with -32601, whatever the card that named it advertised
-// [pin the signer's kid to the endpoint: What Was Observed]. That -32601 answers a method that exists:
-// A2A 1.0 §9.5 (after JSON-RPC 2.0) keeps the code for a method that does
-// not exist or is not available, and §3.3.2 has servers (MUST) return
-// appropriate errors.
+// ResellerGateway makes a host behave as a gateway another party operates: it
+// runs any skill under its own runtime and refuses the tools its own allowlist
+// lacks with -32601, whatever the card that named it advertised [pin the
+// signer's kid to the endpoint: What Was Observed]. That -32601 answers a
+// method that exists: A2A 1.0 §9.5 (after JSON-RPC 2.0) keeps the code for a
+// method that does not exist or is not available, and §3.3.2 has servers
+// (MUST) return appropriate errors.
 type ResellerGateway struct {
 	// RefusedTools are the skill or tool ids the gateway's runtime refuses.
 	RefusedTools []string `json:"refusedTools" doc:"skill ids (or metadata.tool values) refused with -32601"`

@@ -10,13 +10,13 @@ import (
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
 
-// SkillRollout makes the gateway roll a skill forward on a clock: in the
-// first window it serves Skill, in the second Skill-v2, then Skill-v3 and so
-// on, answering -32004 with the current id for any other generation. The
-// origin card follows the rollout; the CDN copy keeps what the vendor's
-// configuration lists, so with a rollout window far shorter than the CDN's
-// max-age the cached card goes stale within a day [card as claim, not contract: Operational
-// Effect]. The clock starts when the fault is attached.
+// SkillRollout makes the gateway roll a skill forward on a clock: in the first
+// window it serves Skill, in the second Skill-v2, then Skill-v3 and so on,
+// answering -32004 with the current id for any other generation. The origin
+// card follows the rollout; the CDN copy keeps what the vendor's configuration
+// lists, so with a rollout window far shorter than the CDN's max-age the
+// cached card goes stale within a day [card as claim, not contract:
+// Operational Effect]. The clock starts when the fault is attached.
 type SkillRollout struct {
 	// Skill is the base skill id that is rolled forward. Empty means the
 	// vendor's default skill.

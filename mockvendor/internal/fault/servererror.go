@@ -9,11 +9,12 @@ import (
 )
 
 // ServerError answers sends with an error in the server range
-// (-32000..-32099), the range callers coded against -32603 do not handle
-// [card as claim, not contract: Core Distinction]. A code A2A assigns used for another failure
-// breaks A2A 1.0 §3.3.2 (servers MUST return appropriate errors): the
-// default -32005 is ContentTypeNotSupportedError (A2A 1.0 §5.4, 0.3 §8.2),
-// not the quota or upstream failure the source document's vendor reported with it.
+// (-32000..-32099), the range callers coded against -32603 do not handle [card
+// as claim, not contract: Core Distinction]. A code A2A assigns used for
+// another failure breaks A2A 1.0 §3.3.2 (servers MUST return appropriate
+// errors): the default -32005 is ContentTypeNotSupportedError (A2A 1.0 §5.4,
+// 0.3 §8.2), not the quota or upstream failure the source document's vendor
+// reported with it.
 type ServerError struct {
 	// Code is the JSON-RPC code, -32000 to -32099. Zero means -32005.
 	Code int `json:"code,omitempty" doc:"JSON-RPC code in -32000..-32099; 0 means -32005"`

@@ -9,10 +9,10 @@ import (
 )
 
 // DuplicateKID puts a second, different key with the vendor's kid into the
-// JWKS, so the kid no longer names one key [pin the signer's kid to the endpoint: Condition of Validity
-// (1): the kid must be unique in the issuer's JWKS]. The key set breaks
-// RFC 7517 §4.5 (keys in a JWK Set SHOULD use distinct kid values); no
-// clause of A2A.
+// JWKS, so the kid no longer names one key [pin the signer's kid to the
+// endpoint: Condition of Validity (1): the kid must be unique in the issuer's
+// JWKS]. The key set breaks RFC 7517 §4.5 (keys in a JWK Set SHOULD use
+// distinct kid values); no clause of A2A.
 type DuplicateKID struct {
 	once  sync.Once
 	extra jose.JSONWebKey

@@ -8,9 +8,9 @@ import (
 )
 
 // SlowFirstFrame holds a stream open before its first event, past the
-// first-frame timeout the card declares [card as claim, not contract: Condition of Validity].
-// It breaks A2A 1.0 §3.1.2 (a stream MUST provide immediate feedback on
-// progress) and the vendor's own card.
+// first-frame timeout the card declares [card as claim, not contract:
+// Condition of Validity]. It breaks A2A 1.0 §3.1.2 (a stream MUST provide
+// immediate feedback on progress) and the vendor's own card.
 type SlowFirstFrame struct {
 	// DelayMs is the wait before the first SSE event, in milliseconds. Zero
 	// means 10,000.

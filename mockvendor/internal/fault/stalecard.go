@@ -1,9 +1,9 @@
 package fault
 
-// StaleCard keeps an old card in the CDN: the CDN copy lists Skills while
-// the origin has the vendor's current skills. A fetch that bypasses the
-// cache without If-None-Match reaches the origin [card as claim, not contract: What Was
-// Observed, steps 1-2].
+// StaleCard keeps an old card in the CDN: the CDN copy lists Skills while the
+// origin has the vendor's current skills. A fetch that bypasses the cache
+// without If-None-Match reaches the origin [card as claim, not contract: What
+// Was Observed, steps 1-2].
 type StaleCard struct {
 	// Skills are the skill ids the stale CDN copy lists. Empty means the CDN
 	// copy lists no skills at all.

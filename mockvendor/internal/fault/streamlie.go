@@ -4,11 +4,11 @@ import (
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
 
-// StreamContentTypeLie answers stream methods with a single
-// application/json response although the card claims streaming [card as
-// claim, not contract: Condition of Validity]. It breaks A2A 1.0 §3.1.2 (the stream operation
-// MUST establish a streaming connection) and §9.4.2 (a JSON-RPC stream
-// answers text/event-stream).
+// StreamContentTypeLie answers stream methods with a single application/json
+// response although the card claims streaming [card as claim, not contract:
+// Condition of Validity]. It breaks A2A 1.0 §3.1.2 (the stream operation MUST
+// establish a streaming connection) and §9.4.2 (a JSON-RPC stream answers
+// text/event-stream).
 type StreamContentTypeLie struct{}
 
 func init() {

@@ -4,10 +4,11 @@ import "fmt"
 
 // StubEndpoint answers every JSON-RPC method with one protocol error,
 // -32601 (method not found) or -32602 (invalid params): the card looks fine
-// but the endpoint does not implement A2A [card as claim, not contract: Condition of Validity;
-// the reference code of its Operational Effect reads both codes as "no task
-// lifecycle"]. The vendor's card then breaks A2A 1.0 §8.3.1: each interface
-// MUST accurately declare its transport protocol and URL.
+// but the endpoint does not implement A2A [card as claim, not contract:
+// Condition of Validity; the reference code of its Operational Effect reads
+// both codes as "no task lifecycle"]. The vendor's card then breaks A2A 1.0
+// §8.3.1: each interface MUST accurately declare its transport protocol and
+// URL.
 type StubEndpoint struct {
 	// Code is the JSON-RPC error every method gets: -32601 or -32602. Zero
 	// means -32601.
