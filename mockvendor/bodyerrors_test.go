@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 )
 
 // tBodyLimit is the MaxBody of the fleets below: over it, not over the
@@ -131,8 +133,8 @@ func tCheckBodyError(t *testing.T, r *tResp, d Dialect, rest bool, code int, msg
 	}
 	if rest {
 		info, _ := tPath(e, "details", 0).(map[string]any)
-		if info["@type"] != errorInfoType || info["reason"] != reason || info["domain"] != a2aDomain || tPath(info, "metadata", key) == nil {
-			t.Errorf("details %v, want an ErrorInfo %s of %s with metadata %s", e["details"], reason, a2aDomain, key)
+		if info["@type"] != a2a.ErrorInfoType || info["reason"] != reason || info["domain"] != a2a.SpecDomain || tPath(info, "metadata", key) == nil {
+			t.Errorf("details %v, want an ErrorInfo %s of %s with metadata %s", e["details"], reason, a2a.SpecDomain, key)
 		}
 		return
 	}
@@ -142,8 +144,8 @@ func tCheckBodyError(t *testing.T, r *tResp, d Dialect, rest bool, code int, msg
 	switch d {
 	case Dialect10:
 		info, _ := tPath(e, "data", 0).(map[string]any)
-		if info["@type"] != errorInfoType || info["reason"] != reason || info["domain"] != a2aDomain || tPath(info, "metadata", key) == nil {
-			t.Errorf("data %v, want an ErrorInfo %s of %s with metadata %s", e["data"], reason, a2aDomain, key)
+		if info["@type"] != a2a.ErrorInfoType || info["reason"] != reason || info["domain"] != a2a.SpecDomain || tPath(info, "metadata", key) == nil {
+			t.Errorf("data %v, want an ErrorInfo %s of %s with metadata %s", e["data"], reason, a2a.SpecDomain, key)
 		}
 		if vd, _ := tPath(e, "data", 1).(map[string]any); vd["@type"] != VendorDataType || vd[key] == nil {
 			t.Errorf("data %v, want the vendor data with %s", e["data"], key)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
 
@@ -215,9 +216,9 @@ func (h *host) checkTenant(q *request, ev *Event) error {
 		return nil
 	}
 	if got == "" {
-		return errInvalidParams("this interface serves several tenants: the request names none (want one of " + strings.Join(want, ", ") + ")")
+		return a2a.InvalidParams("this interface serves several tenants: the request names none (want one of " + strings.Join(want, ", ") + ")")
 	}
-	return errInvalidParams("tenant " + clipField(got) + " is not a tenant of this interface")
+	return a2a.InvalidParams("tenant " + clipField(got) + " is not a tenant of this interface")
 }
 
 func clipField(s string) string {

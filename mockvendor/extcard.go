@@ -1,6 +1,10 @@
 package mockvendor
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+)
 
 // doExtendedCard answers GetExtendedAgentCard and
 // agent/getAuthenticatedExtendedCard: -32004 UnsupportedOperation when the
@@ -12,10 +16,10 @@ func (h *host) doExtendedCard(q *opRequest) (result, error) {
 	v := h.vendor
 	ec := v.cfg.Card.ExtendedCard
 	if ec == nil {
-		return result{}, errUnsupported(q.method + ": the card does not declare an extended agent card (capabilities.extendedAgentCard)")
+		return result{}, a2a.Unsupported(q.method + ": the card does not declare an extended agent card (capabilities.extendedAgentCard)")
 	}
 	if ec.Unconfigured {
-		return result{}, errExtendedCardNotConfigured()
+		return result{}, a2a.ExtendedCardNotConfigured()
 	}
 	card := v.cardDocument()
 	desc, _ := card["description"].(string)

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 )
 
 func init() {
@@ -63,8 +65,8 @@ func TestStubEndpointErrorsAsHonest(t *testing.T) {
 		stub StubEndpoint
 		want *RPCError
 	}{
-		{StubEndpoint{}, errMethodNotFound(c.Method)},
-		{StubEndpoint{Code: -32602}, errInvalidParams("the endpoint takes no parameters for " + c.Method)},
+		{StubEndpoint{}, a2a.MethodNotFound(c.Method)},
+		{StubEndpoint{Code: -32602}, a2a.InvalidParams("the endpoint takes no parameters for " + c.Method)},
 	} {
 		e := tc.stub.OnCall(c)
 		got := &RPCError{Code: e.Code, Message: e.Message, Data: e.Data, Reason: e.Reason}

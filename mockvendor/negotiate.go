@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/fault"
 )
 
@@ -82,10 +83,10 @@ func (q *request) negotiate() error {
 	asked := majorMinor(q.version)
 	served := v.endpointVersions(q.host, q.binding)
 	if !slices.Contains(served, asked) {
-		return errVersionNotSupported(asked, served)
+		return a2a.VersionNotSupported(asked, served)
 	}
 	if q.known && !generationServes(q.info.dialect, asked) {
-		return errMethodNotInVersion(q.method, asked)
+		return a2a.MethodNotInVersion(q.method, asked)
 	}
 	return nil
 }

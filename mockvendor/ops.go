@@ -27,18 +27,12 @@ func (h *host) doSend(q *opRequest) (result, error) {
 	return h.taskResult(q, t), nil
 }
 
-// errNoStreaming answers a stream method of a vendor whose card says
-// capabilities.streaming false (A2A 1.0 §3.3.4).
-func errNoStreaming() *RPCError {
-	return errUnsupported("streaming is not offered: the card says capabilities.streaming false")
-}
-
 // doStream creates the task of a stream and answers it as a stream of
 // events, or as a send's answer when a fault makes it plain JSON. A vendor
 // whose card does not claim streaming refuses it.
 func (h *host) doStream(q *opRequest) (result, error) {
 	if !h.vendor.cfg.Card.Streaming && !q.call.StreamAsJSON {
-		return result{}, errNoStreaming()
+		return result{}, a2a.NoStreaming()
 	}
 	if q.call.MessageReply && q.dialect != Dialect01 && !q.call.StreamAsJSON {
 		if _, err := h.replySkill(q); err != nil {
@@ -78,7 +72,7 @@ func (h *host) replySkill(q *opRequest) (string, error) {
 		skill = v.defaultSkill()
 	}
 	if !c.AnySkill && !v.servesSkill(skill, h.cfg.Region) {
-		return "", errSkillNotServed(skill, h.cfg.Region, v.skillsIn(h.cfg.Region))
+		return "", a2a.SkillNotServed(skill, h.cfg.Region, v.skillsIn(h.cfg.Region))
 	}
 	return skill, nil
 }
@@ -112,7 +106,7 @@ func (h *host) paramsTask(q *opRequest) (*task, error) {
 	}
 	t := h.vendor.fleet.tasks.Get(h.vendor.cfg.ID, id)
 	if t == nil {
-		return nil, errTaskNotFound(id)
+		return nil, a2a.TaskNotFound(id)
 	}
 	return t, nil
 }
@@ -125,7 +119,7 @@ func (h *host) doGet(q *opRequest) (result, error) {
 		return result{}, err
 	}
 	if n := q.task.HistoryLength; n != nil && *n < 0 {
-		return result{}, errInvalidParams("params.historyLength must not be negative")
+		return result{}, a2a.InvalidParams("params.historyLength must not be negative")
 	}
 	now := time.Now()
 	state := t.State(now, f.limits.WorkTime)
@@ -141,7 +135,7 @@ func (h *host) doGet(q *opRequest) (result, error) {
 func (h *host) doSubscribe(q *opRequest) (result, error) {
 	f := h.vendor.fleet
 	if !h.vendor.cfg.Card.Streaming {
-		return result{}, errNoStreaming()
+		return result{}, a2a.NoStreaming()
 	}
 	t, err := h.paramsTask(q)
 	if err != nil {
@@ -149,7 +143,7 @@ func (h *host) doSubscribe(q *opRequest) (result, error) {
 	}
 	state := t.State(q.now, f.limits.WorkTime)
 	if tasks.Terminal(state) {
-		return result{}, errUnsupported(fmt.Sprintf("task %s is %s: a terminal task has no updates to subscribe to", t.ID, state))
+		return result{}, a2a.Unsupported(fmt.Sprintf("task %s is %s: a terminal task has no updates to subscribe to", t.ID, state))
 	}
 	d := q.dialect
 	var first any
@@ -202,23 +196,23 @@ func (h *host) doList(q *opRequest) (result, error) {
 	f := h.vendor.fleet
 	var lp listParams
 	if err := decodeFast(nonNull(q.params), &lp); err != nil {
-		return result{}, errInvalidParams(err.Error())
+		return result{}, a2a.InvalidParams(err.Error())
 	}
 	size := listDefaultPage
 	if lp.PageSize != nil {
 		if *lp.PageSize < 1 || *lp.PageSize > listMaxPage {
-			return result{}, errInvalidParams(fmt.Sprintf("params.pageSize must be between 1 and %d", listMaxPage))
+			return result{}, a2a.InvalidParams(fmt.Sprintf("params.pageSize must be between 1 and %d", listMaxPage))
 		}
 		size = *lp.PageSize
 	}
 	if n := lp.HistoryLength; n != nil && *n < 0 {
-		return result{}, errInvalidParams("params.historyLength must not be negative")
+		return result{}, a2a.InvalidParams("params.historyLength must not be negative")
 	}
 	var after time.Time
 	if lp.StatusTimestampAfter != "" {
 		var err error
 		if after, err = time.Parse(time.RFC3339Nano, lp.StatusTimestampAfter); err != nil {
-			return result{}, errInvalidParams("params.statusTimestampAfter is not an RFC 3339 timestamp")
+			return result{}, a2a.InvalidParams("params.statusTimestampAfter is not an RFC 3339 timestamp")
 		}
 	}
 	want := ""
@@ -227,7 +221,7 @@ func (h *host) doList(q *opRequest) (result, error) {
 		if !knownState(want) {
 			// Not a TaskState (@a2a-js/sdk 1.3.0 sends "UNRECOGNIZED" for
 			// a request without status): refused, not a silent empty list.
-			return result{}, errInvalidParams(fmt.Sprintf("params.status %q is not a task state", lp.Status))
+			return result{}, a2a.InvalidParams(fmt.Sprintf("params.status %q is not a task state", lp.Status))
 		}
 	}
 	var match []*task
@@ -245,7 +239,7 @@ func (h *host) doList(q *opRequest) (result, error) {
 		id, ok := strings.CutPrefix(lp.PageToken, pageTokenPrefix)
 		i := slices.IndexFunc(match, func(t *task) bool { return t.ID == id })
 		if !ok || i < 0 {
-			return result{}, errInvalidParams("params.pageToken is not a token this agent issued")
+			return result{}, a2a.InvalidParams("params.pageToken is not a token this agent issued")
 		}
 		start = i + 1
 	}
@@ -280,10 +274,10 @@ func (h *host) doCancel(q *opRequest) (result, error) {
 	}
 	t, ok := f.tasks.Cancel(h.vendor.cfg.ID, id, q.now, f.limits.WorkTime)
 	if t == nil {
-		return result{}, errTaskNotFound(id)
+		return result{}, a2a.TaskNotFound(id)
 	}
 	if !ok {
-		return result{}, errTaskNotCancelable(id, t.State(q.now, f.limits.WorkTime))
+		return result{}, a2a.TaskNotCancelable(id, t.State(q.now, f.limits.WorkTime))
 	}
 	t.SignalCancel()        // its open streams send the canceled status
 	h.vendor.pushChanged(t) // push_deliver.go: notify the cancel
@@ -294,11 +288,11 @@ func (h *host) doCancel(q *opRequest) (result, error) {
 // error its params give.
 func (q *opRequest) taskParamsID() (string, error) {
 	if q.taskErr != nil {
-		return "", errInvalidParams(q.taskErr.Error())
+		return "", a2a.InvalidParams(q.taskErr.Error())
 	}
 	id := q.task.taskID()
 	if id == "" {
-		return "", errInvalidParams("params.id is required")
+		return "", a2a.InvalidParams("params.id is required")
 	}
 	return id, nil
 }
@@ -314,14 +308,14 @@ func (f *Fleet) taskAnswer(t *task, d Dialect) result {
 // card's capabilities.pushNotifications says (push.go): -32003 without it.
 func (h *host) doPushConfig(q *opRequest) (result, error) {
 	if !h.vendor.cfg.Card.PushNotifications {
-		return result{}, errPushNotSupported()
+		return result{}, a2a.PushNotSupported()
 	}
 	return h.doPush(q)
 }
 
 // doUnsupported answers the methods the fleet knows but does not offer.
 func (h *host) doUnsupported(q *opRequest) (result, error) {
-	return result{}, errUnsupported(q.method + " is not offered by this agent")
+	return result{}, a2a.Unsupported(q.method + " is not offered by this agent")
 }
 
 // sendTask is the task a send or stream acts on: the task its message
@@ -330,7 +324,7 @@ func (h *host) doUnsupported(q *opRequest) (result, error) {
 // §3.4.3); else a new task.
 func (h *host) sendTask(q *opRequest) (*task, error) {
 	if n := q.send.Configuration.HistoryLength; n != nil && *n < 0 {
-		return nil, errInvalidParams("params.configuration.historyLength must not be negative")
+		return nil, a2a.InvalidParams("params.configuration.historyLength must not be negative")
 	}
 	m := q.call.Message
 	if q.dialect == Dialect01 || m.TaskID == "" {
@@ -339,13 +333,13 @@ func (h *host) sendTask(q *opRequest) (*task, error) {
 	f := h.vendor.fleet
 	t := f.tasks.Get(h.vendor.cfg.ID, m.TaskID)
 	if t == nil {
-		return nil, errTaskNotFound(m.TaskID)
+		return nil, a2a.TaskNotFound(m.TaskID)
 	}
 	if m.ContextID != "" && m.ContextID != t.ContextID {
-		return nil, errInvalidParams(fmt.Sprintf("params.message.contextId %q is not the context of task %s", m.ContextID, t.ID))
+		return nil, a2a.InvalidParams(fmt.Sprintf("params.message.contextId %q is not the context of task %s", m.ContextID, t.ID))
 	}
 	if state := t.State(q.now, f.limits.WorkTime); tasks.Terminal(state) {
-		return nil, errUnsupported(fmt.Sprintf("task %s is %s: a terminal task takes no more messages", t.ID, state))
+		return nil, a2a.Unsupported(fmt.Sprintf("task %s is %s: a terminal task takes no more messages", t.ID, state))
 	}
 	t.AddMessage(m)
 	return t, nil
@@ -362,7 +356,7 @@ func (h *host) newTask(q *opRequest) (*task, error) {
 		skill = v.defaultSkill()
 	}
 	if !c.AnySkill && !v.servesSkill(skill, h.cfg.Region) {
-		return nil, errSkillNotServed(skill, h.cfg.Region, v.skillsIn(h.cfg.Region))
+		return nil, a2a.SkillNotServed(skill, h.cfg.Region, v.skillsIn(h.cfg.Region))
 	}
 	t := &task{
 		ID:        tasks.NewID("t-"),

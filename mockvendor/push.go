@@ -77,7 +77,7 @@ var pushVerbs = map[string]pushVerb{
 func (h *host) doPush(q *opRequest) (result, error) {
 	var p pushParams
 	if err := json.Unmarshal(a2a.ProtoNamesToJSON(nonNull(q.params)), &p); err != nil {
-		return result{}, errInvalidParams(err.Error())
+		return result{}, a2a.InvalidParams(err.Error())
 	}
 	verb := pushVerbs[q.method]
 	// The task and the config the params name, per dialect.
@@ -93,32 +93,32 @@ func (h *host) doPush(q *opRequest) (result, error) {
 		if q.dialect == Dialect10 || q.dialect == Dialect03 && verb == pushSet {
 			field = "params.taskId"
 		}
-		return result{}, errInvalidParams(field + " (the task) is required")
+		return result{}, a2a.InvalidParams(field + " (the task) is required")
 	}
 	v := h.vendor
 	t := v.fleet.tasks.Get(v.cfg.ID, taskID)
 	if t == nil {
-		return result{}, errTaskNotFound(taskID)
+		return result{}, a2a.TaskNotFound(taskID)
 	}
 	switch verb {
 	case pushSet:
 		c := push.Config{ID: cfgID, URL: p.URL, Token: p.Token, Auth: p.Authentication}
 		if q.dialect != Dialect10 {
 			if p.PushNotificationConfig == nil {
-				return result{}, errInvalidParams("params.pushNotificationConfig is required")
+				return result{}, a2a.InvalidParams("params.pushNotificationConfig is required")
 			}
 			pc := p.PushNotificationConfig
 			c = push.Config{ID: pc.ID, URL: pc.URL, Token: pc.Token, Auth: pc.Authentication}
 		}
 		if c.URL == "" {
-			return result{}, errInvalidParams("the push notification config's url is required")
+			return result{}, a2a.InvalidParams("the push notification config's url is required")
 		}
 		if c.ID == "" {
 			c.ID = tasks.NewID("pnc-")
 		}
 		c.Dialect = q.dialect
 		if err := v.push.Set(taskID, c); err != nil {
-			return result{}, errInvalidParams(err.Error())
+			return result{}, a2a.InvalidParams(err.Error())
 		}
 		v.push.Watch(pushVendor{v}, t)
 		return result{value: encodePushConfig(taskID, c, q.dialect), taskID: taskID}, nil
@@ -130,9 +130,9 @@ func (h *host) doPush(q *opRequest) (result, error) {
 		}
 		if i < 0 {
 			if cfgID == "" {
-				return result{}, errInvalidParams(fmt.Sprintf("task %s has no push notification config", taskID))
+				return result{}, a2a.InvalidParams(fmt.Sprintf("task %s has no push notification config", taskID))
 			}
-			return result{}, errInvalidParams(fmt.Sprintf("task %s has no push notification config %q", taskID, cfgID))
+			return result{}, a2a.InvalidParams(fmt.Sprintf("task %s has no push notification config %q", taskID, cfgID))
 		}
 		return result{value: encodePushConfig(taskID, cs[i], q.dialect), taskID: taskID}, nil
 	case pushList:
@@ -148,7 +148,7 @@ func (h *host) doPush(q *opRequest) (result, error) {
 		return result{value: out, taskID: taskID}, nil
 	}
 	if cfgID == "" {
-		return result{}, errInvalidParams("the config id to delete is required")
+		return result{}, a2a.InvalidParams("the config id to delete is required")
 	}
 	v.push.Remove(taskID, cfgID)
 	if q.dialect == Dialect10 {
@@ -223,11 +223,11 @@ func (h *host) inlinePush(q *opRequest, t *task) error {
 		return nil
 	}
 	if pc.URL == "" {
-		return errInvalidParams("the send's push notification config has no url")
+		return a2a.InvalidParams("the send's push notification config has no url")
 	}
 	c := push.Config{ID: or(pc.ID, tasks.NewID("pnc-")), URL: pc.URL, Token: pc.Token, Auth: pc.Authentication, Dialect: q.dialect}
 	if err := v.push.Set(t.ID, c); err != nil {
-		return errInvalidParams(err.Error())
+		return a2a.InvalidParams(err.Error())
 	}
 	v.push.WatchNew(pushVendor{v}, t)
 	return nil

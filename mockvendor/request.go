@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 )
 
 // A request's path through an endpoint, in stages. A binding's handler
@@ -189,7 +191,7 @@ func (h *host) answerMethod(q *request, ev *Event) (result, error) {
 		return result{}, e
 	}
 	if !q.known {
-		return result{}, errMethodNotFound(q.method)
+		return result{}, a2a.MethodNotFound(q.method)
 	}
 	q.now = time.Now()
 	return operationOf(q.info)(h, &q.opRequest)
@@ -200,7 +202,7 @@ func (h *host) answerMethod(q *request, ev *Event) (result, error) {
 // of a get or cancel (the task id, which the trace records, probes marked).
 func (q *request) decodeParams(ev *Event) error {
 	if len(q.params) > 0 && (bytes.TrimSpace(q.params)[0] != '{') {
-		return errInvalidParams("params must be an object")
+		return a2a.InvalidParams("params must be an object")
 	}
 	h := q.host
 	c := &Call{Vendor: h.vendor.view(), Host: h.name, Region: h.cfg.Region, Method: q.method, Op: ev.Op, Dialect: q.dialect, A2AVersion: q.version}
@@ -212,7 +214,7 @@ func (q *request) decodeParams(ev *Event) error {
 			return err
 		}
 		if q.dialect == Dialect01 && q.send.ID == "" {
-			return errInvalidParams("params.id is required: a 0.1 client names its task")
+			return a2a.InvalidParams("params.id is required: a 0.1 client names its task")
 		}
 		c.Message = msg
 		c.Skill = skillOf(q.send.Metadata.SkillID, msg.Metadata)
@@ -245,7 +247,7 @@ func (e *bodyTooLargeError) Error() string {
 // rpc is the JSON-RPC error of the body: -32600 with the limit (and the
 // announced size) as data.
 func (e *bodyTooLargeError) rpc() *RPCError {
-	r := errInvalidRequest(e.Error())
+	r := a2a.InvalidRequest(e.Error())
 	r.Data = map[string]any{"maxBodyBytes": e.limit}
 	if e.size > 0 {
 		r.Data["bodyBytes"] = e.size
@@ -265,7 +267,7 @@ func (e *bodyReadError) Error() string { return "reading body: " + e.err.Error()
 // rpc is the JSON-RPC error of the body: -32700 with the bytes read as
 // data.
 func (e *bodyReadError) rpc() *RPCError {
-	r := errParse(e.Error())
+	r := a2a.ParseError(e.Error())
 	r.Data = map[string]any{"bytesRead": e.read}
 	return r
 }
@@ -288,13 +290,13 @@ func wireError(err error) (*RPCError, int) {
 	case errors.As(err, &unread):
 		return unread.rpc(), http.StatusOK
 	case errors.As(err, &noRoute):
-		return errMethodNotFound(noRoute.method + " " + noRoute.path), http.StatusOK
+		return a2a.MethodNotFound(noRoute.method + " " + noRoute.path), http.StatusOK
 	case errors.As(err, &badType):
 		return badType.rpc(), http.StatusUnsupportedMediaType
 	case errors.As(err, &rpcErr):
 		return rpcErr, http.StatusOK
 	}
-	return errInternal(err.Error()), http.StatusOK
+	return a2a.Internal(err.Error()), http.StatusOK
 }
 
 // readBody reads the request body within the fleet's body limit.

@@ -73,7 +73,7 @@ func (restBinding) errorAnswer(q *request, rpcErr *RPCError, status int) (int, [
 	if status == http.StatusOK {
 		status, name = restStatus(rpcErr.Code)
 	}
-	return status, encodeAnswer(rpcErr.rest(status, name, q.host.vendor.errorDomain()), false), false
+	return status, encodeAnswer(restErrorBody(rpcErr, status, name, q.host.vendor.errorDomain()), false), false
 }
 
 // isREST reports whether r is for the host's HTTP+JSON binding.
@@ -200,7 +200,7 @@ func (e *contentTypeError) Error() string {
 // rpc is the JSON-RPC error of the body: -32005 with the Content-Type
 // received and those accepted as data.
 func (e *contentTypeError) rpc() *RPCError {
-	r := errContentType(e.Error())
+	r := a2a.ContentTypeNotSupported(e.Error())
 	r.Data = map[string]any{"contentType": e.got, "accepted": jsonMediaTypes}
 	return r
 }
@@ -272,7 +272,7 @@ func (h *host) restBody(w http.ResponseWriter, r *http.Request, ev *Event) (map[
 		return nil, notJSON(body)
 	}
 	if err := json.Unmarshal(body, &params); err != nil || params == nil {
-		return nil, errInvalidParams("the body must be a JSON object")
+		return nil, a2a.InvalidParams("the body must be a JSON object")
 	}
 	return params, nil
 }
@@ -305,13 +305,13 @@ func restQuery(r *http.Request, method string) (map[string]json.RawMessage, erro
 		case "historyLength", "pageSize":
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				return nil, errInvalidParams(k + " must be an integer")
+				return nil, a2a.InvalidParams(k + " must be an integer")
 			}
 			params[k], _ = json.Marshal(n)
 		case "includeArtifacts":
 			b, err := strconv.ParseBool(v)
 			if err != nil {
-				return nil, errInvalidParams(k + " must be true or false")
+				return nil, a2a.InvalidParams(k + " must be true or false")
 			}
 			params[k], _ = json.Marshal(b)
 		default:
@@ -319,4 +319,55 @@ func restQuery(r *http.Request, method string) (map[string]json.RawMessage, erro
 		}
 	}
 	return params, nil
+}
+
+// restStatus maps a JSON-RPC error code to the HTTP status and
+// google.rpc.Status code name of the HTTP+JSON binding (A2A 1.0 §5.4;
+// 1.0.0's 409, 415 and 502 where 1.0.1 moved to 400/400/500, which is what
+// the official TCK checks); limit is the status of an over-limit body.
+func restStatus(code int) (int, string) {
+	switch code {
+	case -32001, -32601:
+		return http.StatusNotFound, "NOT_FOUND"
+	case -32002:
+		return http.StatusConflict, "FAILED_PRECONDITION"
+	case -32003, -32004, -32007, -32008, -32009:
+		return http.StatusBadRequest, "FAILED_PRECONDITION"
+	case -32005:
+		return http.StatusUnsupportedMediaType, "INVALID_ARGUMENT"
+	case -32006:
+		return http.StatusBadGateway, "INTERNAL"
+	case -32700, -32600, -32602:
+		return http.StatusBadRequest, "INVALID_ARGUMENT"
+	}
+	return http.StatusInternalServerError, "INTERNAL"
+}
+
+// restErrorBody renders e as the HTTP+JSON binding's error body (a google.rpc.Status
+// whose code is the HTTP status, with the ErrorInfo and the vendor data as
+// details) for HTTP status status; domain is the vendor's ErrorInfo domain
+// (see rpcErrorObject). Over this binding the status alone does not tell the A2A
+// errors apart, so an A2A-specific error MUST carry the spec's ErrorInfo
+// (A2A 1.0.1 §11.6), and AIP-193 (which §11.6 adopts) allows one ErrorInfo
+// per Status: an A2A-specific error with a vendor reason (the region gate's
+// SKILL_NOT_AVAILABLE) carries the spec's reason of its code under
+// a2a-protocol.org, and the vendor's reason and domain travel in the
+// vendor data object.
+func restErrorBody(e *RPCError, status int, statusName, domain string) map[string]any {
+	var details []any
+	if spec, ok := a2a.CodeReason(e.Code); ok && !e.HasSpecReason() {
+		details = e.Details(spec, a2a.SpecDomain)
+		vd := map[string]any{"@type": VendorDataType, "reason": e.Reason, "domain": domain}
+		for k, v := range e.Data {
+			vd[k] = v
+		}
+		if len(details) > 1 {
+			details[1] = vd
+		} else {
+			details = append(details, vd)
+		}
+	} else {
+		details = e.Details(e.Reason, e.Domain(domain))
+	}
+	return map[string]any{"error": map[string]any{"code": status, "status": statusName, "message": e.Message, "details": details}}
 }

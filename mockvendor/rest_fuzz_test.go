@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 )
 
 // FuzzREST drives an arbitrary HTTP method, path (below D's RESTPath),
@@ -92,7 +94,7 @@ func FuzzREST(f *testing.F) {
 			if err := json.Unmarshal(out, &st); err != nil || st.Error.Code != res.StatusCode || st.Error.Status == "" || st.Error.Message == "" {
 				t.Fatalf("HTTP %d with body %q: not a google.rpc.Status of that code", res.StatusCode, out)
 			}
-			if len(st.Error.Details) == 0 || st.Error.Details[0]["@type"] != errorInfoType {
+			if len(st.Error.Details) == 0 || st.Error.Details[0]["@type"] != a2a.ErrorInfoType {
 				t.Fatalf("error details %v lack the ErrorInfo", st.Error.Details)
 			}
 		}

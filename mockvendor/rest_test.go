@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 )
 
 var tRESTD = "https://" + HostRPCD + DefaultRESTPath
@@ -68,7 +70,7 @@ func tRESTError(t *testing.T, what string, r *tResp, status int, reason string) 
 	if e["code"] != float64(status) || e["status"] == "" || e["message"] == "" {
 		t.Errorf("%s: error body %s", what, r.Body)
 	}
-	if reason != "" && (tPath(e, "details", 0, "@type") != errorInfoType || tPath(e, "details", 0, "reason") != reason) {
+	if reason != "" && (tPath(e, "details", 0, "@type") != a2a.ErrorInfoType || tPath(e, "details", 0, "reason") != reason) {
 		t.Errorf("%s: details %v, want ErrorInfo %s", what, tPath(e, "details"), reason)
 	}
 }

@@ -132,11 +132,11 @@ func readEnvelope(body []byte, fast bool, ev *Event) (rpcEnvelope, error) {
 		return rpcEnvelope{}, notJSON(body)
 	}
 	if len(trimmed) > 0 && trimmed[0] == '[' {
-		return rpcEnvelope{}, errInvalidRequest("batch requests are not supported by A2A")
+		return rpcEnvelope{}, a2a.InvalidRequest("batch requests are not supported by A2A")
 	}
 	var env rpcEnvelope
 	if err := json.Unmarshal(trimmed, &env); err != nil {
-		return rpcEnvelope{}, errInvalidRequest("the body is not a JSON-RPC request object")
+		return rpcEnvelope{}, a2a.InvalidRequest("the body is not a JSON-RPC request object")
 	}
 	return env, nil
 }
@@ -149,7 +149,7 @@ func (q *request) resolveMethod(env rpcEnvelope, ev *Event) error {
 	q.id = validID(env.ID)
 	ev.RPCID = q.id
 	if string(env.JSONRPC) != `"2.0"` {
-		return errInvalidRequest(`jsonrpc must be "2.0"`)
+		return a2a.InvalidRequest(`jsonrpc must be "2.0"`)
 	}
 	method, ok := "", false
 	if q.fast {
@@ -159,10 +159,10 @@ func (q *request) resolveMethod(env rpcEnvelope, ev *Event) error {
 		method = jsonString(env.Method)
 	}
 	if method == "" {
-		return errInvalidRequest("method must be a non-empty string")
+		return a2a.InvalidRequest("method must be a non-empty string")
 	}
 	if env.ID != nil && q.id == nil {
-		return errInvalidRequest("id must be a string, a number or null")
+		return a2a.InvalidRequest("id must be a string, a number or null")
 	}
 	q.notification = env.ID == nil
 	q.method, q.params, q.scanned = method, env.Params, env.send
@@ -219,11 +219,11 @@ func decodeSend(params json.RawMessage, scanned *sendParamsMsg, d Dialect, fast 
 	}
 	*sp = sendParams{}
 	if err := json.Unmarshal(nonNull(params), sp); err != nil {
-		return nil, errInvalidParams(err.Error())
+		return nil, a2a.InvalidParams(err.Error())
 	}
 	msg, err := a2a.DecodeMessage(sp.Message, d)
 	if err != nil {
-		return nil, errInvalidParams(err.Error())
+		return nil, a2a.InvalidParams(err.Error())
 	}
 	return msg, nil
 }

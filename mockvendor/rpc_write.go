@@ -56,7 +56,7 @@ func (jsonrpcBinding) frame(q *request, item any) []byte {
 // errorAnswer is the JSON-RPC error response, with the HTTP status
 // wireError gave it; a 0.3 or 1.0 stream's goes as the stream's one event.
 func (jsonrpcBinding) errorAnswer(q *request, rpcErr *RPCError, status int) (int, []byte, bool) {
-	body := encodeAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "error": rpcErr.wire(q.dialect, q.host.vendor.errorDomain())}, q.fast)
+	body := encodeAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "error": rpcErrorObject(rpcErr, q.dialect, q.host.vendor.errorDomain())}, q.fast)
 	// A 0.3 or 1.0 stream's answer is an SSE stream of JSON-RPC responses,
 	// which includes the error response: a2a-go v0.3.3 reads only "data: "
 	// lines and sees an application/json error body as an empty stream,
@@ -69,4 +69,22 @@ func (jsonrpcBinding) errorAnswer(q *request, rpcErr *RPCError, status int) (int
 	c := q.call
 	asEvent := status == http.StatusOK && c != nil && (q.dialect != Dialect01 && c.Op == OpStream && !c.StreamAsJSON || q.dialect == Dialect03 && q.info.op == OpSubscribe)
 	return status, body, asEvent
+}
+
+// rpcErrorObject renders e as the JSON-RPC error object of dialect d; domain is the vendor's ErrorInfo domain
+// (Vendor.errorDomain: "agent-b.example"), used for a reason the spec does
+// not define. The 0.x dialects send the vendor data as the data object;
+// 1.0 sends an array of typed objects (A2A 1.0.1 §9.5): one
+// google.rpc.ErrorInfo, then the vendor data with an @type. @a2a-js/sdk
+// keeps that array as the error's data (JsonRpc*Error.data).
+func rpcErrorObject(e *RPCError, d Dialect, domain string) map[string]any {
+	out := map[string]any{"code": e.Code, "message": e.Message}
+	if d != Dialect10 {
+		if e.Data != nil {
+			out["data"] = e.Data
+		}
+		return out
+	}
+	out["data"] = e.Details(e.Reason, e.Domain(domain))
+	return out
 }

@@ -72,7 +72,7 @@ const (
 	MaxTracedDepth = trace.MaxTracedDepth
 	// MaxBodyDepth is the deepest a request body may nest arrays and
 	// objects (10,000); a body nested deeper is answered -32700 saying
-	// "nested deeper than 10000" (errTooDeep).
+	// "nested deeper than 10000" (a2a.TooDeep).
 	MaxBodyDepth = trace.MaxBodyDepth
 )
 

@@ -7,9 +7,15 @@
 // may send (A2A 1.0.1 §5.5); and the artifacts a task may hold, in a form
 // of their own that names what every dialect can say (ArtifactSpec,
 // ArtifactPart: their check, each part as a Part, a stream's chunks).
+// It holds the A2A error model too (errors.go): Error (the root package's
+// RPCError) with its codes, the constructors of every error the fleet
+// answers (InvalidParams, TaskNotFound, VersionNotSupported, ...), and the
+// ErrorInfo reasons and domains of A2A 1.0.1 §9.5 and §11.6 (CodeReason,
+// Error.Domain, Error.Details), which each binding renders in its own
+// form.
 //
 // It imports no other mockvendor package; the layers above it (the task
-// store, the faults, the bindings and the root package mockvendor, which
+// store, the faults, the operations, the bindings and the root package mockvendor, which
 // re-exports Dialect, Message, Part, ArtifactSpec and ArtifactPart by
 // alias) import it, and nothing below it may.
 package a2a
