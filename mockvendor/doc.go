@@ -23,7 +23,8 @@
 //	0      internal/yamlfile       strict YAML decoding with every error placed
 //	                               in the file, ordered YAML writing (the fleet
 //	                               file's format; its rules stay in the root)
-//	1      internal/a2a            the A2A model and its 0.1/0.3/1.0 spellings
+//	1      internal/a2a            the A2A model and its 0.1/0.3/1.0 spellings,
+//	                               the A2A error model (codes, ErrorInfo)
 //	1      internal/credentials    security schemes, issued credentials, 401s
 //	2      internal/tasks          the task store and its byte budget
 //	3      internal/push           push-notification configs and their
