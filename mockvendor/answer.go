@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/ops"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
 
@@ -16,13 +17,13 @@ import (
 // header hooks, the authentication challenge, the no-answer of a
 // notification, and the trace event's completion (the faults' record, the
 // error, the task and state the answer carries).
-func (h *host) respond(w http.ResponseWriter, r *http.Request, q *request, res result, err error, ev *Event) {
+func (h *host) respond(w http.ResponseWriter, r *http.Request, q *request, res ops.Result, err error, ev *Event) {
 	hdr := w.Header()
-	if rv := h.vendor.responseVersion(q.version, q.dialect); rv != "" {
+	if rv := h.vendor.responseVersion(q.Version, q.Dialect); rv != "" {
 		hdr[a2aVersionKey] = []string{rv} // hdr.Set("A2A-Version", rv)
 	}
 	h.vendor.runHeaderHooks(h.sanName(), hdr)
-	if c := q.call; c != nil {
+	if c := q.Call; c != nil {
 		ev.Coercions = c.Coercions
 		ev.Faults = c.Faults
 	}
@@ -49,11 +50,11 @@ func (h *host) respond(w http.ResponseWriter, r *http.Request, q *request, res r
 		return
 	}
 	if ev.TaskID == "" {
-		ev.TaskID = res.taskID
+		ev.TaskID = res.TaskID
 	}
-	ev.State = a2a.NormalState(a2a.StateName(res.state, q.dialect)) // as the wire said it
-	ev.MessageReply = res.message
-	if res.stream != nil {
+	ev.State = a2a.NormalState(a2a.StateName(res.State, q.Dialect)) // as the wire said it
+	ev.MessageReply = res.Message
+	if res.Stream != nil {
 		h.writeSSE(w, r, q, res, ev)
 		return
 	}
@@ -76,21 +77,6 @@ func writeErrorEvent(w http.ResponseWriter, body []byte, ev *Event) {
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(append(append([]byte("data: "), body...), "\n\n"...))
 	ev.Status, ev.ContentType = http.StatusOK, "text/event-stream"
-}
-
-// resultValue is the result object of a successful answer that is not a
-// stream: the operation's value, or the task of a send as the dialect
-// shows it (wrapped as {"task": ...} in 1.0, a SendMessageResponse).
-func (f *Fleet) resultValue(res *result) any {
-	s := &res.sent
-	if s.task == nil {
-		return res.value
-	}
-	task := f.encodeTaskView(s.task, s.dialect, res.state, s.now, taskView{history: s.history, artifacts: true})
-	if s.dialect == Dialect10 {
-		return map[string]any{"task": task}
-	}
-	return task
 }
 
 // traceErrorData keeps the error's data in the event, when there is some
@@ -128,13 +114,13 @@ func writeJSON(w http.ResponseWriter, status int, body []byte, ev *Event) {
 // request's binding, and closes the stream. An event the dialect does not
 // send (nil) is skipped; it counts all the same, so that every dialect
 // and binding counts a stream's events alike (restFrom, stream-cut). The
-// events after the first wait res.restAfter (a subscription waits for the
+// events after the first wait res.RestAfter (a subscription waits for the
 // task's next change); a task cancelled meanwhile ends the stream with its
 // canceled status instead (A2A 1.0 §3.5.2: every stream of a task gets its
 // events). The trace records each state a frame delivered when the frame
 // was written (Event.Seen), so a stream the client left, or that broke
 // off, before its final frame does not show the final state.
-func (h *host) writeSSE(w http.ResponseWriter, r *http.Request, q *request, res result, ev *Event) {
+func (h *host) writeSSE(w http.ResponseWriter, r *http.Request, q *request, res ops.Result, ev *Event) {
 	hdr := w.Header()
 	hdr.Set("Content-Type", "text/event-stream")
 	hdr.Set("Cache-Control", "no-cache")
@@ -142,7 +128,7 @@ func (h *host) writeSSE(w http.ResponseWriter, r *http.Request, q *request, res 
 	ev.Status, ev.ContentType, ev.State = http.StatusOK, "text/event-stream", ""
 	rc := http.NewResponseController(w)
 	_ = rc.Flush()
-	if d := q.call.FirstFrameDelay; d > 0 {
+	if d := q.Call.FirstFrameDelay; d > 0 {
 		t := time.NewTimer(d)
 		defer t.Stop()
 		select {
@@ -155,12 +141,12 @@ func (h *host) writeSSE(w http.ResponseWriter, r *http.Request, q *request, res 
 		}
 	}
 	var buf bytes.Buffer
-	restFrom := max(res.restFrom, 1)
-	for i, item := range res.stream {
-		if i == restFrom && res.restAfter > 0 {
+	restFrom := max(res.RestFrom, 1)
+	for i, item := range res.Stream {
+		if i == restFrom && res.RestAfter > 0 {
 			switch h.waitRest(r, res, ev) {
 			case restCanceled:
-				end := statusFrame(res.task, q.dialect, "canceled")
+				end := ops.StatusFrame(res.Task, q.Dialect, "canceled")
 				writeFrame(w, rc, &buf, q.binding.frame(q, end), end, ev)
 				return
 			case restGone:
@@ -174,7 +160,7 @@ func (h *host) writeSSE(w http.ResponseWriter, r *http.Request, q *request, res 
 			return
 		}
 	}
-	if res.abort {
+	if res.Abort {
 		ev.Note = "stream broken off mid-way, the task still running (stream-cut)"
 		if conn, _, err := rc.Hijack(); err == nil {
 			_ = conn.Close() // no closing chunk: the client reads an unexpected EOF
@@ -235,19 +221,6 @@ func frameState(item any) string {
 	return a2a.NormalState(st)
 }
 
-// statusFrame is the final status update of task t in state (0.3
-// spelling), as a stream in dialect d sends it.
-func statusFrame(t *task, d Dialect, state string) any {
-	status := map[string]any{"state": a2a.StateName(state, d), "timestamp": time.Now().UTC().Format(time.RFC3339Nano)}
-	switch d {
-	case Dialect01:
-		return map[string]any{"id": t.ID, "status": status, "final": true}
-	case Dialect03:
-		return map[string]any{"kind": "status-update", "taskId": t.ID, "contextId": t.ContextID, "status": status, "final": true}
-	}
-	return map[string]any{"statusUpdate": map[string]any{"taskId": t.ID, "contextId": t.ContextID, "status": status}}
-}
-
 // restWait is how a stream's wait for the rest of its events ended.
 type restWait int
 
@@ -257,14 +230,14 @@ const (
 	restGone                     // the client left or the fleet closed
 )
 
-// waitRest waits res.restAfter for the rest of a stream's events, unless
+// waitRest waits res.RestAfter for the rest of a stream's events, unless
 // the task is cancelled, the client leaves or the fleet closes first.
-func (h *host) waitRest(r *http.Request, res result, ev *Event) restWait {
-	t := time.NewTimer(res.restAfter)
+func (h *host) waitRest(r *http.Request, res ops.Result, ev *Event) restWait {
+	t := time.NewTimer(res.RestAfter)
 	defer t.Stop()
 	var canceled <-chan struct{}
-	if res.task != nil {
-		canceled = res.task.CanceledC()
+	if res.Task != nil {
+		canceled = res.Task.CanceledC()
 	}
 	select {
 	case <-t.C:

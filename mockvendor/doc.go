@@ -31,6 +31,9 @@
 //	                               webhook delivery (watches, queue, retries)
 //	3      internal/fault          every fault type, the fault registry, the
 //	                               hook interfaces and the Call a fault sees
+//	4      internal/ops            the A2A operations over binding-neutral
+//	                               requests and results, the Vendor they see,
+//	                               task encoding per dialect
 //	9      mockvendor              the public face (NewFleet, Fleet, Vendor,
 //	                               config, aliases of moved types) and the
 //	                               wiring of the layers below

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/ops"
 )
 
 // FuzzEncodeAnswer checks that the endpoint's answer encoder (the v2
@@ -99,7 +100,7 @@ func FuzzReadEnvelope(f *testing.F) {
 }
 
 // FuzzEncodeSendAnswer checks the send answers of the fast path (plain
-// messages appended, other 0.3 ones from typed structs) against encodeTask's maps and
+// messages appended, other 0.3 ones from typed structs) against ops.EncodeTaskAt's maps and
 // json.Marshal, for any message text, metadata, ids and task state; for a
 // plain message in valid UTF-8 the fast path must not decline.
 func FuzzEncodeSendAnswer(f *testing.F) {
@@ -133,7 +134,7 @@ func FuzzEncodeSendAnswer(f *testing.F) {
 		state := tk.State(now, fl.limits.WorkTime)
 		for _, d := range []Dialect{Dialect03, Dialect10} {
 			tk.Dialect = d
-			var result any = fl.encodeTaskAt(tk, d, state, now)
+			var result any = ops.EncodeTaskAt(tk, d, state, now)
 			if d == Dialect10 {
 				result = map[string]any{"task": result}
 			}
@@ -151,7 +152,7 @@ func FuzzEncodeSendAnswer(f *testing.F) {
 }
 
 // FuzzDecodeSendFast checks the one-pass send decoding against the
-// two-step one (json.Unmarshal into sendParams, then a2a.DecodeMessage): when
+// two-step one (json.Unmarshal into ops.SendParams, then a2a.DecodeMessage): when
 // the fast path accepts, both must give the same params and message.
 func FuzzDecodeSendFast(f *testing.F) {
 	f.Add([]byte(`{"message":{"role":"ROLE_USER","messageId":"m","parts":[{"text":"hi","metadata":{"a":1}}]},"metadata":{"skillId":"x"},"configuration":{"blocking":false}}`), uint8(2))
@@ -172,13 +173,13 @@ func FuzzDecodeSendFast(f *testing.F) {
 		}
 		params = bytes.TrimSpace(params)
 		d := []Dialect{Dialect01, Dialect03, Dialect10}[int(dsel)%3]
-		var fast sendParams
+		var fast ops.SendParams
 		msg, ok := decodeSendFast(params, nil, d, &fast)
 		if !ok {
 			return
 		}
-		var slow sendParams
-		if err := json.Unmarshal(nonNull(params), &slow); err != nil {
+		var slow ops.SendParams
+		if err := json.Unmarshal(ops.NonNull(params), &slow); err != nil {
 			t.Fatalf("fast path accepted params the slow path refuses: %v", err)
 		}
 		want, err := a2a.DecodeMessage(slow.Message, d)

@@ -80,13 +80,13 @@ func (q *request) negotiate() error {
 	if q.lenient {
 		return nil
 	}
-	asked := majorMinor(q.version)
+	asked := majorMinor(q.Version)
 	served := v.endpointVersions(q.host, q.binding)
 	if !slices.Contains(served, asked) {
 		return a2a.VersionNotSupported(asked, served)
 	}
 	if q.known && !generationServes(q.info.dialect, asked) {
-		return a2a.MethodNotInVersion(q.method, asked)
+		return a2a.MethodNotInVersion(q.Method, asked)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/ops"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/push"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
@@ -68,7 +69,7 @@ func (p pushVendor) WorkTime() time.Duration { return p.v.fleet.limits.WorkTime 
 
 // EncodeTask encodes t in state at now in dialect d, as a get answers it.
 func (p pushVendor) EncodeTask(t *task, d a2a.Dialect, state string, now time.Time) any {
-	return p.v.fleet.encodeTaskAt(t, d, state, now)
+	return ops.EncodeTaskAt(t, d, state, now)
 }
 
 // Enter registers a delivery goroutine unless the fleet is closing.

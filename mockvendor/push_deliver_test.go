@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/push"
 )
 
 // tHookReq is one request a webhook receiver got.
@@ -311,7 +312,7 @@ func TestPushDeliveryBounds(t *testing.T) {
 		// timeout): MaxPushInFlightPerReceiver attempts stay in flight,
 		// the other configs' notifications wait in the receiver's queue
 		// (none is dropped), and the fleet's close ends them all.
-		{name: "flood of configs", answer: hang, configs: maxPushPerTask, attempts: MaxPushInFlightPerReceiver,
+		{name: "flood of configs", answer: hang, configs: push.MaxPerTask, attempts: MaxPushInFlightPerReceiver,
 			received: MaxPushInFlightPerReceiver},
 		{name: "not loopback: a name", url: func(*tHook) string { return "https://hook.example/a" }, configs: 1, skipped: 1, errHas: "loopback only"},
 		{name: "not loopback: an IP", url: func(*tHook) string { return "http://10.1.2.3:9/a" }, configs: 1, skipped: 1, errHas: "loopback only"},
@@ -379,7 +380,7 @@ func TestPushDeliveryBounds(t *testing.T) {
 			}
 			if flood {
 				queued := f.Vendor("d").push.Stats().Queued
-				if want := maxPushPerTask - MaxPushInFlightPerReceiver; queued != want {
+				if want := push.MaxPerTask - MaxPushInFlightPerReceiver; queued != want {
 					t.Errorf("%d notifications queued, want %d", queued, want)
 				}
 				// Closing the fleet ends the hanging deliveries at once, and
@@ -396,8 +397,8 @@ func TestPushDeliveryBounds(t *testing.T) {
 					}
 					closed++
 				}
-				if closed != maxPushPerTask {
-					t.Errorf("%d events after Close, want %d", closed, maxPushPerTask)
+				if closed != push.MaxPerTask {
+					t.Errorf("%d events after Close, want %d", closed, push.MaxPerTask)
 				}
 			}
 		})

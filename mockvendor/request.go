@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/ops"
 )
 
 // A request's path through an endpoint, in stages. A binding's handler
@@ -18,8 +19,8 @@ import (
 // serveREST) the route and the body or query. Both then run answerMethod,
 // the stages they share: the version (negotiate.go), the tenant
 // (card_iface.go), the params (decodeParams), authentication, the faults'
-// call hooks and the operation (ops.go: doSend, doStream, doGet, doCancel,
-// doList, doSubscribe, doPushConfig, doUnsupported). A stage or operation
+// call hooks and the operation (internal/ops: ops.Run, one implementation
+// of each operation over ops.Request and ops.Result). A stage or operation
 // that fails returns an error value; wireError maps it to the A2A error
 // and HTTP status, and respond (answer.go) has the request's binding
 // render either outcome (rpc_write.go, rest.go) and completes the trace
@@ -46,7 +47,7 @@ type binding interface {
 	// JSON-RPC notification).
 	answers(q *request) bool
 	// answer encodes a successful answer that is not a stream.
-	answer(q *request, res result) []byte
+	answer(q *request, res ops.Result) []byte
 	// frame encodes one stream event: the data of its server-sent event.
 	frame(q *request, item any) []byte
 	// errorAnswer encodes the A2A error rpcErr, status being the HTTP
@@ -57,12 +58,19 @@ type binding interface {
 
 // request is one request as the stages read it: the binding that
 // answers it, what the binding read of its envelope (envelope) and what
-// the operation works with (opRequest).
+// the operation works with (ops.Request).
 type request struct {
 	host    *host
 	binding binding
 	envelope
-	opRequest
+	// info is the method's operation and dialect (methods.go); known is
+	// false for a method the fleet does not know.
+	info  methodInfo
+	known bool
+	// lenient is whether a lenient-version fault lets the method's dialect
+	// win over the version (negotiate.go).
+	lenient bool
+	ops.Request
 }
 
 // envelope is what a binding reads of a request around its operation and
@@ -83,151 +91,63 @@ type envelope struct {
 	fast bool
 }
 
-// opRequest is the operation part of a request: what an operation reads,
-// whatever the binding.
-type opRequest struct {
-	// version is the A2A-Version header (else query parameter).
-	version string
-	// method is the operation's method name: the JSON-RPC method as sent,
-	// or the 1.0 method name of the HTTP+JSON route.
-	method string
-	info   methodInfo
-	known  bool
-	// lenient is whether a lenient-version fault lets the method's dialect
-	// win over the version (negotiate.go).
-	lenient bool
-	// dialect is the dialect the answer speaks: the method's, else guessed
-	// from the header (dialectFromHeader) until the method is known.
-	dialect Dialect
-	params  json.RawMessage
-	// send holds the params of a send or stream; task those of a get or
-	// cancel, with taskErr the error decoding them gave (reported by the
-	// operation, after the fault hooks).
-	send    sendParams
-	task    taskParams
-	taskErr error
-	call    *Call
-	now     time.Time
-}
-
-// result is an operation's successful answer, with what the trace records
-// of it. Exactly one of value, sent and stream is set.
-type result struct {
-	// value is the answer's result object in the request's dialect, which
-	// the binding wraps (JSON-RPC) or sends bare (HTTP+JSON).
-	value any
-	// sent is a send's task, rendered by the binding (sent.task nil: none).
-	sent sentTask
-	// stream are the events of a stream answered as server-sent events,
-	// the same events in every dialect: an event the dialect does not send
-	// is nil (a 0.1 stream starts with the working status, not the task).
-	stream []any
-	// taskID and state (0.3 spelling) are the task the answer carries.
-	taskID, state string
-	// restAfter delays the stream's events from restFrom on (0: from the
-	// second); task is the task the stream follows (nil for a Message), whose
-	// cancel ends that wait with its canceled status.
-	restAfter time.Duration
-	restFrom  int
-	task      *task
-	// message is true when the answer is a Message and no task.
-	message bool
-	// abort breaks the connection off after the stream's events instead
-	// of ending the stream (stream-cut).
-	abort bool
-}
-
-// sentTask is the task a send (or a stream answered as plain JSON)
-// answers with, before a binding renders it: task in the result's state
-// at now, in dialect, its history capped at history (nil: all of it).
-type sentTask struct {
-	task    *task
-	dialect Dialect
-	now     time.Time
-	history *int
-}
-
-// operation answers one operation; an error is answered by wireError.
-type operation func(h *host, q *opRequest) (result, error)
-
-// operations answer the operations the fleet implements, one each;
-// operationOf picks the answer for the methods it knows but does not offer.
-var operations = map[Op]operation{
-	OpSend:         (*host).doSend,
-	OpStream:       (*host).doStream,
-	OpGet:          (*host).doGet,
-	OpCancel:       (*host).doCancel,
-	OpList:         (*host).doList,
-	OpSubscribe:    (*host).doSubscribe,
-	OpPushConfig:   (*host).doPushConfig,
-	OpExtendedCard: (*host).doExtendedCard,
-}
-
-// operationOf returns the operation of a known method.
-func operationOf(info methodInfo) operation {
-	if op, ok := operations[info.op]; ok {
-		return op
-	}
-	return (*host).doUnsupported
-}
-
 // answerMethod runs the stages after the method is known, which the
 // bindings share: the version, the tenant, the params, authentication,
 // the fault hooks and the operation.
-func (h *host) answerMethod(q *request, ev *Event) (result, error) {
+func (h *host) answerMethod(q *request, ev *Event) (ops.Result, error) {
 	if err := q.negotiate(); err != nil {
-		return result{}, err
+		return ops.Result{}, err
 	}
 	if err := h.checkTenant(q, ev); err != nil {
-		return result{}, err
+		return ops.Result{}, err
 	}
 	if err := q.decodeParams(ev); err != nil {
-		return result{}, err
+		return ops.Result{}, err
 	}
 	if err := h.vendor.authenticate(ev); err != nil {
-		return result{}, err
+		return ops.Result{}, err
 	}
-	if e := h.vendor.runCallHooks(h.sanName(), q.call); e != nil {
-		return result{}, e
+	if e := h.vendor.runCallHooks(h.sanName(), q.Call); e != nil {
+		return ops.Result{}, e
 	}
 	if !q.known {
-		return result{}, a2a.MethodNotFound(q.method)
+		return ops.Result{}, a2a.MethodNotFound(q.Method)
 	}
-	q.now = time.Now()
-	return operationOf(q.info)(h, &q.opRequest)
+	q.Op, q.Now = q.info.op, time.Now()
+	return ops.Run((*opsVendor)(h.vendor), &q.Request)
 }
 
 // decodeParams checks that the params are an object, makes the Call the
 // faults see, and decodes the params of a send or stream (the message) or
 // of a get or cancel (the task id, which the trace records, probes marked).
 func (q *request) decodeParams(ev *Event) error {
-	if len(q.params) > 0 && (bytes.TrimSpace(q.params)[0] != '{') {
+	if len(q.Params) > 0 && (bytes.TrimSpace(q.Params)[0] != '{') {
 		return a2a.InvalidParams("params must be an object")
 	}
 	h := q.host
-	c := &Call{Vendor: h.vendor.view(), Host: h.name, Region: h.cfg.Region, Method: q.method, Op: ev.Op, Dialect: q.dialect, A2AVersion: q.version}
-	q.call = c
+	c := &Call{Vendor: h.vendor.view(), Host: h.name, Region: h.cfg.Region, Method: q.Method, Op: ev.Op, Dialect: q.Dialect, A2AVersion: q.Version}
+	q.Call = c
 	switch q.info.op {
 	case OpSend, OpStream:
-		msg, err := decodeSend(q.params, q.scanned, q.dialect, q.fast, &q.send)
+		msg, err := decodeSend(q.Params, q.scanned, q.Dialect, q.fast, &q.Send)
 		if err != nil {
 			return err
 		}
-		if q.dialect == Dialect01 && q.send.ID == "" {
+		if q.Dialect == Dialect01 && q.Send.ID == "" {
 			return a2a.InvalidParams("params.id is required: a 0.1 client names its task")
 		}
 		c.Message = msg
-		c.Skill = skillOf(q.send.Metadata.SkillID, msg.Metadata)
-		c.Probe = isProbe(q.send.Metadata, msg)
+		c.Skill = ops.SkillOf(q.Send.Metadata.SkillID, msg.Metadata)
+		c.Probe = ops.IsProbe(q.Send.Metadata, msg)
 		ev.Skill, ev.Probe = c.Skill, c.Probe
 	case OpGet, OpCancel, OpSubscribe:
 		// A get for a synthetic id marked as a probe checks that the
 		// endpoint implements the task lifecycle (-32001 expected) [card
 		// as claim, not contract: Condition of Validity]; it is recorded as
 		// a probe, whatever a fault answers.
-		if id := q.task.taskID(); q.taskErr == nil && id != "" {
+		if id := q.Task.TaskID(); q.TaskErr == nil && id != "" {
 			ev.TaskID = id
-			ev.Probe = q.task.Metadata["a2a_probe"] == true || strings.HasPrefix(id, ProbeText)
+			ev.Probe = q.Task.Metadata["a2a_probe"] == true || strings.HasPrefix(id, ProbeText)
 		}
 	}
 	return nil
@@ -326,3 +246,7 @@ func requestVersion(r *http.Request) string {
 	}
 	return version
 }
+
+// a2aVersionKey is "A2A-Version" in canonical form, so that reading and
+// setting it does not canonicalize (and allocate) on every request.
+var a2aVersionKey = http.CanonicalHeaderKey("A2A-Version")

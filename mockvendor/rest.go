@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/ops"
 )
 
 // The 1.0 HTTP+JSON binding (A2A 1.0 §11): the same operations, tasks,
@@ -55,8 +56,8 @@ func (restBinding) tenant(q *request) string { return q.envelope.tenant }
 func (restBinding) answers(*request) bool { return true }
 
 // answer is the bare result (§11.6).
-func (restBinding) answer(q *request, res result) []byte {
-	return encodeAnswer(q.host.vendor.fleet.resultValue(&res), false)
+func (restBinding) answer(q *request, res ops.Result) []byte {
+	return encodeAnswer(res.ResultValue(), false)
 }
 
 // frame is one stream event as the bare StreamResponse (§11.7).
@@ -208,7 +209,7 @@ func (e *contentTypeError) rpc() *RPCError {
 // serveREST answers one request to the HTTP+JSON binding on host h.
 func (h *host) serveREST(w http.ResponseWriter, r *http.Request, ev *Event) {
 	q := &request{host: h, binding: restBinding{}}
-	q.version, q.dialect = requestVersion(r), Dialect10
+	q.Version, q.Dialect = requestVersion(r), Dialect10
 	ev.Binding, ev.Dialect = BindingREST, string(Dialect10)
 	res, err := h.readREST(w, r, q, ev)
 	h.respond(w, r, q, res, err, ev)
@@ -216,21 +217,21 @@ func (h *host) serveREST(w http.ResponseWriter, r *http.Request, ev *Event) {
 
 // readREST runs the stages of an HTTP+JSON request: route, body or query,
 // then the stages the bindings share (answerMethod).
-func (h *host) readREST(w http.ResponseWriter, r *http.Request, q *request, ev *Event) (result, error) {
+func (h *host) readREST(w http.ResponseWriter, r *http.Request, q *request, ev *Event) (ops.Result, error) {
 	rt, err := findRoute(r.Method, strings.TrimPrefix(r.URL.Path, h.cfg.RESTPath))
 	if err != nil {
-		return result{}, err
+		return ops.Result{}, err
 	}
-	q.envelope.tenant, q.method = rt.tenant, rt.method
+	q.envelope.tenant, q.Method = rt.tenant, rt.method
 	q.info, q.known = methods[rt.method]
 	ev.Method, ev.Op = rt.method, q.info.op
 	var params map[string]json.RawMessage
 	if rt.body {
 		if params, err = h.restBody(w, r, ev); err != nil {
-			return result{}, err
+			return ops.Result{}, err
 		}
 	} else if params, err = restQuery(r, rt.method); err != nil {
-		return result{}, err
+		return ops.Result{}, err
 	}
 	switch {
 	case rt.push:
@@ -241,12 +242,12 @@ func (h *host) readREST(w http.ResponseWriter, r *http.Request, q *request, ev *
 	case rt.taskID != "":
 		params["id"], _ = json.Marshal(rt.taskID)
 	}
-	q.params, _ = json.Marshal(params)
+	q.Params, _ = json.Marshal(params)
 	if q.info.op != OpSend && q.info.op != OpStream {
-		q.params = a2a.ProtoNamesToJSON(q.params) // a send's decoder renames them itself
+		q.Params = a2a.ProtoNamesToJSON(q.Params) // a send's decoder renames them itself
 	}
 	if q.info.op == OpGet || q.info.op == OpCancel || q.info.op == OpSubscribe {
-		q.task, q.taskErr = decodeTaskParams(q.params)
+		q.Task, q.TaskErr = ops.DecodeTaskParams(q.Params)
 	}
 	return h.answerMethod(q, ev)
 }

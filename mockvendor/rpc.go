@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/ops"
 )
 
 // The JSON-RPC binding's read side (A2A 1.0 §9): serveRPC reads the body,
@@ -27,55 +27,11 @@ type rpcEnvelope struct {
 	send *sendParamsMsg
 }
 
-type sendParams struct {
-	ID            string          `json:"id"` // 0.1: the client names the task
-	SessionID     string          `json:"sessionId"`
-	Message       json.RawMessage `json:"message"`
-	Configuration sendConfig      `json:"configuration"`
-	Metadata      sendMetadata    `json:"metadata"`
-}
-
-// sendMetadata is what the fleet reads of a send's params.metadata: the
-// skill it names (skillId, when a string) and whether it marks a probe
-// (a2a_probe: true). The rest of the object is the client's own.
-type sendMetadata struct {
-	SkillID string
-	Probe   bool
-}
-
-// UnmarshalJSON reads the metadata object as encoding/json reads it into
-// a map (a key given twice: the last one) and keeps what the fleet uses.
-func (m *sendMetadata) UnmarshalJSON(b []byte) error {
-	var mm map[string]any
-	if err := json.Unmarshal(b, &mm); err != nil {
-		return err
-	}
-	m.SkillID, _ = mm["skillId"].(string)
-	m.Probe = mm["a2a_probe"] == true
-	return nil
-}
-
-// sendConfig is the configuration of a send.
-type sendConfig struct {
-	Blocking          *bool `json:"blocking"`
-	ReturnImmediately bool  `json:"returnImmediately"`
-	// HistoryLength caps the history the answer carries (nil: all of it).
-	HistoryLength *int `json:"historyLength"`
-}
-
-type taskParams struct {
-	ID       string         `json:"id"`
-	Name     string         `json:"name"` // "tasks/{id}", an early 1.0 spelling
-	Metadata map[string]any `json:"metadata"`
-	// HistoryLength caps the history a get answers with (nil: all of it).
-	HistoryLength *int `json:"historyLength"`
-}
-
 // serveRPC answers one JSON-RPC request on host h.
 func (h *host) serveRPC(w http.ResponseWriter, r *http.Request, ev *Event) {
 	version := requestVersion(r)
 	q := &request{host: h, binding: jsonrpcBinding{}}
-	q.fast, q.version, q.dialect = !h.vendor.fleet.cfg.PlainJSON, version, dialectFromHeader(version)
+	q.fast, q.Version, q.Dialect = !h.vendor.fleet.cfg.PlainJSON, version, dialectFromHeader(version)
 	q.lenient = h.vendor.lenient(h.sanName())
 	res, err := h.readRPC(w, r, q, ev)
 	h.respond(w, r, q, res, err, ev)
@@ -83,20 +39,20 @@ func (h *host) serveRPC(w http.ResponseWriter, r *http.Request, ev *Event) {
 
 // readRPC runs the stages of a JSON-RPC request in order; the first error
 // answers it.
-func (h *host) readRPC(w http.ResponseWriter, r *http.Request, q *request, ev *Event) (result, error) {
+func (h *host) readRPC(w http.ResponseWriter, r *http.Request, q *request, ev *Event) (ops.Result, error) {
 	body, err := h.readBody(w, r, ev)
 	if err != nil {
-		return result{}, err
+		return ops.Result{}, err
 	}
 	if ct := r.Header.Get("Content-Type"); !jsonContentType(ct) {
-		return result{}, &contentTypeError{ct} // A2A 1.0 §9.1: application/json
+		return ops.Result{}, &contentTypeError{ct} // A2A 1.0 §9.1: application/json
 	}
 	env, err := readEnvelope(body, q.fast, ev)
 	if err != nil {
-		return result{}, err
+		return ops.Result{}, err
 	}
 	if err := q.resolveMethod(env, ev); err != nil {
-		return result{}, err
+		return ops.Result{}, err
 	}
 	return h.answerMethod(q, ev)
 }
@@ -165,18 +121,18 @@ func (q *request) resolveMethod(env rpcEnvelope, ev *Event) error {
 		return a2a.InvalidRequest("id must be a string, a number or null")
 	}
 	q.notification = env.ID == nil
-	q.method, q.params, q.scanned = method, env.Params, env.send
+	q.Method, q.Params, q.scanned = method, env.Params, env.send
 	q.info, q.known = methods[method]
 	if q.info.dialect == Dialect10 && q.info.op != OpSend && q.info.op != OpStream {
-		q.params = a2a.ProtoNamesToJSON(q.params) // a send renames only what its fast path declines
+		q.Params = a2a.ProtoNamesToJSON(q.Params) // a send renames only what its fast path declines
 	}
 	if q.info.op == OpGet || q.info.op == OpCancel || q.info.op == OpSubscribe {
-		q.task, q.taskErr = decodeTaskParams(q.params)
+		q.Task, q.TaskErr = ops.DecodeTaskParams(q.Params)
 	}
 	if d := q.methodDialect(); d != "" {
-		q.dialect = d
+		q.Dialect = d
 	}
-	ev.Method, ev.Dialect, ev.Op = method, string(q.dialect), q.info.op
+	ev.Method, ev.Dialect, ev.Op = method, string(q.Dialect), q.info.op
 	if !q.known {
 		ev.Op = OpOther
 	}
@@ -190,7 +146,7 @@ func (q *request) methodDialect() Dialect {
 	if d := q.info.dialect; d != "" || q.info.op != OpGet && q.info.op != OpCancel && q.info.op != OpSubscribe {
 		return d
 	}
-	t := q.host.vendor.fleet.tasks.Get(q.host.vendor.cfg.ID, q.task.taskID())
+	t := q.host.vendor.fleet.tasks.Get(q.host.vendor.cfg.ID, q.Task.TaskID())
 	switch {
 	case !q.lenient && t != nil && t.Dialect == Dialect01:
 		return Dialect01
@@ -200,7 +156,7 @@ func (q *request) methodDialect() Dialect {
 		return Dialect03
 	case t != nil:
 		return t.Dialect
-	case !strings.HasPrefix(q.version, "1."):
+	case !strings.HasPrefix(q.Version, "1."):
 		return Dialect03
 	}
 	return ""
@@ -208,7 +164,7 @@ func (q *request) methodDialect() Dialect {
 
 // decodeSend decodes the params of a send or stream and their message;
 // scanned are the params as scanRequest read them, if it did.
-func decodeSend(params json.RawMessage, scanned *sendParamsMsg, d Dialect, fast bool, sp *sendParams) (*Message, error) {
+func decodeSend(params json.RawMessage, scanned *sendParamsMsg, d Dialect, fast bool, sp *ops.SendParams) (*Message, error) {
 	if fast {
 		if msg, ok := decodeSendFast(params, scanned, d, sp); ok {
 			return msg, nil
@@ -217,8 +173,8 @@ func decodeSend(params json.RawMessage, scanned *sendParamsMsg, d Dialect, fast 
 	if d == Dialect10 {
 		params = a2a.ProtoNamesToJSON(params)
 	}
-	*sp = sendParams{}
-	if err := json.Unmarshal(nonNull(params), sp); err != nil {
+	*sp = ops.SendParams{}
+	if err := json.Unmarshal(ops.NonNull(params), sp); err != nil {
 		return nil, a2a.InvalidParams(err.Error())
 	}
 	msg, err := a2a.DecodeMessage(sp.Message, d)
@@ -226,91 +182,6 @@ func decodeSend(params json.RawMessage, scanned *sendParamsMsg, d Dialect, fast 
 		return nil, a2a.InvalidParams(err.Error())
 	}
 	return msg, nil
-}
-
-// decodeTaskParams decodes the params of a get or cancel.
-func decodeTaskParams(params json.RawMessage) (taskParams, error) {
-	var tp taskParams
-	err := json.Unmarshal(nonNull(params), &tp)
-	return tp, err
-}
-
-// taskID is the task the params name: id, else the early 1.0 name.
-func (tp *taskParams) taskID() string {
-	if tp.ID != "" {
-		return tp.ID
-	}
-	return strings.TrimPrefix(tp.Name, "tasks/")
-}
-
-// skillOf reads the skill a message is for: params.metadata.skillId
-// (params), then params.message.metadata.skillId.
-func skillOf(params string, msg map[string]any) string {
-	if params != "" {
-		return params
-	}
-	if s, ok := msg["skillId"].(string); ok {
-		return s
-	}
-	return ""
-}
-
-// ProbeText is the text of a probe part [card as claim, not contract: Decision Boundary].
-const ProbeText = "__probe__"
-
-// isProbe reports whether a send is a probe: its only text part is
-// __probe__, or params, message or a part carries a2a_probe: true.
-func isProbe(params sendMetadata, m *Message) bool {
-	if params.Probe || m.Metadata["a2a_probe"] == true {
-		return true
-	}
-	texts := 0
-	probeText := false
-	for _, p := range m.Parts {
-		if p.Metadata["a2a_probe"] == true {
-			return true
-		}
-		switch p.Kind {
-		case "text":
-			texts++
-			probeText = p.Text == ProbeText
-		case "data":
-			var d map[string]any
-			if json.Unmarshal(p.Data, &d) == nil && d["a2a_probe"] == true {
-				return true
-			}
-		}
-	}
-	return texts == 1 && probeText
-}
-
-// summarize describes a message's parts in one line for the trace
-// ("text \"...\", data {...}"), each at most 80 bytes of its content.
-func summarize(m *Message) string { return string(appendSummary(nil, m)) }
-
-// appendSummary appends summarize(m) to b.
-func appendSummary(b []byte, m *Message) []byte {
-	for i, p := range m.Parts {
-		if i > 0 {
-			b = append(b, ", "...)
-		}
-		switch p.Kind {
-		case "text":
-			b = strconv.AppendQuote(append(b, "text "...), clip(p.Text, 80))
-		case "data":
-			b = append(append(b, "data "...), clip(string(p.Data), 80)...)
-		default:
-			b = append(b, p.Kind...)
-		}
-	}
-	return b
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
 }
 
 // jsonString is the string raw holds as json.Unmarshal reads it, "" when
@@ -341,13 +212,6 @@ func idOrNull(id json.RawMessage) json.RawMessage {
 		return json.RawMessage("null")
 	}
 	return id
-}
-
-func nonNull(raw json.RawMessage) json.RawMessage {
-	if len(raw) == 0 || string(raw) == "null" {
-		return json.RawMessage("{}")
-	}
-	return raw
 }
 
 // headerGet is h.Get(key) for a key already in canonical form.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/ops"
 )
 
 // jsonrpcBinding is the JSON-RPC binding (A2A 1.0 §9): answers and
@@ -20,13 +22,13 @@ func (jsonrpcBinding) offers(string) bool  { return true }
 func (jsonrpcBinding) tenant(q *request) string {
 	// Most requests name no tenant: a byte search rules that out before a
 	// decode (an escaped member name could spell "tenant", hence \u).
-	if !bytes.Contains(q.params, []byte("tenant")) && !bytes.Contains(q.params, []byte(`\u`)) {
+	if !bytes.Contains(q.Params, []byte("tenant")) && !bytes.Contains(q.Params, []byte(`\u`)) {
 		return ""
 	}
 	var p struct {
 		Tenant string `json:"tenant"`
 	}
-	if len(q.params) > 0 && json.Unmarshal(q.params, &p) == nil {
+	if len(q.Params) > 0 && json.Unmarshal(q.Params, &p) == nil {
 		return p.Tenant
 	}
 	return ""
@@ -38,13 +40,13 @@ func (jsonrpcBinding) answers(q *request) bool { return !q.notification }
 
 // answer is the JSON-RPC response object carrying the result: a send's
 // task through the fast encoder where it applies.
-func (jsonrpcBinding) answer(q *request, res result) []byte {
-	if s := &res.sent; s.task != nil && q.fast && s.history == nil && s.task.OnlyInput() {
-		if body, ok := encodeSendAnswerFast(q.id, s.task, s.dialect, res.state, s.now); ok {
+func (jsonrpcBinding) answer(q *request, res ops.Result) []byte {
+	if s := &res.Sent; s.Task != nil && q.fast && s.History == nil && s.Task.OnlyInput() {
+		if body, ok := encodeSendAnswerFast(q.id, s.Task, s.Dialect, res.State, s.Now); ok {
 			return body
 		}
 	}
-	v := q.host.vendor.fleet.resultValue(&res)
+	v := res.ResultValue()
 	return encodeAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "result": v}, q.fast)
 }
 
@@ -56,7 +58,7 @@ func (jsonrpcBinding) frame(q *request, item any) []byte {
 // errorAnswer is the JSON-RPC error response, with the HTTP status
 // wireError gave it; a 0.3 or 1.0 stream's goes as the stream's one event.
 func (jsonrpcBinding) errorAnswer(q *request, rpcErr *RPCError, status int) (int, []byte, bool) {
-	body := encodeAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "error": rpcErrorObject(rpcErr, q.dialect, q.host.vendor.errorDomain())}, q.fast)
+	body := encodeAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "error": rpcErrorObject(rpcErr, q.Dialect, q.host.vendor.errorDomain())}, q.fast)
 	// A 0.3 or 1.0 stream's answer is an SSE stream of JSON-RPC responses,
 	// which includes the error response: a2a-go v0.3.3 reads only "data: "
 	// lines and sees an application/json error body as an empty stream,
@@ -66,8 +68,8 @@ func (jsonrpcBinding) errorAnswer(q *request, rpcErr *RPCError, status int) (int
 	// So does a 0.3 tasks/resubscribe error (a2a-go's ResubscribeToTask
 	// would see none otherwise); a 1.0 SubscribeToTask error stays plain
 	// JSON, which the official TCK reads (STREAM-SUB-004).
-	c := q.call
-	asEvent := status == http.StatusOK && c != nil && (q.dialect != Dialect01 && c.Op == OpStream && !c.StreamAsJSON || q.dialect == Dialect03 && q.info.op == OpSubscribe)
+	c := q.Call
+	asEvent := status == http.StatusOK && c != nil && (q.Dialect != Dialect01 && c.Op == OpStream && !c.StreamAsJSON || q.Dialect == Dialect03 && q.info.op == OpSubscribe)
 	return status, body, asEvent
 }
 

@@ -30,9 +30,3 @@ type taskStore = tasks.Store
 func newTaskStore(l Limits) *taskStore {
 	return tasks.NewStore(l.MaxTasks, tasks.NewBudget(l.MaxTaskBytes, l.MaxVendorTaskBytes))
 }
-
-// interruptedState reports whether a (0.3-spelled) state waits for the
-// client: input-required or auth-required (tasks.Terminal's sibling).
-func interruptedState(state string) bool {
-	return state == "input-required" || state == "auth-required"
-}

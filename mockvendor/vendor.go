@@ -26,7 +26,7 @@ type Vendor struct {
 	signer    *vendorSigner
 	jwksCount int
 
-	push pushStore   // push-notification configs (push.go)
+	push pushStore   // push-notification configs (internal/push; the push-config methods in internal/ops)
 	auth *vendorAuth // nil: an open vendor (auth.go)
 }
 

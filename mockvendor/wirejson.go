@@ -30,6 +30,7 @@ import (
 	jsonv1 "github.com/go-json-experiment/json/v1"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/ops"
 )
 
 var (
@@ -203,22 +204,22 @@ var methodNames = func() map[string]string {
 // decodeFast decodes b into v with the fast path's options.
 func decodeFast(b []byte, v any) error { return jsonv2.Unmarshal(b, v, v1Decode) }
 
-// sendParamsMsg is sendParams with the message decoded in the same pass.
+// sendParamsMsg is ops.SendParams with the message decoded in the same pass.
 type sendParamsMsg struct {
 	ID            string           `json:"id"`
 	SessionID     string           `json:"sessionId"`
 	Message       *a2a.WireMessage `json:"message"`
-	Configuration sendConfig       `json:"configuration"`
-	Metadata      sendMetadata     `json:"metadata"`
+	Configuration ops.SendConfig   `json:"configuration"`
+	Metadata      ops.SendMetadata `json:"metadata"`
 }
 
 // decodeSendFast decodes send params and their message in one pass,
 // filling sp (all but sp.Message) as json.Unmarshal would. It returns ok
-// false whenever the two-step decoding (json.Unmarshal into sendParams,
+// false whenever the two-step decoding (json.Unmarshal into ops.SendParams,
 // then a2a.DecodeMessage) could answer differently: an error, an absent
 // message, a member set twice; the caller then decodes the two-step way,
 // which gives the same result or the error.
-func decodeSendFast(params json.RawMessage, scanned *sendParamsMsg, d Dialect, sp *sendParams) (*Message, bool) {
+func decodeSendFast(params json.RawMessage, scanned *sendParamsMsg, d Dialect, sp *ops.SendParams) (*Message, bool) {
 	var p sendParamsMsg
 	ok := scanned != nil
 	if ok {
@@ -320,7 +321,7 @@ func metadataKey(name []byte) int {
 // take reads metadata member key (metadataKey) whose value is the string
 // str (kind '"') or a literal (kind 't', 'f' or 'n'), as UnmarshalJSON
 // would: the last one given wins.
-func (m *sendMetadata) take(key int, str string, kind byte) {
+func takeMetadata(m *ops.SendMetadata, key int, str string, kind byte) {
 	switch key {
 	case 1:
 		m.SkillID = ""
@@ -458,12 +459,12 @@ func (r *tokenReader) str() string {
 	return t.String()
 }
 
-// metadata reads a metadata object as sendMetadata.UnmarshalJSON does
-// (sendMetadata.take). Members are skipped when their value is a string, a
+// metadata reads a metadata object as ops.SendMetadata.UnmarshalJSON does
+// (ops.SendMetadata.take). Members are skipped when their value is a string, a
 // boolean or null; a number, object or array is bad (encoding/json may
 // refuse it, 1e400 for one, and then the whole send).
-func (r *tokenReader) metadata() sendMetadata {
-	var m sendMetadata
+func (r *tokenReader) metadata() ops.SendMetadata {
+	var m ops.SendMetadata
 	if !r.begin('{') {
 		return m
 	}
@@ -471,10 +472,10 @@ func (r *tokenReader) metadata() sendMetadata {
 		key := metadataKey(r.name())
 		kind := byte(r.d.PeekKind())
 		if kind == '"' && key == 1 {
-			m.take(key, r.str(), kind)
+			takeMetadata(&m, key, r.str(), kind)
 			continue
 		}
-		m.take(key, "", kind)
+		takeMetadata(&m, key, "", kind)
 		r.skipScalar()
 	}
 	r.end('}')
@@ -615,7 +616,7 @@ func plainMessage(m *Message) bool {
 }
 
 // encodeSendAnswerFast encodes the whole answer to a 0.3 or 1.0 send of
-// task t in state, as json.Marshal encodes it built from encodeTaskAt's
+// task t in state, as json.Marshal encodes it built from ops.EncodeTaskAt's
 // maps: appended for a plain message, from typed structs for any
 // other 0.3 one. ok is false when it cannot (configured artifacts, ...:
 // the caller then builds the maps).
@@ -729,7 +730,7 @@ func (w *answerWriter) close(c byte) { w.b = append(w.b, c) }
 
 // appendSendAnswer writes the answer to a 0.3 or 1.0 send of a
 // plain message (plainMessage), members in the order json.Marshal writes
-// encodeTaskAt's maps: in 1.0 {"id","jsonrpc","result":{"task":{artifacts,
+// ops.EncodeTaskAt's maps: in 1.0 {"id","jsonrpc","result":{"task":{artifacts,
 // contextId, history, id, status}}}, in 0.3 the task is the result and
 // has "kind":"task" after its id. ok is false for an id encoding/json
 // refuses.

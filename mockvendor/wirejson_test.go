@@ -6,22 +6,23 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/ops"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
 // TestSendParamsMsgMatchesSendParams: the fast path decodes send params
-// into sendParamsMsg, the two-step path into sendParams; both must have
+// into sendParamsMsg, the two-step path into ops.SendParams; both must have
 // the same members (json tags and types), the message's type aside, or the
 // fast path would drop or misread one.
 func TestSendParamsMsgMatchesSendParams(t *testing.T) {
-	a, b := reflect.TypeFor[sendParams](), reflect.TypeFor[sendParamsMsg]()
+	a, b := reflect.TypeFor[ops.SendParams](), reflect.TypeFor[sendParamsMsg]()
 	if a.NumField() != b.NumField() {
-		t.Fatalf("sendParams has %d fields, sendParamsMsg %d", a.NumField(), b.NumField())
+		t.Fatalf("ops.SendParams has %d fields, sendParamsMsg %d", a.NumField(), b.NumField())
 	}
 	for i := 0; i < a.NumField(); i++ {
 		fa, fb := a.Field(i), b.Field(i)
 		if fa.Name != fb.Name || fa.Tag != fb.Tag || fa.Type != fb.Type && fa.Name != "Message" {
-			t.Errorf("field %d: sendParams has %s %s %q, sendParamsMsg %s %s %q", i, fa.Name, fa.Type, fa.Tag, fb.Name, fb.Type, fb.Tag)
+			t.Errorf("field %d: ops.SendParams has %s %s %q, sendParamsMsg %s %s %q", i, fa.Name, fa.Type, fa.Tag, fb.Name, fb.Type, fb.Tag)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/ops"
 )
 
 // scanRequest is the fast path's first try at a JSON-RPC request: one pass
@@ -204,7 +205,7 @@ func (s *requestScan) once(seen *uint8, bit uint8) {
 	*seen |= bit
 }
 
-// sendParams reads send params of the common shape (paramsMember).
+// ops.SendParams reads send params of the common shape (paramsMember).
 func (s *requestScan) sendParams() *sendParamsMsg {
 	p := &sendParamsMsg{}
 	var seen uint8
@@ -275,16 +276,16 @@ func (s *requestScan) parts() []a2a.WirePart {
 }
 
 // metadata reads a metadata object as tokenReader.metadata does
-// (sendMetadata.take): every member's value a string or a literal.
-func (s *requestScan) metadata() sendMetadata {
-	var m sendMetadata
+// (ops.SendMetadata.take): every member's value a string or a literal.
+func (s *requestScan) metadata() ops.SendMetadata {
+	var m ops.SendMetadata
 	s.object(func(name []byte) {
 		key := metadataKey(name)
 		switch kind := s.next(); {
 		case kind != '"':
-			m.take(key, "", s.literal())
+			takeMetadata(&m, key, "", s.literal())
 		case key == 1:
-			m.take(key, string(s.str()), kind)
+			takeMetadata(&m, key, string(s.str()), kind)
 		default:
 			s.str() // a value the fleet does not read
 		}

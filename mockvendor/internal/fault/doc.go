@@ -51,8 +51,9 @@
 // the artifacts a task holds), mockvendor/internal/trace (Op, Coercion),
 // mockvendor/internal/netx (the CA, keys and certificates),
 // mockvendor/internal/yamlfile (the JSON names of config field types) and
-// the module's cardsig package, and no other package of mockvendor. Only
-// the root package mockvendor imports it, re-exporting its public face by
+// the module's cardsig package, and no other package of mockvendor. The
+// operations (internal/ops: the Call they act on) and the root package
+// mockvendor import it, the root re-exporting its public face by
 // alias (FaultType, FaultTypes, ConfigError, Call, VendorView, CardSigner,
 // CallError and every config type) and wiring its hooks to the vendor;
 // nothing below it may.

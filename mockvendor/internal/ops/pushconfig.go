@@ -1,4 +1,4 @@
-package mockvendor
+package ops
 
 import (
 	"bytes"
@@ -18,9 +18,6 @@ import (
 // with it the vendor keeps, returns, lists and deletes the configs of its
 // tasks in its push.Store, which POSTs each change of a task's state to
 // the configs' URLs (internal/push: loopback only, bounded).
-
-// maxPushPerTask is the most configs a task has (push.MaxPerTask).
-const maxPushPerTask = push.MaxPerTask
 
 // pushParams are the params of every push-config method of every dialect:
 // 1.0 has the TaskPushNotificationConfig flat (taskId, id, url, token,
@@ -69,98 +66,99 @@ var pushVerbs = map[string]pushVerb{
 	"DeleteTaskPushNotificationConfig":    pushDelete,
 }
 
-// doPush answers a push-config method for a vendor whose card claims
+// pushMethod answers a push-config method for a vendor whose card claims
 // push notifications: the task must exist (-32001), a set needs a url
 // (-32602), a get names an existing config (-32602 otherwise; 0.x may
 // leave the id out for the task's first config), a delete of a config
 // that is not there succeeds.
-func (h *host) doPush(q *opRequest) (result, error) {
+func pushMethod(v Vendor, q *Request) (Result, error) {
 	var p pushParams
-	if err := json.Unmarshal(a2a.ProtoNamesToJSON(nonNull(q.params)), &p); err != nil {
-		return result{}, a2a.InvalidParams(err.Error())
+	if err := json.Unmarshal(a2a.ProtoNamesToJSON(NonNull(q.Params)), &p); err != nil {
+		return Result{}, a2a.InvalidParams(err.Error())
 	}
-	verb := pushVerbs[q.method]
+	verb := pushVerbs[q.Method]
 	// The task and the config the params name, per dialect.
 	taskID, cfgID := p.ID, p.PushNotificationConfigID
 	switch {
-	case q.dialect == Dialect10:
+	case q.Dialect == a2a.Dialect10:
 		taskID, cfgID = p.TaskID, p.ID
-	case q.dialect == Dialect03 && verb == pushSet:
+	case q.Dialect == a2a.Dialect03 && verb == pushSet:
 		taskID = p.TaskID
 	}
 	if taskID == "" {
 		field := "params.id"
-		if q.dialect == Dialect10 || q.dialect == Dialect03 && verb == pushSet {
+		if q.Dialect == a2a.Dialect10 || q.Dialect == a2a.Dialect03 && verb == pushSet {
 			field = "params.taskId"
 		}
-		return result{}, a2a.InvalidParams(field + " (the task) is required")
+		return Result{}, a2a.InvalidParams(field + " (the task) is required")
 	}
-	v := h.vendor
-	t := v.fleet.tasks.Get(v.cfg.ID, taskID)
+
+	t := v.Tasks().Get(v.ID(), taskID)
 	if t == nil {
-		return result{}, a2a.TaskNotFound(taskID)
+		return Result{}, a2a.TaskNotFound(taskID)
 	}
+	st, pv := v.Push()
 	switch verb {
 	case pushSet:
 		c := push.Config{ID: cfgID, URL: p.URL, Token: p.Token, Auth: p.Authentication}
-		if q.dialect != Dialect10 {
+		if q.Dialect != a2a.Dialect10 {
 			if p.PushNotificationConfig == nil {
-				return result{}, a2a.InvalidParams("params.pushNotificationConfig is required")
+				return Result{}, a2a.InvalidParams("params.pushNotificationConfig is required")
 			}
 			pc := p.PushNotificationConfig
 			c = push.Config{ID: pc.ID, URL: pc.URL, Token: pc.Token, Auth: pc.Authentication}
 		}
 		if c.URL == "" {
-			return result{}, a2a.InvalidParams("the push notification config's url is required")
+			return Result{}, a2a.InvalidParams("the push notification config's url is required")
 		}
 		if c.ID == "" {
 			c.ID = tasks.NewID("pnc-")
 		}
-		c.Dialect = q.dialect
-		if err := v.push.Set(taskID, c); err != nil {
-			return result{}, a2a.InvalidParams(err.Error())
+		c.Dialect = q.Dialect
+		if err := st.Set(taskID, c); err != nil {
+			return Result{}, a2a.InvalidParams(err.Error())
 		}
-		v.push.Watch(pushVendor{v}, t)
-		return result{value: encodePushConfig(taskID, c, q.dialect), taskID: taskID}, nil
+		st.Watch(pv, t)
+		return Result{Value: encodePushConfig(taskID, c, q.Dialect), TaskID: taskID}, nil
 	case pushGet:
-		cs := v.push.List(taskID)
+		cs := st.List(taskID)
 		i := slices.IndexFunc(cs, func(x push.Config) bool { return x.ID == cfgID })
-		if cfgID == "" && q.dialect != Dialect10 && len(cs) > 0 {
+		if cfgID == "" && q.Dialect != a2a.Dialect10 && len(cs) > 0 {
 			i = 0
 		}
 		if i < 0 {
 			if cfgID == "" {
-				return result{}, a2a.InvalidParams(fmt.Sprintf("task %s has no push notification config", taskID))
+				return Result{}, a2a.InvalidParams(fmt.Sprintf("task %s has no push notification config", taskID))
 			}
-			return result{}, a2a.InvalidParams(fmt.Sprintf("task %s has no push notification config %q", taskID, cfgID))
+			return Result{}, a2a.InvalidParams(fmt.Sprintf("task %s has no push notification config %q", taskID, cfgID))
 		}
-		return result{value: encodePushConfig(taskID, cs[i], q.dialect), taskID: taskID}, nil
+		return Result{Value: encodePushConfig(taskID, cs[i], q.Dialect), TaskID: taskID}, nil
 	case pushList:
-		cs := v.push.List(taskID)
+		cs := st.List(taskID)
 		out := make([]any, 0, len(cs))
 		for _, c := range cs {
-			out = append(out, encodePushConfig(taskID, c, q.dialect))
+			out = append(out, encodePushConfig(taskID, c, q.Dialect))
 		}
-		if q.dialect == Dialect10 {
-			// One page holds them all (at most maxPushPerTask).
-			return result{value: map[string]any{"configs": out, "nextPageToken": ""}, taskID: taskID}, nil
+		if q.Dialect == a2a.Dialect10 {
+			// One page holds them all (at most push.MaxPerTask).
+			return Result{Value: map[string]any{"configs": out, "nextPageToken": ""}, TaskID: taskID}, nil
 		}
-		return result{value: out, taskID: taskID}, nil
+		return Result{Value: out, TaskID: taskID}, nil
 	}
 	if cfgID == "" {
-		return result{}, a2a.InvalidParams("the config id to delete is required")
+		return Result{}, a2a.InvalidParams("the config id to delete is required")
 	}
-	v.push.Remove(taskID, cfgID)
-	if q.dialect == Dialect10 {
-		return result{value: map[string]any{}, taskID: taskID}, nil // google.protobuf.Empty
+	st.Remove(taskID, cfgID)
+	if q.Dialect == a2a.Dialect10 {
+		return Result{Value: map[string]any{}, TaskID: taskID}, nil // google.protobuf.Empty
 	}
-	return result{value: nil, taskID: taskID}, nil // 0.3: result null
+	return Result{Value: nil, TaskID: taskID}, nil // 0.3: result null
 }
 
 // encodePushConfig renders a stored config as the dialect's
 // TaskPushNotificationConfig.
-func encodePushConfig(taskID string, c push.Config, d Dialect) map[string]any {
-	if d == Dialect10 {
+func encodePushConfig(taskID string, c push.Config, d a2a.Dialect) map[string]any {
+	if d == a2a.Dialect10 {
 		out := map[string]any{"id": c.ID, "taskId": taskID, "url": c.URL}
 		if c.Token != "" {
 			out["token"] = c.Token
@@ -171,7 +169,7 @@ func encodePushConfig(taskID string, c push.Config, d Dialect) map[string]any {
 		return out
 	}
 	pc := map[string]any{"url": c.URL}
-	if d == Dialect03 {
+	if d == a2a.Dialect03 {
 		pc["id"] = c.ID
 	}
 	if c.Token != "" {
@@ -180,7 +178,7 @@ func encodePushConfig(taskID string, c push.Config, d Dialect) map[string]any {
 	if len(c.Auth) > 0 && string(c.Auth) != "null" {
 		pc["authentication"] = c.Auth
 	}
-	if d == Dialect01 {
+	if d == a2a.Dialect01 {
 		return map[string]any{"id": taskID, "pushNotificationConfig": pc}
 	}
 	return map[string]any{"taskId": taskID, "pushNotificationConfig": pc}
@@ -195,27 +193,27 @@ func encodePushConfig(taskID string, c push.Config, d Dialect) map[string]any {
 // is delivered too (for a blocking send, its end state). A vendor without
 // the capability ignores the member, as before. A config without a url is
 // -32602.
-func (h *host) inlinePush(q *opRequest, t *task) error {
-	v := h.vendor
-	if !v.cfg.Card.PushNotifications || !mayHavePushConfig(q.params) {
+func inlinePush(v Vendor, q *Request, t *tasks.Task) error {
+
+	if !v.PushNotifications() || !mayHavePushConfig(q.Params) {
 		return nil
 	}
 	var p struct {
 		Configuration    json.RawMessage `json:"configuration"`
 		PushNotification *pushConfigJSON `json:"pushNotification"` // 0.1
 	}
-	if json.Unmarshal(nonNull(q.params), &p) != nil {
+	if json.Unmarshal(NonNull(q.Params), &p) != nil {
 		return nil // the send's own decoder judged the params
 	}
 	pc := p.PushNotification
-	if q.dialect != Dialect01 {
+	if q.Dialect != a2a.Dialect01 {
 		var conf struct {
 			Task *pushConfigJSON `json:"taskPushNotificationConfig"`
 			Push *pushConfigJSON `json:"pushNotificationConfig"`
 		}
-		_ = json.Unmarshal(a2a.ProtoNamesToJSON(nonNull(p.Configuration)), &conf)
+		_ = json.Unmarshal(a2a.ProtoNamesToJSON(NonNull(p.Configuration)), &conf)
 		pc = conf.Push
-		if q.dialect == Dialect10 && conf.Task != nil {
+		if q.Dialect == a2a.Dialect10 && conf.Task != nil {
 			pc = conf.Task
 		}
 	}
@@ -225,11 +223,16 @@ func (h *host) inlinePush(q *opRequest, t *task) error {
 	if pc.URL == "" {
 		return a2a.InvalidParams("the send's push notification config has no url")
 	}
-	c := push.Config{ID: or(pc.ID, tasks.NewID("pnc-")), URL: pc.URL, Token: pc.Token, Auth: pc.Authentication, Dialect: q.dialect}
-	if err := v.push.Set(t.ID, c); err != nil {
+	id := pc.ID
+	if id == "" {
+		id = tasks.NewID("pnc-")
+	}
+	c := push.Config{ID: id, URL: pc.URL, Token: pc.Token, Auth: pc.Authentication, Dialect: q.Dialect}
+	st, pv := v.Push()
+	if err := st.Set(t.ID, c); err != nil {
 		return a2a.InvalidParams(err.Error())
 	}
-	v.push.WatchNew(pushVendor{v}, t)
+	st.WatchNew(pv, t)
 	return nil
 }
 

@@ -1,0 +1,398 @@
+package ops
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/tasks"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
+)
+
+// send creates the task of a send (or continues the task its message
+// names) and answers it.
+func send(v Vendor, q *Request) (Result, error) {
+	if q.Call.MessageReply && q.Dialect != a2a.Dialect01 {
+		if _, err := replySkill(v, q); err != nil {
+			return Result{}, err
+		}
+		return messageResult(v, q, false), nil
+	}
+	t, err := sendTask(v, q)
+	if err != nil {
+		return Result{}, err
+	}
+	return taskResult(v, q, t), nil
+}
+
+// stream creates the task of a stream and answers it as a stream of
+// events, or as a send's answer when a fault makes it plain JSON. A vendor
+// whose card does not claim streaming refuses it.
+func stream(v Vendor, q *Request) (Result, error) {
+	if !v.Streaming() && !q.Call.StreamAsJSON {
+		return Result{}, a2a.NoStreaming()
+	}
+	if q.Call.MessageReply && q.Dialect != a2a.Dialect01 && !q.Call.StreamAsJSON {
+		if _, err := replySkill(v, q); err != nil {
+			return Result{}, err
+		}
+		return messageResult(v, q, true), nil // a message-only Stream: one Message
+	}
+	t, err := sendTask(v, q)
+	if err != nil {
+		return Result{}, err
+	}
+	if q.Call.StreamAsJSON {
+		return taskResult(v, q, t), nil
+	}
+	evs, state := StreamEvents(t, q.Dialect, v.WorkTime())
+	res := Result{Stream: evs, TaskID: t.ID, State: state, Task: t}
+	if t.WorkFor > 0 && !t.Hold {
+		// The task and its working status go out at once; the rest when
+		// the work is done.
+		res.RestFrom = 2
+		res.RestAfter = max(time.Until(t.DoneAt(v.WorkTime())), 0)
+	}
+	if n := q.Call.StreamCut; n > 0 && n < len(evs) {
+		// stream-cut: the stream ends (or breaks) while the task runs on;
+		// the trace records the states its frames delivered (writeFrame).
+		res.Stream, res.RestAfter, res.Abort = evs[:n], 0, q.Call.StreamAbort
+	}
+	return res, nil
+}
+
+// replySkill checks the skill of a send answered by a message as a new
+// task's would be: a skill the host does not serve is -32004.
+func replySkill(v Vendor, q *Request) (string, error) {
+	c := q.Call
+	skill := c.Skill
+	if skill == "" {
+		skill = v.DefaultSkill()
+	}
+	if !c.AnySkill && !v.ServesSkill(skill, c.Region) {
+		return "", a2a.SkillNotServed(skill, c.Region, v.SkillsIn(c.Region))
+	}
+	return skill, nil
+}
+
+// messageResult answers a send (or, as its one event, a stream) with an
+// agent Message and no task (A2A 1.0 §3.1.1: a send may answer a Message).
+func messageResult(v Vendor, q *Request, stream bool) Result {
+	m := q.Call.Message
+	ctx := m.ContextID
+	if ctx == "" {
+		ctx = tasks.NewID("ctx-")
+	}
+	reply := &a2a.Message{Role: "agent", MessageID: tasks.NewID("m-"), ContextID: ctx,
+		Parts: []a2a.Part{{Kind: "text", Text: fmt.Sprintf("%s answered %s", v.Organization(), summarize(m))}}}
+	var out any = a2a.EncodeMessage(reply, q.Dialect)
+	if q.Dialect == a2a.Dialect10 {
+		out = map[string]any{"message": out}
+	}
+	if stream {
+		return Result{Stream: []any{out}, Message: true}
+	}
+	return Result{Value: out, Message: true}
+}
+
+// paramsTask is the vendor's task the params name (TaskNotFound for an id
+// it never issued).
+func paramsTask(v Vendor, q *Request) (*tasks.Task, error) {
+	id, err := q.taskParamsID()
+	if err != nil {
+		return nil, err
+	}
+	t := v.Tasks().Get(v.ID(), id)
+	if t == nil {
+		return nil, a2a.TaskNotFound(id)
+	}
+	return t, nil
+}
+
+// get answers a get with the task.
+func get(v Vendor, q *Request) (Result, error) {
+
+	t, err := paramsTask(v, q)
+	if err != nil {
+		return Result{}, err
+	}
+	if n := q.Task.HistoryLength; n != nil && *n < 0 {
+		return Result{}, a2a.InvalidParams("params.historyLength must not be negative")
+	}
+	now := time.Now()
+	state := t.State(now, v.WorkTime())
+	return Result{Value: EncodeTaskView(t, q.Dialect, state, now, TaskView{History: q.Task.HistoryLength, Artifacts: true}), TaskID: t.ID, State: state}, nil
+}
+
+// subscribe answers SubscribeToTask and tasks/resubscribe: a stream
+// whose first event is the task as it is now, then (for a task still
+// running toward completion) its artifact and final status when it
+// completes. A held task's stream ends after the first event. An unknown
+// task is -32001; a terminal one -32004 (A2A 1.0 §3.1.6); a vendor that
+// does not claim streaming refuses it.
+func subscribe(v Vendor, q *Request) (Result, error) {
+
+	if !v.Streaming() {
+		return Result{}, a2a.NoStreaming()
+	}
+	t, err := paramsTask(v, q)
+	if err != nil {
+		return Result{}, err
+	}
+	state := t.State(q.Now, v.WorkTime())
+	if tasks.Terminal(state) {
+		return Result{}, a2a.Unsupported(fmt.Sprintf("task %s is %s: a terminal task has no updates to subscribe to", t.ID, state))
+	}
+	d := q.Dialect
+	var first any
+	switch d {
+	case a2a.Dialect01:
+		first = map[string]any{"id": t.ID, "status": map[string]any{"state": state, "timestamp": q.Now.UTC().Format(time.RFC3339Nano)}, "final": false}
+	case a2a.Dialect03:
+		first = EncodeTaskAt(t, d, state, q.Now)
+	default:
+		first = map[string]any{"task": EncodeTaskAt(t, d, state, q.Now)}
+	}
+	res := Result{Stream: []any{first}, TaskID: t.ID, State: state, Task: t}
+	if t.Hold || interruptedState(state) {
+		return res, nil // the stream closes at an interrupted state
+	}
+	// The events after the task and its working status follow once the
+	// task completes.
+	evs, _ := StreamEvents(t, d, v.WorkTime())
+	res.Stream = append(res.Stream, evs[2:]...)
+	res.RestAfter = max(time.Until(t.DoneAt(v.WorkTime())), 0)
+	return res, nil
+}
+
+// listParams are the params of ListTasks (A2A 1.0 §3.1.4).
+type listParams struct {
+	ContextID            string `json:"contextId"`
+	Status               string `json:"status"`
+	PageSize             *int   `json:"pageSize"`
+	PageToken            string `json:"pageToken"`
+	HistoryLength        *int   `json:"historyLength"`
+	IncludeArtifacts     bool   `json:"includeArtifacts"`
+	StatusTimestampAfter string `json:"statusTimestampAfter"`
+}
+
+// Page sizes of ListTasks: 50 when the request names none, at most 100.
+const (
+	listDefaultPage = 50
+	listMaxPage     = 100
+)
+
+// pageTokenPrefix starts a ListTasks page token; the last task of the
+// page follows it.
+const pageTokenPrefix = "after:"
+
+// list answers ListTasks: the vendor's tasks, newest first, filtered
+// by context, state and creation time, in pages of pageSize (1-100,
+// default 50) with an opaque cursor; artifacts only when includeArtifacts
+// is true.
+func list(v Vendor, q *Request) (Result, error) {
+
+	var lp listParams
+	if err := decodeJSON(NonNull(q.Params), &lp); err != nil {
+		return Result{}, a2a.InvalidParams(err.Error())
+	}
+	size := listDefaultPage
+	if lp.PageSize != nil {
+		if *lp.PageSize < 1 || *lp.PageSize > listMaxPage {
+			return Result{}, a2a.InvalidParams(fmt.Sprintf("params.pageSize must be between 1 and %d", listMaxPage))
+		}
+		size = *lp.PageSize
+	}
+	if n := lp.HistoryLength; n != nil && *n < 0 {
+		return Result{}, a2a.InvalidParams("params.historyLength must not be negative")
+	}
+	var after time.Time
+	if lp.StatusTimestampAfter != "" {
+		var err error
+		if after, err = time.Parse(time.RFC3339Nano, lp.StatusTimestampAfter); err != nil {
+			return Result{}, a2a.InvalidParams("params.statusTimestampAfter is not an RFC 3339 timestamp")
+		}
+	}
+	want := ""
+	if lp.Status != "" && lp.Status != "TASK_STATE_UNSPECIFIED" {
+		want = a2a.NormalState(lp.Status)
+		if !knownState(want) {
+			// Not a TaskState (@a2a-js/sdk 1.3.0 sends "UNRECOGNIZED" for
+			// a request without status): refused, not a silent empty list.
+			return Result{}, a2a.InvalidParams(fmt.Sprintf("params.status %q is not a task state", lp.Status))
+		}
+	}
+	var match []*tasks.Task
+	for _, t := range v.Tasks().List(v.ID()) {
+		if lp.ContextID != "" && t.ContextID != lp.ContextID || !after.IsZero() && t.Created.Before(after) {
+			continue
+		}
+		if want != "" && t.State(q.Now, v.WorkTime()) != want {
+			continue
+		}
+		match = append(match, t)
+	}
+	start := 0
+	if lp.PageToken != "" {
+		id, ok := strings.CutPrefix(lp.PageToken, pageTokenPrefix)
+		i := slices.IndexFunc(match, func(t *tasks.Task) bool { return t.ID == id })
+		if !ok || i < 0 {
+			return Result{}, a2a.InvalidParams("params.pageToken is not a token this agent issued")
+		}
+		start = i + 1
+	}
+	page := match[start:min(start+size, len(match))]
+	tasks := make([]any, 0, len(page))
+	for _, t := range page {
+		tasks = append(tasks, EncodeTaskView(t, q.Dialect, t.State(q.Now, v.WorkTime()), q.Now, TaskView{History: lp.HistoryLength, Artifacts: lp.IncludeArtifacts}))
+	}
+	next := ""
+	if start+size < len(match) {
+		next = pageTokenPrefix + page[len(page)-1].ID
+	}
+	return Result{Value: map[string]any{"tasks": tasks, "nextPageToken": next, "pageSize": size, "totalSize": len(match)}}, nil
+}
+
+// knownState reports whether state (0.3 spelling) is a task state a
+// ListTasks filter can name.
+func knownState(state string) bool {
+	switch state {
+	case "submitted", "working", "input-required", "auth-required", "completed", "canceled", "failed", "rejected":
+		return true
+	}
+	return false
+}
+
+// cancel cancels the task unless it is terminal and answers with it.
+func cancel(v Vendor, q *Request) (Result, error) {
+
+	id, err := q.taskParamsID()
+	if err != nil {
+		return Result{}, err
+	}
+	t, ok := v.Tasks().Cancel(v.ID(), id, q.Now, v.WorkTime())
+	if t == nil {
+		return Result{}, a2a.TaskNotFound(id)
+	}
+	if !ok {
+		return Result{}, a2a.TaskNotCancelable(id, t.State(q.Now, v.WorkTime()))
+	}
+	t.SignalCancel() // its open streams send the canceled status
+	st, pv := v.Push()
+	st.Changed(pv, t) // internal/push: notify the cancel
+	return taskAnswer(v, t, q.Dialect), nil
+}
+
+// taskAnswer is the answer of a get or cancel: the task as it is now.
+func taskAnswer(v Vendor, t *tasks.Task, d a2a.Dialect) Result {
+	now := time.Now()
+	state := t.State(now, v.WorkTime())
+	return Result{Value: EncodeTaskAt(t, d, state, now), TaskID: t.ID, State: state}
+}
+
+// pushConfig answers the push-notification config methods as the
+// card's capabilities.pushNotifications says (pushconfig.go): -32003 without it.
+func pushConfig(v Vendor, q *Request) (Result, error) {
+	if !v.PushNotifications() {
+		return Result{}, a2a.PushNotSupported()
+	}
+	return pushMethod(v, q)
+}
+
+// unsupported answers the methods the fleet knows but does not offer.
+func unsupported(v Vendor, q *Request) (Result, error) {
+	return Result{}, a2a.Unsupported(q.Method + " is not offered by this agent")
+}
+
+// sendTask is the task a send or stream acts on: the task its message
+// names (0.3, 1.0 taskId), which must exist (-32001), not be terminal
+// (-32004, A2A 1.0 §3.1.1) and share the message's contextId (-32602,
+// §3.4.3); else a new task.
+func sendTask(v Vendor, q *Request) (*tasks.Task, error) {
+	if n := q.Send.Configuration.HistoryLength; n != nil && *n < 0 {
+		return nil, a2a.InvalidParams("params.configuration.historyLength must not be negative")
+	}
+	m := q.Call.Message
+	if q.Dialect == a2a.Dialect01 || m.TaskID == "" {
+		return newTask(v, q)
+	}
+
+	t := v.Tasks().Get(v.ID(), m.TaskID)
+	if t == nil {
+		return nil, a2a.TaskNotFound(m.TaskID)
+	}
+	if m.ContextID != "" && m.ContextID != t.ContextID {
+		return nil, a2a.InvalidParams(fmt.Sprintf("params.message.contextId %q is not the context of task %s", m.ContextID, t.ID))
+	}
+	if state := t.State(q.Now, v.WorkTime()); tasks.Terminal(state) {
+		return nil, a2a.Unsupported(fmt.Sprintf("task %s is %s: a terminal task takes no more messages", t.ID, state))
+	}
+	t.AddMessage(m)
+	return t, nil
+}
+
+// newTask creates the task of a send or stream, refusing a skill the host
+// does not serve with the spec's UnsupportedOperationError (-32004) and
+// the skills it does serve.
+func newTask(v Vendor, q *Request) (*tasks.Task, error) {
+	c, sp := q.Call, &q.Send
+
+	skill := c.Skill
+	if skill == "" {
+		skill = v.DefaultSkill()
+	}
+	if !c.AnySkill && !v.ServesSkill(skill, c.Region) {
+		return nil, a2a.SkillNotServed(skill, c.Region, v.SkillsIn(c.Region))
+	}
+	t := &tasks.Task{
+		ID:        tasks.NewID("t-"),
+		ContextID: c.Message.ContextID,
+		Vendor:    v.ID(),
+		Dialect:   c.Dialect,
+		Skill:     skill,
+		Created:   q.Now,
+		Blocking:  true,
+		Hold:      c.Hold,
+		End:       c.EndState,
+		WorkFor:   c.WorkFor,
+		Artifacts: c.Artifacts,
+		Input:     c.Message,
+	}
+	if c.Op == trace.OpStream && v.StreamsWork() && !c.Probe && !c.Hold && !c.StreamAsJSON && t.WorkFor == 0 {
+		t.WorkFor = v.WorkTime() // Config.StreamsWork
+	}
+	if c.Dialect == a2a.Dialect01 && sp.ID != "" {
+		t.ID = sp.ID
+		t.ContextID = sp.SessionID
+	}
+	if t.ContextID == "" {
+		t.ContextID = tasks.NewID("ctx-")
+	}
+	if (sp.Configuration.Blocking != nil && !*sp.Configuration.Blocking) || sp.Configuration.ReturnImmediately {
+		t.Blocking = false
+	}
+	out := make([]byte, 0, len(v.Organization())+len(skill)+128)
+	out = append(append(append(append(out, v.Organization()...), " ran "...), skill...), " on "...)
+	t.Output = string(appendSummary(out, c.Message))
+	v.Tasks().Put(t)
+	if err := inlinePush(v, q, t); err != nil { // pushconfig.go: the send's push config
+		return nil, err
+	}
+	return t, nil
+}
+
+// taskResult is the answer of a send (or of a stream answered as plain
+// JSON): the task, which the binding renders (Result.ResultValue; the
+// JSON-RPC binding's fast encoder where it applies).
+func taskResult(v Vendor, q *Request, t *tasks.Task) Result {
+	state := t.State(q.Now, v.WorkTime())
+	return Result{Sent: SentTask{Task: t, Dialect: q.Dialect, Now: q.Now, History: q.Send.Configuration.HistoryLength}, TaskID: t.ID, State: state}
+}
+
+// interruptedState reports whether a (0.3-spelled) state waits for the
+// client: input-required or auth-required (tasks.Terminal's sibling).
+func interruptedState(state string) bool {
+	return state == "input-required" || state == "auth-required"
+}

@@ -1,0 +1,62 @@
+package mockvendor
+
+import (
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/ops"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/push"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/tasks"
+)
+
+// The operations live in internal/ops; they see a vendor through
+// ops.Vendor, which opsVendor implements over the vendor's configuration,
+// its card, the fleet's task store and the vendor's push store.
+
+// ProbeText is the text of a probe part [card as claim, not contract: Decision Boundary].
+const ProbeText = ops.ProbeText
+
+// opsVendor is a vendor as its operations see it (ops.Vendor). A pointer
+// conversion of *Vendor, so passing it as the interface allocates nothing.
+type opsVendor Vendor
+
+var _ ops.Vendor = (*opsVendor)(nil)
+
+func (o *opsVendor) v() *Vendor           { return (*Vendor)(o) }
+func (o *opsVendor) ID() string           { return o.cfg.ID }
+func (o *opsVendor) Organization() string { return o.cfg.Organization }
+func (o *opsVendor) DefaultSkill() string { return o.v().defaultSkill() }
+func (o *opsVendor) ServesSkill(skill, region string) bool {
+	return o.v().servesSkill(skill, region)
+}
+func (o *opsVendor) SkillsIn(region string) []string { return o.v().skillsIn(region) }
+func (o *opsVendor) Streaming() bool                 { return o.cfg.Card.Streaming }
+func (o *opsVendor) PushNotifications() bool         { return o.cfg.Card.PushNotifications }
+func (o *opsVendor) Tasks() *tasks.Store             { return o.fleet.tasks }
+func (o *opsVendor) Push() (*push.Store, push.Vendor) {
+	return &o.push, pushVendor{o.v()}
+}
+func (o *opsVendor) WorkTime() time.Duration { return o.fleet.limits.WorkTime }
+func (o *opsVendor) StreamsWork() bool       { return o.fleet.cfg.StreamsWork }
+
+// ExtendedCard is the extended card CardConfig.ExtendedCard declares.
+func (o *opsVendor) ExtendedCard() (ops.ExtendedCard, bool) {
+	ec := o.cfg.Card.ExtendedCard
+	if ec == nil {
+		return ops.ExtendedCard{}, false
+	}
+	return ops.ExtendedCard{Unconfigured: ec.Unconfigured, Description: ec.Description}, true
+}
+
+// CardDocument is the vendor's card (cardDocument) as a client of d's
+// generation reads it: for 1.0 without the 0.3 members.
+func (o *opsVendor) CardDocument(d a2a.Dialect) map[string]any {
+	card := o.v().cardDocument()
+	if d == Dialect10 {
+		for _, k := range legacyMembers {
+			delete(card, k)
+		}
+		delete(card, "supportsAuthenticatedExtendedCard")
+	}
+	return card
+}
