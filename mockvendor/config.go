@@ -3,6 +3,8 @@ package mockvendor
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/card"
 )
 
 // Config describes a fleet before it starts. The zero Config is an empty
@@ -321,13 +323,9 @@ type ExtendedCardConfig struct {
 	Public bool `json:"public,omitempty"`
 }
 
-// CardExtension is one capabilities.extensions entry.
-type CardExtension struct {
-	URI         string         `json:"uri"`
-	Description string         `json:"description,omitempty"`
-	Required    bool           `json:"required,omitempty"`
-	Params      map[string]any `json:"params,omitempty"`
-}
+// CardExtension is one capabilities.extensions entry: URI, Description,
+// Required and Params, the entry's members in this order.
+type CardExtension = card.Extension
 
 // SkillConfig is one skill of a vendor.
 type SkillConfig struct {

@@ -1,6 +1,7 @@
 package mockvendor
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -184,10 +185,10 @@ func cardFromJSON(vc *VendorConfig, data []byte) error {
 		return fmt.Errorf("not an agent card: %v", err)
 	}
 	c := &vc.Card
-	c.Name = or(c.Name, doc.Name)
-	c.Description = or(c.Description, doc.Description)
-	c.Version = or(c.Version, doc.Version)
-	c.URL = or(c.URL, doc.URL)
+	c.Name = cmp.Or(c.Name, doc.Name)
+	c.Description = cmp.Or(c.Description, doc.Description)
+	c.Version = cmp.Or(c.Version, doc.Version)
+	c.URL = cmp.Or(c.URL, doc.URL)
 	// The card carries the 0.3 protocolVersion beside the 1.0 interfaces;
 	// a 1.0 interface means the card claims 1.0.
 	claim := doc.ProtocolVersion
@@ -272,8 +273,7 @@ func checkSigning(vc VendorConfig) error {
 	if vc.Signing == nil {
 		return nil
 	}
-	_, _, _, err := resolveSigning(vc.Signing, vc.Hosts)
-	return err
+	return resolveSigning(vc.Signing, vc.Hosts)
 }
 
 // MarshalYAML renders the configuration as a fleet file that LoadConfig

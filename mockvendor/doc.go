@@ -27,6 +27,10 @@
 //	                               the A2A error model (codes, ErrorInfo)
 //	1      internal/credentials    security schemes, issued credentials, 401s
 //	2      internal/tasks          the task store and its byte budget
+//	2      internal/card           the Agent Card: its document per
+//	                               generation, interfaces, CDN copies and
+//	                               ETags, signing key, JWKS (the root runs
+//	                               the card faults around it)
 //	3      internal/push           push-notification configs and their
 //	                               webhook delivery (watches, queue, retries)
 //	3      internal/fault          every fault type, the fault registry, the

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/card"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/credentials"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/fault"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/netx"
@@ -493,7 +494,7 @@ func (h *host) serve(w http.ResponseWriter, r *http.Request) {
 	seq := tr.Begin(ev)
 	sw := &statusWriter{ResponseWriter: w}
 	switch {
-	case r.Method == http.MethodGet && h.cfg.Card && isCardPath(r.URL.Path):
+	case r.Method == http.MethodGet && h.cfg.Card && card.IsPath(r.URL.Path):
 		ev.Op = OpCardFetch
 		h.vendor.serveCard(sw, r, &ev)
 	case r.Method == http.MethodGet && r.URL.Path == JWKSPath && h.vendor.servesJWKS(h):

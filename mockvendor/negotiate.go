@@ -37,21 +37,6 @@ func (v *Vendor) serves(version string) bool {
 	return slices.Contains(v.servedVersions(), version)
 }
 
-// majorMinor is the Major.Minor of an A2A-Version value: patch numbers are
-// not used in negotiation (§3.6); "" is 0.3 (§3.6.2).
-func majorMinor(version string) string {
-	version = strings.TrimSpace(version)
-	if version == "" {
-		return "0.3"
-	}
-	if i := strings.IndexByte(version, '.'); i >= 0 {
-		if j := strings.IndexByte(version[i+1:], '.'); j >= 0 {
-			return version[:i+1+j]
-		}
-	}
-	return version
-}
-
 // lenient reports whether a lenient-version fault applies to the host.
 func (v *Vendor) lenient(hostKey string) bool {
 	for _, af := range v.faultsSnapshot() {
@@ -80,7 +65,7 @@ func (q *request) negotiate() error {
 	if q.lenient {
 		return nil
 	}
-	asked := majorMinor(q.Version)
+	asked := a2a.MajorMinor(q.Version)
 	served := v.endpointVersions(q.host, q.binding)
 	if !slices.Contains(served, asked) {
 		return a2a.VersionNotSupported(asked, served)

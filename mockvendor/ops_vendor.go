@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/card"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/ops"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/push"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/tasks"
@@ -48,15 +49,15 @@ func (o *opsVendor) ExtendedCard() (ops.ExtendedCard, bool) {
 	return ops.ExtendedCard{Unconfigured: ec.Unconfigured, Description: ec.Description}, true
 }
 
-// CardDocument is the vendor's card (cardDocument) as a client of d's
-// generation reads it: for 1.0 without the 0.3 members.
+// CardDocument is the vendor's card (card.Spec.Document) as a client of
+// d's generation reads it: for 1.0 without the 0.3 members.
 func (o *opsVendor) CardDocument(d a2a.Dialect) map[string]any {
-	card := o.v().cardDocument()
+	doc := o.v().cardSpec().Document()
 	if d == Dialect10 {
-		for _, k := range legacyMembers {
-			delete(card, k)
+		for _, k := range card.LegacyMembers {
+			delete(doc, k)
 		}
-		delete(card, "supportsAuthenticatedExtendedCard")
+		delete(doc, "supportsAuthenticatedExtendedCard")
 	}
-	return card
+	return doc
 }

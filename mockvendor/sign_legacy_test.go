@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/a2a-conform/a2a-conform/cardsig"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/card"
 )
 
 // TestSignedHybridCard: vendor A's hybrid card carries the 0.3 members and
@@ -16,21 +17,21 @@ import (
 func TestSignedHybridCard(t *testing.T) {
 	f := tDefault(t)
 	c := tClient(t, f, tViaProxy)
-	card := tGet(t, c, "https://"+HostVendorA+CardPath, nil)
+	served := tGet(t, c, "https://"+HostVendorA+CardPath, nil)
 	jwks := tGet(t, c, "https://"+HostVendorA+JWKSPath, nil)
 	keys, err := cardsig.ParseJWKS(jwks.Body)
 	if err != nil {
 		t.Fatal(err)
 	}
 	src := cardsig.StaticKeys{"https://" + HostVendorA + JWKSPath: keys}
-	if card.JSON["url"] == nil || card.JSON["preferredTransport"] != "JSONRPC" {
-		t.Fatalf("A's card lacks the 0.3 members: %s", card.Body)
+	if served.JSON["url"] == nil || served.JSON["preferredTransport"] != "JSONRPC" {
+		t.Fatalf("A's card lacks the 0.3 members: %s", served.Body)
 	}
-	if _, err := cardsig.Verify(context.Background(), card.Body, src); err != nil {
+	if _, err := cardsig.Verify(context.Background(), served.Body, src); err != nil {
 		t.Errorf("whole-card verification: %v", err)
 	}
 	var doc map[string]any
-	_ = json.Unmarshal(card.Body, &doc)
+	_ = json.Unmarshal(served.Body, &doc)
 	sigs := tAsList(doc["signatures"])
 	for i, keep := range []string{"projection", "whole card"} {
 		one := map[string]any{}
@@ -39,7 +40,7 @@ func TestSignedHybridCard(t *testing.T) {
 		}
 		one["signatures"] = []any{sigs[i]}
 		if i == 0 {
-			for _, k := range legacyMembers {
+			for _, k := range card.LegacyMembers {
 				delete(one, k)
 			}
 		}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/card"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/fault"
 )
 
@@ -22,8 +24,9 @@ type Vendor struct {
 	mu        sync.RWMutex
 	faults    []*attachedFault
 	nextFault int
-	cards     *cardSet // built lazily; nil after a fault change
-	signer    *vendorSigner
+	spec      *card.Spec // the card's (card.go); set by init
+	cards     *card.Set  // built lazily; nil after a fault change
+	signer    *card.Signer
 	jwksCount int
 
 	push pushStore   // push-notification configs (internal/push; the push-config methods in internal/ops)
@@ -54,13 +57,17 @@ func (v *Vendor) JWKSFetches() int {
 
 func (v *Vendor) init() error {
 	if v.cfg.Signing != nil {
-		s, err := newVendorSigner(v)
+		s, err := v.newSigner()
 		if err != nil {
 			return fmt.Errorf("vendor %s: %w", v.cfg.ID, err)
 		}
 		v.signer = s
 	}
-	return v.initAuth()
+	if err := v.initAuth(); err != nil {
+		return err
+	}
+	v.spec = v.newCardSpec()
+	return nil
 }
 
 // attachedFault is a fault attached to a vendor: impl is what fault.New
@@ -183,8 +190,8 @@ func (v *Vendor) runHeaderHooks(hostKey string, hdr http.Header) {
 // version the request asked for when the vendor serves it, else the
 // version of the request's dialect (none for the 0.1 dialect).
 func (v *Vendor) responseVersion(asked string, d Dialect) string {
-	if asked != "" && v.serves(majorMinor(asked)) {
-		return majorMinor(asked)
+	if asked != "" && v.serves(a2a.MajorMinor(asked)) {
+		return a2a.MajorMinor(asked)
 	}
 	switch d {
 	case Dialect10:
@@ -262,4 +269,4 @@ func (w *vendorView) SkillsIn(region string) []string { return w.vendor().skills
 func (w *vendorView) InputModes(skill string) []string {
 	return w.vendor().inputModes(skill)
 }
-func (w *vendorView) SkillEntry(id string) map[string]any { return skillDoc(SkillConfig{ID: id}) }
+func (w *vendorView) SkillEntry(id string) map[string]any { return card.SkillDoc(card.Skill{ID: id}) }

@@ -4,9 +4,11 @@
 // speaks, 0.1, 0.3 (with 0.2) and 1.0: DecodeMessage and BuildMessage,
 // EncodeMessage and EncodePart, StateName and NormalState, and
 // ProtoNamesToJSON and JSONName for the proto field names a 1.0 client
-// may send (A2A 1.0.1 §5.5); and the artifacts a task may hold, in a form
-// of their own that names what every dialect can say (ArtifactSpec,
-// ArtifactPart: their check, each part as a Part, a stream's chunks).
+// may send (A2A 1.0.1 §5.5); MajorMinor, the form versions are
+// negotiated and declared in (A2A 1.0 §3.6); and the artifacts a task may
+// hold, in a form of their own that names what every dialect can say
+// (ArtifactSpec, ArtifactPart: their check, each part as a Part, a
+// stream's chunks).
 // It holds the A2A error model too (errors.go): Error (the root package's
 // RPCError) with its codes, the constructors of every error the fleet
 // answers (InvalidParams, TaskNotFound, VersionNotSupported, ...), and the

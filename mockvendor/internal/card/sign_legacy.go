@@ -1,20 +1,18 @@
-package mockvendor
+package card
 
 import (
 	"encoding/json"
 	"fmt"
-
-	"github.com/a2a-conform/a2a-conform/mockvendor/internal/fault"
 )
 
-// legacyMembers are the 0.3 members a hybrid card carries beside the 1.0
+// LegacyMembers are the 0.3 members a hybrid card carries beside the 1.0
 // ones; a 1.0 verifier that projects the card onto the 1.0 schema first
 // (@a2a-js/sdk 1.3.0) never sees them. supportsAuthenticatedExtendedCard
-// is there only when the card declares an extended card (CardConfig.
-// ExtendedCard).
-var legacyMembers = []string{"url", "preferredTransport", "protocolVersion", "supportsAuthenticatedExtendedCard"}
+// is there only when the card declares an extended card
+// (Spec.ExtendedCard).
+var LegacyMembers = []string{"url", "preferredTransport", "protocolVersion", "supportsAuthenticatedExtendedCard"}
 
-// signHybrid signs a card that carries the 0.3 members (SigningConfig.
+// signHybrid signs a card that carries the 0.3 members (SigningSpec.
 // LegacyFields) twice with the vendor's key: the first signature covers
 // the card without them (the bytes @a2a-js/sdk checks after its
 // projection), the second the whole card (what an RFC 8785 verifier over
@@ -22,12 +20,12 @@ var legacyMembers = []string{"url", "preferredTransport", "protocolVersion", "su
 // verifier succeeds on the first signature that verifies (A2A 1.0 §8.4:
 // several signatures may be present), so both kinds accept the card, and
 // neither accepts a card changed in what it reads.
-func (v *Vendor) signHybrid(card map[string]any) ([]byte, error) {
+func (s *Signer) signHybrid(card map[string]any) ([]byte, error) {
 	proj := make(map[string]any, len(card))
 	for k, val := range card {
 		proj[k] = val
 	}
-	for _, k := range legacyMembers {
+	for _, k := range LegacyMembers {
 		delete(proj, k)
 	}
 	pb, err := json.Marshal(proj)
@@ -40,7 +38,7 @@ func (v *Vendor) signHybrid(card map[string]any) ([]byte, error) {
 	}
 	var sigs []json.RawMessage
 	for _, b := range [][]byte{pb, fb} {
-		signed, err := v.signer.Sign(b)
+		signed, err := s.Sign(b)
 		if err != nil {
 			return nil, err
 		}
@@ -58,22 +56,4 @@ func (v *Vendor) signHybrid(card map[string]any) ([]byte, error) {
 	}
 	out["signatures"] = sigs
 	return json.Marshal(out)
-}
-
-// hybridSigned reports whether the vendor's honest signature is the
-// hybrid one: it signs, its card keeps the 0.3 members, and no fault signs
-// in its place.
-func (v *Vendor) hybridSigned(card map[string]any) bool {
-	if v.signer == nil || v.cfg.Signing == nil || !v.cfg.Signing.LegacyFields {
-		return false
-	}
-	if _, ok := card["url"]; !ok {
-		return false
-	}
-	for _, af := range v.faultsSnapshot() {
-		if _, ok := af.impl.(fault.SignHook); ok {
-			return false
-		}
-	}
-	return true
 }
