@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The explicit card forms of card_iface.go and what the endpoints hold the
+// The explicit card forms of internal/card and what the endpoints hold the
 // card to: versions per interface URL, the 0.3 members' url, tenants.
 
 const (

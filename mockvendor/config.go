@@ -258,7 +258,7 @@ type CardConfig struct {
 	// DefaultOutputModes of the card. Empty means ["text/plain"].
 	DefaultOutputModes []string `json:"defaultOutputModes,omitempty"`
 
-	// Interface and version selection (card_iface.go, the IFACE scenarios).
+	// Interface and version selection (internal/card, the IFACE scenarios).
 
 	// Interfaces, when set, are the card's supportedInterfaces exactly, in
 	// this order, instead of one interface per version served. Each
@@ -363,7 +363,7 @@ type SigningConfig struct {
 	// protocolVersion) in the signed card of a vendor that serves 0.3, so
 	// 0.3 clients can use it. @a2a-js/sdk projects a card onto its 1.0
 	// schema before checking it, so one signature cannot cover both forms:
-	// the card then carries two (sign_legacy.go), one over the 1.0 members
+	// the card then carries two (internal/card), one over the 1.0 members
 	// and one over the whole card. False leaves the 0.3 members out.
 	LegacyFields bool `json:"legacyFields,omitempty"`
 }

@@ -6,7 +6,7 @@ import "github.com/a2a-conform/a2a-conform/mockvendor/internal/fault"
 // interfaces, the seam a fault sees (Call, VendorView, CardSigner,
 // CallError) and every fault type, one file each. These aliases keep them
 // part of this package's public face; the vendor's side of the hooks (who
-// asks which fault when) is the wiring in vendor.go, card.go, sign.go,
+// asks which fault when) is the wiring in vendor.go, card.go,
 // negotiate.go and fleet.go.
 
 // FaultType describes a registered fault type for documentation and the

@@ -497,7 +497,7 @@ func TestCardMembers(t *testing.T) {
 					t.Errorf("streaming = %v", tPath(card, "capabilities", "streaming"))
 				}
 				if tc.signed {
-					// A's card is a hybrid one, signed twice (sign_legacy.go);
+					// A's card is a hybrid one, signed twice (internal/card);
 					// TestJSInteropFleetCards and TestSignedHybridCard check the
 					// signatures.
 					if n := len(tAsList(card["signatures"])); n != 2 {

@@ -18,7 +18,7 @@ import (
 // body, the envelope and the method; the HTTP+JSON binding (rest.go:
 // serveREST) the route and the body or query. Both then run answerMethod,
 // the stages they share: the version (negotiate.go), the tenant
-// (card_iface.go), the params (decodeParams), authentication, the faults'
+// (endpoint.go), the params (decodeParams), authentication, the faults'
 // call hooks and the operation (internal/ops: ops.Run, one implementation
 // of each operation over ops.Request and ops.Result). A stage or operation
 // that fails returns an error value; wireError maps it to the A2A error

@@ -71,7 +71,7 @@ func (v *Vendor) init() error {
 }
 
 // attachedFault is a fault attached to a vendor: impl is what fault.New
-// built, which runCallHooks and runHeaderHooks here (and card.go, sign.go,
+// built, which runCallHooks and runHeaderHooks here (and card.go,
 // negotiate.go, fleet.go) ask for the hook interfaces of internal/fault.
 type attachedFault struct {
 	id    string
