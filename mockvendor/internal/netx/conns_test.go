@@ -184,7 +184,9 @@ func TestFleetCap(t *testing.T) {
 				t.Errorf("%d reclaimed, want 1", fc.Reclaimed())
 			}
 			// A connection inside a request is not reclaimed: the next is
-			// answered 503.
+			// answered 503. (The server side of the last connection goes
+			// first, so that the one open is the one inside its request.)
+			tWaitFor(t, func() bool { open, _ := fc.Counts(); return open == 0 })
 			busy, err := net.Dial("tcp", addr)
 			if err != nil {
 				t.Fatal(err)
@@ -194,7 +196,7 @@ func TestFleetCap(t *testing.T) {
 				busy = tls.Client(busy, tc.client)
 			}
 			fmt.Fprint(busy, "POST /p HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{")
-			tWaitFor(t, func() bool { return fc.cc.busyConns() == 1 }) // inside its request
+			tWaitFor(t, func() bool { open, _ := fc.Counts(); return open == 1 && fc.cc.busyConns() == 1 }) // inside its request
 			status, retry, body := tGet(t, addr, tc.client)
 			if status != 503 || retry != "1" || !strings.Contains(body, "1 connections are open") {
 				t.Errorf("past the cap: %d Retry-After %q %q, want 503, 1 and the cap", status, retry, body)
