@@ -121,7 +121,8 @@ FUZZTIME ?= 60s
 FUZZFLAGS ?=
 FUZZ_TARGETS := \
 	./mockvendor:FuzzRPC \
-	./mockvendor:FuzzProxy \
+	./mockvendor/internal/netx:FuzzProxy \
+	./mockvendor:FuzzREST \
 	./mockvendor:FuzzEncodeAnswer \
 	./mockvendor:FuzzReadEnvelope \
 	./mockvendor:FuzzEncodeSendAnswer \
