@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/binding"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/credentials"
 )
 
@@ -158,40 +159,24 @@ func (f *Fleet) redact(e *Event) {
 // redacted with it.
 func (f *Fleet) RedactText(s string) (string, []string) { return f.issued.Redact(s) }
 
-// authError is a call without an accepted credential: HTTP 401 with a
-// challenge (RFC 9110 §11.6.1; RFC 6750 §3 for bearer).
-type authError struct {
-	rpc       *RPCError
-	challenge string
-}
-
-func (e *authError) Error() string { return e.rpc.Message }
-
 // authenticate checks a call against the vendor's scheme: it passes when
-// the trace event shows the vendor's own credential presented the way its
-// card declares, and the credential is not revoked.
-func (v *Vendor) authenticate(ev *Event) error {
+// the credentials the call presented (as the trace event lists them)
+// hold the vendor's own, presented the way its card declares, and the
+// credential is not revoked; else a *binding.AuthError (401).
+func (v *Vendor) authenticate(presented []Presented) error {
 	a := v.auth
 	if a == nil {
 		return nil
 	}
 	via := a.Via()
-	own := slices.Contains(ev.Credentials, Presented{Owner: a.Vendor(), Via: via})
-	sameWay := slices.ContainsFunc(ev.Credentials, func(p Presented) bool { return p.Via == via })
+	own := slices.Contains(presented, Presented{Owner: a.Vendor(), Via: via})
+	sameWay := slices.ContainsFunc(presented, func(p Presented) bool { return p.Via == via })
 	refusal, ok := a.Check(own, sameWay)
 	if ok {
 		return nil
 	}
-	return &authError{challenge: refusal.Challenge, rpc: &RPCError{Code: -32000, Message: refusal.Message,
+	return &binding.AuthError{Challenge: refusal.Challenge, Err: &RPCError{Code: -32000, Message: refusal.Message,
 		Data: map[string]any{"scheme": refusal.Scheme}, Reason: "UNAUTHENTICATED"}}
-}
-
-// challengeHeader sets WWW-Authenticate for an authentication error.
-func challengeHeader(hdr http.Header, err error) {
-	var ae *authError
-	if errors.As(err, &ae) {
-		hdr.Set("WWW-Authenticate", ae.challenge)
-	}
 }
 
 // securityDocs adds the vendor's security scheme and requirement to its

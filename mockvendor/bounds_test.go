@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"runtime"
-	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -181,26 +180,6 @@ func TestTraceBounds(t *testing.T) {
 // depth levels deep.
 func nested(depth int) []byte {
 	return []byte(`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"x":` + strings.Repeat("[", depth-2) + strings.Repeat("]", depth-2) + `}}`)
-}
-
-// TestTraceErrorDataDepth: error data nested deeper than MaxTracedDepth
-// (a server-error fault's configured data may be anything) is left out
-// and named in Clipped; shallower data is kept.
-func TestTraceErrorDataDepth(t *testing.T) {
-	deep := map[string]any{"leaf": 1}
-	for i := 0; i < MaxTracedDepth; i++ {
-		deep = map[string]any{"d": deep}
-	}
-	for _, c := range []struct {
-		data map[string]any
-		kept bool
-	}{{map[string]any{"skill": "s"}, true}, {deep, false}} {
-		var ev Event
-		traceErrorData(&ev, &RPCError{Code: -32000, Message: "x", Data: c.data})
-		if kept := ev.ErrorData != nil; kept != c.kept || !c.kept && !slices.Contains(ev.Clipped, "errorData") {
-			t.Errorf("error data kept %v (want %v), Clipped %q", kept, c.kept, ev.Clipped)
-		}
-	}
 }
 
 // tbHeap is the live heap after two collections (hostile_bench_test.go).

@@ -17,7 +17,7 @@ type Config struct {
 	// Limits bound what the fleet keeps; the zero value means the defaults.
 	Limits Limits `json:"limits,omitempty"`
 	// PlainJSON turns off the JSON-RPC endpoint's fast JSON path
-	// (wirejson.go: github.com/go-json-experiment/json, typed structs and a
+	// (internal/binding/jsonrpc: github.com/go-json-experiment/json, typed structs and a
 	// token encoder for the send answers): requests are then read and
 	// answers written with encoding/json alone. The answers are the same
 	// either way. False (the zero value) keeps the fast path on; true is

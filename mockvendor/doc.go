@@ -3,8 +3,8 @@
 // own certificate from a CA the fleet makes (or one it is given), a CONNECT
 // proxy and a resolve map that reach them by name, a CDN in front of every
 // card, a JSON-RPC endpoint that speaks the 0.1, 0.3 and 1.0 dialects (and
-// the 1.0 HTTP+JSON binding on hosts with a RESTPath, rest.go), and a trace
-// of every request. It never imports Ginkgo: it runs as a plain
+// the 1.0 HTTP+JSON binding on hosts with a RESTPath), and a trace of
+// every request. It never imports Ginkgo: it runs as a plain
 // server (`a2a-conform fleet up`) as well as inside the suite.
 //
 // The lifecycle follows net/http/httptest: NewFleet starts a fleet,
@@ -38,6 +38,15 @@
 //	4      internal/ops            the A2A operations over binding-neutral
 //	                               requests and results, the Vendor they see,
 //	                               task encoding per dialect
+//	5      internal/binding        what every protocol binding shares: the
+//	                               Binding and Host interfaces, the stages
+//	                               from version negotiation to the operation
+//	                               (Handle), the one answer writer (Respond,
+//	                               SSE), body limits, errors to the wire
+//	6      internal/binding/jsonrpc the JSON-RPC binding: envelope, method
+//	                               table, fast JSON path, rendering
+//	6      internal/binding/rest   the HTTP+JSON binding: routes, body and
+//	                               query, rendering
 //	9      mockvendor              the public face (NewFleet, Fleet, Vendor,
 //	                               config, aliases of moved types) and the
 //	                               wiring of the layers below

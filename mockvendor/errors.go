@@ -4,8 +4,9 @@ import "github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 
 // The A2A error model lives in internal/a2a (errors.go): the error value,
 // its codes and constructors and the ErrorInfo both bindings share. Each
-// binding renders it in its own form (rpc_write.go: the JSON-RPC error
-// object of a dialect; rest.go: the HTTP+JSON google.rpc.Status).
+// binding renders it in its own form (internal/binding/jsonrpc: the
+// JSON-RPC error object of a dialect; internal/binding/rest: the
+// HTTP+JSON google.rpc.Status).
 
 // RPCError is an A2A error the fleet answers (a2a.Error). It is a value
 // until a binding renders it in its wire form.

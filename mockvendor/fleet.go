@@ -500,10 +500,7 @@ func (h *host) serve(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodGet && r.URL.Path == JWKSPath && h.vendor.servesJWKS(h):
 		ev.Op = OpJWKSFetch
 		h.vendor.serveJWKS(sw, r, &ev)
-	case h.cfg.RPCPath != "" && r.URL.Path == h.cfg.RPCPath && r.Method == http.MethodPost:
-		h.serveRPC(sw, r, &ev)
-	case h.isREST(r):
-		h.serveREST(sw, r, &ev)
+	case h.serveBinding(sw, r, &ev):
 	case h.cfg.RPCPath != "" && r.URL.Path == h.cfg.RPCPath:
 		sw.Header().Set("Allow", "POST")
 		http.Error(sw, "the JSON-RPC endpoint takes POST", http.StatusMethodNotAllowed)

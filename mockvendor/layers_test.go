@@ -9,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/binding/jsonrpc"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/binding/rest"
 )
 
 // fleetPath is the import path of the fleet's root package.
@@ -19,30 +22,36 @@ const fleetPath = "github.com/a2a-conform/a2a-conform/mockvendor"
 // package may import another of the fleet's packages only when that one's
 // layer is lower: imports point down.
 var layers = map[string]int{
-	"internal/trace":       0,
-	"internal/netx":        0,
-	"internal/yamlfile":    0,
-	"internal/a2a":         1,
-	"internal/credentials": 1,
-	"internal/tasks":       2,
-	"internal/card":        2,
-	"internal/push":        3,
-	"internal/fault":       3,
-	"internal/ops":         4,
-	"":                     9, // the public face and the wiring
-	"admin":                10,
+	"internal/trace":           0,
+	"internal/netx":            0,
+	"internal/yamlfile":        0,
+	"internal/a2a":             1,
+	"internal/credentials":     1,
+	"internal/tasks":           2,
+	"internal/card":            2,
+	"internal/push":            3,
+	"internal/fault":           3,
+	"internal/ops":             4,
+	"internal/binding":         5,
+	"internal/binding/jsonrpc": 6,
+	"internal/binding/rest":    6,
+	"":                         9, // the public face and the wiring
+	"admin":                    10,
 }
 
 // mayImport narrows, for the packages it names, the fleet packages each
 // may import (below its layer) to those its doc lists; nil or empty: none.
 var mayImport = map[string][]string{
-	"internal/a2a":         nil,
-	"internal/credentials": {"internal/netx"},
-	"internal/tasks":       {"internal/a2a", "internal/trace"},
-	"internal/card":        {"internal/a2a", "internal/credentials", "internal/trace", "internal/netx", "internal/yamlfile"},
-	"internal/push":        {"internal/trace", "internal/a2a", "internal/tasks", "internal/netx", "internal/credentials"},
-	"internal/fault":       {"internal/a2a", "internal/trace", "internal/netx", "internal/yamlfile"},
-	"internal/ops":         {"internal/a2a", "internal/trace", "internal/tasks", "internal/push", "internal/fault"},
+	"internal/a2a":             nil,
+	"internal/credentials":     {"internal/netx"},
+	"internal/tasks":           {"internal/a2a", "internal/trace"},
+	"internal/card":            {"internal/a2a", "internal/credentials", "internal/trace", "internal/netx", "internal/yamlfile"},
+	"internal/push":            {"internal/trace", "internal/a2a", "internal/tasks", "internal/netx", "internal/credentials"},
+	"internal/fault":           {"internal/a2a", "internal/trace", "internal/netx", "internal/yamlfile"},
+	"internal/ops":             {"internal/a2a", "internal/trace", "internal/tasks", "internal/push", "internal/fault"},
+	"internal/binding":         {"internal/a2a", "internal/trace", "internal/fault", "internal/ops"},
+	"internal/binding/jsonrpc": {"internal/binding", "internal/ops", "internal/a2a", "internal/tasks", "internal/trace"},
+	"internal/binding/rest":    {"internal/binding", "internal/ops", "internal/a2a", "internal/trace"},
 }
 
 // importViolations lists what breaks the layering in imports, which maps
@@ -136,6 +145,16 @@ func TestImportViolations(t *testing.T) {
 	for _, c := range cases {
 		if got := importViolations(table, narrow, c.imports); len(got) != c.want {
 			t.Errorf("%s: %d violations %q, want %d", c.name, len(got), got, c.want)
+		}
+	}
+}
+
+// TestBindingNames: each binding package names itself as the card does
+// (the public BindingJSONRPC and BindingREST).
+func TestBindingNames(t *testing.T) {
+	for _, c := range [][2]string{{jsonrpc.Name, BindingJSONRPC}, {rest.Name, BindingREST}} {
+		if c[0] != c[1] {
+			t.Errorf("binding package names itself %q, the card %q", c[0], c[1])
 		}
 	}
 }

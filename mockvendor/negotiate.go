@@ -2,9 +2,7 @@ package mockvendor
 
 import (
 	"slices"
-	"strings"
 
-	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/fault"
 )
 
@@ -19,7 +17,9 @@ import (
 // The first edition answered the source documents' mix (0.1 names with
 // A2A-Version: 1.0) everywhere; the lenient-version fault (internal/fault)
 // keeps that for the scenarios that ask for it: under it the method's own
-// dialect wins over the header.
+// dialect wins over the header. The negotiation itself is a stage every
+// binding shares (internal/binding: Handle); the vendor's facts it reads
+// are here and in endpoint.go (endpointVersions).
 
 // servedVersions are the versions the vendor serves, preferred first.
 func (v *Vendor) servedVersions() []string {
@@ -45,33 +45,4 @@ func (v *Vendor) lenient(hostKey string) bool {
 		}
 	}
 	return false
-}
-
-// generationServes reports whether a method of dialect d (""  for the
-// names 0.1 and 0.3 share) belongs to version (Major.Minor).
-func generationServes(d Dialect, version string) bool {
-	if strings.HasPrefix(version, "0.") {
-		return d != Dialect10
-	}
-	return d == Dialect10
-}
-
-// negotiate is the version stage of both bindings (answerMethod): it
-// settles the version the request is served in and refuses what that
-// version or the request's binding does not offer.
-func (q *request) negotiate() error {
-	v := q.host.vendor
-	q.lenient = v.lenient(q.host.sanName())
-	if q.lenient {
-		return nil
-	}
-	asked := a2a.MajorMinor(q.Version)
-	served := v.endpointVersions(q.host, q.binding)
-	if !slices.Contains(served, asked) {
-		return a2a.VersionNotSupported(asked, served)
-	}
-	if q.known && !generationServes(q.info.dialect, asked) {
-		return a2a.MethodNotInVersion(q.Method, asked)
-	}
-	return nil
 }

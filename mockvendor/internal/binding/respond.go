@@ -1,4 +1,4 @@
-package mockvendor
+package binding
 
 import (
 	"bytes"
@@ -12,40 +12,40 @@ import (
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
 
-// respond writes the outcome of a request as its binding encodes it.
+// Respond writes the outcome of a request as its binding encodes it.
 // What every binding shares is here: the response's A2A-Version, the
 // header hooks, the authentication challenge, the no-answer of a
 // notification, and the trace event's completion (the faults' record, the
 // error, the task and state the answer carries).
-func (h *host) respond(w http.ResponseWriter, r *http.Request, q *request, res ops.Result, err error, ev *Event) {
+func Respond(w http.ResponseWriter, r *http.Request, q *Request, res ops.Result, err error, ev *trace.Event) {
 	hdr := w.Header()
-	if rv := h.vendor.responseVersion(q.Version, q.Dialect); rv != "" {
-		hdr[a2aVersionKey] = []string{rv} // hdr.Set("A2A-Version", rv)
+	if rv := q.Host.ResponseVersion(q.Version, q.Dialect); rv != "" {
+		hdr[A2AVersionKey] = []string{rv} // hdr.Set("A2A-Version", rv)
 	}
-	h.vendor.runHeaderHooks(h.sanName(), hdr)
+	q.Host.RunHeaderHooks(hdr)
 	if c := q.Call; c != nil {
 		ev.Coercions = c.Coercions
 		ev.Faults = c.Faults
 	}
-	b := q.binding
+	b := q.Binding
 	if err != nil {
-		rpcErr, status := wireError(err)
+		rpcErr, status := WireError(err)
 		ev.ErrorCode, ev.ErrorMessage = rpcErr.Code, rpcErr.Message
 		traceErrorData(ev, rpcErr)
-		if !b.answers(q) {
+		if !b.Answers() {
 			writeNoAnswer(w, ev)
 			return
 		}
 		challengeHeader(hdr, err)
-		status, body, asEvent := b.errorAnswer(q, rpcErr, status)
+		status, body, asEvent := b.ErrorAnswer(rpcErr, status)
 		if asEvent {
 			writeErrorEvent(w, body, ev)
 			return
 		}
-		writeJSON(w, status, body, ev)
+		WriteJSON(w, status, body, ev)
 		return
 	}
-	if !b.answers(q) {
+	if !b.Answers() {
 		writeNoAnswer(w, ev)
 		return
 	}
@@ -55,22 +55,22 @@ func (h *host) respond(w http.ResponseWriter, r *http.Request, q *request, res o
 	ev.State = a2a.NormalState(a2a.StateName(res.State, q.Dialect)) // as the wire said it
 	ev.MessageReply = res.Message
 	if res.Stream != nil {
-		h.writeSSE(w, r, q, res, ev)
+		writeSSE(w, r, q, res, ev)
 		return
 	}
-	writeJSON(w, http.StatusOK, b.answer(q, res), ev)
+	WriteJSON(w, http.StatusOK, b.Answer(res), ev)
 }
 
 // writeNoAnswer ends the exchange of a request that gets no answer, not
 // even an error (a JSON-RPC notification): 204 and no body.
-func writeNoAnswer(w http.ResponseWriter, ev *Event) {
+func writeNoAnswer(w http.ResponseWriter, ev *trace.Event) {
 	w.WriteHeader(http.StatusNoContent)
 	ev.Status, ev.Note = http.StatusNoContent, "notification: not answered"
 }
 
 // writeErrorEvent writes an error body as the one event of a stream
-// (jsonrpcBinding.errorAnswer says when).
-func writeErrorEvent(w http.ResponseWriter, body []byte, ev *Event) {
+// (Binding.ErrorAnswer says when).
+func writeErrorEvent(w http.ResponseWriter, body []byte, ev *trace.Event) {
 	hdr := w.Header()
 	hdr.Set("Content-Type", "text/event-stream")
 	hdr.Set("Cache-Control", "no-cache")
@@ -82,7 +82,7 @@ func writeErrorEvent(w http.ResponseWriter, body []byte, ev *Event) {
 // traceErrorData keeps the error's data in the event, when there is some
 // and it is at most MaxTracedErrorData bytes of JSON, nested at most
 // MaxTracedDepth deep (a fault's configured data may be anything).
-func traceErrorData(ev *Event, rpcErr *RPCError) {
+func traceErrorData(ev *trace.Event, rpcErr *a2a.Error) {
 	if len(rpcErr.Data) == 0 {
 		return
 	}
@@ -90,7 +90,7 @@ func traceErrorData(ev *Event, rpcErr *RPCError) {
 	switch {
 	case err != nil:
 		return
-	case len(b) > MaxTracedErrorData || trace.NestedDeeper(b, MaxTracedDepth):
+	case len(b) > trace.MaxTracedErrorData || trace.NestedDeeper(b, trace.MaxTracedDepth):
 		ev.Clipped = trace.AppendOnce(ev.Clipped, "errorData")
 	default:
 		ev.ErrorData = b
@@ -101,8 +101,8 @@ func traceErrorData(ev *Event, rpcErr *RPCError) {
 // shared (net/http only reads it; Header.Set and Add replace or copy).
 var jsonContentTypeHeader = []string{"application/json"}
 
-// writeJSON writes a JSON response body.
-func writeJSON(w http.ResponseWriter, status int, body []byte, ev *Event) {
+// WriteJSON writes a JSON response body.
+func WriteJSON(w http.ResponseWriter, status int, body []byte, ev *trace.Event) {
 	w.Header()["Content-Type"] = jsonContentTypeHeader
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
@@ -120,7 +120,7 @@ func writeJSON(w http.ResponseWriter, status int, body []byte, ev *Event) {
 // events). The trace records each state a frame delivered when the frame
 // was written (Event.Seen), so a stream the client left, or that broke
 // off, before its final frame does not show the final state.
-func (h *host) writeSSE(w http.ResponseWriter, r *http.Request, q *request, res ops.Result, ev *Event) {
+func writeSSE(w http.ResponseWriter, r *http.Request, q *Request, res ops.Result, ev *trace.Event) {
 	hdr := w.Header()
 	hdr.Set("Content-Type", "text/event-stream")
 	hdr.Set("Cache-Control", "no-cache")
@@ -136,7 +136,7 @@ func (h *host) writeSSE(w http.ResponseWriter, r *http.Request, q *request, res 
 		case <-r.Context().Done():
 			ev.Note = "client left before the first frame"
 			return
-		case <-h.vendor.fleet.closing:
+		case <-q.Host.Closing():
 			return
 		}
 	}
@@ -144,10 +144,10 @@ func (h *host) writeSSE(w http.ResponseWriter, r *http.Request, q *request, res 
 	restFrom := max(res.RestFrom, 1)
 	for i, item := range res.Stream {
 		if i == restFrom && res.RestAfter > 0 {
-			switch h.waitRest(r, res, ev) {
+			switch waitRest(r, q, res, ev) {
 			case restCanceled:
 				end := ops.StatusFrame(res.Task, q.Dialect, "canceled")
-				writeFrame(w, rc, &buf, q.binding.frame(q, end), end, ev)
+				writeFrame(w, rc, &buf, q.Binding.Frame(end), end, ev)
 				return
 			case restGone:
 				return
@@ -156,7 +156,7 @@ func (h *host) writeSSE(w http.ResponseWriter, r *http.Request, q *request, res 
 		if item == nil {
 			continue // an event the dialect does not send
 		}
-		if !writeFrame(w, rc, &buf, q.binding.frame(q, item), item, ev) {
+		if !writeFrame(w, rc, &buf, q.Binding.Frame(item), item, ev) {
 			return
 		}
 	}
@@ -175,7 +175,7 @@ func (h *host) writeSSE(w http.ResponseWriter, r *http.Request, q *request, res 
 // writeFrame writes one stream event item, encoded as b, and flushes it,
 // recording the state it announces (if any) as seen now; false when the
 // client is gone.
-func writeFrame(w http.ResponseWriter, rc *http.ResponseController, buf *bytes.Buffer, b []byte, item any, ev *Event) bool {
+func writeFrame(w http.ResponseWriter, rc *http.ResponseController, buf *bytes.Buffer, b []byte, item any, ev *trace.Event) bool {
 	buf.Reset()
 	buf.WriteString("data: ")
 	buf.Write(b)
@@ -190,8 +190,8 @@ func writeFrame(w http.ResponseWriter, rc *http.ResponseController, buf *bytes.B
 	}
 	if st := frameState(item); st != "" {
 		ev.State = st
-		if len(ev.Seen) < MaxTracedSeen {
-			ev.Seen = append(ev.Seen, SeenState{State: st, Time: time.Now()})
+		if len(ev.Seen) < trace.MaxTracedSeen {
+			ev.Seen = append(ev.Seen, trace.SeenState{State: st, Time: time.Now()})
 		} else {
 			ev.Clipped = trace.AppendOnce(ev.Clipped, "seen")
 		}
@@ -232,7 +232,7 @@ const (
 
 // waitRest waits res.RestAfter for the rest of a stream's events, unless
 // the task is cancelled, the client leaves or the fleet closes first.
-func (h *host) waitRest(r *http.Request, res ops.Result, ev *Event) restWait {
+func waitRest(r *http.Request, q *Request, res ops.Result, ev *trace.Event) restWait {
 	t := time.NewTimer(res.RestAfter)
 	defer t.Stop()
 	var canceled <-chan struct{}
@@ -246,7 +246,7 @@ func (h *host) waitRest(r *http.Request, res ops.Result, ev *Event) restWait {
 		return restCanceled
 	case <-r.Context().Done():
 		ev.Note = "client left mid-stream"
-	case <-h.vendor.fleet.closing:
+	case <-q.Host.Closing():
 	}
 	return restGone
 }

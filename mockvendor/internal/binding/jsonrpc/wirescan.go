@@ -1,10 +1,11 @@
-package mockvendor
+package jsonrpc
 
 import (
 	"encoding/json"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/ops"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
 
 // scanRequest is the fast path's first try at a JSON-RPC request: one pass
@@ -19,10 +20,10 @@ import (
 // before, so that a request reads the same whichever path takes it;
 // Config.PlainJSON turns this off with the rest of the fast path.
 // FuzzScanRequest holds it to the jsontext path.
-func scanRequest(b []byte) (env rpcEnvelope, p *sendParamsMsg, ok bool) {
+func scanRequest(b []byte) (env envelope, p *sendParamsMsg, ok bool) {
 	s := &requestScan{b: b}
 	var seen uint8
-	var op Op
+	var op trace.Op
 	s.object(func(name []byte) {
 		start := s.skipWS()
 		switch string(name) {
@@ -34,14 +35,14 @@ func scanRequest(b []byte) (env rpcEnvelope, p *sendParamsMsg, ok bool) {
 			s.once(&seen, 2)
 			m := s.str()
 			env.Method = json.RawMessage(b[start:s.i:s.i])
-			op = methods[string(m)].op
+			op = methods[string(m)].Op
 		case "id":
 			s.once(&seen, 4)
 			s.id()
 			env.ID = json.RawMessage(b[start:s.i:s.i])
 		case "params":
 			s.once(&seen, 8)
-			if op != OpSend && op != OpStream {
+			if op != trace.OpSend && op != trace.OpStream {
 				s.bad = true // not a send, or params before the method
 				return
 			}
@@ -53,7 +54,7 @@ func scanRequest(b []byte) (env rpcEnvelope, p *sendParamsMsg, ok bool) {
 	})
 	s.skipWS()
 	if s.bad || s.i != len(b) || p == nil || p.Message == nil {
-		return rpcEnvelope{}, nil, false
+		return envelope{}, nil, false
 	}
 	return env, p, true
 }

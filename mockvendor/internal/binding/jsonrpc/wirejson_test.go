@@ -1,4 +1,4 @@
-package mockvendor
+package jsonrpc
 
 import (
 	"encoding/json"
@@ -68,8 +68,8 @@ func tEveryField(t reflect.Type, name string) string {
 // present (the envelope; the send params with the message and its parts),
 // the fast path accepts it and reads exactly what encoding/json reads.
 func TestFastDecodersReadEveryField(t *testing.T) {
-	env := []byte(tEveryField(reflect.TypeFor[rpcEnvelope](), "env"))
-	var want rpcEnvelope
+	env := []byte(tEveryField(reflect.TypeFor[envelope](), "env"))
+	var want envelope
 	if err := json.Unmarshal(env, &want); err != nil {
 		t.Fatal(err)
 	}
@@ -122,14 +122,21 @@ func TestDecodeSendTokens(t *testing.T) {
 // TestScanRequest pins which requests scanRequest takes: the common sends
 // of each dialect (so the benchmark's send is not left to the slower path
 // unnoticed), and declines for everything outside its shape.
+// tSend and tSend03 are the benchmark's sends (mockvendor's bnSend,
+// bnSend03): a 1.0 and a 0.3 send of one text part.
+const (
+	tSend   = `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","messageId":"m-1","parts":[{"text":"reconcile invoice 42"}]},"metadata":{"skillId":"invoice-reconciliation"}}}`
+	tSend03 = `{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"kind":"message","role":"user","messageId":"m-1","parts":[{"kind":"text","text":"reconcile invoice 42"}]},"metadata":{"skillId":"invoice-reconciliation"}}}`
+)
+
 func TestScanRequest(t *testing.T) {
 	cases := []struct {
 		name string
 		body string
 		take bool
 	}{
-		{"1.0 send", bnSend, true},
-		{"0.3 send", bnSend03, true},
+		{"1.0 send", tSend, true},
+		{"0.3 send", tSend03, true},
 		{"0.1 send with id and session", `{"jsonrpc":"2.0","id":"r","method":"tasks/send","params":{"id":"t-1","sessionId":"s","message":{"role":"user","parts":[{"type":"text","text":"x"}]}}}`, true},
 		{"stream", `{"jsonrpc":"2.0","id":2,"method":"SendStreamingMessage","params":{"message":{"role":"ROLE_USER","messageId":"m","parts":[{"text":"x"}]}}}`, true},
 		{"metadata of literals", `{"jsonrpc":"2.0","id":2,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","messageId":"m","parts":[{"text":"x"}]},"metadata":{"a2a_probe":true,"x":null,"skillId":"s"}}}`, true},
@@ -141,7 +148,7 @@ func TestScanRequest(t *testing.T) {
 		{"configuration", `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","messageId":"m","parts":[{"text":"x"}]},"configuration":{"blocking":true}}}`, false},
 		{"fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","messageId":"m","parts":[{"text":"x"}]}}}`, false},
 		{"member twice", `{"jsonrpc":"2.0","id":1,"id":2,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","messageId":"m","parts":[{"text":"x"}]}}}`, false},
-		{"trailing bytes", bnSend + `x`, false},
+		{"trailing bytes", tSend + `x`, false},
 		{"no message", `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{}}`, false},
 	}
 	for _, tc := range cases {

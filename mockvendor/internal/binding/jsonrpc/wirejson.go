@@ -1,4 +1,4 @@
-package mockvendor
+package jsonrpc
 
 // The JSON-RPC endpoint's JSON path on github.com/go-json-experiment/json
 // (the basis of encoding/json/v2), with encoding/json's own semantics (the
@@ -31,6 +31,7 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/ops"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/tasks"
 )
 
 var (
@@ -83,7 +84,7 @@ type envelopeDecoder struct {
 var envelopeFields = [...]string{"jsonrpc", "method", "id", "params"}
 
 // readEnvelopeFast reads the members of the envelope b as json.Unmarshal
-// into rpcEnvelope would, the values as slices of b, and checks that b is
+// into envelope would, the values as slices of b, and checks that b is
 // that one object and nothing else: ok true means b is valid JSON (valid
 // UTF-8 too, which json.Valid does not ask). It declines (ok false) what
 // encoding/json could read differently or refuse: a body that is not an
@@ -92,7 +93,7 @@ var envelopeFields = [...]string{"jsonrpc", "method", "id", "params"}
 // The decoder leaves repeated names to this function (AllowDuplicateNames):
 // those of the envelope are declined, those inside a value are the
 // business of whoever decodes it.
-func readEnvelopeFast(b []byte) (env rpcEnvelope, ok bool) {
+func readEnvelopeFast(b []byte) (env envelope, ok bool) {
 	e := envelopeDecoders.Get().(*envelopeDecoder)
 	defer func() { e.rd.Reset(nil); envelopeDecoders.Put(e) }()
 	e.rd.Reset(b)
@@ -105,21 +106,21 @@ func readEnvelopeFast(b []byte) (env rpcEnvelope, ok bool) {
 	for d.PeekKind() == '"' {
 		name, err := d.ReadValue() // the quoted name as it stands
 		if err != nil || bytes.IndexByte(name, '\\') >= 0 {
-			return rpcEnvelope{}, false
+			return envelope{}, false
 		}
 		i := envelopeField(name[1 : len(name)-1]) // name is the decoder's until the next read
 		if i == -2 {
-			return rpcEnvelope{}, false
+			return envelope{}, false
 		}
 		val, err := d.ReadValue()
 		if err != nil {
-			return rpcEnvelope{}, false
+			return envelope{}, false
 		}
 		if i == -1 {
 			continue
 		}
 		if seen[i] {
-			return rpcEnvelope{}, false
+			return envelope{}, false
 		}
 		end := int(d.InputOffset())
 		raw := json.RawMessage(b[end-len(val) : end : end])
@@ -136,10 +137,10 @@ func readEnvelopeFast(b []byte) (env rpcEnvelope, ok bool) {
 		}
 	}
 	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '}' {
-		return rpcEnvelope{}, false
+		return envelope{}, false
 	}
 	if _, err := d.ReadToken(); err != io.EOF {
-		return rpcEnvelope{}, false // more after the object, or bad JSON there
+		return envelope{}, false // more after the object, or bad JSON there
 	}
 	return env, true
 }
@@ -219,7 +220,7 @@ type sendParamsMsg struct {
 // then a2a.DecodeMessage) could answer differently: an error, an absent
 // message, a member set twice; the caller then decodes the two-step way,
 // which gives the same result or the error.
-func decodeSendFast(params json.RawMessage, scanned *sendParamsMsg, d Dialect, sp *ops.SendParams) (*Message, bool) {
+func decodeSendFast(params json.RawMessage, scanned *sendParamsMsg, d a2a.Dialect, sp *ops.SendParams) (*a2a.Message, bool) {
 	var p sendParamsMsg
 	ok := scanned != nil
 	if ok {
@@ -228,7 +229,7 @@ func decodeSendFast(params json.RawMessage, scanned *sendParamsMsg, d Dialect, s
 		p, ok = decodeSendTokens(params)
 	}
 	if !ok {
-		if d == Dialect10 {
+		if d == a2a.Dialect10 {
 			params = a2a.ProtoNamesToJSON(params) // the token path takes JSON names only
 		}
 		p = sendParamsMsg{}
@@ -586,24 +587,24 @@ type answer03 struct {
 
 // parts03 are the parts as a2a.EncodePart writes them in 0.3, plain text parts
 // as structs.
-func parts03(ps []Part) []any {
+func parts03(ps []a2a.Part) []any {
 	out := make([]any, 0, len(ps))
 	for _, p := range ps {
 		if plainText(p) {
 			out = append(out, textPart03{Kind: "text", Text: p.Text})
 		} else {
-			out = append(out, a2a.EncodePart(p, Dialect03))
+			out = append(out, a2a.EncodePart(p, a2a.Dialect03))
 		}
 	}
 	return out
 }
 
-func plainText(p Part) bool {
+func plainText(p a2a.Part) bool {
 	return p.Kind == "text" && p.MediaType == "" && p.Filename == "" && len(p.Metadata) == 0
 }
 
 // plainMessage reports whether m has no metadata and only plain text parts.
-func plainMessage(m *Message) bool {
+func plainMessage(m *a2a.Message) bool {
 	if len(m.Metadata) > 0 {
 		return false
 	}
@@ -620,14 +621,14 @@ func plainMessage(m *Message) bool {
 // maps: appended for a plain message, from typed structs for any
 // other 0.3 one. ok is false when it cannot (configured artifacts, ...:
 // the caller then builds the maps).
-func encodeSendAnswerFast(id json.RawMessage, t *task, d Dialect, state string, now time.Time) ([]byte, bool) {
-	if t.Artifacts != nil || d != Dialect03 && d != Dialect10 {
+func encodeSendAnswerFast(id json.RawMessage, t *tasks.Task, d a2a.Dialect, state string, now time.Time) ([]byte, bool) {
+	if t.Artifacts != nil || d != a2a.Dialect03 && d != a2a.Dialect10 {
 		return nil, false // configured artifacts (the artifacts fault): the maps
 	}
 	if plainMessage(t.Input) {
 		return appendSendAnswer(id, t, d, state, now)
 	}
-	if d == Dialect10 {
+	if d == a2a.Dialect10 {
 		return nil, false
 	}
 	m := t.Input
@@ -637,7 +638,7 @@ func encodeSendAnswerFast(id json.RawMessage, t *task, d Dialect, state string, 
 		History: []message03{{ContextID: t.ContextID, Kind: "message", MessageID: m.MessageID, Metadata: m.Metadata, Parts: parts03(m.Parts), Role: m.Role, TaskID: t.ID}},
 	}}
 	if state == "completed" {
-		a.Result.Artifacts = []artifact03{{ArtifactID: "a-" + t.ID, Name: "result", Parts: parts03([]Part{{Kind: "text", Text: t.Output}})}}
+		a.Result.Artifacts = []artifact03{{ArtifactID: "a-" + t.ID, Name: "result", Parts: parts03([]a2a.Part{{Kind: "text", Text: t.Output}})}}
 	}
 	b, err := jsonv2.Marshal(a, v1Encode)
 	return b, err == nil
@@ -734,7 +735,7 @@ func (w *answerWriter) close(c byte) { w.b = append(w.b, c) }
 // contextId, history, id, status}}}, in 0.3 the task is the result and
 // has "kind":"task" after its id. ok is false for an id encoding/json
 // refuses.
-func appendSendAnswer(id json.RawMessage, t *task, d Dialect, state string, now time.Time) ([]byte, bool) {
+func appendSendAnswer(id json.RawMessage, t *tasks.Task, d a2a.Dialect, state string, now time.Time) ([]byte, bool) {
 	buf := answerBufs.Get().(*[]byte)
 	defer answerBufs.Put(buf)
 	w := answerWriter{b: (*buf)[:0]}
@@ -745,7 +746,7 @@ func appendSendAnswer(id json.RawMessage, t *task, d Dialect, state string, now 
 		return nil, false
 	}
 	w.b = append(w.b, `,"jsonrpc":"2.0","result":{`...)
-	if d == Dialect10 {
+	if d == a2a.Dialect10 {
 		w.b = append(w.b, `"task":{`...)
 	}
 	if state == "completed" {
@@ -760,7 +761,7 @@ func appendSendAnswer(id json.RawMessage, t *task, d Dialect, state string, now 
 	w.message(t.Input, t, d)
 	w.close(']')
 	w.member("id", t.ID)
-	if d == Dialect03 {
+	if d == a2a.Dialect03 {
 		w.member("kind", "task")
 	}
 	w.name("status")
@@ -770,7 +771,7 @@ func appendSendAnswer(id json.RawMessage, t *task, d Dialect, state string, now 
 	w.b = append(w.b, '"')
 	w.b = now.UTC().AppendFormat(w.b, time.RFC3339Nano)
 	w.b = append(w.b, '"', '}')
-	if d == Dialect10 {
+	if d == a2a.Dialect10 {
 		w.close('}') // task
 	}
 	w.close('}') // result
@@ -799,7 +800,7 @@ func appendID(b []byte, rid json.RawMessage) []byte {
 }
 
 // artifact writes artifact(t, d): {"artifactId","name","parts":[text]}.
-func (w *answerWriter) artifact(t *task, d Dialect) {
+func (w *answerWriter) artifact(t *tasks.Task, d a2a.Dialect) {
 	w.open('{')
 	w.name("artifactId")
 	w.prefixed("a-", t.ID)
@@ -813,9 +814,9 @@ func (w *answerWriter) artifact(t *task, d Dialect) {
 
 // textPart writes a plain text part: {"kind":"text","text"} in 0.3,
 // {"text"} in 1.0.
-func (w *answerWriter) textPart(text string, d Dialect) {
+func (w *answerWriter) textPart(text string, d a2a.Dialect) {
 	w.open('{')
-	if d == Dialect03 {
+	if d == a2a.Dialect03 {
 		w.member("kind", "text")
 	}
 	w.member("text", text)
@@ -824,12 +825,12 @@ func (w *answerWriter) textPart(text string, d Dialect) {
 
 // message writes the plain message m of task t as a2a.EncodeMessage does:
 // contextId, kind (0.3), messageId, parts, role (ROLE_* in 1.0), taskId.
-func (w *answerWriter) message(m *Message, t *task, d Dialect) {
+func (w *answerWriter) message(m *a2a.Message, t *tasks.Task, d a2a.Dialect) {
 	w.open('{')
 	if t.ContextID != "" {
 		w.member("contextId", t.ContextID)
 	}
-	if d == Dialect03 {
+	if d == a2a.Dialect03 {
 		w.member("kind", "message")
 	}
 	w.member("messageId", m.MessageID)
@@ -839,7 +840,7 @@ func (w *answerWriter) message(m *Message, t *task, d Dialect) {
 		w.textPart(p.Text, d)
 	}
 	w.close(']')
-	if d == Dialect03 {
+	if d == a2a.Dialect03 {
 		w.member("role", m.Role)
 	} else {
 		w.name("role")

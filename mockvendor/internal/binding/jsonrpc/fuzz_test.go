@@ -1,4 +1,4 @@
-package mockvendor
+package jsonrpc
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/ops"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/tasks"
 )
 
 // FuzzEncodeAnswer checks that the endpoint's answer encoder (the v2
@@ -72,7 +73,7 @@ func FuzzReadEnvelope(f *testing.F) {
 	f.Add([]byte("{\"jsonrpc\":\"\xff\"}"))
 	f.Add([]byte(`{"params":{"a":1,"a":2},"x":1,"x":2}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		var want rpcEnvelope
+		var want envelope
 		werr := json.Unmarshal(body, &want)
 		got, ok := readEnvelopeFast(body)
 		if ok && !json.Valid(body) {
@@ -108,21 +109,21 @@ func FuzzEncodeSendAnswer(f *testing.F) {
 	f.Add("<&>\u2028\xff", []byte(`null`), "", "t\"2", []byte(`"a<b"`), uint8(3))
 	f.Add("plain", []byte(`null`), "ctx-2", "t-3", []byte(` 7 `), uint8(128))
 	f.Add("\x01\b\f\n\r\t\"\\\x7f é\u2029\xc3", []byte(`null`), "c\x1f", "t\u00e9", []byte(`"x"`), uint8(0))
-	fl := &Fleet{limits: Limits{}.withDefaults()}
+	const workTime = 100 * time.Millisecond // Limits.WorkTime's default
 	f.Fuzz(func(t *testing.T, text string, meta []byte, ctxID, id string, rpcID []byte, mode uint8) {
 		var md map[string]any
 		_ = json.Unmarshal(meta, &md)
 		now := time.Now()
-		parts := []Part{{Kind: "text", Text: text}, {Kind: "text", Text: text, Metadata: md}, {Kind: "data", Data: json.RawMessage(`{"a":1}`)},
+		parts := []a2a.Part{{Kind: "text", Text: text}, {Kind: "text", Text: text, Metadata: md}, {Kind: "data", Data: json.RawMessage(`{"a":1}`)},
 			{Kind: "text", Text: "x", MediaType: "text/plain", Filename: text}, {Kind: "file", File: json.RawMessage(`{"raw":"aGk=","url":null}`)}}
-		in := &Message{Role: []string{"user", "agent"}[mode>>5&1], MessageID: "m-" + id, Metadata: md, Parts: parts[:1+int(mode>>6)%len(parts)]}
+		in := &a2a.Message{Role: []string{"user", "agent"}[mode>>5&1], MessageID: "m-" + id, Metadata: md, Parts: parts[:1+int(mode>>6)%len(parts)]}
 		if mode&32 != 0 {
 			in.Parts = append(in.Parts, parts...)
 		}
 		if mode&128 != 0 {
 			in.Metadata = nil
 		}
-		tk := &task{ID: id, ContextID: ctxID, Vendor: "d", Created: now.Add(-time.Duration(mode%4) * 40 * time.Millisecond),
+		tk := &tasks.Task{ID: id, ContextID: ctxID, Vendor: "d", Created: now.Add(-time.Duration(mode%4) * 40 * time.Millisecond),
 			Blocking: mode&4 == 0, Hold: mode&8 != 0, Input: in, Output: text}
 		if mode&16 != 0 {
 			tk.MarkCanceled()
@@ -131,11 +132,11 @@ func FuzzEncodeSendAnswer(f *testing.F) {
 		if json.Valid(rpcID) {
 			rid = validID(rpcID)
 		}
-		state := tk.State(now, fl.limits.WorkTime)
-		for _, d := range []Dialect{Dialect03, Dialect10} {
+		state := tk.State(now, workTime)
+		for _, d := range []a2a.Dialect{a2a.Dialect03, a2a.Dialect10} {
 			tk.Dialect = d
 			var result any = ops.EncodeTaskAt(tk, d, state, now)
-			if d == Dialect10 {
+			if d == a2a.Dialect10 {
 				result = map[string]any{"task": result}
 			}
 			want, werr := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": idOrNull(rid), "result": result})
@@ -144,7 +145,7 @@ func FuzzEncodeSendAnswer(f *testing.F) {
 				t.Fatalf("%s: encodeSendAnswerFast differs (%v)\ngot:  %s\nwant: %s", d, werr, got, want)
 			}
 			valid := utf8.ValidString(text) && utf8.ValidString(ctxID) && utf8.ValidString(id) && utf8.Valid(rid)
-			if !ok && werr == nil && valid && (d == Dialect03 || plainMessage(in)) {
+			if !ok && werr == nil && valid && (d == a2a.Dialect03 || plainMessage(in)) {
 				t.Fatalf("%s: encodeSendAnswerFast declined a plain answer\nwant: %s", d, want)
 			}
 		}
@@ -172,7 +173,7 @@ func FuzzDecodeSendFast(f *testing.F) {
 			return
 		}
 		params = bytes.TrimSpace(params)
-		d := []Dialect{Dialect01, Dialect03, Dialect10}[int(dsel)%3]
+		d := []a2a.Dialect{a2a.Dialect01, a2a.Dialect03, a2a.Dialect10}[int(dsel)%3]
 		var fast ops.SendParams
 		msg, ok := decodeSendFast(params, nil, d, &fast)
 		if !ok {
