@@ -123,11 +123,11 @@ FUZZ_TARGETS := \
 	./mockvendor:FuzzRPC \
 	./mockvendor/internal/netx:FuzzProxy \
 	./mockvendor:FuzzREST \
-	./mockvendor:FuzzEncodeAnswer \
-	./mockvendor:FuzzReadEnvelope \
-	./mockvendor:FuzzEncodeSendAnswer \
-	./mockvendor:FuzzDecodeSendFast \
-	./mockvendor:FuzzScanRequest \
+	./mockvendor/internal/binding/jsonrpc:FuzzEncodeAnswer \
+	./mockvendor/internal/binding/jsonrpc:FuzzReadEnvelope \
+	./mockvendor/internal/binding/jsonrpc:FuzzEncodeSendAnswer \
+	./mockvendor/internal/binding/jsonrpc:FuzzDecodeSendFast \
+	./mockvendor/internal/binding/jsonrpc:FuzzScanRequest \
 	./mockvendor/internal/trace:FuzzTraceRing \
 	./cardsig:FuzzCardSignature \
 	./contract:FuzzLineReader
