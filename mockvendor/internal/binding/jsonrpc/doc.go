@@ -8,7 +8,7 @@
 // (methods.go: every method name of the 0.1, 0.3 and 1.0 generations),
 // then calls binding.Handle and binding.Respond; the rendering of answers,
 // stream events and errors as JSON-RPC response objects (render.go:
-// ErrorObject is the error object of each dialect); and the fast JSON
+// errorObject is the error object of each dialect); and the fast JSON
 // path (wirejson.go, wirescan.go: the envelope and the common send params
 // read in one pass, a send's answer appended to a buffer), with its
 // differential fuzz targets and their corpora (fuzz_test.go,

@@ -81,7 +81,7 @@ func (q *request) Frame(item any) []byte {
 // binding.WireError gave it; a 0.3 or 1.0 stream's goes as the stream's
 // one event.
 func (q *request) ErrorAnswer(e *a2a.Error, status int) (int, []byte, bool) {
-	body := encodeAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "error": ErrorObject(e, q.Dialect, q.Host.ErrorDomain())}, q.fast)
+	body := encodeAnswer(map[string]any{"jsonrpc": "2.0", "id": idOrNull(q.id), "error": errorObject(e, q.Dialect, q.Host.ErrorDomain())}, q.fast)
 	// A 0.3 or 1.0 stream's answer is an SSE stream of JSON-RPC responses,
 	// which includes the error response: a2a-go v0.3.3 reads only "data: "
 	// lines and sees an application/json error body as an empty stream,
@@ -96,13 +96,13 @@ func (q *request) ErrorAnswer(e *a2a.Error, status int) (int, []byte, bool) {
 	return status, body, asEvent
 }
 
-// ErrorObject renders e as the JSON-RPC error object of dialect d; domain
+// errorObject renders e as the JSON-RPC error object of dialect d; domain
 // is the vendor's ErrorInfo domain ("agent-b.example"), used for a reason
 // the spec does not define. The 0.x dialects send the vendor data as the
 // data object; 1.0 sends an array of typed objects (A2A 1.0.1 §9.5): one
 // google.rpc.ErrorInfo, then the vendor data with an @type. @a2a-js/sdk
 // keeps that array as the error's data (JsonRpc*Error.data).
-func ErrorObject(e *a2a.Error, d a2a.Dialect, domain string) map[string]any {
+func errorObject(e *a2a.Error, d a2a.Dialect, domain string) map[string]any {
 	out := map[string]any{"code": e.Code, "message": e.Message}
 	if d != a2a.Dialect10 {
 		if e.Data != nil {

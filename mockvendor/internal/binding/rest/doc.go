@@ -8,7 +8,7 @@
 // query (GET) into the params the JSON-RPC method would take, then calls
 // binding.Handle and binding.Respond; and the rendering (render.go): a
 // bare result, a stream of bare StreamResponses, an error as a
-// google.rpc.Status with the HTTP status of its code (Status).
+// google.rpc.Status with the HTTP status of its code (httpStatus).
 //
 // It is one package per binding for the reasons the JSON-RPC binding's
 // doc gives (mockvendor/internal/binding/jsonrpc).

@@ -53,7 +53,7 @@ func (q *request) ErrorAnswer(e *a2a.Error, status int) (int, []byte, bool) {
 		name = "UNAUTHENTICATED"
 	}
 	if status == http.StatusOK {
-		status, name = Status(e.Code)
+		status, name = httpStatus(e.Code)
 	}
 	return status, encode(errorBody(e, status, name, q.Host.ErrorDomain())), false
 }
@@ -67,11 +67,11 @@ func encode(v any) []byte {
 	return b
 }
 
-// Status maps a JSON-RPC error code to the HTTP status and
+// httpStatus maps a JSON-RPC error code to the HTTP status and
 // google.rpc.Status code name of the HTTP+JSON binding (A2A 1.0 §5.4;
 // 1.0.0's 409, 415 and 502 where 1.0.1 moved to 400/400/500, which is what
-// the official TCK checks); limit is the status of an over-limit body.
-func Status(code int) (int, string) {
+// the official TCK checks).
+func httpStatus(code int) (int, string) {
 	switch code {
 	case -32001, -32601:
 		return http.StatusNotFound, "NOT_FOUND"
@@ -89,12 +89,13 @@ func Status(code int) (int, string) {
 	return http.StatusInternalServerError, "INTERNAL"
 }
 
-// errorBody renders e as the HTTP+JSON binding's error body (a google.rpc.Status
-// whose code is the HTTP status, with the ErrorInfo and the vendor data as
-// details) for HTTP status status; domain is the vendor's ErrorInfo domain
-// (see the JSON-RPC binding's ErrorObject). Over this binding the status alone does not tell the A2A
-// errors apart, so an A2A-specific error MUST carry the spec's ErrorInfo
-// (A2A 1.0.1 §11.6), and AIP-193 (which §11.6 adopts) allows one ErrorInfo
+// errorBody renders e as the HTTP+JSON binding's error body (a
+// google.rpc.Status whose code is the HTTP status, with the ErrorInfo and
+// the vendor data as details) for HTTP status status; domain is the
+// vendor's ErrorInfo domain (see the JSON-RPC binding's errorObject). Over
+// this binding the status alone does not tell the A2A errors apart, so an
+// A2A-specific error MUST carry the spec's ErrorInfo (A2A 1.0.1 §11.6),
+// and AIP-193 (which §11.6 adopts) allows one ErrorInfo
 // per Status: an A2A-specific error with a vendor reason (the region gate's
 // SKILL_NOT_AVAILABLE) carries the spec's reason of its code under
 // a2a-protocol.org, and the vendor's reason and domain travel in the

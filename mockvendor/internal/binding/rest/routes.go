@@ -10,14 +10,14 @@ import (
 
 // The 1.0 HTTP+JSON binding (A2A 1.0 §11): the same operations, tasks,
 // faults and trace as the JSON-RPC endpoint, reached by route instead of
-// by method name. Serve is the JSON-RPC binding's counterpart: it reads the route
-// (route: the operation's 1.0 method name and the task id), the body
+// by method name. Serve is the JSON-RPC binding's counterpart: it reads
+// the route (route: the operation's 1.0 method name and the task id), the body
 // (POST) or the query (GET) into the params the JSON-RPC method would
 // take, then runs the shared stages (binding.Handle: version, tenant,
 // params, fault hooks, operation); render.go renders the result bare (a
 // Task, a SendMessageResponse, a ListTasksResponse; a stream as
 // server-sent events of bare StreamResponses) and an error as a
-// google.rpc.Status with the HTTP status of its code (Status). The binding
+// google.rpc.Status with the HTTP status of its code (httpStatus). The binding
 // serves 1.0 only.
 //
 // Routes, under HostConfig.RESTPath and optionally a /{tenant} segment:
@@ -110,7 +110,7 @@ func routeOf(httpMethod, p string, segs []string) (route, error) {
 	return route{}, bad
 }
 
-// restTop reports whether a path segment is one the routes start with
+// top reports whether a path segment is one the routes start with
 // (else it is a tenant).
 func top(seg string) bool {
 	switch seg {
