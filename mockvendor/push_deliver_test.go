@@ -755,8 +755,7 @@ func TestPushDeliveryPermanentErrors(t *testing.T) {
 	mtls.Config.ErrorLog = tQuietLog
 	mtls.StartTLS()
 	t.Cleanup(mtls.Close)
-	closed := httptest.NewServer(http.NotFoundHandler())
-	closed.Close()
+	refused := "http://" + tRefusedAddr(t)
 	cases := []struct {
 		name     string
 		url      string
@@ -767,7 +766,7 @@ func TestPushDeliveryPermanentErrors(t *testing.T) {
 		{"https at a plain-HTTP port", "https://" + plain.srv.Listener.Addr().String() + "/hook", nil, 1, "plain HTTP"},
 		{"untrusted certificate", tlsSrv.URL + "/hook", nil, 1, "certificate signed by unknown authority"},
 		{"receiver refuses the handshake", mtls.URL + "/hook", mtls, 1, "certificate required"},
-		{"connection refused", closed.URL + "/hook", nil, MaxPushAttempts, "connection refused"},
+		{"connection refused", refused + "/hook", nil, MaxPushAttempts, "connection refused"},
 		{"http at a TLS port", "http://" + tlsSrv.Listener.Addr().String() + "/hook", nil, 1, "HTTP 400"},
 	}
 	for _, tc := range cases {
