@@ -28,12 +28,13 @@ func tRSS(b testing.TB) int64 {
 	return 0
 }
 
-// BenchmarkHostile runs, against a default-limits fleet on loopback, the
-// attacks of issue 12 in bounded loops: 2,000 idle CONNECT tunnels, 2,000
-// idle keep-alive connections, and 3,000 requests with 60 KiB bodies. For
-// each it reports the process's descriptors, RSS and live heap (after a
-// GC) added by the attack, and the latency of an ordinary card fetch during the attack against the
-// same fetch before it (a ratio in the same run).
+// BenchmarkHostile runs, against a default-limits fleet on loopback, a
+// hostile orchestrator's attacks in bounded loops: 2,000 idle CONNECT
+// tunnels, 2,000 idle keep-alive connections, and 3,000 requests with
+// 60 KiB bodies. For each it reports the process's descriptors, RSS and
+// live heap (after a GC) added by the attack, and the latency of an
+// ordinary card fetch during the attack against the same fetch before it
+// (a ratio in the same run).
 func BenchmarkHostile(b *testing.B) {
 	body := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","messageId":"m","parts":[{"text":"%s"}]}}}`, strings.Repeat("x", 60<<10))
 	attacks := []struct {

@@ -19,7 +19,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/suite/driver"
 )
 
-// Properties of the verdict itself (issue 10, "the unit of trust"): they
+// Properties of the verdict itself (what makes it worth trusting): they
 // run orchestrators written here, apart from the reference, over the whole
 // default catalog and hold the scorecard to what their behaviour deserves.
 

@@ -113,7 +113,7 @@ func TestReportRoundTrip(t *testing.T) {
 // TestReportSizeIsLinearInNesting: a request body nested 10,000 deep (kept
 // in the trace as the orchestrator sent it) costs the JSON report about its
 // own size, not the square of its depth (indenting it did: 953 MiB for five
-// such requests, issue 12).
+// such requests, measured with the hostile orchestrator).
 func TestReportSizeIsLinearInNesting(t *testing.T) {
 	body := strings.Repeat("[", 10_000) + strings.Repeat("]", 10_000)
 	r := &Report{Schema: Schema, Scenarios: []ScenarioResult{{ID: "CARD-001", Trace: []mockvendor.Event{{Seq: 1, Request: json.RawMessage(body)}}}}}

@@ -69,7 +69,7 @@ func (s dockerStage) find(instr string) []string {
 	return out
 }
 
-// TestDockerfileStructure holds the Dockerfile to what issue 14 asks of the
+// TestDockerfileStructure holds the Dockerfile to what a release asks of the
 // image: multi-stage, a static binary (CGO off) stamped with its version
 // and revision, a last stage with nothing else in it, a non-root user, and
 // ENTRYPOINT ["a2a-conform"]; and .dockerignore keeps VCS data and Node
