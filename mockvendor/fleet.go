@@ -30,7 +30,9 @@ type Fleet struct {
 	cfg    Config
 	limits Limits
 	ca     *CA
-	trace  *Trace
+	trace  *trace.Trace
+	// view is the trace as Fleet.Trace gives it to the fleet's users.
+	view *Trace
 	// pending holds the connections to fleet hosts still in StateNew (keys
 	// *hostConn), for Settle.
 	pending sync.Map
@@ -96,6 +98,7 @@ func NewUnstartedFleet(cfg Config) (*Fleet, error) {
 		return nil, &ConfigError{Field: "limits", Msg: "limits must not be negative (zero means the default)"}
 	}
 	f.trace = trace.New(f.limits.MaxTraceEvents, f.limits.MaxTraceBodyBytes)
+	f.view = &Trace{f.trace}
 	f.conns = netx.NewFleetCap(int64(f.limits.MaxConns))
 	f.tasks = newTaskStore(f.limits)
 	names := map[string]bool{}
@@ -551,7 +554,7 @@ func (f *Fleet) Done() <-chan struct{} { return f.closing }
 func (f *Fleet) CA() *CA { return f.ca }
 
 // Trace returns the fleet's trace.
-func (f *Fleet) Trace() *Trace { return f.trace }
+func (f *Fleet) Trace() *Trace { return f.view }
 
 // ProxyURL returns the CONNECT proxy's URL ("http://127.0.0.1:PORT").
 func (f *Fleet) ProxyURL() string {

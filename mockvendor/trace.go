@@ -90,9 +90,41 @@ type Presented = trace.Presented
 // SeenState is one task state a stream frame delivered (Event.Seen).
 type SeenState = trace.SeenState
 
-// Trace records every request to every host in arrival order. It is safe
-// for concurrent use. Past its cap it drops the oldest events.
-type Trace = trace.Trace
+// Trace is the fleet's record of every request to every host, in arrival
+// order, as its users read it (Fleet.Trace); the fleet alone records into
+// it. It is safe for concurrent use. Past its cap it drops the oldest
+// events.
+type Trace struct{ t *trace.Trace }
+
+// Open returns how many requests have arrived and are not answered yet.
+func (t *Trace) Open() int { return t.t.Open() }
+
+// Events returns a copy of the recorded events in arrival order.
+func (t *Trace) Events() []Event { return t.t.Events() }
+
+// Since returns the events with a sequence number greater than seq.
+func (t *Trace) Since(seq int64) []Event { return t.t.Since(seq) }
+
+// Seq returns the sequence number of the newest event (0 when empty).
+func (t *Trace) Seq() int64 { return t.t.Seq() }
+
+// BodiesLeftOut counts the request bodies not kept because the trace's
+// body budget (Limits.MaxTraceBodyBytes) was spent.
+func (t *Trace) BodiesLeftOut() int64 { return t.t.BodiesLeftOut() }
+
+// Dropped counts the events dropped past the cap.
+func (t *Trace) Dropped() int64 { return t.t.Dropped() }
+
+// Reset forgets every event.
+func (t *Trace) Reset() { t.t.Reset() }
+
+// Subscribe returns a channel that receives each new event (buffered; a
+// reader that falls behind misses events) and a function that ends the
+// subscription.
+func (t *Trace) Subscribe() (<-chan Event, func()) { return t.t.Subscribe() }
+
+// MarshalJSON exports the events as a JSON array.
+func (t *Trace) MarshalJSON() ([]byte, error) { return t.t.MarshalJSON() }
 
 // Ops lists every Op the trace records.
 func Ops() []Op { return slices.Clone(trace.Ops) }
