@@ -195,7 +195,7 @@ const pageTokenPrefix = "after:"
 func list(v Vendor, q *Request) (Result, error) {
 
 	var lp listParams
-	if err := decodeJSON(NonNull(q.Params), &lp); err != nil {
+	if err := DecodeStrict(NonNull(q.Params), &lp); err != nil {
 		return Result{}, a2a.InvalidParams(err.Error())
 	}
 	size := listDefaultPage

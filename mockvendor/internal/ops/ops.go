@@ -243,9 +243,13 @@ func NonNull(raw json.RawMessage) json.RawMessage {
 	return raw
 }
 
-// listDecode are encoding/json's semantics on the v2 engine, refusing an
-// object that sets a field twice, as the JSON-RPC fast path decodes.
-var listDecode = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsontext.AllowDuplicateNames(false))
+// strictDecode are encoding/json's semantics on the v2 engine, refusing an
+// object that sets a field twice (encoding/json keeps the last, merging
+// into a pointer it already filled).
+var strictDecode = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsontext.AllowDuplicateNames(false))
 
-// decodeJSON decodes b into v with listDecode.
-func decodeJSON(b []byte, v any) error { return jsonv2.Unmarshal(b, v, listDecode) }
+// DecodeStrict decodes b into v as encoding/json does, except that an
+// object setting a field twice is an error: the decoding of ListTasks'
+// params and of the JSON-RPC binding's fast path (whose caller then falls
+// back to encoding/json).
+func DecodeStrict(b []byte, v any) error { return jsonv2.Unmarshal(b, v, strictDecode) }

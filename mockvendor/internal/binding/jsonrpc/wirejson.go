@@ -37,10 +37,6 @@ import (
 var (
 	// v1Options are encoding/json's semantics on the v2 engine.
 	v1Options = jsonv1.DefaultOptionsV1()
-	// v1Decode is v1Options refusing an object that sets a field twice
-	// (encoding/json keeps the last, merging into a pointer it already
-	// filled; the caller then uses encoding/json).
-	v1Decode = jsonv2.JoinOptions(v1Options, jsontext.AllowDuplicateNames(false))
 	// v1Encode is v1Options refusing invalid UTF-8, which encoding/json
 	// writes as \ufffd escapes and the v2 engine as the raw replacement
 	// character (the caller then uses encoding/json).
@@ -202,9 +198,6 @@ var methodNames = func() map[string]string {
 	return m
 }()
 
-// decodeFast decodes b into v with the fast path's options.
-func decodeFast(b []byte, v any) error { return jsonv2.Unmarshal(b, v, v1Decode) }
-
 // sendParamsMsg is ops.SendParams with the message decoded in the same pass.
 type sendParamsMsg struct {
 	ID            string           `json:"id"`
@@ -233,7 +226,7 @@ func decodeSendFast(params json.RawMessage, scanned *sendParamsMsg, d a2a.Dialec
 			params = a2a.ProtoNamesToJSON(params) // the token path takes JSON names only
 		}
 		p = sendParamsMsg{}
-		if err := decodeFast(params, &p); err != nil {
+		if err := ops.DecodeStrict(params, &p); err != nil {
 			return nil, false
 		}
 	}

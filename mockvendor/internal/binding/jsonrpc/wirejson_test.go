@@ -78,7 +78,7 @@ func TestFastDecodersReadEveryField(t *testing.T) {
 	}
 	params := []byte(tEveryField(reflect.TypeFor[sendParamsMsg](), "params"))
 	var fast sendParamsMsg
-	if err := decodeFast(params, &fast); err != nil {
+	if err := ops.DecodeStrict(params, &fast); err != nil {
 		t.Fatalf("the fast path refuses an object of every field: %v\n%s", err, params)
 	}
 	var slow sendParamsMsg
