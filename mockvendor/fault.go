@@ -38,9 +38,8 @@ type VendorView = fault.VendorView
 // makes, never the private key itself.
 type CardSigner = fault.CardSigner
 
-// CallError is the error a fault answers a call with; the vendor answers
-// it as any JSON-RPC error of its own (RPCError), in the call's dialect and
-// binding.
+// CallError is the error a fault answers a call with: an RPCError, which
+// the call's binding renders in the call's dialect.
 type CallError = fault.CallError
 
 // The config types of the faults, by fault type (the package doc's table

@@ -57,8 +57,7 @@ func tFaultStubEndpoint(t *testing.T, e *tFaultEnv) {
 }
 
 // TestStubEndpointErrorsAsHonest: the stub's errors are the vendor's own
-// -32601 and -32602 (errors.go), as they were before the fault built its
-// own CallError.
+// -32601 and -32602 (internal/a2a's constructors).
 func TestStubEndpointErrorsAsHonest(t *testing.T) {
 	c := &Call{Method: "message/send"}
 	for _, tc := range []struct {
@@ -68,8 +67,7 @@ func TestStubEndpointErrorsAsHonest(t *testing.T) {
 		{StubEndpoint{}, a2a.MethodNotFound(c.Method)},
 		{StubEndpoint{Code: -32602}, a2a.InvalidParams("the endpoint takes no parameters for " + c.Method)},
 	} {
-		e := tc.stub.OnCall(c)
-		got := &RPCError{Code: e.Code, Message: e.Message, Data: e.Data, Reason: e.Reason}
+		got := tc.stub.OnCall(c)
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%+v answers %+v, want %+v", tc.stub, got, tc.want)
 		}

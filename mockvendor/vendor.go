@@ -170,7 +170,7 @@ func (v *Vendor) runCallHooks(hostKey string, c *Call) *RPCError {
 		}
 		if e := h.OnCall(c); e != nil {
 			c.Faults = append(c.Faults, af.spec.Type)
-			return &RPCError{Code: e.Code, Message: e.Message, Data: e.Data, Reason: e.Reason}
+			return e
 		}
 	}
 	return nil

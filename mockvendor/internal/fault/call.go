@@ -82,19 +82,9 @@ type VendorView interface {
 	SkillEntry(id string) map[string]any
 }
 
-// CallError is the error a fault answers a call with; the vendor answers
-// it as any JSON-RPC error of its own (RPCError), in the call's dialect and
-// binding.
-type CallError struct {
-	// Code is the JSON-RPC error code.
-	Code int
-	// Message is the error message.
-	Message string
-	// Data is the error data (nil: none).
-	Data map[string]any
-	// Reason is the ErrorInfo reason of the 1.0 dialect ("SKILL_NOT_AVAILABLE").
-	Reason string
-}
+// CallError is the error a fault answers a call with: an A2A error like
+// the vendor's own, which the call's binding renders in the call's dialect.
+type CallError = a2a.Error
 
 // errSkillUnavailable is the -32004 that card as claim, not contract
 // records: the skill is not served in this region, with the skills that

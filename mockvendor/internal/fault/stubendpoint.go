@@ -1,6 +1,10 @@
 package fault
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+)
 
 // StubEndpoint answers every JSON-RPC method with one protocol error,
 // -32601 (method not found) or -32602 (invalid params): the card looks fine
@@ -29,7 +33,7 @@ func (s *StubEndpoint) validate() error {
 // OnCall answers every call with -32601 (or -32602) (CallHook).
 func (s *StubEndpoint) OnCall(c *Call) *CallError {
 	if s.Code == -32602 {
-		return &CallError{Code: -32602, Message: "Invalid parameters: the endpoint takes no parameters for " + c.Method, Reason: "INVALID_PARAMS"}
+		return a2a.InvalidParams("the endpoint takes no parameters for " + c.Method)
 	}
-	return &CallError{Code: -32601, Message: "Method not found", Data: map[string]any{"method": c.Method}, Reason: "METHOD_NOT_FOUND"}
+	return a2a.MethodNotFound(c.Method)
 }
