@@ -8,9 +8,9 @@ import (
 // Bounds on the text an OUT sends that the harness keeps in its reports.
 // A longer value is cut by [ClipText]: the kept part is at most the bound,
 // cut at a UTF-8 boundary, and a marker of at most [MaxClipMarker] bytes
-// says how many bytes were cut. An outcome or a hello holds no array or
-// map, and fields this version does not know are dropped on decoding, so
-// these bound everything the harness keeps of one.
+// says how many bytes were cut. A hello holds no map, and fields this version does not know are dropped on decoding, so
+// these bound everything the harness keeps of one; an outcome's results
+// (artifacts, statusText, error) have bounds of their own (MaxArtifacts).
 const (
 	// MaxFieldBytes bounds each word-like field: a hello's name and
 	// version, and every field of an outcome but its detail (id, outcome,
@@ -83,4 +83,5 @@ func (o *DelegationOutcome) Clip() {
 		*f = ClipText(*f, MaxFieldBytes)
 	}
 	o.Detail = ClipText(o.Detail, MaxDetailBytes)
+	o.clipResults()
 }

@@ -3,6 +3,7 @@ package contract
 import (
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -50,7 +51,7 @@ func TestClipMessages(t *testing.T) {
 	h := Hello{Contract: Version, Type: TypeHello, Name: long, Version: long}
 	h.Clip()
 	o := DelegationOutcome{Contract: Version, ID: long, Outcome: long, Agent: long, Skill: long, TaskID: long,
-		TaskState: long, CardTrust: long, TrustMode: long, Reason: long, Detail: long}
+		TaskState: long, CardTrust: long, TrustMode: long, Reason: long, Detail: long, ContextID: long, StatusText: long}
 	o.Clip()
 	for _, v := range []any{h, o} {
 		rv := reflect.ValueOf(v)
@@ -61,8 +62,11 @@ func TestClipMessages(t *testing.T) {
 			}
 			name := rv.Type().Field(i).Name
 			bound := MaxFieldBytes
-			if name == "Detail" {
+			switch name {
+			case "Detail":
 				bound = MaxDetailBytes
+			case "StatusText":
+				bound = MaxArtifactTextBytes
 			}
 			if s := f.String(); name != "Type" && (len(s) > bound+MaxClipMarker || !strings.Contains(s, "more bytes]") || !utf8.ValidString(s)) {
 				t.Errorf("%T.%s: %d bytes (bound %d + marker), %.40q...", v, name, len(s), bound, s)
@@ -71,9 +75,38 @@ func TestClipMessages(t *testing.T) {
 	}
 	honest := DelegationOutcome{Contract: Version, ID: "CARD-001-1-abc", Outcome: OutcomeCompleted, Agent: "https://rpc.agent-b.example/a2a/v1",
 		Skill: "invoice-reconciliation", Reason: ReasonOK, Detail: "message/send to B"}
+	honest.Artifacts = []Artifact{{ArtifactID: "a-1", Name: "result", Parts: []PartDigest{{Kind: PartKindText, SHA256: strings.Repeat("0", 64)}}, Text: "done"}}
+	honest.Error = &RemoteError{Code: -32004, Reason: "UNSUPPORTED_OPERATION"}
 	before := honest
+	before.Artifacts = slices.Clone(honest.Artifacts)
+	before.Error = &RemoteError{Code: -32004, Reason: "UNSUPPORTED_OPERATION"}
 	honest.Clip()
-	if honest != before {
+	if !reflect.DeepEqual(honest, before) {
 		t.Errorf("an honest outcome changed: %+v", honest)
+	}
+}
+
+// TestClipResults: an outcome's artifacts, their parts and texts are cut
+// to their bounds.
+func TestClipResults(t *testing.T) {
+	long := strings.Repeat("é", 100<<10)
+	part := PartDigest{Kind: PartKindText, SHA256: strings.Repeat("a", 64)}
+	a := Artifact{ArtifactID: long, Name: long, Text: long, Parts: slices.Repeat([]PartDigest{part}, MaxArtifactParts+5)}
+	o := DelegationOutcome{Artifacts: slices.Repeat([]Artifact{a}, MaxArtifacts+3), Error: &RemoteError{Code: 1, Reason: long, Message: long}}
+	o.Clip()
+	if len(o.Artifacts) != MaxArtifacts {
+		t.Fatalf("%d artifacts kept, want %d", len(o.Artifacts), MaxArtifacts)
+	}
+	got := o.Artifacts[0]
+	for name, c := range map[string]struct {
+		n, bound int
+	}{
+		"artifactId": {len(got.ArtifactID), MaxFieldBytes}, "name": {len(got.Name), MaxFieldBytes},
+		"text": {len(got.Text), MaxArtifactTextBytes}, "parts": {len(got.Parts), MaxArtifactParts},
+		"error.reason": {len(o.Error.Reason), MaxFieldBytes}, "error.message": {len(o.Error.Message), MaxFieldBytes},
+	} {
+		if c.n > c.bound+MaxClipMarker {
+			t.Errorf("%s: %d, bound %d", name, c.n, c.bound)
+		}
 	}
 }

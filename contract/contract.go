@@ -75,6 +75,15 @@ type Task struct {
 	// PreferStreaming asks the OUT to use a streaming method when the card
 	// offers one. False means a plain send.
 	PreferStreaming bool `json:"preferStreaming"`
+	// Replies are the caller's answers for an agent that asks: A2A
+	// messages (raw JSON, shaped like Message) to send in order, one each
+	// time the remote task pauses at input-required. The OUT sends each as
+	// a continuation of that task: it sets the message's taskId and
+	// contextId to the task's (A2A 1.0 §3.4.3) and may give it a fresh
+	// messageId. Nil or empty means the caller has none: a task that asks
+	// is reported [OutcomeInterrupted], and so is one that asks again
+	// after the last reply. Added in contract 1 as an optional field.
+	Replies []json.RawMessage `json:"replies,omitempty"`
 }
 
 // Trust carries the trust anchors of a request.
@@ -232,6 +241,38 @@ type DelegationOutcome struct {
 	Reason string `json:"reason,omitempty"`
 	// Detail is free text for humans. Empty means none.
 	Detail string `json:"detail,omitempty"`
+	// ContextID is the remote task's contextId (the conversation it
+	// belongs to). Empty means none was seen.
+	ContextID string `json:"contextId,omitempty"`
+	// Artifacts are the results the agent produced, in the order the
+	// agent first announced them, each summarised ([SummarizeArtifact]):
+	// streamed chunks are joined as the agent's append and lastChunk flags
+	// say. A Message reply's parts count as one artifact with an empty id.
+	// Nil means the OUT saw none (or does not report them).
+	Artifacts []Artifact `json:"artifacts,omitempty"`
+	// StatusText is the text of the agent's last status message, its text
+	// parts joined with nothing between: the agent's question at
+	// input-required, its reason at failed or rejected. Empty means the
+	// agent sent none (or the OUT does not report it).
+	StatusText string `json:"statusText,omitempty"`
+	// Error is the A2A error the agent answered with, when a remote error
+	// ended the delegation, on a plain send or a stream alike. Nil means
+	// none (or not reported).
+	Error *RemoteError `json:"error,omitempty"`
+}
+
+// RemoteError names an A2A error an agent answered with [A2A 1.0 §3.3.2,
+// §5.4]: its JSON-RPC code and, where the binding carries one, the
+// google.rpc.ErrorInfo reason. At least one of Code and Reason is set.
+type RemoteError struct {
+	// Code is the JSON-RPC error code (-32001 TaskNotFound, -32004
+	// UnsupportedOperation, ...); an HTTP+JSON or gRPC client reports the
+	// code of the reason it got (A2A 1.0 §5.4's table). Zero means not known.
+	Code int `json:"code,omitempty"`
+	// Reason is the ErrorInfo reason ("TASK_NOT_FOUND"). Empty means none.
+	Reason string `json:"reason,omitempty"`
+	// Message is the agent's error message, for humans. Empty means none.
+	Message string `json:"message,omitempty"`
 }
 
 // Outcome words ([DelegationOutcome.Outcome]).
@@ -417,6 +458,9 @@ func (o *DelegationOutcome) Validate(reqID string) error {
 	}
 	if o.Outcome == OutcomeInterrupted && o.TaskID == "" {
 		return errors.New("outcome interrupted without taskId: the caller needs the task to continue it")
+	}
+	if err := o.validateResults(); err != nil {
+		return err
 	}
 	var flags []error
 	if o.Reason != "" && !KnownReason(o.Reason) {

@@ -121,7 +121,7 @@ func TestOutcomeRoundTrip(t *testing.T) {
 		TaskID: "t-91", TaskState: "completed", CardTrust: contract.CardTrustHint,
 		TrustMode: contract.TrustModeReduced, Reason: contract.ReasonSignerEndpointMismatch,
 		Detail: "free text for humans"}
-	if o != want {
+	if !reflect.DeepEqual(o, want) {
 		t.Fatalf("decoded %+v, want %+v", o, want)
 	}
 	if err := o.Validate("d-7f3a"); err != nil {
