@@ -267,3 +267,239 @@ class Credentials:
     def saw(self, status, presented):
         if status == 401:
             self.refusal = "auth-rejected" if presented else "no-credential"
+
+
+# --- Results and conversations (contract 1's optional fields) -------------
+#
+# The outcome may carry contextId, artifacts, statusText and error, and the
+# request may carry task.replies (docs/driver-contract.md). The helpers
+# below summarise results exactly as the Go contract package does
+# (contract.SummarizeArtifact): each part reduced to its kind and the
+# SHA-256 of its content bytes, the text parts joined with nothing between.
+# They read A2A JSON as dicts in the 0.3 shape (kind + text/file/data) and
+# the 1.0 shape (text/raw/url/data); a library's own objects are to be
+# turned into such dicts first (pydantic model_dump(by_alias=True),
+# protobuf MessageToDict). The shared vectors are
+# contract/testdata/artifact-vectors.json (test_a2a_conform_contract.py).
+
+import base64
+import binascii
+import hashlib
+import math
+import uuid
+
+
+class PartError(ValueError):
+    """A part that cannot be summarised (no content, bad base64, a data
+    value that is not JSON)."""
+
+
+def canonical_json(value):
+    """value (as json.loads gives it) in the RFC 8785 (JCS) canonical form:
+    object keys sorted by their UTF-16 code units, no whitespace, strings
+    with only the escapes JSON requires, numbers as ECMAScript prints an
+    IEEE double.
+
+    json.dumps(value, sort_keys=True, separators=(",", ":"),
+    ensure_ascii=False) gives the same bytes for strings, booleans, null and
+    integers up to 2**53 in objects whose keys are all in the Basic
+    Multilingual Plane, or all outside it, but not for: floats (1.0 is
+    "1.0" there, "1" here; 1e-7 is "1e-07" there, "1e-7" here), integers
+    past 2**53 (JCS rounds them to a double), and keys that mix characters
+    above U+FFFF with ones from U+E000 to U+FFFF (Python sorts by code
+    point, JCS by UTF-16 unit). Hence this function, which is exact."""
+    if value is None or value is True or value is False:
+        return json.dumps(value)
+    if isinstance(value, (int, float)):
+        return _es_number(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(canonical_json(v) for v in value) + "]"
+    if isinstance(value, dict):
+        keys = sorted(value, key=lambda k: k.encode("utf-16-be"))
+        return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + canonical_json(value[k]) for k in keys) + "}"
+    raise PartError("data part holds a %s, not a JSON value" % type(value).__name__)
+
+
+def _es_number(n):
+    """A number as ECMAScript's Number::toString prints the nearest double
+    (RFC 8785 §3.2.2.3)."""
+    try:
+        f = float(n)
+    except OverflowError as err:
+        raise PartError("data part holds a number past a double's range") from err
+    if math.isnan(f) or math.isinf(f):
+        raise PartError("data part holds %r, which JSON cannot carry" % n)
+    if f == 0:
+        return "0"
+    sign = "-" if f < 0 else ""
+    digits, _, exp = ("%r" % abs(f)).partition("e")
+    # repr gives the shortest digits that round-trip, as ECMAScript does;
+    # only their layout differs. Reduce to digits d1..dk and exponent n:
+    # the value is 0.d1..dk * 10**n.
+    whole, _, frac = digits.partition(".")
+    ds = (whole + frac).lstrip("0")
+    point = len(whole) + int(exp or 0) - (len(whole + frac) - len((whole + frac).lstrip("0")))
+    ds = ds.rstrip("0")
+    k = len(ds)
+    if k <= point <= 21:
+        out = ds + "0" * (point - k)
+    elif 0 < point <= 21:
+        out = ds[:point] + "." + ds[point:]
+    elif -6 < point <= 0:
+        out = "0." + "0" * -point + ds
+    else:
+        e = point - 1
+        out = ds[0] + ("." + ds[1:] if k > 1 else "") + "e" + ("+" if e > 0 else "-") + str(abs(e))
+    return sign + out
+
+
+def _sha256(kind, content):
+    return {"kind": kind, "sha256": hashlib.sha256(content).hexdigest()}
+
+
+def _b64(s):
+    """Standard base64, padded or not (as the Go kit reads it)."""
+    try:
+        return base64.b64decode(s + "=" * (-len(s) % 4), validate=True)
+    except (binascii.Error, ValueError) as err:
+        raise PartError("file bytes: %s" % err) from err
+
+
+def digest_part(part):
+    """One A2A part (a dict, 0.3 or 1.0 shape) as ({"kind", "sha256"},
+    text): text for a text part, "" for any other."""
+    if not isinstance(part, dict):
+        raise PartError("part is not a JSON object")
+    f = part.get("file") if isinstance(part.get("file"), dict) else {}
+    if isinstance(part.get("text"), str):
+        return _sha256("text", part["text"].encode("utf-8")), part["text"]
+    if isinstance(part.get("raw"), str):
+        return _sha256("bytes", _b64(part["raw"])), ""
+    if isinstance(part.get("url"), str):
+        return _sha256("url", part["url"].encode("utf-8")), ""
+    if isinstance(f.get("bytes"), str):
+        return _sha256("bytes", _b64(f["bytes"])), ""
+    if isinstance(f.get("uri"), str):
+        return _sha256("url", f["uri"].encode("utf-8")), ""
+    if part.get("data") is not None:
+        return _sha256("data", canonical_json(part["data"]).encode("utf-8")), ""
+    raise PartError("part has no text, raw, url, file or data")
+
+
+def summarize_parts(parts):
+    """The digests of parts in order and their text joined."""
+    digests, text = [], []
+    for i, p in enumerate(parts or []):
+        try:
+            d, t = digest_part(p)
+        except PartError as err:
+            raise PartError("parts[%d]: %s" % (i, err)) from err
+        digests.append(d)
+        text.append(t)
+    return digests, "".join(text)
+
+
+def summarize_artifact(artifact):
+    """One whole A2A artifact (dict) as the outcome's artifacts entry:
+    artifactId, name when it has one, the part digests, text when any."""
+    digests, text = summarize_parts(artifact.get("parts"))
+    out = {"artifactId": artifact.get("artifactId") or "", "parts": digests}
+    if artifact.get("name"):
+        out["name"] = artifact["name"]
+    if text:
+        out["text"] = text
+    return out
+
+
+class Results:
+    """The artifacts one delegation saw, in the order the agent first
+    announced them, with streamed chunks joined: add(artifact) for a
+    task's artifacts, chunk(artifact, append) for an artifact update
+    (append true: its parts go after those seen under that artifactId;
+    false: it replaces them), reply(parts) for a Message reply (one
+    artifact with an empty id). summaries() gives the outcome's list."""
+
+    def __init__(self):
+        self._order = []
+        self._parts = {}
+        self._names = {}
+
+    def chunk(self, artifact, append=False):
+        if not isinstance(artifact, dict):
+            return
+        key = artifact.get("artifactId") or ""
+        if key not in self._parts:
+            self._order.append(key)
+            self._parts[key] = []
+        if not append:
+            self._parts[key] = []
+        self._parts[key] = self._parts[key] + list(artifact.get("parts") or [])
+        if artifact.get("name"):
+            self._names[key] = artifact["name"]
+
+    def add(self, artifact):
+        self.chunk(artifact, append=False)
+
+    def reply(self, parts):
+        self.chunk({"artifactId": "", "parts": list(parts or [])}, append=False)
+
+    def summaries(self):
+        return [summarize_artifact({"artifactId": k, "name": self._names.get(k, ""), "parts": self._parts[k]})
+                for k in self._order]
+
+    def report(self, out):
+        """Put the summaries in out["artifacts"] when there are any; a part
+        that cannot be summarised is said in out["detail"] instead."""
+        try:
+            got = self.summaries()
+        except PartError as err:
+            out["detail"] = (out.get("detail", "") + "; " if out.get("detail") else "") + "artifacts not summarised: %s" % err
+            return out
+        if got:
+            out["artifacts"] = got
+        return out
+
+
+def status_text(message):
+    """The text parts of a status message (dict) joined with nothing
+    between; "" for none."""
+    if not isinstance(message, dict):
+        return ""
+    return "".join(p["text"] for p in message.get("parts") or [] if isinstance(p, dict) and isinstance(p.get("text"), str))
+
+
+def replies_of(req):
+    """The caller's answers (task.replies): A2A messages (dicts) to send,
+    in order, each time the task pauses at input-required."""
+    return [r for r in ((req.get("task") or {}).get("replies") or []) if isinstance(r, dict)]
+
+
+def continuation(reply, task_id, context_id):
+    """A reply as the continuation of task task_id in context context_id
+    (A2A 1.0 §3.4.3): its taskId and contextId set to the task's, a
+    messageId and role user when it has none. The shape (0.3 or 1.0) is
+    the reply's own."""
+    m = dict(reply)
+    m["taskId"] = task_id
+    if context_id:
+        m["contextId"] = context_id
+    m.setdefault("messageId", "m-" + uuid.uuid4().hex[:12])
+    m.setdefault("role", "user")
+    return m
+
+
+def remote_error(code=None, reason="", message=""):
+    """The outcome's error for an A2A error: {code, reason, message} with
+    the ones known; None when neither a code nor a reason is."""
+    out = {}
+    if isinstance(code, int) and not isinstance(code, bool) and code:
+        out["code"] = code
+    if reason:
+        out["reason"] = reason
+    if not out:
+        return None
+    if message:
+        out["message"] = message
+    return out

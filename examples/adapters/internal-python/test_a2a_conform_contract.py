@@ -1,0 +1,103 @@
+"""Tests of the Python kit's results helpers: the artifact vectors every
+kit shares (contract/testdata/artifact-vectors.json, the Go contract
+package's own), RFC 8785 numbers and key order, chunk joining and
+continuations. Standard library only:
+
+    python3 -m unittest discover -s examples/adapters/internal-python
+"""
+
+import json
+import os
+import unittest
+
+import a2a_conform_contract as kit
+
+VECTORS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "contract", "testdata", "artifact-vectors.json")
+
+
+class ArtifactVectors(unittest.TestCase):
+    def test_vectors(self):
+        with open(VECTORS, encoding="utf-8") as f:
+            vectors = json.load(f)
+        self.assertTrue(vectors)
+        for v in vectors:
+            with self.subTest(v["name"]):
+                self.assertEqual(kit.summarize_artifact(v["artifact"]), v["want"])
+
+
+class CanonicalJSON(unittest.TestCase):
+    def test_forms(self):
+        for value, want in [
+            (1.0, "1"), (0.001, "0.001"), (1e-7, "1e-7"), (1e21, "1e+21"), (1e20, "100000000000000000000"),
+            (-0.0, "0"), (2**53 + 1, "9007199254740992"), (0.1 + 0.2, "0.30000000000000004"), (-1.5e-10, "-1.5e-10"),
+            (5e-324, "5e-324"), ({"\U0001F4C4": 1, "\uff61": 2, "a": [None, True]}, '{"a":[null,true],"\U0001F4C4":1,"\uff61":2}'),
+            ("\u2028<&>\x01\"\\\n", '"\u2028<&>\\u0001\\"\\\\\\n"'),
+        ]:
+            with self.subTest(value=value):
+                self.assertEqual(kit.canonical_json(value), want)
+
+    def test_refuses(self):
+        for value in [float("nan"), float("inf"), 10**400, object()]:
+            with self.subTest(value=value), self.assertRaises(kit.PartError):
+                kit.canonical_json(value)
+
+
+class Parts(unittest.TestCase):
+    def test_refused(self):
+        for part in [{}, {"kind": "file", "file": {"bytes": "!!"}}, {"raw": "%%%"}, [1], {"data": None}]:
+            with self.subTest(part=part), self.assertRaises(kit.PartError):
+                kit.digest_part(part)
+
+    def test_unpadded_base64(self):
+        self.assertEqual(kit.digest_part({"raw": "aGVsbG8"})[0], kit.digest_part({"raw": "aGVsbG8="})[0])
+
+
+class Results(unittest.TestCase):
+    def test_chunks_join_in_first_announced_order(self):
+        r = kit.Results()
+        r.chunk({"artifactId": "b", "name": "second", "parts": [{"kind": "text", "text": "x"}]})
+        r.chunk({"artifactId": "a", "parts": [{"text": "INV-1042 "}]})
+        r.chunk({"artifactId": "a", "parts": [{"text": "reconciled"}]}, append=True)
+        r.chunk({"artifactId": "b", "parts": [{"text": "y"}]})  # not an append: replaces
+        got = r.summaries()
+        self.assertEqual([a["artifactId"] for a in got], ["b", "a"])
+        self.assertEqual(got[0]["text"], "y")
+        self.assertEqual(got[0]["name"], "second")
+        self.assertEqual(got[1]["text"], "INV-1042 reconciled")
+        self.assertEqual(len(got[1]["parts"]), 2)
+
+    def test_message_reply(self):
+        r = kit.Results()
+        r.reply([{"kind": "text", "text": "done"}])
+        self.assertEqual(r.summaries(), [{"artifactId": "", "parts": [kit.digest_part({"text": "done"})[0]], "text": "done"}])
+
+    def test_report_says_what_it_could_not_summarise(self):
+        r = kit.Results()
+        r.add({"artifactId": "a", "parts": [{}]})
+        out = r.report({"detail": "ok"})
+        self.assertNotIn("artifacts", out)
+        self.assertIn("artifacts not summarised", out["detail"])
+
+
+class Conversation(unittest.TestCase):
+    def test_continuation(self):
+        reply = {"kind": "message", "role": "user", "messageId": "m-2", "parts": [{"kind": "text", "text": "EUR"}]}
+        got = kit.continuation(reply, "t-1", "ctx-1")
+        self.assertEqual((got["taskId"], got["contextId"], got["messageId"]), ("t-1", "ctx-1", "m-2"))
+        self.assertNotIn("taskId", reply)
+        self.assertTrue(kit.continuation({"parts": []}, "t-1", "")["messageId"])
+
+    def test_replies_and_status_text(self):
+        req = {"task": {"replies": [{"parts": []}, "not a message"]}}
+        self.assertEqual(kit.replies_of(req), [{"parts": []}])
+        self.assertEqual(kit.replies_of({}), [])
+        self.assertEqual(kit.status_text({"parts": [{"text": "Which "}, {"data": {}}, {"text": "currency?"}]}), "Which currency?")
+
+    def test_remote_error(self):
+        self.assertIsNone(kit.remote_error(None, "", "boom"))
+        self.assertEqual(kit.remote_error(-32001, "", "gone"), {"code": -32001, "message": "gone"})
+        self.assertEqual(kit.remote_error(0, "TASK_NOT_FOUND"), {"reason": "TASK_NOT_FOUND"})
+
+
+if __name__ == "__main__":
+    unittest.main()
