@@ -503,3 +503,15 @@ def remote_error(code=None, reason="", message=""):
     if message:
         out["message"] = message
     return out
+
+
+ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
+
+
+def error_reason(data):
+    """The google.rpc.ErrorInfo reason in an A2A error's details (A2A 1.0
+    §5.4: a JSON-RPC error's data, a list of details or one), else ""."""
+    for d in data if isinstance(data, list) else [data]:
+        if isinstance(d, dict) and d.get("@type") == ERROR_INFO and isinstance(d.get("reason"), str):
+            return d["reason"]
+    return ""

@@ -98,6 +98,12 @@ class Conversation(unittest.TestCase):
         self.assertEqual(kit.remote_error(-32001, "", "gone"), {"code": -32001, "message": "gone"})
         self.assertEqual(kit.remote_error(0, "TASK_NOT_FOUND"), {"reason": "TASK_NOT_FOUND"})
 
+    def test_error_reason(self):
+        info = {"@type": kit.ERROR_INFO, "reason": "TASK_NOT_FOUND", "domain": "a2a-protocol.org"}
+        self.assertEqual(kit.error_reason([{"@type": "other"}, info]), "TASK_NOT_FOUND")
+        self.assertEqual(kit.error_reason(info), "TASK_NOT_FOUND")
+        self.assertEqual(kit.error_reason("text"), "")
+
 
 if __name__ == "__main__":
     unittest.main()

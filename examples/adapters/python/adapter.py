@@ -18,9 +18,20 @@ write in an afternoon, and it is deliberately not clever:
   * it presents the credential trust.credentials holds for the endpoint's
     origin, if any, the way the card's securitySchemes say (Authorization:
     Bearer, or the API key header the scheme names; 0.3 or 1.0 shape);
+  * when the task pauses at input-required and task.replies holds an
+    answer, it sends the next one as a continuation (the same method, the
+    message's taskId and contextId set to the task's, A2A 1.0 §3.4.3),
+    until the task ends, asks once more than it has answers for, or pauses
+    at auth-required;
   * it reports completed, interrupted (a task at input-required or
     auth-required) or failed with what it saw; cardTrust is always
     "authoritative" and trustMode "unpinned" (it verifies no signature).
+    With it go the task's contextId, its artifacts (streamed chunks joined
+    as append and lastChunk say; a Message reply's parts as one artifact),
+    the text of the last status message and the JSON-RPC error that ended
+    the delegation (its code, and the ErrorInfo reason in 1.0 error data),
+    summarised by the Python kit (../internal-python, standard library
+    too).
 
 Network: every connection goes through network.proxy with an HTTP CONNECT
 tunnel (HTTPSConnection.set_tunnel), or is dialled through network.resolve
@@ -32,6 +43,7 @@ trust.caFile.
 
 import http.client
 import json
+import os
 import platform
 import socket
 import ssl
@@ -39,6 +51,10 @@ import sys
 import time
 import urllib.parse
 import uuid
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "internal-python"))
+
+import a2a_conform_contract as kit  # noqa: E402 - the results helpers only
 
 NAME = "a2a-conform-adapter-python"
 VERSION = "0.1.0 (python " + platform.python_version() + ", stdlib http.client)"
@@ -56,6 +72,7 @@ class RPCError(Exception):
     def __init__(self, err):
         self.code = err.get("code") if isinstance(err, dict) else None
         self.message = err.get("message", "") if isinstance(err, dict) else str(err)
+        self.reason = kit.error_reason(err.get("data")) if isinstance(err, dict) else ""
         super().__init__("%s (code %s)" % (self.message, self.code))
 
 
@@ -195,26 +212,43 @@ def auth_headers(card, cred):
 
 
 class Seen:
+    """What the answers of one delegation said: the task, its context, its
+    state and last status message, its results."""
+
     def __init__(self):
         self.task_id = ""
+        self.context_id = ""
         self.state = ""
         self.message = False
+        self.status_text = ""
+        self.results = kit.Results()
 
     def see(self, result):
         if not isinstance(result, dict):
             return
         kind = result.get("kind")
+        self.context_id = result.get("contextId") or self.context_id
         if kind == "task":
             self.task_id = result.get("id") or self.task_id
-            self.state = (result.get("status") or {}).get("state") or self.state
+            self.status(result.get("status"))
+            for a in result.get("artifacts") or []:
+                self.results.add(a)
         elif kind == "status-update":
             self.task_id = result.get("taskId") or self.task_id
-            self.state = (result.get("status") or {}).get("state") or self.state
+            self.status(result.get("status"))
         elif kind == "artifact-update":
             self.task_id = result.get("taskId") or self.task_id
+            self.results.chunk(result.get("artifact"), bool(result.get("append")))
         elif kind == "message":
             self.message = True
             self.task_id = result.get("taskId") or self.task_id
+            self.results.reply(result.get("parts"))
+
+    def status(self, status):
+        status = status if isinstance(status, dict) else {}
+        self.state = status.get("state") or self.state
+        if isinstance(status.get("message"), dict):
+            self.status_text = kit.status_text(status["message"])
 
 
 _ids = [0]
@@ -332,6 +366,12 @@ def delegate(req):
         auth = auth_headers(card, credentials.get(origin_of(endpoint)))
         try:
             call(net, endpoint, method, params, deadline, seen, auth)
+            for reply in kit.replies_of(req):
+                if seen.state != "input-required" or not seen.task_id:
+                    break
+                # The caller's next answer continues the task (A2A 1.0 §3.4.3).
+                seen.message = False
+                call(net, endpoint, method, continued(params, reply, seen), deadline, seen, auth)
         except Unreachable as e:
             problems.append(str(e))
             out.pop("agent", None)
@@ -345,6 +385,9 @@ def delegate(req):
             return fail("auth-rejected" if auth else "no-credential", str(e))
         except RPCError as e:
             note(out, seen)
+            err = kit.remote_error(e.code, e.reason, e.message)
+            if err:
+                out["error"] = err
             reason = {-32601: "endpoint-not-a2a", -32009: "version-mismatch"}.get(e.code, "other")
             return fail(reason, str(e))
         except (OSError, http.client.HTTPException) as e:
@@ -365,11 +408,25 @@ def delegate(req):
     return fail("other", "; ".join(problems) or "no candidates")
 
 
+def continued(params, reply, seen):
+    """The send's params with reply as the continuation of the task seen."""
+    msg = kit.continuation(reply, seen.task_id, seen.context_id)
+    msg["kind"] = "message"
+    if (params.get("metadata") or {}).get("skillId"):
+        msg["metadata"] = dict(msg.get("metadata") or {}, skillId=params["metadata"]["skillId"])
+    return dict(params, message=msg)
+
+
 def note(out, seen):
     if seen.task_id:
         out["taskId"] = seen.task_id
+    if seen.context_id:
+        out["contextId"] = seen.context_id
     if seen.state:
         out["taskState"] = seen.state
+    if seen.status_text:
+        out["statusText"] = seen.status_text
+    seen.results.report(out)
 
 
 def main():
