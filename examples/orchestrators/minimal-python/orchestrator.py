@@ -3,7 +3,7 @@
 (docs/driver-contract.md) and the exec driver's environment, nothing else.
 urllib goes through HTTPS_PROXY, and ssl trusts SSL_CERT_FILE: both point at
 the fleet. Per delegation: each candidate's card, then message/send (0.3) to
-its endpoint with the skill id; the first completed task wins.
+its endpoint with the skill id, task.replies as its continuations; the first completed task wins.
 
     a2a-conform run --orchestrator 'exec:python3 examples/orchestrators/minimal-python/orchestrator.py'
 """
@@ -28,18 +28,20 @@ def delegate(req):
     out, skill, why = {"outcome": "failed", "reason": "other"}, req["task"].get("skill", ""), []
     for cand in req["candidates"]:
         try:
-            url = endpoint(call(cand))
+            url, replies = endpoint(call(cand)), list(req["task"].get("replies") or [])
             out.update(agent=url, cardTrust="authoritative", trustMode="unpinned")
             meta = {"skillId": skill} if skill else {}  # where the fleet reads the skill id
-            params = {"message": dict(req["task"]["message"], metadata=meta), "metadata": meta}
-            ans = call(url, {"jsonrpc": "2.0", "id": str(uuid.uuid4()), "method": "message/send", "params": params})
+            send = lambda m: call(url, {"jsonrpc": "2.0", "id": str(uuid.uuid4()), "method": "message/send", "params": {"message": dict(m, metadata=meta), "metadata": meta}})
+            ans = send(req["task"]["message"])
+            while replies and ans.get("result", {}).get("status", {}).get("state") == "input-required":  # it asks: continue it
+                ans = send(dict(replies.pop(0), taskId=ans["result"]["id"], contextId=ans["result"].get("contextId", "")))
             if "error" in ans:
                 why.append("%s: error %s" % (url, ans["error"].get("code")))
-                continue
-            task = ans.get("result", {})
-            state = task.get("status", {}).get("state", "")
-            if state == "completed":
-                return dict(out, outcome="completed", reason="ok", skill=skill, taskId=task.get("id"), taskState=state)
+                out["error"] = {"code": ans["error"]["code"]} if isinstance(ans["error"].get("code"), int) else None; continue
+            state, said = (task := ans.get("result", {})).get("status", {}).get("state", ""), task.get("status", {}).get("message") or {}
+            if state in ("completed", "input-required"):  # artifacts are not summarised here
+                return dict(out, outcome="completed" if state == "completed" else "interrupted", reason="ok", skill=skill, taskId=task.get("id"), taskState=state,
+                            contextId=task.get("contextId", ""), error=None, statusText="".join(p.get("text", "") for p in said.get("parts", [])))
             why.append("%s: task %s" % (url, state))
         except Exception as e:  # unreachable, TLS, not JSON: the next candidate
             why.append("%s: %s" % (cand, e))
