@@ -18,11 +18,19 @@
 //     the origin of the endpoint the card names, so the SDK presents only
 //     the credential issued for that origin, in the way the card's
 //     (0.3-shaped) securitySchemes say;
+//   - a task the SDK leaves at input-required gets the caller's next
+//     answer (task.replies) through the same SDK call, as a continuation:
+//     the message's taskId and contextId are the task's (A2A 1.0 §3.4.3);
 //   - the outcome is completed, interrupted (a task the SDK left at
 //     input-required or auth-required) or failed with what the SDK
 //     returned; cardTrust is always "authoritative" (the SDK takes the card
 //     as a contract) and trustMode "unpinned" (the SDK verifies no
-//     signature).
+//     signature). With it go the task's contextId, its artifacts (streamed
+//     chunks joined; summarised by package contract from the SDK's JSON),
+//     the text of its last status message, and the A2A error the SDK
+//     returned: the JSON-RPC code its sentinel error stands for (the
+//     transport keeps no other code and drops the server's message, and
+//     turns a code it does not know into ErrInternalError, -32603).
 //
 // It is a module of its own (go.mod here, with a replace back to the
 // repository root for package contract), so that a2a-go and gRPC stay out
@@ -262,25 +270,21 @@ func (a *adapter) delegate(req contract.DelegationRequest) contract.DelegationOu
 		// The AuthInterceptor finds the credentials of the session named in
 		// the context: the endpoint's origin.
 		cctx := a2aclient.WithSessionID(ctx, a2aclient.SessionID(contract.OriginOf(card.URL)))
-		var res result
-		if stream {
-			res = streamMessage(cctx, client, params)
-		} else {
-			r, err := client.SendMessage(cctx, params)
-			res = result{err: err}
-			res.see(r)
-		}
+		res := converse(cctx, client, params, req.Task.Replies, stream)
 		_ = client.Destroy()
 		out.TaskID, out.TaskState = res.taskID, string(res.state)
+		res.results.report(&out)
 		if res.err != nil && unreachable(res.err) && ctx.Err() == nil {
 			// The endpoint could not be reached: the next candidate may do.
 			problems = append(problems, fmt.Sprintf("%s: %v", card.URL, res.err))
 			fmt.Fprintf(a.logw, "%s: %v\n", card.URL, res.err)
 			out.Agent, out.TaskID, out.TaskState = "", "", ""
+			out.ContextID, out.StatusText, out.Artifacts = "", "", nil
 			continue
 		}
 		switch {
 		case res.err != nil:
+			out.Error = remoteError(res.err)
 			return fail(reasonFor(ctx, res.err), res.err.Error())
 		case res.message || res.state == a2a.TaskStateCompleted:
 			out.Outcome, out.Reason = contract.OutcomeCompleted, contract.ReasonOK
@@ -374,28 +378,69 @@ type result struct {
 	state   a2a.TaskState
 	message bool // the agent answered with a message rather than a task
 	err     error
+	results results
 }
 
 func (r *result) see(ev any) {
 	switch e := ev.(type) {
 	case *a2a.Task:
 		r.taskID, r.state = string(e.ID), e.Status.State
+		r.results.context(e.ContextID)
+		r.results.status(e.Status)
+		for _, a := range e.Artifacts {
+			r.results.put(a, false)
+		}
 	case *a2a.Message:
 		r.message = true
 		if e.TaskID != "" {
 			r.taskID = string(e.TaskID)
 		}
+		r.results.context(e.ContextID)
+		r.results.put(&a2a.Artifact{Parts: e.Parts}, false)
 	case *a2a.TaskStatusUpdateEvent:
 		r.taskID, r.state = string(e.TaskID), e.Status.State
+		r.results.context(e.ContextID)
+		r.results.status(e.Status)
 	case *a2a.TaskArtifactUpdateEvent:
 		r.taskID = string(e.TaskID)
+		r.results.context(e.ContextID)
+		r.results.put(e.Artifact, e.Append)
 	}
+}
+
+// converse sends the task's message, then, each time the task waits at
+// input-required, the caller's next reply as its continuation, by the same
+// SDK call (SendStreamingMessage or SendMessage).
+func converse(ctx context.Context, client *a2aclient.Client, params *a2a.MessageSendParams, replies []json.RawMessage, stream bool) result {
+	var r result
+	send := func(p *a2a.MessageSendParams) {
+		if stream {
+			streamMessage(ctx, client, p, &r)
+			return
+		}
+		got, err := client.SendMessage(ctx, p)
+		r.err = err
+		r.see(got)
+	}
+	send(params)
+	for _, reply := range replies {
+		if r.err != nil || r.state != a2a.TaskStateInputRequired || r.taskID == "" {
+			break
+		}
+		next, err := continuation(reply, a2a.TaskID(r.taskID), r.results.contextID, params)
+		if err != nil {
+			r.err = err
+			break
+		}
+		r.message = false
+		send(next)
+	}
+	return r
 }
 
 // streamMessage reads the stream until the server ends it, as the SDK does:
 // a final event does not stop the iteration.
-func streamMessage(ctx context.Context, client *a2aclient.Client, params *a2a.MessageSendParams) result {
-	var r result
+func streamMessage(ctx context.Context, client *a2aclient.Client, params *a2a.MessageSendParams, r *result) {
 	for ev, err := range client.SendStreamingMessage(ctx, params) {
 		if err != nil {
 			r.err = err
@@ -406,7 +451,6 @@ func streamMessage(ctx context.Context, client *a2aclient.Client, params *a2a.Me
 	if r.err == nil && r.state != "" {
 		r.message = false // a task's state decides
 	}
-	return r
 }
 
 // unreachable reports whether err means the endpoint was never reached
