@@ -78,10 +78,23 @@ without a proxy the adapter leaves httpx to HTTPS_PROXY from the
 environment, which the exec driver sets); trust.issuers (it has no signer
 policy; signature_verifier is a bare callable the application must write).
 
+Conversations: a task the SDK leaves at input-required gets the caller's
+next answer (task.replies) by the same Client.send_message, the message's
+task_id and context_id set to the task's (A2A 1.0 §3.4.3), until the task
+ends, pauses otherwise, or asks once more than there are answers.
+
 Outcome: completed for a task seen in state completed, or a Message reply
 (A2A: the agent answered and made no task); interrupted for a task at
 input-required or auth-required; failed otherwise, with the SDK's error.
 cardTrust "authoritative" and trustMode "unpinned" once a card was read.
+With it: the task's contextId; its artifacts (the task's, and the
+TaskArtifactUpdateEvents' chunks joined as append says; a Message reply's
+parts as one artifact), read from the SDK's protobuf objects
+(MessageToDict) and summarised by the kit; the text of the last status
+message; and the A2A error the SDK raised: the JSON-RPC code its error
+class stands for and the server's message (the SDK keeps the ErrorInfo's
+metadata but not its reason; a code it does not know becomes an
+A2AClientError whose text names the code, which is read from it).
 
     a2a-conform run --orchestrator 'exec:examples/adapters/a2a-sdk/.venv/bin/python examples/adapters/a2a-sdk/adapter.py'
 """
@@ -94,13 +107,18 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from a2a_conform_contract import (  # noqa: E402
     Credentials,
+    Results,
+    continuation,
     describe,
     is_interrupted,
     origin_of,
     reason_for,
+    remote_error,
+    replies_of,
     serve,
     skill_of,
     state_word,
+    status_text,
 )
 
 NAME = "a2a-conform-adapter-a2a-sdk"
@@ -162,16 +180,16 @@ def http_client(req, seen):
     return httpx.AsyncClient(proxy=proxy, verify=ctx, event_hooks={"response": [seen.response]})
 
 
-def sdk_message(req):
-    """The request's 0.3-shaped message as the SDK's 1.0 Message, through
-    the SDK's own 0.3 model and conversion, with the skill id in its
-    metadata."""
+def sdk_message(req, m=None):
+    """The request's 0.3-shaped message (or m, a reply) as the SDK's 1.0
+    Message, through the SDK's own 0.3 model and conversion, with the skill
+    id in its metadata."""
     import uuid
 
     from a2a.compat.v0_3 import conversions
     from a2a.compat.v0_3 import types as v03
 
-    m = dict(((req.get("task") or {}).get("message")) or {})
+    m = dict(m if m is not None else ((req.get("task") or {}).get("message")) or {})
     m.setdefault("messageId", "m-" + uuid.uuid4().hex[:12])
     m.setdefault("role", "user")
     m["kind"] = "message"
@@ -242,6 +260,19 @@ def reason_of(err, creds, streamed=False):
     return reason_for(err, creds.refusal)
 
 
+def sdk_error(err):
+    """The outcome's error for an SDK error: the code of its class and the
+    server's message, or the code an A2AClientError's text names for a
+    code the SDK does not know; None for any other error."""
+    import re
+
+    code = error_code(err)
+    if code is not None:
+        return remote_error(code, "", getattr(err, "message", "") or str(err))
+    m = re.match(r"JSON-RPC Error (-?\d+): (.*)", str(err), re.S)
+    return remote_error(int(m.group(1)), "", m.group(2)) if m else None
+
+
 def detail_of(err):
     """The SDK's error, with its class and JSON-RPC code."""
     code = error_code(err)
@@ -260,29 +291,49 @@ def built_from(client):
 
 
 class Tracker:
-    """Task id, state and whether a Message came back, from the
-    StreamResponse items send_message yields."""
+    """Task id, context, state, whether a Message came back, the last
+    status message's text and the results, from the StreamResponse items
+    send_message yields."""
 
     def __init__(self):
         self.task_id = ""
+        self.context_id = ""
         self.state = ""
         self.message = False
+        self.status_text = ""
+        self.results = Results()
 
     def see(self, ev):
-        from a2a.types.a2a_pb2 import TaskState
+        from google.protobuf.json_format import MessageToDict
 
         kind = ev.WhichOneof("payload")
         if kind == "task":
             self.task_id = ev.task.id or self.task_id
-            self.state = state_word(TaskState.Name(ev.task.status.state)) or self.state
+            self.context_id = ev.task.context_id or self.context_id
+            self._status(ev.task.status)
+            for a in ev.task.artifacts:
+                self.results.add(MessageToDict(a))
         elif kind == "message":
             self.message = True
             self.task_id = ev.message.task_id or self.task_id
+            self.context_id = ev.message.context_id or self.context_id
+            self.results.reply(MessageToDict(ev.message).get("parts"))
         elif kind == "status_update":
             self.task_id = ev.status_update.task_id or self.task_id
-            self.state = state_word(TaskState.Name(ev.status_update.status.state)) or self.state
+            self.context_id = ev.status_update.context_id or self.context_id
+            self._status(ev.status_update.status)
         elif kind == "artifact_update":
             self.task_id = ev.artifact_update.task_id or self.task_id
+            self.context_id = ev.artifact_update.context_id or self.context_id
+            self.results.chunk(MessageToDict(ev.artifact_update.artifact), ev.artifact_update.append)
+
+    def _status(self, status):
+        from a2a.types.a2a_pb2 import TaskState
+        from google.protobuf.json_format import MessageToDict
+
+        self.state = state_word(TaskState.Name(status.state)) or self.state
+        if status.HasField("message"):
+            self.status_text = status_text(MessageToDict(status.message))
 
 
 class Adapter:
@@ -332,10 +383,11 @@ class Adapter:
         how = "send_message (%s)" % ("SendStreamingMessage" if sdk_streams else "SendMessage")
         t = Tracker()
         try:
-            async for ev in client.send_message(request, context=context):
-                t.see(ev)
+            await self._converse(client, request, context, req, t)
         except Exception as err:  # noqa: BLE001 - every SDK failure is an outcome
             self._note(out, seen, t)
+            if sdk_error(err):
+                out["error"] = sdk_error(err)
             return dict(out, outcome="failed", reason=reason_of(err, creds, sdk_streams),
                         detail="%s to %s: %s" % (how, endpoint, detail_of(err)))
         finally:
@@ -349,13 +401,35 @@ class Adapter:
                     detail='%s: remote task %s ended in state "%s"' % (how, t.task_id or "(none)", t.state or "unknown"))
 
     @staticmethod
+    async def _converse(client, request, context, req, t):
+        """send_message, then each reply as a continuation while the task
+        waits at input-required."""
+        from a2a.types.a2a_pb2 import SendMessageRequest
+
+        async for ev in client.send_message(request, context=context):
+            t.see(ev)
+        for reply in replies_of(req):
+            if t.state != "input-required" or not t.task_id:
+                return
+            t.message = False
+            nxt = SendMessageRequest(message=sdk_message(req, continuation(reply, t.task_id, t.context_id)))
+            nxt.metadata.CopyFrom(request.metadata)
+            async for ev in client.send_message(nxt, context=context):
+                t.see(ev)
+
+    @staticmethod
     def _note(out, seen, t):
         if seen.posted:
             out["agent"] = seen.posted
         if t.task_id:
             out["taskId"] = t.task_id
+        if t.context_id:
+            out["contextId"] = t.context_id
         if t.state:
             out["taskState"] = t.state
+        if t.status_text:
+            out["statusText"] = t.status_text
+        t.results.report(out)
 
 
 if __name__ == "__main__":
