@@ -41,8 +41,12 @@ default, and so what this scores:
 The skill id goes in message.metadata.skillId and params.metadata.skillId
 through RemoteA2aAgent's request_interceptors (before_request may change
 the A2A message and the ParametersConfig whose request_metadata becomes the
-request's params.metadata); after_request sees every raw response, from
-which come the task id and state. Network: ADK accepts an a2a-sdk client
+request's params.metadata). The task id, state and results come from the
+events the runner yields: RemoteA2aAgent records on each the A2A response
+it came from (custom_metadata "a2a:response", the task as ADK aggregated
+it, or the Message). No after_request hook: with one ADK stops continuing
+paused tasks by itself (_has_default_response_persistence), leaving task
+routing to the hook's owner. Network: ADK accepts an a2a-sdk client
 factory (a2a_client_factory), whose ClientConfig carries the httpx client;
 the adapter builds that client from the request, with network.proxy and an
 SSL context that trusts trust.caFile on top of the system roots, and ADK's
@@ -57,7 +61,19 @@ once a call was made to it. Outcome:
 completed only for a task seen to reach completed, or a Message reply;
 interrupted for a task left at input-required or auth-required; failed
 otherwise, with ADK's error_message. cardTrust "authoritative" and
-trustMode "unpinned" once the card was read (nothing is verified).
+trustMode "unpinned" once the card was read (nothing is verified). With
+it: the task's contextId, its artifacts and the text of its last status
+message, from the last task an event recorded (ADK aggregates a stream's
+updates into a running task, chunks appended as the agent's append flag
+says), or a Message reply's parts as one artifact, summarised by the kit.
+No error object: ADK turns the SDK's error into error_message text, and
+the adapter reports no code it did not get.
+
+Conversations: a task left at input-required gets the caller's next
+answer (task.replies) as the next user turn of the same ADK session
+(runner.run_async with the reply's text parts): RemoteA2aAgent itself
+sends it with the session's contextId and the paused task's id
+(_get_resumable_task_id), and a fresh messageId of its own.
 
 What ADK cannot be told: the caller's streaming preference, the candidates
 after the first, the card's cache lifetime, and a credential keyed by
@@ -83,9 +99,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from a2a_conform_contract import (  # noqa: E402
     Credentials,
     describe,
+    Results,
     is_interrupted,
     reason_for,
+    replies_of,
     serve,
+    status_text,
     skill_of,
     state_word,
     text_of,
@@ -101,15 +120,14 @@ def load():
     os.environ.setdefault("ADK_SUPPRESS_A2A_EXPERIMENTAL_FEATURE_WARNINGS", "1")
     import httpx
     from a2a.client import ClientConfig, ClientFactory
-    from a2a.types import Message, TaskState
     from a2a.utils.constants import TransportProtocol
     from google.adk.a2a.agent import A2aRemoteAgentConfig, RemoteA2aAgent, RequestInterceptor
     from google.adk.runners import InMemoryRunner
     from google.genai import types
     from google.protobuf.json_format import MessageToDict
 
-    lib = dict(httpx=httpx, ClientConfig=ClientConfig, ClientFactory=ClientFactory, Message=Message,
-               TaskState=TaskState, bindings=[TransportProtocol.JSONRPC, TransportProtocol.HTTP_JSON],
+    lib = dict(httpx=httpx, ClientConfig=ClientConfig, ClientFactory=ClientFactory,
+               bindings=[TransportProtocol.JSONRPC, TransportProtocol.HTTP_JSON],
                A2aRemoteAgentConfig=A2aRemoteAgentConfig, RemoteA2aAgent=RemoteA2aAgent, RequestInterceptor=RequestInterceptor,
                InMemoryRunner=InMemoryRunner, types=types, MessageToDict=MessageToDict)
     adapter = Adapter(lib)
@@ -126,7 +144,11 @@ class Seen:
         self.skill = skill_of(req)
         self.creds = Credentials(req)
         self.task_id = ""
+        self.context_id = ""
         self.state = ""
+        self.status_text = ""
+        self.results = Results()
+        self.replies = replies_of(req)
         self.message_reply = False
         self.endpoint = ""
         self.card_read = False
@@ -234,7 +256,7 @@ class Adapter:
             name="remote_agent", agent_card=card_url, description="the first candidate",
             a2a_client_factory=factory,
             config=lib["A2aRemoteAgentConfig"](request_interceptors=[lib["RequestInterceptor"](
-                before_request=self._before_request, after_request=self._after_request)]))
+                before_request=self._before_request)]))
         remote = Remote(agent, lib["InMemoryRunner"](agent=agent, app_name=APP))
         self.remotes[card_url] = remote
         return remote
@@ -248,17 +270,28 @@ class Adapter:
             params.request_metadata = dict(params.request_metadata or {}, skillId=cur.skill)
         return message, params
 
-    async def _after_request(self, ctx, response, event):
-        """Note the task id and state of every raw response ADK turned into an event."""
-        cur = self.cur
-        if isinstance(response, tuple):
-            task = response[0]
-            cur.task_id = task.id or cur.task_id
-            cur.state = state_word(self.lib["TaskState"].Name(task.status.state)) or cur.state
-        elif isinstance(response, self.lib["Message"]):
+    def _saw(self, event):
+        """Note the A2A response an event of the remote agent records: a
+        task (as ADK aggregated it so far) or a Message."""
+        cur, meta = self.cur, getattr(event, "custom_metadata", None) or {}
+        response = meta.get("a2a:response")
+        if not isinstance(response, dict):
+            return
+        if "status" in response:  # a task
+            cur.task_id = response.get("id") or cur.task_id
+            cur.context_id = response.get("contextId") or cur.context_id
+            cur.state = state_word((response.get("status") or {}).get("state")) or cur.state
+            if isinstance((response.get("status") or {}).get("message"), dict):
+                cur.status_text = status_text(response["status"]["message"])
+            cur.results = Results()
+            for a in response.get("artifacts") or []:
+                cur.results.add(a)
+        elif "messageId" in response:
             cur.message_reply = True
-            cur.task_id = response.task_id or cur.task_id
-        return event
+            cur.task_id = response.get("taskId") or cur.task_id
+            cur.context_id = response.get("contextId") or cur.context_id
+            cur.results = Results()
+            cur.results.reply(response.get("parts"))
 
     async def delegate(self, req):
         cands = req.get("candidates") or []
@@ -281,10 +314,20 @@ class Adapter:
         session = await remote.runner.session_service.create_session(app_name=APP, user_id=USER)
         errors = []
         message = types.Content(role="user", parts=[types.Part(text=text_of(req))])
-        async for ev in remote.runner.run_async(user_id=USER, session_id=session.id, new_message=message):
-            if ev.error_message:
-                errors.append(ev.error_message)
-        return errors
+        cur = self.cur
+        replies = list(cur.replies)
+        while True:
+            async for ev in remote.runner.run_async(user_id=USER, session_id=session.id, new_message=message):
+                self._saw(ev)
+                if ev.error_message:
+                    errors.append(ev.error_message)
+            if errors or not replies or cur.state != "input-required" or not cur.task_id:
+                return errors
+            # The caller's answer is the session's next user turn; ADK
+            # continues the paused task with it.
+            cur.message_reply = False
+            parts = [p["text"] for p in replies.pop(0).get("parts") or [] if isinstance(p, dict) and isinstance(p.get("text"), str)]
+            message = types.Content(role="user", parts=[types.Part(text=t) for t in parts] or [types.Part(text="")])
 
     def _outcome(self, cur, remote, errors):
         out = {}
@@ -298,8 +341,13 @@ class Adapter:
             out["skill"] = cur.skill
         if cur.task_id:
             out["taskId"] = cur.task_id
+        if cur.context_id:
+            out["contextId"] = cur.context_id
         if cur.state:
             out["taskState"] = cur.state
+        if cur.status_text:
+            out["statusText"] = cur.status_text
+        cur.results.report(out)
         if errors:
             text = "; ".join(errors)
             return dict(out, outcome="failed", reason=reason_for(Exception(text), cur.creds.refusal), detail=text)
