@@ -49,6 +49,21 @@ with an httpx event hook, which changes nothing on the wire); cardTrust
 "authoritative" and trustMode "unpinned" once the card GET succeeded (even
 when the SDK then refused the card).
 
+Results: the task's contextId, its artifacts (the Task the SDK keeps up
+to date, whose artifacts it joins as the chunks' append flag says; a
+Message reply's parts as one artifact), the text of its last status
+message, all dumped from the SDK's pydantic objects in the 0.3 JSON shape
+and summarised by the kit; and the A2A error when the SDK raised
+A2AClientJSONRPCError (its code and message; 0.3 error data carries no
+ErrorInfo reason).
+
+Conversations: STRANDS CANNOT CONTINUE A TASK. A2AAgent builds every
+message itself (convert_input_to_message: a fresh messageId, no taskId,
+no contextId) and stream_async takes nothing that names a task, so a
+reply sent through it would start a new task. The adapter does not send
+task.replies: a task that asks is reported interrupted, its question in
+statusText, and the detail says the replies were not sent.
+
 What is passed, through Strands' own hook: A2AAgent(client_config=
 ClientConfig(httpx_client=...)) is the documented way to authenticate
 ("SigV4, OAuth, bearer tokens"), and Strands uses that client for the card
@@ -131,8 +146,11 @@ class Run:
         self.streams = False
         self.requests = []  # [method, url, status or None]
         self.task_id = ""
+        self.context_id = ""
         self.state = ""
         self.message = False
+        self.status_text = ""
+        self.results = contract.Results()
         self.error = None
 
     def client(self):
@@ -172,15 +190,27 @@ class Run:
             task, update = event
             if task is not None:
                 self.task_id = task.id or self.task_id
+                self.context_id = task.context_id or self.context_id
                 if task.status:
-                    self.state = contract.state_word(task.status.state) or self.state
+                    self._status(task.status)
+                self.results = contract.Results()  # the task as the SDK joined it so far
+                for a in task.artifacts or []:
+                    self.results.add(_dump(a))
             status = getattr(update, "status", None)
             if status is not None:
                 self.task_id = getattr(update, "task_id", "") or self.task_id
-                self.state = contract.state_word(status.state) or self.state
+                self._status(status)
         elif event is not None and getattr(event, "kind", "") == "message":
             self.message = True
             self.task_id = getattr(event, "task_id", None) or self.task_id
+            self.context_id = getattr(event, "context_id", None) or self.context_id
+            self.results = contract.Results()
+            self.results.reply(_dump(event).get("parts"))
+
+    def _status(self, status):
+        self.state = contract.state_word(status.state) or self.state
+        if getattr(status, "message", None) is not None:
+            self.status_text = contract.status_text(_dump(status.message))
 
     def outcome(self, cand):
         out = {}
@@ -192,10 +222,17 @@ class Run:
             out["agent"] = posts[-1]
         if self.task_id:
             out["taskId"] = self.task_id
+        if self.context_id:
+            out["contextId"] = self.context_id
         if self.state:
             out["taskState"] = self.state
+        if self.status_text:
+            out["statusText"] = self.status_text
+        self.results.report(out)
         how = "message/stream" if self.streams else "message/send"
         if self.error is not None:
+            if _jsonrpc_error(self.error):
+                out["error"] = _jsonrpc_error(self.error)
             return dict(out, outcome="failed", reason=self._reason(), detail="A2AAgent.stream_async: " + _clip(contract.describe(self.error)))
         if "agent" not in out:
             return dict(out, outcome="failed", reason="other", detail="A2AAgent.stream_async sent nothing")
@@ -204,7 +241,8 @@ class Run:
         if self.state == "completed" and self.task_id:
             return dict(out, outcome="completed", reason="ok", detail="A2AAgent %s via %s; no skill id sent (Strands has no place for one)" % (how, out["agent"]))
         if contract.is_interrupted(self.state) and self.task_id:
-            return dict(out, outcome="interrupted", reason="ok", detail="%s: remote task waits in state %s" % (how, self.state))
+            unsent = "; %d replies not sent (A2AAgent cannot continue a task)" % len(contract.replies_of(self.req)) if self.state == "input-required" and contract.replies_of(self.req) else ""
+            return dict(out, outcome="interrupted", reason="ok", detail="%s: remote task waits in state %s%s" % (how, self.state, unsent))
         return dict(out, outcome="failed", reason="other", detail="%s: remote task %s ended in state %s" % (how, self.task_id or "(none)", self.state or "unknown"))
 
     def _reason(self):
@@ -214,6 +252,24 @@ class Run:
         if "Failed to validate agent card" in text and '"loc":["url"]' in text.replace(" ", ""):
             return "version-mismatch"
         return contract.reason_for(self.error, self.creds.refusal)
+
+
+def _dump(obj):
+    """An a2a-sdk 0.3 pydantic object as its 0.3 JSON (a dict)."""
+    return obj.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def _jsonrpc_error(err):
+    """The outcome's error for an A2AClientJSONRPCError in err's chain
+    (its code and message), else None."""
+    seen = set()
+    while err is not None and id(err) not in seen:
+        seen.add(id(err))
+        e = getattr(err, "error", None)
+        if type(err).__name__ == "A2AClientJSONRPCError" and e is not None:
+            return contract.remote_error(getattr(e, "code", None), "", getattr(e, "message", "") or "")
+        err = err.__cause__ or err.__context__
+    return None
 
 
 def _clip(text, limit=400):
