@@ -488,3 +488,82 @@ func schemaOf(line []byte, fromOUT bool) string {
 	}
 	return schema.DelegationRequest
 }
+
+// TestResultFields: the optional fields of contract 1 for conversations
+// and results (task.replies; contextId, artifacts, statusText, error)
+// validate as the Go types write them, the artifact vectors the Node and
+// Python kits share included, and the schemas refuse what
+// contract.DelegationOutcome.Validate refuses.
+func TestResultFields(t *testing.T) {
+	b, err := os.ReadFile("../contract/testdata/artifact-vectors.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vectors []struct {
+		Want contract.Artifact `json:"want"`
+	}
+	if err := json.Unmarshal(b, &vectors); err != nil {
+		t.Fatal(err)
+	}
+	var arts []contract.Artifact
+	for _, v := range vectors {
+		arts = append(arts, v.Want)
+	}
+	req := contract.DelegationRequest{Contract: 1, Type: contract.TypeDelegate, ID: "r-1", DeadlineMs: 1000,
+		Candidates: []string{"https://agent-b.example/.well-known/agent-card.json"},
+		Task: contract.Task{Message: json.RawMessage(`{"role":"user","parts":[{"kind":"text","text":"book it"}],"messageId":"m-1"}`),
+			Replies: []json.RawMessage{json.RawMessage(`{"role":"ROLE_USER","parts":[{"text":"Tuesday"}],"messageId":"m-2"}`)}}}
+	outcomes := []struct {
+		what string
+		o    contract.DelegationOutcome
+	}{
+		{"completed with results", contract.DelegationOutcome{Contract: 1, ID: "r-1", Outcome: contract.OutcomeCompleted, TaskID: "t-1",
+			ContextID: "c-1", Artifacts: arts, StatusText: "done"}},
+		{"interrupted with a question", contract.DelegationOutcome{Contract: 1, ID: "r-1", Outcome: contract.OutcomeInterrupted, TaskID: "t-1",
+			TaskState: contract.TaskStateInputRequired, ContextID: "c-1", StatusText: "Which day?"}},
+		{"failed with a code", contract.DelegationOutcome{Contract: 1, ID: "r-1", Outcome: contract.OutcomeFailed,
+			Error: &contract.RemoteError{Code: -32001, Message: "task not found"}}},
+		{"failed with a reason", contract.DelegationOutcome{Contract: 1, ID: "r-1", Outcome: contract.OutcomeFailed,
+			Error: &contract.RemoteError{Reason: "TASK_NOT_FOUND"}}},
+	}
+	rb, _ := json.Marshal(req)
+	validate(t, schema.DelegationRequest, "a request with replies", rb)
+	for _, c := range outcomes {
+		if err := c.o.Validate("r-1"); err != nil {
+			t.Fatalf("%s: the Go side refuses it: %v", c.what, err)
+		}
+		ob, _ := json.Marshal(c.o)
+		validate(t, schema.DelegationOutcome, c.what, ob)
+	}
+
+	v := getValidators(t)
+	const head = `{"contract":1,"id":"r-1","outcome":"completed",`
+	// goRefuses: contract.DelegationOutcome.Validate refuses it too.
+	for _, d := range []struct {
+		file, doc string
+		goRefuses bool
+	}{
+		{schema.DelegationOutcome, head + `"artifacts":[{"artifactId":"a","parts":[{"kind":"file","sha256":"` + strings.Repeat("0", 64) + `"}]}]}`, true},
+		{schema.DelegationOutcome, head + `"artifacts":[{"artifactId":"a","parts":[{"kind":"text","sha256":"` + strings.Repeat("A", 64) + `"}]}]}`, true},
+		{schema.DelegationOutcome, head + `"artifacts":[{"artifactId":"a","parts":[{"kind":"text","sha256":"abc"}]}]}`, true},
+		{schema.DelegationOutcome, head + `"error":{}}`, true},
+		{schema.DelegationOutcome, head + `"error":{"message":"no"}}`, true},
+		{schema.DelegationOutcome, head + `"error":{"code":0,"reason":""}}`, true},
+		// The Go types always write artifactId (empty for a Message reply).
+		{schema.DelegationOutcome, head + `"artifacts":[{"parts":[]}]}`, false},
+		{schema.DelegationOutcome, head + `"statusText":7}`, false},
+		{schema.DelegationRequest, `{"contract":1,"type":"delegate","id":"x","task":{"skill":"","message":null,"replies":["yes"]},"candidates":[],"trust":{},"network":{},"deadlineMs":0}`, false},
+	} {
+		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(d.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.open[d.file].Validate(inst) == nil {
+			t.Errorf("%s accepts %s", d.file, d.doc)
+		}
+		var o contract.DelegationOutcome
+		if d.goRefuses && json.Unmarshal([]byte(d.doc), &o) == nil && o.Validate("r-1") == nil {
+			t.Errorf("the schema refuses %s, contract.Validate accepts it", d.doc)
+		}
+	}
+}
