@@ -31,6 +31,8 @@
 //     glue: NODE_EXTRA_CA_CERTS, also set by the driver, is honoured by
 //     Node's TLS, ProxyAgent tunnels included.
 
+import { createHash, randomUUID } from 'node:crypto';
+
 const CONTRACT = 1;
 const MARGIN_MS = 500; // kept back from deadlineMs so the outcome is written in time (as a2a-js does)
 
@@ -308,4 +310,191 @@ async function run(impl, req) {
       work.finally(() => abandoned.delete(work));
     }
   }
+}
+
+// ---- Results and conversations (contract 1's optional fields) ----
+//
+// The summary of an artifact is the one contract.SummarizeArtifact gives
+// in Go (docs/driver-contract.md, "Results"): per part its kind and the
+// SHA-256 of its content bytes, the text parts joined with nothing
+// between. Tested against contract/testdata/artifact-vectors.json.
+
+// canonicalJSON writes a JSON value in its RFC 8785 (JCS) form: object
+// keys sorted by UTF-16 code units (what Array.prototype.sort does with no
+// comparator), strings and numbers as JSON.stringify writes them, no white
+// space.
+export function canonicalJSON(v) {
+  if (v === null || typeof v !== 'object') {
+    if (typeof v === 'number' && !Number.isFinite(v)) throw new Error(`data part: ${v} is not a JSON number`);
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') throw new Error('data part: not a JSON value');
+    return JSON.stringify(v);
+  }
+  if (Array.isArray(v)) return `[${v.map(canonicalJSON).join(',')}]`;
+  const keys = Object.keys(v).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJSON(v[k])}`).join(',')}}`;
+}
+
+// base64Bytes decodes standard base64, padded or not, as strictly as Go's
+// base64.StdEncoding / RawStdEncoding (which skip only CR and LF).
+function base64Bytes(s) {
+  const t = String(s).replace(/[\r\n]/g, '');
+  const ok = /^[A-Za-z0-9+/]*$/.test(t) ? t.length % 4 !== 1 : /^[A-Za-z0-9+/]*={1,2}$/.test(t) && t.length % 4 === 0;
+  if (!ok) throw new Error('file bytes: not base64');
+  return Buffer.from(t, 'base64');
+}
+
+function digestOf(kind, content) {
+  return { kind, sha256: createHash('sha256').update(content).digest('hex') };
+}
+
+const str = (v) => typeof v === 'string';
+
+// digestPart reads one A2A part (0.3: kind text/file/data; 1.0: one of
+// text, raw, url, data) and returns { digest: {kind, sha256}, text }.
+export function digestPart(p) {
+  if (!p || typeof p !== 'object') throw new Error('part: not an object');
+  if (str(p.text)) return { digest: digestOf('text', Buffer.from(p.text, 'utf8')), text: p.text };
+  if (str(p.raw)) return { digest: digestOf('bytes', base64Bytes(p.raw)), text: '' };
+  if (str(p.url)) return { digest: digestOf('url', Buffer.from(p.url, 'utf8')), text: '' };
+  if (str(p.file?.bytes)) return { digest: digestOf('bytes', base64Bytes(p.file.bytes)), text: '' };
+  if (str(p.file?.uri)) return { digest: digestOf('url', Buffer.from(p.file.uri, 'utf8')), text: '' };
+  if (p.data !== undefined && p.data !== null) return { digest: digestOf('data', Buffer.from(canonicalJSON(p.data), 'utf8')), text: '' };
+  throw new Error('part has no text, raw, url, file or data');
+}
+
+// summarizeParts digests parts in order and joins their text:
+// { parts: [{kind, sha256}], text }.
+export function summarizeParts(parts) {
+  const out = { parts: [], text: '' };
+  (parts ?? []).forEach((p, i) => {
+    let d;
+    try {
+      d = digestPart(p);
+    } catch (err) {
+      throw new Error(`parts[${i}]: ${err.message}`);
+    }
+    out.parts.push(d.digest);
+    out.text += d.text;
+  });
+  return out;
+}
+
+// summarizeArtifact summarises one whole A2A artifact (0.3 or 1.0 JSON)
+// as the outcome's artifacts entry: artifactId always, name and text only
+// when not empty.
+export function summarizeArtifact(a) {
+  const { parts, text } = summarizeParts(a?.parts);
+  const out = { artifactId: str(a?.artifactId) ? a.artifactId : '' };
+  if (str(a?.name) && a.name) out.name = a.name;
+  out.parts = parts;
+  if (text) out.text = text;
+  return out;
+}
+
+// summarizeMessage summarises a Message reply's parts: one artifact with
+// an empty artifactId.
+export function summarizeMessage(m) {
+  return summarizeArtifact({ artifactId: '', parts: m?.parts ?? [] });
+}
+
+// textOfParts joins the text parts of parts with nothing between.
+export function textOfParts(parts) {
+  return (parts ?? []).filter((p) => str(p?.text)).map((p) => p.text).join('');
+}
+
+// statusTextOf is the text of a task status's message (0.3 or 1.0):
+// the agent's question at input-required.
+export function statusTextOf(status) {
+  return textOfParts(status?.message?.parts);
+}
+
+// artifactJoiner joins the artifacts of a task and its stream events into
+// whole artifacts, in the order each id was first announced: a task's
+// artifacts (or a status update's) replace what was known of each id,
+// an artifact update appends its parts when it says append, replaces the
+// artifact otherwise. summaries() gives the outcome's artifacts field.
+export function artifactJoiner() {
+  const byId = new Map();
+  const put = (a, append) => {
+    if (!a || typeof a !== 'object') return;
+    const id = str(a.artifactId) ? a.artifactId : '';
+    const had = byId.get(id);
+    if (append && had) had.parts.push(...(a.parts ?? []));
+    else byId.set(id, { artifactId: id, name: a.name ?? had?.name, parts: [...(a.parts ?? [])] });
+  };
+  return {
+    task(t) {
+      for (const a of t?.artifacts ?? []) put(a, false);
+    },
+    update(ev) {
+      put(ev?.artifact, Boolean(ev?.append));
+    },
+    message(m) {
+      put({ artifactId: '', parts: m?.parts ?? [] }, false);
+    },
+    size: () => byId.size,
+    summaries() {
+      return [...byId.values()].map(summarizeArtifact);
+    },
+  };
+}
+
+// results gives the outcome's result fields from what a client saw:
+// contextId, artifacts (a joiner or a list of artifacts) and statusText,
+// each only when there is one. A part that cannot be read leaves the
+// artifacts out (and says why on stderr).
+export function results({ contextId, artifacts, statusText } = {}) {
+  const out = {};
+  if (str(contextId) && contextId) out.contextId = contextId;
+  try {
+    const list = Array.isArray(artifacts) ? artifacts.map(summarizeArtifact) : artifacts?.summaries();
+    if (list?.length) out.artifacts = list;
+  } catch (err) {
+    process.stderr.write(`artifacts not summarised: ${err.message}\n`);
+  }
+  if (str(statusText) && statusText) out.statusText = statusText;
+  return out;
+}
+
+// remoteError names the A2A error in err, if any, as the outcome's error
+// field: a JSON-RPC error's code (err.code, a number, or a JSON-RPC error
+// body the library kept), and an ErrorInfo reason where one is given
+// (details[].reason with the @type google.rpc.ErrorInfo). Undefined for
+// an error that is not an A2A one (a network error, a bare HTTP status).
+export function remoteError(err) {
+  for (let e = err, i = 0; e && typeof e === 'object' && i < 4; e = e.cause, i++) {
+    const rpc = [e, e.error, e.data, e.body?.error, e.response?.error].find((x) => x && typeof x === 'object' && Number.isInteger(x.code) && x.code < 0);
+    const reason = errorInfoReason(rpc?.data ?? e.details ?? e.data);
+    const code = rpc?.code ?? (Number.isInteger(e.envelopeCode) ? e.envelopeCode : undefined);
+    if (code || reason) {
+      const out = {};
+      if (code) out.code = code;
+      if (reason) out.reason = reason;
+      const message = str(rpc?.message) ? rpc.message : str(e.message) ? e.message : '';
+      if (message) out.message = message;
+      return out;
+    }
+  }
+  return undefined;
+}
+
+function errorInfoReason(details) {
+  const list = Array.isArray(details) ? details : Array.isArray(details?.details) ? details.details : [];
+  const info = list.find((d) => d && str(d.reason) && (!d['@type'] || /ErrorInfo$/.test(d['@type'])));
+  return info?.reason || '';
+}
+
+// replies returns the caller's answers (task.replies): [] when it has none.
+export function replies(req) {
+  return Array.isArray(req?.task?.replies) ? req.task.replies.filter((r) => r && typeof r === 'object') : [];
+}
+
+// continuation turns a reply into the message that continues a paused
+// task: the same task (taskId) and conversation (contextId), A2A 1.0
+// §3.4.3; the reply's own messageId, or a fresh one when it has none.
+export function continuation(reply, { taskId, contextId }) {
+  const m = { ...reply, messageId: str(reply?.messageId) && reply.messageId ? reply.messageId : randomUUID() };
+  if (taskId) m.taskId = taskId;
+  if (contextId) m.contextId = contextId;
+  return m;
 }
