@@ -19,10 +19,18 @@
 //     origin called: the credential issued for that origin, presented the
 //     way the card's (1.0-shaped) securitySchemes say; a 401 is noted by
 //     the handler and not retried;
+//   - when the task pauses at input-required and task.replies has an
+//     answer left, the answer goes as the next message through the same
+//     client method, carrying the task's taskId and contextId (the SDK's
+//     Message has both fields; it keeps no conversation state itself);
 //   - the outcome is completed, interrupted (a task the SDK returns at
-//     input-required or auth-required) or failed with what the SDK
-//     returned; cardTrust "authoritative", trustMode "unpinned"
-//     (createFromUrl verifies no signature).
+//     input-required or auth-required with no answer left) or failed with
+//     what the SDK returned, with the task's contextId, its artifacts
+//     (summarised by ../internal-node/contract.mjs from the SDK's own
+//     toJSON of each Task, Artifact and Message), the text of its last
+//     status message, and the A2A error the SDK threw (envelopeCode, and
+//     an ErrorInfo reason in its data); cardTrust "authoritative",
+//     trustMode "unpinned" (createFromUrl verifies no signature).
 //
 // HTTP goes through undici's fetch with a ProxyAgent for network.proxy (or an
 // Agent dialling network.resolve) that trusts trust.caFile on top of Node's
@@ -35,7 +43,7 @@ import { createInterface } from 'node:readline';
 import { rootCertificates } from 'node:tls';
 import { createRequire } from 'node:module';
 import { Agent, ProxyAgent, buildConnector, fetch as undiciFetch } from 'undici';
-import { Message, Role, taskStateToJSON } from '@a2a-js/sdk';
+import { Artifact, Message, Role, Task, taskStateToJSON } from '@a2a-js/sdk';
 import {
   ClientFactory,
   ClientFactoryOptions,
@@ -43,6 +51,7 @@ import {
   JsonRpcTransportFactory,
   createAuthenticatingFetchWithRetry,
 } from '@a2a-js/sdk/client';
+import { artifactJoiner, continuation, remoteError, replies, results, statusTextOf } from '../internal-node/contract.mjs';
 
 const NAME = 'a2a-conform-adapter-a2a-js';
 const CONTRACT = 1;
@@ -256,29 +265,48 @@ async function delegate(req) {
     let taskId = '';
     let state = '';
     let gotMessage = false;
+    const seen = { contextId: '', statusText: '', artifacts: artifactJoiner() };
+    // status notes a status: its state and the text of its message.
+    const status = (st) => {
+      state = stateWord(st?.state) || state;
+      if (st?.message) seen.statusText = statusTextOf({ message: Message.toJSON(st.message) });
+    };
     const see = (kind, v) => {
       if (!v) return;
+      seen.contextId = v.contextId || seen.contextId;
       if (kind === 'task') {
         taskId = v.id || taskId;
-        state = stateWord(v.status?.state) || state;
+        status(v.status);
+        seen.artifacts.task(Task.toJSON(v));
       } else if (kind === 'message') {
         gotMessage = true;
         taskId = v.taskId || taskId;
+        seen.artifacts.message(Message.toJSON(v));
       } else if (kind === 'statusUpdate') {
         taskId = v.taskId || taskId;
-        state = stateWord(v.status?.state) || state;
+        status(v.status);
       } else if (kind === 'artifactUpdate') {
         taskId = v.taskId || taskId;
+        if (v.artifact) seen.artifacts.update({ append: v.append, artifact: Artifact.toJSON(v.artifact) });
       }
     };
-    try {
+    const send = async (p) => {
       if (stream) {
-        for await (const ev of client.sendMessageStream(params, { signal })) {
+        for await (const ev of client.sendMessageStream(p, { signal })) {
           see(ev?.payload?.$case, ev?.payload?.value);
         }
       } else {
-        const r = await client.sendMessage(params, { signal });
+        const r = await client.sendMessage(p, { signal });
         see(r && 'messageId' in r && !('status' in r) ? 'message' : 'task', r);
+      }
+    };
+    const answers = replies(req);
+    try {
+      await send(params);
+      // Each time the task asks, the next answer continues it.
+      while (state === 'input-required' && taskId && answers.length) {
+        const reply = continuation(answers.shift(), { taskId, contextId: seen.contextId });
+        await send({ ...params, message: toSdkMessage(reply, req.task?.skill) });
       }
     } catch (err) {
       if (taskId) out.taskId = taskId;
@@ -290,10 +318,14 @@ async function delegate(req) {
         delete out.taskState;
         continue;
       }
+      Object.assign(out, results(seen));
+      const e = remoteError(err);
+      if (e) out.error = e;
       return fail(reasonFor(err, signal, endpoint && refused.get(new URL(endpoint).origin)), describe(err));
     }
     if (taskId) out.taskId = taskId;
     if (state) out.taskState = state;
+    Object.assign(out, results(seen));
     if (state === 'completed' || (gotMessage && !state)) {
       return Object.assign(out, {
         outcome: 'completed',

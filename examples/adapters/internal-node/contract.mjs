@@ -459,8 +459,9 @@ export function results({ contextId, artifacts, statusText } = {}) {
 // remoteError names the A2A error in err, if any, as the outcome's error
 // field: a JSON-RPC error's code (err.code, a number, or a JSON-RPC error
 // body the library kept), and an ErrorInfo reason where one is given
-// (details[].reason with the @type google.rpc.ErrorInfo). Undefined for
-// an error that is not an A2A one (a network error, a bare HTTP status).
+// (details[].reason with the @type google.rpc.ErrorInfo), or the code
+// @a2a-js/sdk 0.3 writes in its error text. Undefined for an error that
+// is not an A2A one (a network error, a bare HTTP status).
 export function remoteError(err) {
   for (let e = err, i = 0; e && typeof e === 'object' && i < 4; e = e.cause, i++) {
     const rpc = [e, e.error, e.data, e.body?.error, e.response?.error].find((x) => x && typeof x === 'object' && Number.isInteger(x.code) && x.code < 0);
@@ -475,7 +476,11 @@ export function remoteError(err) {
       return out;
     }
   }
-  return undefined;
+  // @a2a-js/sdk 0.3's A2AClient keeps no code: it throws an Error whose
+  // text ends "(Code: -32001)" (a JSON-RPC error answer, or one on a
+  // stream).
+  const m = /\(Code: (-\d+)\)/.exec(err?.message ?? '');
+  return m ? { code: Number(m[1]), message: err.message } : undefined;
 }
 
 function errorInfoReason(details) {

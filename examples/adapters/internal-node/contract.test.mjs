@@ -89,4 +89,6 @@ test('remote errors', () => {
   const withInfo = { error: { code: -32001, message: 'gone', data: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TASK_NOT_FOUND' }] } };
   assert.deepStrictEqual(remoteError(new Error('wrapped', { cause: withInfo })), { code: -32001, reason: 'TASK_NOT_FOUND', message: 'gone' });
   assert.equal(remoteError(new TypeError('fetch failed')), undefined);
+  const sdk03 = new Error('JSON-RPC error: Task not found (Code: -32001) Data: {}');
+  assert.deepStrictEqual(remoteError(sdk03), { code: -32001, message: sdk03.message });
 });
