@@ -29,7 +29,14 @@
 // createAuthenticatingFetchWithRetry, one AuthenticationHandler per origin
 // called: the credential trust.credentials holds for that origin, the way
 // ADK's card declares it; a 401 is noted and not retried. Outcome:
-// completed only for a task the library saw reach "completed"; interrupted
+// Replies: each task.replies entry is the next user turn of the same
+// session (runner.runAsync again), ADK's way to go on talking to a remote
+// agent; ADK sends it with the session's contextId and, unless it answers
+// a remote function call, no taskId. Results: contextId, artifacts and the
+// status message text from the raw responses; the A2A error's code only
+// as @a2a-js/sdk 0.3 writes it in the error text ADK passes on as the
+// event's errorMessage ("(Code: N)").
+// Outcome: completed only for a task the library saw reach "completed"; interrupted
 // for one it left at input-required or auth-required; failed otherwise,
 // with ADK's errorMessage.
 // cardTrust "authoritative" (the card is used as is) and trustMode
@@ -51,7 +58,22 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as undici from 'undici';
-import { baseOf, credentialsFor, describe, isInterrupted, reasonFor, serve, textOf, useEnvProxy } from '../internal-node/contract.mjs';
+import {
+  artifactJoiner,
+  baseOf,
+  credentialsFor,
+  describe,
+  isInterrupted,
+  reasonFor,
+  remoteError,
+  replies,
+  results,
+  serve,
+  statusTextOf,
+  textOf,
+  textOfParts,
+  useEnvProxy,
+} from '../internal-node/contract.mjs';
 
 useEnvProxy(undici);
 
@@ -86,6 +108,7 @@ async function delegate(adk, req, signal) {
   let taskId = '';
   let state = '';
   let sawCard = false;
+  const seen = { contextId: '', statusText: '', artifacts: artifactJoiner() };
   let remote;
   const creds = credentialsFor(req, () => remote?.card);
   const { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, createAuthenticatingFetchWithRetry } = adk.sdk;
@@ -123,14 +146,19 @@ async function delegate(adk, req, signal) {
     afterRequestCallbacks: [
       (_ctx, resp) => {
         if (!resp) return;
+        seen.contextId = resp.contextId || seen.contextId;
+        if (resp.status?.message) seen.statusText = statusTextOf(resp.status);
         if (resp.kind === 'task') {
           taskId = resp.id || taskId;
           state = resp.status?.state || state;
+          seen.artifacts.task(resp);
         } else if (resp.kind === 'status-update') {
           taskId = resp.taskId || taskId;
           state = resp.status?.state || state;
         } else {
           taskId = resp.taskId || taskId;
+          if (resp.kind === 'artifact-update') seen.artifacts.update(resp);
+          else if (resp.kind === 'message') seen.artifacts.message(resp);
         }
       },
     ],
@@ -138,14 +166,23 @@ async function delegate(adk, req, signal) {
   const runner = new adk.InMemoryRunner({ agent: remote, appName: 'a2a_conform' });
   const session = await runner.sessionService.createSession({ appName: 'a2a_conform', userId: 'harness' });
   const errors = [];
+  // A reply is the next user turn of the same ADK session: ADK sends it in
+  // the session's remote context and names a task only when answering a
+  // remote function call, so a plain question's task is not continued.
+  const answers = replies(req);
   try {
-    for await (const ev of runner.runAsync({
-      userId: 'harness',
-      sessionId: session.id,
-      newMessage: { role: 'user', parts: [{ text: textOf(req) }] },
-      abortSignal: signal,
-    })) {
-      if (ev.errorMessage) errors.push(ev.errorMessage);
+    let text = textOf(req);
+    for (;;) {
+      for await (const ev of runner.runAsync({
+        userId: 'harness',
+        sessionId: session.id,
+        newMessage: { role: 'user', parts: [{ text }] },
+        abortSignal: signal,
+      })) {
+        if (ev.errorMessage) errors.push(ev.errorMessage);
+      }
+      if (errors.length || state !== 'input-required' || !answers.length) break;
+      text = textOfParts(answers.shift().parts);
     }
   } catch (err) {
     errors.push(describe(err));
@@ -158,9 +195,12 @@ async function delegate(adk, req, signal) {
   if (skill) out.skill = skill;
   if (taskId) out.taskId = taskId;
   if (state) out.taskState = state;
+  Object.assign(out, results(seen));
   if (signal.aborted) return { ...out, outcome: 'failed', reason: 'deadline', detail: errors.join('; ') || 'deadline passed' };
   if (errors.length) {
     const text = errors.join('; ');
+    const e = remoteError(new Error(text));
+    if (e) out.error = e;
     return { ...out, outcome: 'failed', reason: reasonFor(new Error(text), signal, creds.refusal()), detail: text };
   }
   if (isInterrupted(state) && taskId && agent) {

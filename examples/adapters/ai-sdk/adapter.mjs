@@ -36,6 +36,12 @@
 // auth-required; failed otherwise, with the SDK's error. Credentials: the
 // provider calls A2AClient.fromCardUrl(cardUrl) with no options and ignores
 // the AI SDK's headers, so trust.credentials cannot be handed to it.
+// Replies: the provider's only conversation option is
+// providerOptions.a2a.contextId, so each task.replies entry goes as the
+// next generateText/streamText call in the paused task's context, without
+// its taskId: a new message in the context, not a continuation of the
+// task. Results: contextId, artifacts and status message text from the
+// raw results; the JSON-RPC code from the @a2a-js/sdk 0.3 error text.
 //
 // Glue (../internal-node/contract.mjs): Node 20 ignores HTTPS_PROXY and
 // NODE_USE_ENV_PROXY, so an undici ProxyAgent is the global dispatcher;
@@ -47,7 +53,21 @@
 //   a2a-conform run --orchestrator 'exec:node examples/adapters/ai-sdk/adapter.mjs'
 
 import * as undici from 'undici';
-import { describe, isInterrupted, reasonFor, serve, textOf, useEnvProxy, watchFetch } from '../internal-node/contract.mjs';
+import {
+  artifactJoiner,
+  describe,
+  isInterrupted,
+  reasonFor,
+  remoteError,
+  replies,
+  results,
+  serve,
+  statusTextOf,
+  textOf,
+  textOfParts,
+  useEnvProxy,
+  watchFetch,
+} from '../internal-node/contract.mjs';
 
 useEnvProxy(undici);
 
@@ -60,14 +80,19 @@ async function load() {
 
 function observe(ev, st) {
   if (!ev || typeof ev !== 'object') return;
+  st.contextId = ev.contextId || st.contextId;
+  if (ev.status?.message) st.statusText = statusTextOf(ev.status);
   if (ev.kind === 'task') {
     st.taskId = ev.id || st.taskId;
     st.state = ev.status?.state || st.state;
+    st.artifacts.task(ev);
   } else if (ev.kind === 'status-update') {
     st.taskId = ev.taskId || st.taskId;
     st.state = ev.status?.state || st.state;
   } else if (ev.kind === 'artifact-update' || ev.kind === 'message') {
     st.taskId = ev.taskId || st.taskId;
+    if (ev.kind === 'artifact-update') st.artifacts.update(ev);
+    else st.artifacts.message(ev);
   }
 }
 
@@ -76,18 +101,29 @@ async function delegate({ generateText, streamText, a2a }, req, signal) {
   if (!cand) return { outcome: 'failed', reason: 'other', detail: 'no candidates' };
   watch.clear();
   const streaming = Boolean(req.task?.preferStreaming);
-  const st = { taskId: '', state: '' };
+  const st = { taskId: '', state: '', contextId: '', statusText: '', artifacts: artifactJoiner() };
+  // A reply is another call with the provider's one conversation option,
+  // providerOptions.a2a.contextId: the provider has no place for a taskId,
+  // so the paused task is not continued (the agent sees a new message in
+  // its context).
+  const answers = replies(req);
   let error;
   try {
-    if (streaming) {
-      const res = streamText({ model: a2a(cand), prompt: textOf(req), abortSignal: signal, includeRawChunks: true, onError() {} });
-      for await (const part of res.fullStream) {
-        if (part.type === 'raw') observe(part.rawValue, st);
-        else if (part.type === 'error') error ??= part.error;
+    let prompt = textOf(req);
+    for (;;) {
+      const providerOptions = st.contextId ? { a2a: { contextId: st.contextId } } : undefined;
+      if (streaming) {
+        const res = streamText({ model: a2a(cand), prompt, providerOptions, abortSignal: signal, includeRawChunks: true, onError() {} });
+        for await (const part of res.fullStream) {
+          if (part.type === 'raw') observe(part.rawValue, st);
+          else if (part.type === 'error') error ??= part.error;
+        }
+      } else {
+        const res = await generateText({ model: a2a(cand), prompt, providerOptions, abortSignal: signal });
+        observe(res.response?.body, st);
       }
-    } else {
-      const res = await generateText({ model: a2a(cand), prompt: textOf(req), abortSignal: signal });
-      observe(res.response?.body, st);
+      if (error || st.state !== 'input-required' || !answers.length) break;
+      prompt = textOfParts(answers.shift().parts);
     }
   } catch (err) {
     error ??= err;
@@ -100,6 +136,9 @@ async function delegate({ generateText, streamText, a2a }, req, signal) {
   if (posts.length) out.agent = posts[posts.length - 1].url;
   if (st.taskId) out.taskId = st.taskId;
   if (st.state) out.taskState = st.state;
+  Object.assign(out, results(st));
+  const remote = error && remoteError(error);
+  if (remote) out.error = remote;
   const how = streaming ? 'streamText' : 'generateText';
   // The SDK's A2AClient throws the JSON-RPC error of a 401 body and drops
   // the status; the watched fetch saw it. No credential was presented (the

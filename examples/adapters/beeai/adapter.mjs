@@ -25,6 +25,13 @@
 // the card). Outcome: completed only for a
 // task seen to reach "completed"; interrupted for one it left at
 // input-required or auth-required; failed otherwise, with BeeAI's error.
+// Replies: A2AAgent keeps the taskId of a task left at input-required and
+// the contextId, and sets both on the message it builds from a string
+// input, so each task.replies entry goes as agent.run({ input: text })
+// on the same agent while the task asks. Results: contextId, artifacts
+// (task, artifact-update chunks, a Message reply) and the status message
+// text from the same "update" events; the JSON-RPC error code from the
+// @a2a-js/sdk 0.3 error BeeAI wraps (its text's "(Code: N)").
 // Credentials: A2AAgent builds its A2AClient with no options (no fetch, no
 // headers, no auth handler), so trust.credentials cannot be handed to it.
 // cardTrust "authoritative" and trustMode "unpinned" once the card was read.
@@ -44,7 +51,22 @@
 
 import { randomUUID } from 'node:crypto';
 import * as undici from 'undici';
-import { baseOf, describe, isInterrupted, reasonFor, serve, textOf, useEnvProxy, watchFetch } from '../internal-node/contract.mjs';
+import {
+  artifactJoiner,
+  baseOf,
+  describe,
+  isInterrupted,
+  reasonFor,
+  remoteError,
+  replies,
+  results,
+  serve,
+  statusTextOf,
+  textOf,
+  textOfParts,
+  useEnvProxy,
+  watchFetch,
+} from '../internal-node/contract.mjs';
 
 useEnvProxy(undici);
 const watch = watchFetch();
@@ -72,22 +94,35 @@ async function delegate(A2AAgent, UnconstrainedMemory, req, signal) {
   };
   let taskId = '';
   let state = '';
+  const seen = { contextId: '', statusText: '', artifacts: artifactJoiner() };
+  const see = (ev) => {
+    if (!ev) return;
+    seen.contextId = ev.contextId || seen.contextId;
+    if (ev.kind === 'task') {
+      taskId = ev.id || taskId;
+      state = ev.status?.state || state;
+      if (ev.status?.message) seen.statusText = statusTextOf(ev.status);
+      seen.artifacts.task(ev);
+    } else {
+      taskId = ev.taskId || taskId;
+      if (ev.kind === 'status-update') {
+        state = ev.status?.state || state;
+        if (ev.status?.message) seen.statusText = statusTextOf(ev.status);
+      } else if (ev.kind === 'artifact-update') seen.artifacts.update(ev);
+      else if (ev.kind === 'message') seen.artifacts.message(ev);
+    }
+  };
+  // A reply goes as text: BeeAI's A2AAgent keeps the paused task's taskId
+  // and contextId and puts them on the message it builds from a string.
+  const answers = replies(req);
   let error;
   try {
-    await agent
-      .run({ input: message }, { signal })
-      .observe((emitter) => {
-        emitter.on('update', ({ value: ev }) => {
-          if (!ev) return;
-          if (ev.kind === 'task') {
-            taskId = ev.id || taskId;
-            state = ev.status?.state || state;
-          } else {
-            taskId = ev.taskId || taskId;
-            if (ev.kind === 'status-update') state = ev.status?.state || state;
-          }
-        });
-      });
+    let input = message;
+    for (;;) {
+      await agent.run({ input }, { signal }).observe((emitter) => emitter.on('update', ({ value }) => see(value)));
+      if (state !== 'input-required' || !answers.length) break;
+      input = textOfParts(answers.shift().parts);
+    }
   } catch (err) {
     error = err;
   }
@@ -102,6 +137,9 @@ async function delegate(A2AAgent, UnconstrainedMemory, req, signal) {
   if (skill) out.skill = skill;
   if (taskId) out.taskId = taskId;
   if (state) out.taskState = state;
+  Object.assign(out, results(seen));
+  const remote = error && remoteError(error.errors?.[0] ?? error);
+  if (remote) out.error = remote;
   // The SDK's A2AClient throws the JSON-RPC error of a 401 body and drops
   // the status; the watched fetch saw it. No credential was presented (the
   // framework has no hook for one), so a 401 says one was wanted.

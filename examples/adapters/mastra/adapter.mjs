@@ -38,6 +38,14 @@
 // 401 (Mastra turns any status but 2xx into an error with data.status and
 // does not retry a 401).
 //
+// Replies: Mastra keeps a paused run's taskId and contextId under its
+// runId, and resumeGenerate(answer, { runId }) (resumeStream when
+// streaming) sends the answer's text as the next message of that task;
+// the adapter resumes once per task.replies entry while the task waits at
+// input-required. Results: the returned task's contextId, artifacts and
+// status message text (a Message reply's parts as one artifact), and the
+// code of the MastraA2AError Mastra throws for a JSON-RPC error.
+//
 // Outcome: completed only when the returned task's state is "completed"
 // (Mastra also returns failed, canceled and rejected tasks as results);
 // interrupted when it is input-required or auth-required (Mastra stops
@@ -56,7 +64,20 @@
 //   a2a-conform run --orchestrator 'exec:node examples/adapters/mastra/adapter.mjs --protocol-version 1.0'
 
 import * as undici from 'undici';
-import { credentialsFor, describe, isInterrupted, reasonFor, serve, textOf, useEnvProxy } from '../internal-node/contract.mjs';
+import {
+  credentialsFor,
+  describe,
+  isInterrupted,
+  reasonFor,
+  remoteError,
+  replies,
+  results,
+  serve,
+  statusTextOf,
+  textOf,
+  textOfParts,
+  useEnvProxy,
+} from '../internal-node/contract.mjs';
 
 useEnvProxy(undici);
 
@@ -89,21 +110,30 @@ async function delegate(A2AAgent, req, signal) {
   };
   const agent = new A2AAgent({ url: cand, abortSignal: signal, fetch: authFetch, ...(protocolVersion === '1.0' ? { protocolVersion } : {}) });
   const streaming = Boolean(req.task?.preferStreaming);
+  const runId = crypto.randomUUID();
+  // turn sends the prompt, or resumes the run with an answer: Mastra's
+  // resumeGenerate/resumeStream send it with the paused task's taskId and
+  // contextId, which it kept under runId.
+  const turn = async (text, resume) => {
+    const opts = { abortSignal: signal, runId };
+    if (!streaming) return resume ? agent.resumeGenerate(text, opts) : agent.generate(text, opts);
+    const res = resume ? await agent.resumeStream(text, opts) : await agent.stream(text, opts);
+    const drain = (async () => {
+      for await (const _chunk of res.fullStream) {
+        // read as a Mastra caller does; the result comes from getResult
+      }
+    })();
+    return (await Promise.all([res.getResult(), drain]))[0];
+  };
+  const answers = replies(req);
   let result;
   let error;
   try {
     // The card fetch generate()/stream() start with; they reuse the kept card.
     card = await agent.getAgentCard();
-    if (streaming) {
-      const res = await agent.stream(textOf(req), { abortSignal: signal });
-      const drain = (async () => {
-        for await (const _chunk of res.fullStream) {
-          // read as a Mastra caller does; the result comes from getResult
-        }
-      })();
-      [result] = await Promise.all([res.getResult(), drain]);
-    } else {
-      result = await agent.generate(textOf(req), { abortSignal: signal });
+    result = await turn(textOf(req), false);
+    while (result?.task?.status?.state === 'input-required' && answers.length) {
+      result = await turn(textOfParts(answers.shift().parts), true);
     }
   } catch (err) {
     error = err;
@@ -116,8 +146,15 @@ async function delegate(A2AAgent, req, signal) {
   const state = task?.status?.state || '';
   if (taskId) out.taskId = taskId;
   if (state) out.taskState = state;
+  Object.assign(out, results({
+    contextId: task?.contextId || result?.message?.contextId,
+    artifacts: task?.artifacts ?? (result?.message ? [{ artifactId: '', parts: result.message.parts }] : undefined),
+    statusText: statusTextOf(task?.status),
+  }));
   const how = streaming ? 'stream()' : 'generate()';
   if (error) {
+    const e = remoteError(error);
+    if (e) out.error = e;
     // In its 0.3 mode Mastra posts to the card's url without checking it:
     // a 1.0-only card (no url) ends in fetch's "Failed to parse URL from
     // undefined". The card offered no endpoint Mastra speaks.

@@ -4,8 +4,8 @@
 // Node trusts NODE_EXTRA_CA_CERTS (the fleet CA); Node before 24 ignores the
 // proxy variables, so each connection dials the request's network.resolve
 // address, keeping the host name for SNI and the certificate check. Per
-// delegation: each candidate's card, then message/send (0.3) to its endpoint
-// with the skill id; the first completed task wins.
+// delegation: each candidate's card, then message/send (0.3) to its endpoint with the skill id;
+// the first completed task wins. Reported: contextId, statusText, error; not artifacts.
 //
 //   a2a-conform run --orchestrator 'exec:node examples/orchestrators/minimal-node/orchestrator.mjs'
 import https from 'node:https';
@@ -37,12 +37,13 @@ async function delegate(req) {
       const url = endpoint(await call(resolve, cand));
       Object.assign(out, { agent: url, cardTrust: 'authoritative', trustMode: 'unpinned' });
       const metadata = skill ? { skillId: skill } : {}; // where the fleet reads the skill id
-      const params = { message: { ...req.task.message, metadata }, metadata };
-      const ans = await call(resolve, url, { jsonrpc: '2.0', id: randomUUID(), method: 'message/send', params });
-      if (ans.error) { why.push(`${url}: error ${ans.error.code}`); continue; }
-      const state = ans.result?.status?.state;
-      if (state === 'completed') return { ...out, outcome: 'completed', reason: 'ok', skill, taskId: ans.result.id, taskState: state };
-      why.push(`${url}: task ${state}`);
+      const send = (message) => call(resolve, url, { jsonrpc: '2.0', id: randomUUID(), method: 'message/send', params: { message: { ...message, metadata }, metadata } });
+      let ans = await send(req.task.message); // each of task.replies continues the task while it asks (same taskId and contextId):
+      for (const r of req.task.replies || []) if (ans.result?.status?.state === 'input-required') ans = await send({ ...r, messageId: r.messageId || randomUUID(), taskId: ans.result.id, contextId: ans.result.contextId });
+      const t = ans.result || {}, state = t.status?.state, statusText = (t.status?.message?.parts || []).map((p) => p.text || '').join('') || undefined;
+      Object.assign(out, { contextId: t.contextId, statusText, error: ans.error && { code: ans.error.code, message: ans.error.message } });
+      if (state === 'completed') return { ...out, outcome: 'completed', reason: 'ok', skill, taskId: t.id, taskState: state };
+      why.push(`${url}: ${ans.error ? `error ${ans.error.code}` : `task ${state}`}`);
     } catch (e) { why.push(`${cand}: ${e.message}`); } // unreachable, TLS, not JSON: the next candidate
   }
   return { ...out, detail: why.join('; ') };
