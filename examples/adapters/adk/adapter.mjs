@@ -31,8 +31,9 @@
 // ADK's card declares it; a 401 is noted and not retried. Outcome:
 // Replies: each task.replies entry is the next user turn of the same
 // session (runner.runAsync again), ADK's way to go on talking to a remote
-// agent; ADK sends it with the session's contextId and, unless it answers
-// a remote function call, no taskId. Results: contextId, artifacts and the
+// agent; unless it answers a remote function call, ADK sends the session's
+// turns the agent has not seen (the first message and the reply) as a new
+// message, with no taskId (and, against vendor D, no contextId either). Results: contextId, artifacts and the
 // status message text from the raw responses; the A2A error's code only
 // as @a2a-js/sdk 0.3 writes it in the error text ADK passes on as the
 // event's errorMessage ("(Code: N)").
@@ -166,9 +167,10 @@ async function delegate(adk, req, signal) {
   const runner = new adk.InMemoryRunner({ agent: remote, appName: 'a2a_conform' });
   const session = await runner.sessionService.createSession({ appName: 'a2a_conform', userId: 'harness' });
   const errors = [];
-  // A reply is the next user turn of the same ADK session: ADK sends it in
-  // the session's remote context and names a task only when answering a
-  // remote function call, so a plain question's task is not continued.
+  // A reply is the next user turn of the same ADK session: ADK sends the
+  // turns the remote agent has not seen as a new message and names a task
+  // only when answering a remote function call, so a plain question's task
+  // is not continued.
   const answers = replies(req);
   try {
     let text = textOf(req);

@@ -25,10 +25,10 @@
 // the card). Outcome: completed only for a
 // task seen to reach "completed"; interrupted for one it left at
 // input-required or auth-required; failed otherwise, with BeeAI's error.
-// Replies: A2AAgent keeps the taskId of a task left at input-required and
-// the contextId, and sets both on the message it builds from a string
-// input, so each task.replies entry goes as agent.run({ input: text })
-// on the same agent while the task asks. Results: contextId, artifacts
+// Replies: A2AAgent's run options take a taskId and a contextId, which it
+// sets on the message it builds from a string input, so each task.replies
+// entry goes as agent.run({ input: text }, { taskId, contextId }) on the
+// same agent while the task asks (a run without them clears the taskId). Results: contextId, artifacts
 // (task, artifact-update chunks, a Message reply) and the status message
 // text from the same "update" events; the JSON-RPC error code from the
 // @a2a-js/sdk 0.3 error BeeAI wraps (its text's "(Code: N)").
@@ -112,16 +112,19 @@ async function delegate(A2AAgent, UnconstrainedMemory, req, signal) {
       else if (ev.kind === 'message') seen.artifacts.message(ev);
     }
   };
-  // A reply goes as text: BeeAI's A2AAgent keeps the paused task's taskId
-  // and contextId and puts them on the message it builds from a string.
+  // A reply goes as text with the run options taskId and contextId:
+  // A2AAgent puts them on the message it builds from a string (a run
+  // without them starts with no taskId).
   const answers = replies(req);
   let error;
   try {
     let input = message;
+    let opts = { signal };
     for (;;) {
-      await agent.run({ input }, { signal }).observe((emitter) => emitter.on('update', ({ value }) => see(value)));
+      await agent.run({ input }, opts).observe((emitter) => emitter.on('update', ({ value }) => see(value)));
       if (state !== 'input-required' || !answers.length) break;
       input = textOfParts(answers.shift().parts);
+      opts = { signal, taskId, contextId: seen.contextId };
     }
   } catch (err) {
     error = err;
