@@ -262,9 +262,9 @@ type Breaks struct {
 	// InventReply, with no reply left, answers the task with the caller's
 	// first message again.
 	InventReply bool `break:"invent-reply" check:"CONV-003.NO-MADE-UP-REPLY"`
-	// InterruptedWithoutTask reports an interrupted task without its
-	// taskId.
-	InterruptedWithoutTask bool `break:"interrupted-without-task" check:"CONV-003.INTERRUPTED"`
+	// NoReplyAsFailed reports a task that asks when no reply is left as
+	// failed, not interrupted.
+	NoReplyAsFailed bool `break:"no-reply-as-failed" check:"CONV-003.INTERRUPTED"`
 	// RefusedReplyAsCompleted reports completed when a reply is refused.
 	RefusedReplyAsCompleted bool `break:"refused-reply-as-completed" check:"CONV-004.NOT-COMPLETED"`
 	// RetryRefusedReplyFresh sends a refused reply again without taskId,

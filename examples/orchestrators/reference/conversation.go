@@ -19,6 +19,16 @@ import (
 // converse answers an asking task from the caller's replies and returns
 // what it last learnt of the task.
 func (r *run) converse(a *attempt, info wire.TaskInfo) wire.TaskInfo {
+	info = r.answerTurns(a, info)
+	if r.br.NoReplyAsFailed && info.State == "input-required" {
+		r.notef("task %s left asking: taken as failed", info.ID)
+		info.State = "failed"
+	}
+	return info
+}
+
+// answerTurns sends the replies while the task asks and some are left.
+func (r *run) answerTurns(a *attempt, info wire.TaskInfo) wire.TaskInfo {
 	a.noteContext(info)
 	for info.State == "input-required" && info.ID != "" && r.ctx.Err() == nil {
 		reply, ok := r.nextReply(a)

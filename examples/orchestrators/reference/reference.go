@@ -620,9 +620,6 @@ func (r *run) finish(a *attempt, outcome, reason, detail string) contract.Delega
 			if a.taskID != "" {
 				out.ContextID = a.contextID
 			}
-			if r.br.InterruptedWithoutTask && outcome == contract.OutcomeInterrupted {
-				out.TaskID = ""
-			}
 		}
 	}
 	if a != nil && a.refusedUnbound {
