@@ -163,15 +163,15 @@ func judgeNoNewTask(c convTurn) Verdict {
 // reads.
 func convSources() []Source {
 	return []Source{
-		A2A("§3.4.3", SrcDescriptive, Client).Read("Input Required State: the client continues the interaction by sending a new message with the same taskId and contextId; a contextId without taskId starts a new task. Descriptive, so SHOULD in a2a-core"),
-		A2A03("§9.4", SrcDescriptive, Client).Read("after a task answered input-required, the client sends the requested input with the same task id (and contextId): the same reading in 0.3"),
-		A2A("§3.4.2", SrcMust, Client).Read("a taskId a client includes MUST reference an existing task, and task ids are server-generated: the answer names the task the agent issued, never one of the client's making"),
-		CLI("A2ACLI_INTERACT_002", SrcMust).Read("continue a task via its task id, with or without the context id; when both are given they MUST correspond"),
-		Field("google/adk-python#4934").Read("RemoteA2aAgent sent the second turn with contextId only, so the agent started a new task every turn (fix proposed in google/adk-python#4944)"),
-		Field("google/adk-python#3765").Read("the follow-up to an input-required task carried the contextId and not the taskId the client held"),
+		A2A("§3.4.3", SrcDescriptive, Client).Read("the client continues an input-required task with a new message of the same taskId and contextId; a contextId alone starts a new task. Descriptive: SHOULD in a2a-core"),
+		A2A03("§9.4", SrcDescriptive, Client).Read("the client sends the requested input with the same task id: the same in 0.3"),
+		A2A("§3.4.2", SrcMust, Client).Read("a taskId the client sends MUST name an existing task: the one the agent issued"),
+		CLI("A2ACLI_INTERACT_002", SrcMust).Read("continue a task by its id; with a context id, the two MUST correspond"),
+		Field("google/adk-python#4934").Read("the second turn went with contextId only: a new task every turn (fix in google/adk-python#4944)"),
+		Field("google/adk-python#3765").Read("the follow-up carried the contextId, not the taskId the client held"),
 		Field("langchain4j/langchain4j#5311").Read("a follow-up carried only the contextId: every turn a new task"),
-		Field("IBM/mcp-context-forge#6703").Read("a gateway with no way to send a follow-up bound to the paused task: an agent that asks cannot be answered"),
-		ContractRule("Delegation request: task.replies", SrcDescriptive).Read("the OUT sends each reply as a continuation of the task: taskId and contextId set to the task's"),
+		Field("IBM/mcp-context-forge#6703").Read("no way to answer a paused task: an agent that asks cannot be answered"),
+		ContractRule("Delegation request: task.replies", SrcDescriptive).Read("each reply goes as a continuation: the task's taskId and contextId"),
 	}
 }
 
@@ -242,7 +242,7 @@ func convScenarios() []*Scenario {
 							return *bad
 						}
 						if o.Outcome != contract.OutcomeCompleted || o.TaskID != c.task {
-							return Failf("the answered task %s completed; the outcome says %s (taskId %q, taskState %q)", c.task, o.Outcome, o.TaskID, o.TaskState).Want("completed, taskId "+c.task, fmt.Sprintf("%s, taskId %q", o.Outcome, o.TaskID))
+							return Failf("task %s asked and the caller had its reply; the outcome says %s (taskId %q, taskState %q)", c.task, o.Outcome, o.TaskID, o.TaskState).Want("completed, taskId "+c.task, fmt.Sprintf("%s, taskId %q", o.Outcome, o.TaskID))
 						}
 						return Passf("task %s reported completed, as the wire shows", c.task)
 					},
