@@ -93,6 +93,11 @@
 //	task-outcome             real tasks end in state (completed), or stay
 //	                         working workingMs (0) first: failed, rejected,
 //	                         canceled, input-required, auth-required
+//	input-required-turns     real tasks ask the caller: they pause at
+//	                         input-required with a question turns (1) times
+//	                         and complete after the last answer; with
+//	                         endsMeanwhile they end (failed, canceled,
+//	                         rejected) just before it arrives, refused -32004
 //	message-reply            sends and streams answer a Message, no task (0.3,
 //	                         1.0)
 //	artifacts                completed tasks hold the configured artifacts (text,

@@ -82,6 +82,10 @@ type (
 	// TaskOutcome is the config of task-outcome: real tasks end in another
 	// state, pause at an interrupted one, or stay working first.
 	TaskOutcome = fault.TaskOutcome
+	// InputRequiredTurns is the config of input-required-turns: real tasks
+	// pause at input-required with a question, turns times, and complete
+	// after the caller's last answer (or end before it arrives).
+	InputRequiredTurns = fault.InputRequiredTurns
 	// MessageReply is the config of message-reply: sends and streams answer a
 	// Message and create no task.
 	MessageReply = fault.MessageReply

@@ -158,7 +158,7 @@ func lifeScenarios(ts TimeScale) []*Scenario {
 			Title:  "the task pauses at input-required or auth-required",
 			Area:   "life",
 			Source: "A2A 1.0 §3.2.2 and the proto's enum TaskState (interrupted states), §7.6.2 (auth-required); A2A CLI A2ACLI_TASK_POLL_003, A2ACLI_INTERACT_004. D breaks no MUST: it answers a blocking send at the interrupted state (§3.2.2), and its stream closes there (§11.7), at auth-required against §7.6.1's SHOULD keep it open",
-			Setup:  "Two delegations to D; its real task stops at input-required in the first and at auth-required in the second, and stays there.",
+			Setup:  "Two delegations to D; its real task stops at input-required in the first and at auth-required in the second, and stays there. The caller has no reply to give (task.replies is empty; CONV-001..004 hand one over).",
 			Fleet:  lifeFleet("input-required"),
 			Requests: []Request{
 				lifeRequest(nil),

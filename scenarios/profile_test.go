@@ -80,6 +80,10 @@ var coreFor03 = map[string]string{
 	"IFACE-005.DONE":            only10In, // likewise
 	"AUTH-001.ATTACH":           binds03,  // 0.3 §4.3 (descriptive)
 	"AUTH-002.ATTACH":           binds03,  // 0.3 §4.3 (descriptive)
+	"CONV-001.CONTINUE":         binds03,  // 0.3 §9.4 (descriptive)
+	"CONV-001.NO-NEW-TASK":      binds03,  // 0.3 §9.4 (descriptive)
+	"CONV-002.EVERY-TURN":       binds03,  // 0.3 §9.4 (descriptive)
+	"CONV-003.INTERRUPTED":      binds03,  // 0.3 §9.4 (descriptive)
 	"G-JSONRPC":                 binds03,  // 0.3 §3.2.1, §7 (MUST)
 	"G-MESSAGE-SHAPE":           binds03,  // 0.3 §6.5 (MUST)
 	"G-VERSION-HEADER":          only10In, // A2A-Version is A2A 1.0's (§3.6.1 excepts 0.3 clients)

@@ -277,6 +277,11 @@ type Request struct {
 	Wait time.Duration
 	// Before runs on the fleet just before the delegation (to switch faults).
 	Before func(f *mockvendor.Fleet) error
+	// Replies are the caller's answers, in order, for an agent that asks
+	// (contract task.replies): each the text of a user message. Nil means
+	// the caller has none, and a task that asks is to be reported
+	// interrupted.
+	Replies []string
 	// Credentials names the vendors whose credentials the delegation hands
 	// out in trust.credentials, each keyed by the origins of the vendor's
 	// hosts that demand it (mockvendor.Fleet.Credential). A vendor that
@@ -369,7 +374,7 @@ func All() []*Scenario { return Catalog(RealTime) }
 // TimeScale), in catalog order. Each call builds fresh values.
 func Catalog(ts TimeScale) []*Scenario {
 	var out []*Scenario
-	for _, area := range [][]*Scenario{cardScenarios(), cardSeedScenarios(ts), probeScenarios(), probeSeedScenarios(), streamScenarios(ts), streamEndScenarios(ts), modeScenarios(), bindScenarios(), sigScenarios(), lifeScenarios(ts), ifaceScenarios(), authScenarios()} {
+	for _, area := range [][]*Scenario{cardScenarios(), cardSeedScenarios(ts), probeScenarios(), probeSeedScenarios(), streamScenarios(ts), streamEndScenarios(ts), modeScenarios(), bindScenarios(), sigScenarios(), lifeScenarios(ts), ifaceScenarios(), authScenarios(), convScenarios()} {
 		out = append(out, area...)
 	}
 	for _, s := range out {

@@ -178,7 +178,22 @@ func delegationRequest(s *scenarios.Scenario, i int, nonce, caFile string, f *mo
 	for _, h := range rq.Candidates {
 		req.Candidates = append(req.Candidates, scenarios.CardURL(h))
 	}
+	for j, text := range rq.Replies {
+		req.Task.Replies = append(req.Task.Replies, replyMessage(text, i+1, j+1))
+	}
 	return req
+}
+
+// replyMessage is the caller's j-th answer in delegation n, shaped like
+// userMessage: the OUT sets its taskId and contextId when it sends it as a
+// continuation (contract task.replies).
+func replyMessage(text string, n, j int) json.RawMessage {
+	b, _ := json.Marshal(map[string]any{
+		"role":      "user",
+		"messageId": fmt.Sprintf("m-%d-reply-%d", n, j),
+		"parts":     []any{map[string]any{"kind": "text", "text": text}},
+	})
+	return b
 }
 
 // handOutCredentials puts the credentials of the named vendors in the

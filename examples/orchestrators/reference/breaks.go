@@ -250,6 +250,26 @@ type Breaks struct {
 	// TerminalSubscribeAsFailure takes a subscription refused as terminal
 	// (-32004) for a failure instead of reading the task's final state.
 	TerminalSubscribeAsFailure bool `break:"terminal-subscribe-as-failure" check:"STREAM-005.DONE"`
+
+	// Conversations (conversation.go).
+
+	// ReplyAsNewTask sends each reply with the task's contextId and no
+	// taskId: every turn starts a new task.
+	ReplyAsNewTask bool `break:"reply-as-new-task" check:"CONV-001.CONTINUE,CONV-001.NO-NEW-TASK,CONV-001.COMPLETED"`
+	// FirstReplyOnly sends the first reply only, and reports a task that
+	// asks again interrupted.
+	FirstReplyOnly bool `break:"first-reply-only" check:"CONV-002.EVERY-TURN"`
+	// InventReply, with no reply left, answers the task with the caller's
+	// first message again.
+	InventReply bool `break:"invent-reply" check:"CONV-003.NO-MADE-UP-REPLY"`
+	// NoReplyAsFailed reports a task that asks when no reply is left as
+	// failed, not interrupted.
+	NoReplyAsFailed bool `break:"no-reply-as-failed" check:"CONV-003.INTERRUPTED"`
+	// RefusedReplyAsCompleted reports completed when a reply is refused.
+	RefusedReplyAsCompleted bool `break:"refused-reply-as-completed" check:"CONV-004.NOT-COMPLETED"`
+	// RetryRefusedReplyFresh sends a refused reply again without taskId,
+	// as a new task.
+	RetryRefusedReplyFresh bool `break:"retry-refused-reply-fresh" check:"CONV-004.NO-FRESH-TASK"`
 }
 
 // Alternatives switch on a different behaviour that the seeds and the

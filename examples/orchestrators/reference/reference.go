@@ -336,6 +336,13 @@ type attempt struct {
 	// stream at its first working status.
 	workingAsEnd bool
 	params       map[string]any
+
+	// The conversation (conversation.go): the task's contextId, how many
+	// of the caller's replies were used, and whether the InventReply
+	// break made one up.
+	contextID string
+	replies   int
+	invented  bool
 }
 
 // delegate tries the candidates in order until one completes the task.
@@ -610,6 +617,9 @@ func (r *run) finish(a *attempt, outcome, reason, detail string) contract.Delega
 		}
 		if outcome == contract.OutcomeCompleted || outcome == contract.OutcomeInterrupted {
 			out.Agent, out.Skill, out.TaskID, out.TaskState = a.ep.URL, a.skill, a.taskID, a.taskState
+			if a.taskID != "" {
+				out.ContextID = a.contextID
+			}
 		}
 	}
 	if a != nil && a.refusedUnbound {

@@ -517,7 +517,8 @@ func (r *run) send(a *attempt, params map[string]any) callResult {
 // completeTask follows a task to a terminal state (polling GetTask for the
 // id the endpoint gave) and decides the attempt.
 func (r *run) completeTask(a *attempt, info wire.TaskInfo) {
-	info = r.follow(a, info) // life.go
+	info = r.follow(a, info)   // life.go
+	info = r.converse(a, info) // conversation.go: an asking task gets the caller's replies
 	a.taskID, a.taskState = info.ID, info.State
 	a.final = true
 	switch {
@@ -766,6 +767,9 @@ func (r *run) stream(a *attempt, params map[string]any) (res callResult, fallbac
 		}
 		if ti.ID != "" {
 			info.ID = ti.ID
+		}
+		if ti.ContextID != "" {
+			info.ContextID = ti.ContextID
 		}
 		if ti.State != "" {
 			info.State = ti.State

@@ -50,6 +50,12 @@ type Call struct {
 	// completed, in place of its one text artifact (nil: that one; the
 	// artifacts fault).
 	Artifacts []a2a.ArtifactSpec
+	// Asks, Question and EndsMeanwhile make the task the call creates
+	// ask the caller (tasks.Task's fields of those names; the
+	// input-required-turns fault). Zero Asks: it never asks.
+	Asks          int
+	Question      string
+	EndsMeanwhile string
 	// MessageReply answers a send or stream with a Message and creates no
 	// task (0.3 and 1.0; a 0.1 send always answers a task).
 	MessageReply bool

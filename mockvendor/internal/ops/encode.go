@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
@@ -30,7 +31,7 @@ type TaskView struct {
 // EncodeTaskView encodes the task in state (0.3 spelling) in dialect d as
 // view shows it.
 func EncodeTaskView(t *tasks.Task, d a2a.Dialect, state string, now time.Time, view TaskView) map[string]any {
-	status := map[string]any{"state": a2a.StateName(state, d), "timestamp": now.UTC().Format(time.RFC3339Nano)}
+	status := statusOf(t, d, state, now.UTC().Format(time.RFC3339Nano))
 	out := map[string]any{"id": t.ID, "status": status}
 	switch d {
 	case a2a.Dialect01:
@@ -82,9 +83,7 @@ func artifact(t *tasks.Task, d a2a.Dialect) map[string]any {
 func StreamEvents(t *tasks.Task, d a2a.Dialect, workTime time.Duration) ([]any, string) {
 	now := time.Now()
 	ts := now.UTC().Format(time.RFC3339Nano)
-	status := func(state string) map[string]any {
-		return map[string]any{"state": a2a.StateName(state, d), "timestamp": ts}
-	}
+	status := func(state string) map[string]any { return statusOf(t, d, state, ts) }
 	final := t.EndState()
 	if t.Hold {
 		final = "working"
@@ -127,6 +126,20 @@ func StreamEvents(t *tasks.Task, d a2a.Dialect, workTime time.Duration) ([]any, 
 		evs = append(evs, map[string]any{"statusUpdate": map[string]any{"taskId": t.ID, "contextId": t.ContextID, "status": status(final)}})
 	}
 	return evs, final
+}
+
+// statusOf is the status of task t in state (0.3 spelling) at timestamp
+// ts in dialect d: with the agent's question as its message when the task
+// asks (input-required-turns) and state is input-required.
+func statusOf(t *tasks.Task, d a2a.Dialect, state, ts string) map[string]any {
+	status := map[string]any{"state": a2a.StateName(state, d), "timestamp": ts}
+	if state == "input-required" && t.Question != "" && d != a2a.Dialect01 {
+		n := t.Turn()
+		q := &a2a.Message{Role: "agent", MessageID: fmt.Sprintf("m-ask-%s-%d", t.ID, n), TaskID: t.ID, ContextID: t.ContextID,
+			Parts: []a2a.Part{{Kind: "text", Text: fmt.Sprintf("%s (question %d of %d)", t.Question, n, t.Asks)}}}
+		status["message"] = a2a.EncodeMessage(q, d)
+	}
+	return status
 }
 
 // StatusFrame is the final status update of task t in state (0.3

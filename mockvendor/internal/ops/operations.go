@@ -326,10 +326,15 @@ func sendTask(v Vendor, q *Request) (*tasks.Task, error) {
 	if m.ContextID != "" && m.ContextID != t.ContextID {
 		return nil, a2a.InvalidParams(fmt.Sprintf("params.message.contextId %q is not the context of task %s", m.ContextID, t.ID))
 	}
-	if state := t.State(q.Now, v.WorkTime()); tasks.Terminal(state) {
+	t.EndMeanwhile() // input-required-turns' endsMeanwhile: the answer comes too late
+	state := t.State(q.Now, v.WorkTime())
+	if tasks.Terminal(state) {
 		return nil, a2a.Unsupported(fmt.Sprintf("task %s is %s: a terminal task takes no more messages", t.ID, state))
 	}
 	t.AddMessage(m)
+	if state == "input-required" {
+		t.TakeAnswer() // one question of an asking task answered
+	}
 	return t, nil
 }
 
@@ -359,6 +364,10 @@ func newTask(v Vendor, q *Request) (*tasks.Task, error) {
 		WorkFor:   c.WorkFor,
 		Artifacts: c.Artifacts,
 		Input:     c.Message,
+
+		Asks:          c.Asks,
+		Question:      c.Question,
+		EndsMeanwhile: c.EndsMeanwhile,
 	}
 	if c.Op == trace.OpStream && v.StreamsWork() && !c.Probe && !c.Hold && !c.StreamAsJSON && t.WorkFor == 0 {
 		t.WorkFor = v.WorkTime() // Config.StreamsWork

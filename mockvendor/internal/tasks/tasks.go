@@ -58,8 +58,22 @@ type Task struct {
 	// honest vendor answers with), shared with the fault's config and
 	// never changed; the store keeps them and never reads them.
 	Artifacts []a2a.ArtifactSpec
+	// Asks is how many times the task pauses at input-required, asking
+	// the caller Question, before it completes (0: it never asks; the
+	// input-required-turns fault). Each continuation that reaches it
+	// there is one answer (TakeAnswer). EndsMeanwhile, when set, is the
+	// terminal state (0.3 spelling) the task reaches while it waits for an
+	// answer, just before the answer arrives (EndMeanwhile): the answer
+	// finds it ended.
+	Asks          int
+	Question      string
+	EndsMeanwhile string
 
 	canceled atomic.Bool
+	// answers counts the continuations the task took while asking; ended
+	// is the state EndMeanwhile put it in (nil: none).
+	answers atomic.Int32
+	ended   atomic.Pointer[string]
 	// stored is whether the store holds the task (guarded by the
 	// store's mutex).
 	stored bool
@@ -86,8 +100,12 @@ func (t *Task) State(now time.Time, work time.Duration) string {
 	switch {
 	case t.canceled.Load():
 		return "canceled"
+	case t.ended.Load() != nil:
+		return *t.ended.Load()
 	case t.Hold:
 		return "working"
+	case t.Asking():
+		return "input-required"
 	}
 	steps, n := t.steps(work)
 	for _, s := range steps[:n] {
@@ -103,7 +121,7 @@ func (t *Task) State(now time.Time, work time.Duration) string {
 // changes it (the task is cancelled, held, blocking or past its end).
 // Push delivery arms its timer with it.
 func (t *Task) NextChange(now time.Time, work time.Duration) (time.Time, bool) {
-	if t.canceled.Load() || t.Hold {
+	if t.canceled.Load() || t.Hold || t.ended.Load() != nil || t.Asking() {
 		return time.Time{}, false
 	}
 	steps, n := t.steps(work)
@@ -175,10 +193,50 @@ func (t *Task) SignalCancel() {
 // EndState is the state the task ends in (0.3 spelling): completed unless
 // a fault said otherwise (End).
 func (t *Task) EndState() string {
+	if e := t.ended.Load(); e != nil {
+		return *e
+	}
+	if t.Asking() {
+		return "input-required"
+	}
 	if t.End != "" {
 		return t.End
 	}
 	return "completed"
+}
+
+// Asking reports whether the task waits at input-required for an answer
+// to its question: it has asked (Asks) more often than it was answered.
+func (t *Task) Asking() bool { return int(t.answers.Load()) < t.Asks }
+
+// Turn is the number of the question the task asks now or last asked,
+// from 1 (0: it never asks).
+func (t *Task) Turn() int { return min(int(t.answers.Load())+1, t.Asks) }
+
+// TakeAnswer records a continuation that reached the task while it was
+// asking: one question answered. It reports false (and records nothing)
+// for a task that was not asking.
+func (t *Task) TakeAnswer() bool {
+	for {
+		n := t.answers.Load()
+		if int(n) >= t.Asks {
+			return false
+		}
+		if t.answers.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
+
+// EndMeanwhile ends an asking task in its EndsMeanwhile state, as an
+// agent that gives up waiting does; it reports whether it did (false for a
+// task that was not asking or has no such state).
+func (t *Task) EndMeanwhile() bool {
+	if t.EndsMeanwhile == "" || !t.Asking() {
+		return false
+	}
+	s := t.EndsMeanwhile
+	return t.ended.CompareAndSwap(nil, &s)
 }
 
 // DoneAt is when a task that is not held reaches its end state, for a

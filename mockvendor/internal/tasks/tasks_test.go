@@ -220,3 +220,42 @@ func TestNewID(t *testing.T) {
 		seen[id] = true
 	}
 }
+
+// TestAskingTask: a task that asks is at input-required until it has taken
+// one answer per question, then at its end state; one that ends meanwhile
+// is in that state from then on, and takes no answer.
+func TestAskingTask(t *testing.T) {
+	now := time.Now()
+	cases := []struct {
+		name    string
+		task    *Task
+		answers int
+		meanw   bool
+		want    string
+	}{
+		{"never asks", &Task{Blocking: true}, 0, false, "completed"},
+		{"asks, unanswered", &Task{Blocking: true, Asks: 2}, 0, false, "input-required"},
+		{"asks twice, answered once", &Task{Blocking: true, Asks: 2}, 1, false, "input-required"},
+		{"asks twice, answered twice", &Task{Blocking: true, Asks: 2}, 2, false, "completed"},
+		{"answers past the questions", &Task{Blocking: true, Asks: 1}, 3, false, "completed"},
+		{"ends meanwhile", &Task{Blocking: true, Asks: 1, EndsMeanwhile: "failed"}, 0, true, "failed"},
+		{"answered before it could end", &Task{Blocking: true, Asks: 1, EndsMeanwhile: "failed"}, 1, true, "completed"},
+	}
+	for _, tc := range cases {
+		took := 0
+		for i := 0; i < tc.answers; i++ {
+			if tc.task.TakeAnswer() {
+				took++
+			}
+		}
+		if took != min(tc.answers, tc.task.Asks) {
+			t.Errorf("%s: took %d answers", tc.name, took)
+		}
+		if tc.meanw && tc.task.EndMeanwhile() != (tc.want == "failed") {
+			t.Errorf("%s: EndMeanwhile disagrees with the state", tc.name)
+		}
+		if got := tc.task.State(now, time.Second); got != tc.want || tc.task.EndState() != tc.want {
+			t.Errorf("%s: state %q end %q, want %q", tc.name, got, tc.task.EndState(), tc.want)
+		}
+	}
+}

@@ -104,6 +104,9 @@ type TaskInfo struct {
 	State string
 	// Message is true when the result was a message, not a task.
 	Message bool
+	// ContextID is the task's (or status update's) contextId; empty when
+	// the result names none.
+	ContextID string
 }
 
 // ParseResult reads a send, get or cancel result: the 1.0 wrappers
@@ -123,15 +126,16 @@ func ParseResult(raw json.RawMessage) (TaskInfo, error) {
 	for _, k := range []string{"statusUpdate", "artifactUpdate"} {
 		if inner, ok := m[k]; ok {
 			var u struct {
-				TaskID string `json:"taskId"`
-				Status *struct {
+				TaskID    string `json:"taskId"`
+				ContextID string `json:"contextId"`
+				Status    *struct {
 					State string `json:"state"`
 				} `json:"status"`
 			}
 			if err := json.Unmarshal(inner, &u); err != nil {
 				return TaskInfo{}, err
 			}
-			ti := TaskInfo{ID: u.TaskID}
+			ti := TaskInfo{ID: u.TaskID, ContextID: u.ContextID}
 			if u.Status != nil {
 				ti.State = NormalState(u.Status.State)
 			}
@@ -139,10 +143,12 @@ func ParseResult(raw json.RawMessage) (TaskInfo, error) {
 		}
 	}
 	var t struct {
-		Kind   string `json:"kind"`
-		ID     string `json:"id"`
-		TaskID string `json:"taskId"`
-		Status *struct {
+		Kind      string `json:"kind"`
+		ID        string `json:"id"`
+		TaskID    string `json:"taskId"`
+		ContextID string `json:"contextId"`
+		SessionID string `json:"sessionId"`
+		Status    *struct {
 			State string `json:"state"`
 		} `json:"status"`
 	}
@@ -152,9 +158,12 @@ func ParseResult(raw json.RawMessage) (TaskInfo, error) {
 	if t.Kind == "message" {
 		return TaskInfo{Message: true}, nil
 	}
-	ti := TaskInfo{ID: t.ID}
+	ti := TaskInfo{ID: t.ID, ContextID: t.ContextID}
 	if ti.ID == "" {
 		ti.ID = t.TaskID
+	}
+	if ti.ContextID == "" {
+		ti.ContextID = t.SessionID // 0.1
 	}
 	if t.Status != nil {
 		ti.State = NormalState(t.Status.State)

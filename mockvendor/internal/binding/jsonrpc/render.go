@@ -63,7 +63,7 @@ func (q *request) DecodeSend() (*a2a.Message, error) {
 // Answer is the JSON-RPC response object carrying the result: a send's
 // task through the fast encoder where it applies.
 func (q *request) Answer(res ops.Result) []byte {
-	if s := &res.Sent; s.Task != nil && q.fast && s.History == nil && s.Task.OnlyInput() {
+	if s := &res.Sent; s.Task != nil && q.fast && s.History == nil && s.Task.OnlyInput() && s.Task.Asks == 0 {
 		if body, ok := encodeSendAnswerFast(q.id, s.Task, s.Dialect, res.State, s.Now); ok {
 			return body
 		}
