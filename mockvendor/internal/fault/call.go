@@ -50,6 +50,10 @@ type Call struct {
 	// completed, in place of its one text artifact (nil: that one; the
 	// artifacts fault).
 	Artifacts []a2a.ArtifactSpec
+	// Question makes the task pause at input-required after its artifacts,
+	// its status message asking this (the artifacts fault's askAfter; "":
+	// none).
+	Question string
 	// MessageReply answers a send or stream with a Message and creates no
 	// task (0.3 and 1.0; a 0.1 send always answers a task).
 	MessageReply bool

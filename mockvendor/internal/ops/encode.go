@@ -31,7 +31,7 @@ type TaskView struct {
 // view shows it.
 func EncodeTaskView(t *tasks.Task, d a2a.Dialect, state string, now time.Time, view TaskView) map[string]any {
 	status := map[string]any{"state": a2a.StateName(state, d), "timestamp": now.UTC().Format(time.RFC3339Nano)}
-	out := map[string]any{"id": t.ID, "status": status}
+	out := map[string]any{"id": t.ID, "status": withStatusMessage(status, t, d, state)}
 	switch d {
 	case a2a.Dialect01:
 		out["sessionId"] = t.ContextID
@@ -56,7 +56,7 @@ func EncodeTaskView(t *tasks.Task, d a2a.Dialect, state string, now time.Time, v
 			out["history"] = hist
 		}
 	}
-	if state == "completed" && view.Artifacts {
+	if showsArtifacts(t, state) && view.Artifacts {
 		out["artifacts"] = taskArtifacts(t, d)
 	}
 	return out
@@ -83,16 +83,21 @@ func StreamEvents(t *tasks.Task, d a2a.Dialect, workTime time.Duration) ([]any, 
 	now := time.Now()
 	ts := now.UTC().Format(time.RFC3339Nano)
 	status := func(state string) map[string]any {
-		return map[string]any{"state": a2a.StateName(state, d), "timestamp": ts}
+		st := map[string]any{"state": a2a.StateName(state, d), "timestamp": ts}
+		if m := announcement(t, d); m != nil && state == "working" {
+			st["message"] = m
+		}
+		return withStatusMessage(st, t, d, state)
 	}
 	final := t.EndState()
 	if t.Hold {
 		final = "working"
 	}
-	// Only a completed task has its artifact; a stream closes at a
-	// terminal or interrupted state (A2A 1.0 §11.7 states the interrupted
-	// close, §3.1.2 the terminal one; 0.x marks it final).
-	art := final == "completed"
+	// Only a completed task has its artifact (and one that asks after
+	// producing it); a stream closes at a terminal or interrupted state
+	// (A2A 1.0 §11.7 states the interrupted close, §3.1.2 the terminal
+	// one; 0.x marks it final).
+	art := showsArtifacts(t, final)
 	switch d {
 	case a2a.Dialect01:
 		evs := []any{nil, map[string]any{"id": t.ID, "status": status("working"), "final": t.Hold}}

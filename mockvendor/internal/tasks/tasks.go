@@ -58,6 +58,10 @@ type Task struct {
 	// honest vendor answers with), shared with the fault's config and
 	// never changed; the store keeps them and never reads them.
 	Artifacts []a2a.ArtifactSpec
+	// Question is the text of the status message the task pauses with at
+	// input-required once its artifacts are out (the artifacts fault's
+	// askAfter; End is then input-required). Empty: none.
+	Question string
 
 	canceled atomic.Bool
 	// stored is whether the store holds the task (guarded by the
