@@ -254,6 +254,7 @@ type run struct {
 	rpcCalls    int
 	cardFetches int
 	rpcSeq      int
+	results     results // the task's results as the answers brought them (results.go)
 	sentTask    bool
 	notes       []string
 	auth        authState // credentials (auth.go)
@@ -610,6 +611,7 @@ func (r *run) finish(a *attempt, outcome, reason, detail string) contract.Delega
 		}
 		if outcome == contract.OutcomeCompleted || outcome == contract.OutcomeInterrupted {
 			out.Agent, out.Skill, out.TaskID, out.TaskState = a.ep.URL, a.skill, a.taskID, a.taskState
+			r.results.report(&out, r.br) // results.go
 		}
 	}
 	if a != nil && a.refusedUnbound {

@@ -12,9 +12,9 @@ type Results struct {
 	// a stream once its last chunk was written, or a Message reply's parts
 	// as one artifact with no artifactId. Empty means none.
 	Artifacts []json.RawMessage `json:"artifacts,omitempty"`
-	// StatusText is the text of the status message the answer delivered
-	// last (its text parts joined with nothing between): the agent's
-	// question at input-required. Empty means the answer carried none.
+	// StatusText is the text of the message of the last status the answer
+	// delivered (its text parts joined with nothing between): the agent's
+	// question at input-required. Empty means that status had no message.
 	StatusText string `json:"statusText,omitempty"`
 }
 
