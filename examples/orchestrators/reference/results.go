@@ -17,6 +17,8 @@ type keptArtifact struct {
 	ID    string            `json:"artifactId"`
 	Name  string            `json:"name,omitempty"`
 	Parts []json.RawMessage `json:"parts"`
+	// chunks counts the chunks joined into it.
+	chunks int
 }
 
 // results keeps the results of one task.
@@ -148,10 +150,11 @@ func (k *results) update(u *wireResult, br Breaks) {
 		if br.JoinChunksWithSpace {
 			parts = append([]json.RawMessage{json.RawMessage(`{"text":" "}`)}, parts...)
 		}
-		if br.DuplicateFirstChunk && !old.appended() {
+		if br.DuplicateFirstChunk && old.chunks == 1 {
 			parts = append(append([]json.RawMessage(nil), old.Parts...), parts...)
 		}
 		old.Parts = append(old.Parts, parts...)
+		old.chunks++
 		if old.Name == "" {
 			old.Name = a.Name
 		}
@@ -159,14 +162,10 @@ func (k *results) update(u *wireResult, br Breaks) {
 		// The break: an append to an id not seen as an artifact is lost.
 	default:
 		c := *a
-		c.Parts = append([]json.RawMessage(nil), a.Parts...)
+		c.Parts, c.chunks = append([]json.RawMessage(nil), a.Parts...), 1
 		k.put(&c)
 	}
 }
-
-// appended reports whether the artifact has had a chunk appended; the
-// DuplicateFirstChunk break repeats the first chunk once.
-func (a *keptArtifact) appended() bool { return len(a.Parts) > 1 }
 
 // put starts (or replaces) an artifact, keeping the order in which ids
 // were first announced.
