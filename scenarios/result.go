@@ -114,7 +114,7 @@ func resultScenarios() []*Scenario {
 					ID:          "RESULT-002.JOINED",
 					Title:       "chunks are joined as append and lastChunk say",
 					Grades:      []Grade{{Profile: Core, Level: Should}, {Profile: Safety, Level: Must}},
-					Requirement: "A streamed artifact is what its chunks make when each append adds its parts to the artifact of the same id: the first chunk once, no separator between chunks, no chunk dropped. The reported report equals the report the agent produced.",
+					Requirement: "For a client that streams the task (one that does not is judged by RESULT-001.ARTIFACTS: NOT_APPLICABLE), a streamed artifact is what its chunks make when each append adds its parts to the artifact of the same id: the first chunk once, no separator between chunks, no chunk dropped. The reported report equals the report the agent produced.",
 					Sources: append(resultSources(),
 						Proto("TaskArtifactUpdateEvent", SrcDescriptive, Client).Read("append: the content is appended to a previously sent artifact with the same id; last_chunk: the final chunk. What a client that keeps the artifact rebuilds; descriptive, so SHOULD in a2a-core"),
 						A2A03("§7.2.3", SrcDescriptive, Client).Read("an artifact update carries a new or updated artifact, or a chunk of one, which the client assembles by its id, append and lastChunk; descriptive, so SHOULD"),
@@ -125,6 +125,9 @@ func resultScenarios() []*Scenario {
 					ReadsOutcome: true,
 					Reached:      resultsDelivered("d", true),
 					Judge: func(r *Run) Verdict {
+						if v, ok := notStreamed(r, 0); ok {
+							return v
+						}
 						return judgeArtifacts(r, 0, 0)
 					},
 				},
@@ -132,7 +135,7 @@ func resultScenarios() []*Scenario {
 					ID:          "RESULT-002.UNKNOWN-APPEND",
 					Title:       "an append to an id not yet seen as an artifact is kept",
 					Grades:      must(Safety),
-					Requirement: "An append to an artifactId the client has not seen as an artifact (named only in a status message) starts that artifact: the reported log equals the log the agent produced. Dropping it while reporting completed fails; refusing the stream loudly (a non-completed outcome that claims no log) passes.",
+					Requirement: "For a client that streams the task (NOT_APPLICABLE otherwise), an append to an artifactId the client has not seen as an artifact (named only in a status message) starts that artifact: the reported log equals the log the agent produced. Dropping it while reporting completed fails; refusing the stream loudly (a non-completed outcome that claims no log) passes.",
 					Sources: []Source{
 						Proto("TaskArtifactUpdateEvent", SrcDescriptive, Client).Read("append describes an append to a previously sent artifact; A2A 1.0.1 says nothing of an append to one not sent, so the check is delegation-safety"),
 						Field("a2aproject/a2a-python#1038").Read("an append to an unknown artifact id was silently dropped: success on the wire, the content lost; the report asks to fail loudly instead"),
@@ -206,6 +209,16 @@ func resultsDelivered(vendor string, stream bool) Precondition {
 	}
 }
 
+// notStreamed is NOT_APPLICABLE for a delegation i that streamed no real
+// task: joining chunks is owed by a client that chose to stream, and a
+// plain send's answer holds the artifacts whole (RESULT-001 judges that).
+func notStreamed(r *Run, i int) (Verdict, bool) {
+	if i < len(r.Delegations) && !slices.ContainsFunc(r.During(i), func(e mockvendor.Event) bool { return e.Op == mockvendor.OpStream && !e.Probe }) {
+		return NotApplicablef("delegation %d streamed no task: a plain send's answer holds the artifacts whole, which RESULT-001.ARTIFACTS judges", i+1), true
+	}
+	return Verdict{}, false
+}
+
 // produced is what the last answer of delegation i that delivered
 // results carried, summarised: the artifacts and the status text, with
 // the event. ok is false when no answer delivered any.
@@ -276,6 +289,9 @@ func judgeArtifacts(r *Run, i, only int) Verdict {
 // judgeUnknownAppend is RESULT-002.UNKNOWN-APPEND's judge: the log whole,
 // or a loud refusal (a non-completed outcome that reports no log).
 func judgeUnknownAppend(r *Run) Verdict {
+	if v, ok := notStreamed(r, 0); ok {
+		return v
+	}
 	o, bad := r.outcome(0)
 	if bad != nil {
 		return *bad

@@ -106,12 +106,13 @@ func TestResultArtifacts(t *testing.T) {
 		{"RESULT-002.JOINED", "the first chunk twice", resRun(completed(dupFirst), stream), Fail, "part 1: text"},
 		{"RESULT-002.JOINED", "chunks joined with spaces", resRun(completed(spaced), stream), Fail, "part 0: text"},
 		{"RESULT-002.JOINED", "no artifacts", resRun(completed(nil), stream), Fail, "is not in the outcome"},
-		{"RESULT-002.JOINED", "did not stream", resRun(completed(whole), plain), NotExercised, ""},
+		{"RESULT-002.JOINED", "did not stream", resRun(completed(whole), plain), NotApplicable, ""},
+		{"RESULT-002.JOINED", "streamed, the stream never delivered the results", resRun(&contract.DelegationOutcome{Outcome: contract.OutcomeFailed, Reason: contract.ReasonStreamTimeout}, noResults), NotExercised, ""},
 
 		{"RESULT-002.UNKNOWN-APPEND", "the log kept", resRun(completed(whole), stream), Pass, ""},
 		{"RESULT-002.UNKNOWN-APPEND", "the log dropped, completed", resRun(completed(noLog), stream), Fail, "\"a-t-1-1\" (log) is not in the outcome"},
 		{"RESULT-002.UNKNOWN-APPEND", "refused loudly", resRun(failedNoLog, stream), Pass, ""},
-		{"RESULT-002.UNKNOWN-APPEND", "did not stream", resRun(completed(whole), plain), NotExercised, ""},
+		{"RESULT-002.UNKNOWN-APPEND", "did not stream", resRun(completed(whole), plain), NotApplicable, ""},
 	}
 	for _, c := range cases {
 		v, _ := resCheck(t, c.check).Evaluate(c.run)
