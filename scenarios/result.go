@@ -63,11 +63,11 @@ func resultFleet(cfg mockvendor.TaskArtifacts) func() mockvendor.Config {
 // resultSources are the sources every artifact check rests on.
 func resultSources() []Source {
 	return []Source{
-		A2A("§3.7", SrcDescriptive, Client).Read("a client sends messages to initiate a task that produces one or more artifacts, and results are returned as artifacts: the artifacts are what the caller delegated for. Descriptive and nowhere worded as a client duty, so at most SHOULD in a2a-core"),
-		A2A03("§6.7", SrcDescriptive, Client).Read("an artifact is the output the agent generated for the task, made of parts: in 0.3 too the result the client keeps. Descriptive, so SHOULD in a2a-core"),
-		CLI("A2ACLI_SEND_004", SrcMust).Read("renders produced artifacts and never silently discards a part (a2a-cli SPEC §10.2; Tier 1)"),
-		ContractRule("Delegation outcome: Results", SrcDescriptive).Read("outcome.artifacts summarise the results the agent produced, in the order it announced them, streamed chunks joined as append and lastChunk say; a Message reply's parts are one artifact with an empty id"),
-		Posture("results reported in the outcome equal what the vendor produced (catalog: an outcome is a claim checked against the wire); a result silently lost or changed is a false completion"),
+		A2A("§3.7", SrcDescriptive, Client).Read("a task produces artifacts and results are returned as artifacts: what the caller delegated for. Descriptive, never worded as a client duty: SHOULD in a2a-core"),
+		A2A03("§6.7", SrcDescriptive, Client).Read("an artifact is the agent's output for the task, made of parts. Descriptive: SHOULD"),
+		CLI("A2ACLI_SEND_004", SrcMust).Read("renders produced artifacts, never silently discards a part (SPEC §10.2; Tier 1)"),
+		ContractRule("Delegation outcome: Results", SrcDescriptive).Read("artifacts summarise the agent's results in order, chunks joined as append and lastChunk say; a Message reply's parts are one artifact with no id"),
+		Posture("results reported equal what the vendor produced (an outcome is a claim); a result lost or changed is a false completion"),
 	}
 }
 
@@ -116,9 +116,9 @@ func resultScenarios() []*Scenario {
 					Grades:      []Grade{{Profile: Core, Level: Should}, {Profile: Safety, Level: Must}},
 					Requirement: "For a client that streams the task (one that does not is judged by RESULT-001.ARTIFACTS: NOT_APPLICABLE), a streamed artifact is what its chunks make when each append adds its parts to the artifact of the same id: the first chunk once, no separator between chunks, no chunk dropped. The reported report equals the report the agent produced.",
 					Sources: append(resultSources(),
-						Proto("TaskArtifactUpdateEvent", SrcDescriptive, Client).Read("append: the content is appended to a previously sent artifact with the same id; last_chunk: the final chunk. What a client that keeps the artifact rebuilds; descriptive, so SHOULD in a2a-core"),
-						A2A03("§7.2.3", SrcDescriptive, Client).Read("an artifact update carries a new or updated artifact, or a chunk of one, which the client assembles by its id, append and lastChunk; descriptive, so SHOULD"),
-						Field("google/adk-python#6343").Read("a streaming client rendered the first chunk twice (the accumulated artifact re-emitted on each update; fixed by google/adk-python PR #6386)"),
+						Proto("TaskArtifactUpdateEvent", SrcDescriptive, Client).Read("append: appended to a previously sent artifact of the same id; last_chunk: the final chunk. What a client rebuilds; descriptive: SHOULD"),
+						A2A03("§7.2.3", SrcDescriptive, Client).Read("an update carries an artifact or a chunk of one. Descriptive: SHOULD"),
+						Field("google/adk-python#6343").Read("a streaming client showed the first chunk twice (fixed by google/adk-python PR #6386)"),
 						Field("crewAIInc/crewAI#7477").Read("a client joined appended chunks with a space"),
 					),
 					Fix:          "On each TaskArtifactUpdateEvent, append its parts to the artifact of the same artifactId when append is true, start it when append is false; join text with nothing between.",
@@ -209,11 +209,17 @@ func resultsDelivered(vendor string, stream bool) Precondition {
 	}
 }
 
-// notStreamed is NOT_APPLICABLE for a delegation i that streamed no real
-// task: joining chunks is owed by a client that chose to stream, and a
+// notStreamed is NOT_APPLICABLE for a delegation i that sent its real
+// task by a plain send and streamed none (one that sent none has not
+// reached the check: NOT_EXERCISED): joining chunks is owed by a client that chose to stream, and a
 // plain send's answer holds the artifacts whole (RESULT-001 judges that).
 func notStreamed(r *Run, i int) (Verdict, bool) {
-	if i < len(r.Delegations) && !slices.ContainsFunc(r.During(i), func(e mockvendor.Event) bool { return e.Op == mockvendor.OpStream && !e.Probe }) {
+	if i >= len(r.Delegations) {
+		return Verdict{}, false
+	}
+	evs := r.During(i)
+	plain := slices.ContainsFunc(evs, func(e mockvendor.Event) bool { return e.Op == mockvendor.OpSend && !e.Probe })
+	if plain && !slices.ContainsFunc(evs, func(e mockvendor.Event) bool { return e.Op == mockvendor.OpStream && !e.Probe }) {
 		return NotApplicablef("delegation %d streamed no task: a plain send's answer holds the artifacts whole, which RESULT-001.ARTIFACTS judges", i+1), true
 	}
 	return Verdict{}, false

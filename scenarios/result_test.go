@@ -112,6 +112,7 @@ func TestResultArtifacts(t *testing.T) {
 		{"RESULT-002.UNKNOWN-APPEND", "the log kept", resRun(completed(whole), stream), Pass, ""},
 		{"RESULT-002.UNKNOWN-APPEND", "the log dropped, completed", resRun(completed(noLog), stream), Fail, "\"a-t-1-1\" (log) is not in the outcome"},
 		{"RESULT-002.UNKNOWN-APPEND", "refused loudly", resRun(failedNoLog, stream), Pass, ""},
+		{"RESULT-002.UNKNOWN-APPEND", "sent no task at all", resRun(&contract.DelegationOutcome{Outcome: contract.OutcomeRejected, Reason: contract.ReasonOther}), NotExercised, ""},
 		{"RESULT-002.UNKNOWN-APPEND", "did not stream", resRun(completed(whole), plain), NotApplicable, ""},
 	}
 	for _, c := range cases {
