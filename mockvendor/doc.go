@@ -102,8 +102,11 @@
 //	                         1.0)
 //	artifacts                completed tasks hold the configured artifacts (text,
 //	                         file and data parts), a stream sends each in chunks
-//	                         (append, lastChunk). artifacts (one "result" of a
-//	                         text, a file and a data part in three chunks)
+//	                         (append, lastChunk; appendFirst: append from the
+//	                         first chunk). artifacts (one "result" of a text, a
+//	                         file and a data part in three chunks), askAfter
+//	                         (pause at input-required with this question after
+//	                         the artifacts; none)
 //	version-header-lie       responses carry another A2A-Version. version (header
 //	                         left out)
 //	version-reject           -32009 for unsupported A2A-Version (a missing header

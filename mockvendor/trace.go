@@ -10,6 +10,10 @@ import (
 // aliases keep its public names here, where the fleet's users find them.
 
 // Op is the normalized operation a request performed, whatever its dialect.
+// Results is what an answer delivered of a task's results (Event.Results):
+// the artifacts whole and the text of the status message.
+type Results = trace.Results
+
 type Op = trace.Op
 
 // The normalized operations of the catalog's wire trace (the trace

@@ -270,6 +270,23 @@ type Breaks struct {
 	// RetryRefusedReplyFresh sends a refused reply again without taskId,
 	// as a new task.
 	RetryRefusedReplyFresh bool `break:"retry-refused-reply-fresh" check:"CONV-004.NO-FRESH-TASK"`
+
+	// Results (results.go).
+
+	// NoArtifacts leaves the task's artifacts out of the outcome.
+	NoArtifacts bool `break:"no-artifacts" check:"RESULT-001.ARTIFACTS"`
+	// JoinChunksWithSpace puts a space between a streamed artifact's
+	// chunks (crewAIInc/crewAI#7477).
+	JoinChunksWithSpace bool `break:"join-chunks-with-space" check:"RESULT-002.JOINED"`
+	// DuplicateFirstChunk repeats an artifact's first chunk when the
+	// second is appended (google/adk-python#6343).
+	DuplicateFirstChunk bool `break:"duplicate-first-chunk" check:"RESULT-002.JOINED"`
+	// DropUnknownAppend drops an append to an artifactId not seen as an
+	// artifact (a2aproject/a2a-python#1038), and reports completed.
+	DropUnknownAppend bool `break:"drop-unknown-append" check:"RESULT-002.UNKNOWN-APPEND"`
+	// NoStatusText leaves the status message's text (the agent's
+	// question) out of the outcome.
+	NoStatusText bool `break:"no-status-text" check:"RESULT-003.QUESTION"`
 }
 
 // Alternatives switch on a different behaviour that the seeds and the

@@ -413,7 +413,7 @@ func (r *run) callREST(a *attempt, method string, params map[string]any) callRes
 		if err != nil {
 			return callResult{err: fmt.Errorf("http status %d: %w", resp.StatusCode, err)}
 		}
-		return callResult{info: info}
+		return callResult{info: info, raw: b}
 	}
 	return callResult{rpcErr: restError(resp.StatusCode, b)}
 }

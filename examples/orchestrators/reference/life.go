@@ -241,6 +241,7 @@ func (r *run) subscribe(a *attempt, id string) (wire.TaskInfo, *wire.RPCError, e
 		if ti, err := wire.ParseResult(rr.Result); err == nil && ti.State != "" {
 			info.State = ti.State
 		}
+		r.takeResult(rr.Result) // results.go
 		return true
 	})
 	return info, rpcErr, err

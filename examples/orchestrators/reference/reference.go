@@ -254,6 +254,7 @@ type run struct {
 	rpcCalls    int
 	cardFetches int
 	rpcSeq      int
+	results     results // the task's results as the answers brought them (results.go)
 	sentTask    bool
 	notes       []string
 	auth        authState // credentials (auth.go)
@@ -620,6 +621,7 @@ func (r *run) finish(a *attempt, outcome, reason, detail string) contract.Delega
 			if a.taskID != "" {
 				out.ContextID = a.contextID
 			}
+			r.results.report(&out, r.br) // results.go
 		}
 	}
 	if a != nil && a.refusedUnbound {

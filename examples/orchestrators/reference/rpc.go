@@ -25,8 +25,10 @@ type callResult struct {
 	tls bool
 	// rpcErr is the JSON-RPC error answered, if any.
 	rpcErr *wire.RPCError
-	// info is the task (or message) a successful call returned.
+	// info is the task (or message) a successful call returned, raw the
+	// result as received (results.go keeps what it carries).
 	info wire.TaskInfo
+	raw  json.RawMessage
 }
 
 func (c callResult) ok() bool { return c.err == nil && c.rpcErr == nil }
@@ -114,6 +116,13 @@ func (r *run) observe(a *attempt, resp *http.Response) {
 
 // call makes a JSON-RPC call and decodes its answer.
 func (r *run) call(a *attempt, method string, params map[string]any) callResult {
+	res := r.callOnce(a, method, params)
+	r.takeResult(res.raw) // results.go
+	return res
+}
+
+// callOnce makes one call on the attempt's interface.
+func (r *run) callOnce(a *attempt, method string, params map[string]any) callResult {
 	if res, ok := r.callOther(a, method, params); ok {
 		return res
 	}
@@ -144,7 +153,7 @@ func decodeAnswer(resp *http.Response) callResult {
 	if err != nil {
 		return callResult{err: err}
 	}
-	return callResult{info: info}
+	return callResult{info: info, raw: rr.Result}
 }
 
 // probeParams is the probe: a side-effect-free send whose only part is the
@@ -762,6 +771,7 @@ func (r *run) stream(a *attempt, params map[string]any) (res callResult, fallbac
 		if err != nil {
 			continue
 		}
+		r.takeResult(rr.Result) // results.go
 		if ti.Message {
 			info.Message = true
 		}

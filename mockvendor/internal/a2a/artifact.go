@@ -24,6 +24,11 @@ type ArtifactSpec struct {
 	Chunks int `json:"chunks,omitempty"`
 	// Metadata is the artifact's metadata; empty leaves it out.
 	Metadata map[string]any `json:"metadata,omitempty"`
+	// AppendFirst makes a stream send every chunk of the artifact with
+	// append true, the first too: an append to an artifactId the client
+	// has not seen, which the working status update's message announces
+	// by id beforehand. False: the first chunk has append false.
+	AppendFirst bool `json:"appendFirst,omitempty"`
 }
 
 // ArtifactPart is one part of an artifact, in a form of its own that names

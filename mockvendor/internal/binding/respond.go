@@ -59,6 +59,7 @@ func Respond(w http.ResponseWriter, r *http.Request, q *Request, res ops.Result,
 		return
 	}
 	WriteJSON(w, http.StatusOK, b.Answer(res), ev)
+	trace.KeepResults(ev, res.Results)
 }
 
 // writeNoAnswer ends the exchange of a request that gets no answer, not
@@ -158,6 +159,9 @@ func writeSSE(w http.ResponseWriter, r *http.Request, q *Request, res ops.Result
 		}
 		if !writeFrame(w, rc, &buf, q.Binding.Frame(item), item, ev) {
 			return
+		}
+		if i == res.ResultsAt {
+			trace.KeepResults(ev, res.Results) // every part of them is out
 		}
 	}
 	if res.Abort {

@@ -29,14 +29,27 @@ import (
 // the artifact's id, name, description and metadata. A client that appends
 // the parts of each chunk to the artifact of the same id gets the whole
 // artifact, which GetTask, ListTasks (includeArtifacts) and a blocking
-// send's answer hold. 0.1 has the index, append and lastChunk members
+// send's answer hold. An artifact with AppendFirst sends its first chunk
+// with append true too, an id the client has not seen: the proto's comment
+// on append describes an append to "a previously sent artifact with the
+// same ID", and A2A 1.0.1 says nothing of one that was not sent (its
+// append/lastChunk semantics are an open question, a2aproject/A2A#1231),
+// so such a vendor stretches a description and breaks no MUST. It names
+// the id first in the message of its working status update, as an agent
+// that announces its work does, not as an artifact. 0.1 has the index, append and lastChunk members
 // inside the Artifact and no artifactId (0.1 a2a.json Artifact).
 type TaskArtifacts struct {
 	// Artifacts are the artifacts of a completed task, in order. Empty
 	// means the default set: one artifact, "result", of three parts (the
 	// task's usual text, a PDF by URI, the data {"status":"done"}) in three
 	// chunks.
-	Artifacts []a2a.ArtifactSpec `json:"artifacts,omitempty" doc:"the artifacts of a completed task (name, description, parts, chunks, metadata); empty means one artifact \"result\" of a text, a file and a data part in three chunks"`
+	Artifacts []a2a.ArtifactSpec `json:"artifacts,omitempty" doc:"the artifacts of a completed task (name, description, parts, chunks, appendFirst, metadata); empty means one artifact \"result\" of a text, a file and a data part in three chunks"`
+	// AskAfter makes the task pause at input-required once its artifacts
+	// are out, in place of completing: the input-required status carries
+	// a message whose text is AskAfter (the agent's question, A2A 1.0
+	// §3.7 "Status Messages"; §6.3 shows one), after the artifacts on a
+	// stream, beside them in a task. Empty means the task completes.
+	AskAfter string `json:"askAfter,omitempty" doc:"the question the task pauses at input-required with once its artifacts are out; empty means it completes"`
 }
 
 func init() {
@@ -78,6 +91,9 @@ func (a *TaskArtifacts) OnCall(c *Call) *CallError {
 		return nil
 	}
 	c.Artifacts = a.Artifacts
+	if a.AskAfter != "" {
+		c.Question, c.EndState = a.AskAfter, "input-required"
+	}
 	c.Faults = append(c.Faults, "artifacts")
 	return nil
 }

@@ -51,8 +51,10 @@ type Call struct {
 	// artifacts fault).
 	Artifacts []a2a.ArtifactSpec
 	// Asks, Question and EndsMeanwhile make the task the call creates
-	// ask the caller (tasks.Task's fields of those names; the
-	// input-required-turns fault). Zero Asks: it never asks.
+	// ask the caller (tasks.Task's fields of those names): Asks times
+	// before it completes (the input-required-turns fault), or, with
+	// Asks zero and Question set, once after its artifacts (the artifacts
+	// fault's askAfter). Zero Asks and "" Question: it never asks.
 	Asks          int
 	Question      string
 	EndsMeanwhile string

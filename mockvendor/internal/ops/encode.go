@@ -1,7 +1,6 @@
 package ops
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
@@ -57,7 +56,7 @@ func EncodeTaskView(t *tasks.Task, d a2a.Dialect, state string, now time.Time, v
 			out["history"] = hist
 		}
 	}
-	if state == "completed" && view.Artifacts {
+	if showsArtifacts(t, state) && view.Artifacts {
 		out["artifacts"] = taskArtifacts(t, d)
 	}
 	return out
@@ -83,15 +82,22 @@ func artifact(t *tasks.Task, d a2a.Dialect) map[string]any {
 func StreamEvents(t *tasks.Task, d a2a.Dialect, workTime time.Duration) ([]any, string) {
 	now := time.Now()
 	ts := now.UTC().Format(time.RFC3339Nano)
-	status := func(state string) map[string]any { return statusOf(t, d, state, ts) }
+	status := func(state string) map[string]any {
+		st := statusOf(t, d, state, ts)
+		if m := announcement(t, d); m != nil && state == "working" {
+			st["message"] = m
+		}
+		return st
+	}
 	final := t.EndState()
 	if t.Hold {
 		final = "working"
 	}
-	// Only a completed task has its artifact; a stream closes at a
-	// terminal or interrupted state (A2A 1.0 §11.7 states the interrupted
-	// close, §3.1.2 the terminal one; 0.x marks it final).
-	art := final == "completed"
+	// Only a completed task has its artifact (and one that asks after
+	// producing it); a stream closes at a terminal or interrupted state
+	// (A2A 1.0 §11.7 states the interrupted close, §3.1.2 the terminal
+	// one; 0.x marks it final).
+	art := showsArtifacts(t, final)
 	switch d {
 	case a2a.Dialect01:
 		evs := []any{nil, map[string]any{"id": t.ID, "status": status("working"), "final": t.Hold}}
@@ -132,14 +138,7 @@ func StreamEvents(t *tasks.Task, d a2a.Dialect, workTime time.Duration) ([]any, 
 // ts in dialect d: with the agent's question as its message when the task
 // asks (input-required-turns) and state is input-required.
 func statusOf(t *tasks.Task, d a2a.Dialect, state, ts string) map[string]any {
-	status := map[string]any{"state": a2a.StateName(state, d), "timestamp": ts}
-	if state == "input-required" && t.Question != "" && d != a2a.Dialect01 {
-		n := t.Turn()
-		q := &a2a.Message{Role: "agent", MessageID: fmt.Sprintf("m-ask-%s-%d", t.ID, n), TaskID: t.ID, ContextID: t.ContextID,
-			Parts: []a2a.Part{{Kind: "text", Text: fmt.Sprintf("%s (question %d of %d)", t.Question, n, t.Asks)}}}
-		status["message"] = a2a.EncodeMessage(q, d)
-	}
-	return status
+	return withStatusMessage(map[string]any{"state": a2a.StateName(state, d), "timestamp": ts}, t, d, state)
 }
 
 // StatusFrame is the final status update of task t in state (0.3

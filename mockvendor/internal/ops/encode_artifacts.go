@@ -1,8 +1,6 @@
 package ops
 
 import (
-	"fmt"
-
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/tasks"
 )
@@ -24,7 +22,7 @@ func configuredArtifact(t *tasks.Task, s *a2a.ArtifactSpec, i int, d a2a.Dialect
 	if d == a2a.Dialect01 {
 		a["index"] = i
 	} else {
-		a["artifactId"] = fmt.Sprintf("a-%s-%d", t.ID, i)
+		a["artifactId"] = artifactID(t, i)
 	}
 	if s.Name != "" {
 		a["name"] = s.Name
@@ -73,7 +71,7 @@ func artifactEvents(t *tasks.Task, d a2a.Dialect) []any {
 		for k, to := range ends {
 			a := configuredArtifact(t, s, i, d, from, to)
 			from = to
-			appendChunk, last := k > 0, k == len(ends)-1
+			appendChunk, last := k > 0 || s.AppendFirst, k == len(ends)-1
 			switch d {
 			case a2a.Dialect01:
 				a["append"], a["lastChunk"] = appendChunk, last

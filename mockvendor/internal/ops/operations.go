@@ -48,7 +48,7 @@ func stream(v Vendor, q *Request) (Result, error) {
 		return taskResult(v, q, t), nil
 	}
 	evs, state := StreamEvents(t, q.Dialect, v.WorkTime())
-	res := Result{Stream: evs, TaskID: t.ID, State: state, Task: t}
+	res := Result{Stream: evs, TaskID: t.ID, State: state, Task: t, Results: taskResults(t, q.Dialect, state), ResultsAt: len(evs) - 1}
 	if t.WorkFor > 0 && !t.Hold {
 		// The task and its working status go out at once; the rest when
 		// the work is done.
@@ -91,10 +91,11 @@ func messageResult(v Vendor, q *Request, stream bool) Result {
 	if q.Dialect == a2a.Dialect10 {
 		out = map[string]any{"message": out}
 	}
+	res := replyResults(a2a.EncodeMessage(reply, q.Dialect))
 	if stream {
-		return Result{Stream: []any{out}, Message: true}
+		return Result{Stream: []any{out}, Message: true, Results: res}
 	}
-	return Result{Value: out, Message: true}
+	return Result{Value: out, Message: true, Results: res}
 }
 
 // paramsTask is the vendor's task the params name (TaskNotFound for an id
@@ -157,12 +158,16 @@ func subscribe(v Vendor, q *Request) (Result, error) {
 	}
 	res := Result{Stream: []any{first}, TaskID: t.ID, State: state, Task: t}
 	if t.Hold || interruptedState(state) {
+		if d != a2a.Dialect01 {
+			res.Results = taskResults(t, d, state) // the task the first event shows
+		}
 		return res, nil // the stream closes at an interrupted state
 	}
 	// The events after the task and its working status follow once the
 	// task completes.
-	evs, _ := StreamEvents(t, d, v.WorkTime())
+	evs, end := StreamEvents(t, d, v.WorkTime())
 	res.Stream = append(res.Stream, evs[2:]...)
+	res.Results, res.ResultsAt = taskResults(t, d, end), len(res.Stream)-1
 	res.RestAfter = max(time.Until(t.DoneAt(v.WorkTime())), 0)
 	return res, nil
 }
@@ -289,7 +294,7 @@ func cancel(v Vendor, q *Request) (Result, error) {
 func taskAnswer(v Vendor, t *tasks.Task, d a2a.Dialect) Result {
 	now := time.Now()
 	state := t.State(now, v.WorkTime())
-	return Result{Value: EncodeTaskAt(t, d, state, now), TaskID: t.ID, State: state}
+	return Result{Value: EncodeTaskAt(t, d, state, now), TaskID: t.ID, State: state, Results: taskResults(t, d, state)}
 }
 
 // pushConfig answers the push-notification config methods as the
@@ -397,7 +402,7 @@ func newTask(v Vendor, q *Request) (*tasks.Task, error) {
 // JSON-RPC binding's fast encoder where it applies).
 func taskResult(v Vendor, q *Request, t *tasks.Task) Result {
 	state := t.State(q.Now, v.WorkTime())
-	return Result{Sent: SentTask{Task: t, Dialect: q.Dialect, Now: q.Now, History: q.Send.Configuration.HistoryLength}, TaskID: t.ID, State: state}
+	return Result{Sent: SentTask{Task: t, Dialect: q.Dialect, Now: q.Now, History: q.Send.Configuration.HistoryLength}, TaskID: t.ID, State: state, Results: taskResults(t, q.Dialect, state)}
 }
 
 // interruptedState reports whether a (0.3-spelled) state waits for the

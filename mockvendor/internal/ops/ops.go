@@ -109,6 +109,12 @@ type Result struct {
 	// Abort breaks the connection off after the stream's events instead
 	// of ending the stream (stream-cut).
 	Abort bool
+	// Results is what the answer delivers of the task's results, for the
+	// trace (trace.KeepResults): a stream delivers it once its event
+	// ResultsAt (the last that carries a part of it) is written. Nil
+	// means nothing.
+	Results   *trace.Results
+	ResultsAt int
 }
 
 // SentTask is the task a send (or a stream answered as plain JSON)

@@ -58,6 +58,9 @@ type Task struct {
 	// honest vendor answers with), shared with the fault's config and
 	// never changed; the store keeps them and never reads them.
 	Artifacts []a2a.ArtifactSpec
+	// Question, with Asks zero, is the text of the status message the
+	// task pauses with at input-required once its artifacts are out (the
+	// artifacts fault's askAfter; End is then input-required).
 	// Asks is how many times the task pauses at input-required, asking
 	// the caller Question, before it completes (0: it never asks; the
 	// input-required-turns fault). Each continuation that reaches it

@@ -201,6 +201,11 @@ type Event struct {
 	Coercions []Coercion `json:"coercions,omitempty"`
 	// Faults names the faults that changed the answer.
 	Faults []string `json:"faults,omitempty"`
+	// Results is what the answer delivered of the task's results (its
+	// artifacts whole, its status message's text), set by KeepResults.
+	// Nil means it delivered none, or they were past MaxTracedResults
+	// ("results" is then named in Clipped).
+	Results *Results `json:"results,omitempty"`
 	// Note is free text (why a request was refused, for one).
 	Note string `json:"note,omitempty"`
 	// Pending is true while the request is still being answered (a stream
