@@ -68,6 +68,7 @@ var coreFor03 = map[string]string{
 	"LIFE-005.NO-INVENTED-TASK": binds03,  // 0.3 §7.3 (descriptive)
 	"LIFE-006.DONE":             binds03,  // 0.3 §7.3 (descriptive, self-requested: MUST)
 	"LIFE-006.STREAM":           binds03,  // 0.3 §7.2 (descriptive, self-requested: MUST)
+	"SLOW-001.DONE":             binds03,  // 0.3 §7.1 (descriptive; the grade is SHOULD)
 	"IFACE-001.NO-MISMATCH":     only10In, // 0.3 interfaces carry no version of their own
 	"IFACE-001.DONE":            binds03,  // 0.3 §3.4.2, §5.6.3 rule 2 (SHOULD)
 	"IFACE-002.FALLBACK":        binds03,  // 0.3 §5.6.3 (MUST)

@@ -275,6 +275,12 @@ func newRun(o *Orchestrator, ctx context.Context, req contract.DelegationRequest
 		r.fence.Headers = map[string]string{"A2A-Version": ProtocolVersion}
 	}
 	r.client = &http.Client{Transport: r.fence, Timeout: base.Timeout, Jar: base.Jar}
+	if _, ok := ctx.Deadline(); ok {
+		// Every call is bounded by the delegation's deadline: a blocking
+		// send may be held as long as its task works (A2A 1.0 §3.2.2),
+		// past a fixed client timeout (retry.go).
+		r.client.Timeout = 0
+	}
 	r.msg, r.msgErr = wire.ParseMessage(req.Task.Message)
 	return r
 }
@@ -336,6 +342,9 @@ type attempt struct {
 	// stream at its first working status.
 	workingAsEnd bool
 	params       map[string]any
+	// lostRetried is set once the real send was sent again after its
+	// answer was lost (retry.go).
+	lostRetried bool
 }
 
 // delegate tries the candidates in order until one completes the task.

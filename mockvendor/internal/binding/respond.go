@@ -56,6 +56,9 @@ func Respond(w http.ResponseWriter, r *http.Request, q *Request, res ops.Result,
 		ev.Note = "a resend of an earlier message (same messageId): answered with its task, no new one"
 	}
 	if q.Call != nil && q.Call.DropAnswer {
+		if res.Task != nil {
+			res.Task.MarkUndelivered()
+		}
 		dropAnswer(w, ev)
 		return
 	}
@@ -97,6 +100,7 @@ func holdAnswer(r *http.Request, q *Request, res *ops.Result, ev *trace.Event) b
 	case <-timer.C:
 	case <-t.CanceledC():
 	case <-r.Context().Done():
+		t.MarkUndelivered()
 		ev.Note = "client left before the answer: a blocking send held while its task worked"
 		return false
 	case <-q.Host.Closing():

@@ -9,8 +9,8 @@ import (
 
 // LostAnswer makes the vendor create the task of a real send (or stream)
 // and then drop the connection before answering: the client never learns
-// the task's id, although the task exists and runs on (a2aproject/A2A
-// issue 1987: a client that retries such a send creates the work twice
+// the task's id, although the task exists and runs on (a2aproject/A2A#1987,
+// a2aproject/A2A#928: a client that retries such a send creates the work twice
 // unless the agent can tell the retry from new work). Probes are left
 // alone.
 //

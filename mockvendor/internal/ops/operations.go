@@ -26,13 +26,21 @@ func send(v Vendor, q *Request) (Result, error) {
 		return Result{}, err
 	}
 	res := taskResult(v, q, t)
-	res.Resent = t.Input != q.Call.Message && q.Call.Message.TaskID == ""
+	res.Task = t
+	res.Resent = resent(q, t)
 	if q.Call.HoldBlocking && blockingAsked(q.Send.Configuration) && !tasks.Terminal(res.State) && !interruptedState(res.State) {
 		// long-task: a blocking send waits for the task's end (A2A 1.0
 		// §3.2.2); the binding holds the answer (Result.HoldAnswer).
 		res.Task, res.HoldAnswer = t, true
 	}
 	return res, nil
+}
+
+// resent reports whether the send's answer is the task of an earlier
+// send of the same message (resentTask), not a new or continued one.
+func resent(q *Request, t *tasks.Task) bool {
+	m := q.Call.Message
+	return m != nil && m.TaskID == "" && t.Input != m
 }
 
 // blockingAsked reports whether a send asked to wait for the task's end:
@@ -62,7 +70,7 @@ func stream(v Vendor, q *Request) (Result, error) {
 		return taskResult(v, q, t), nil
 	}
 	evs, state := StreamEvents(t, q.Dialect, v.WorkTime())
-	res := Result{Stream: evs, TaskID: t.ID, State: state, Task: t, Resent: t.Input != q.Call.Message && q.Call.Message.TaskID == ""}
+	res := Result{Stream: evs, TaskID: t.ID, State: state, Task: t, Resent: resent(q, t)}
 	if t.WorkFor > 0 && !t.Hold {
 		// The task and its working status go out at once; the rest when
 		// the work is done.
@@ -286,7 +294,7 @@ func cancel(v Vendor, q *Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if q.Call.RefuseCancel {
+	if q.Call != nil && q.Call.RefuseCancel {
 		// long-task: the agent does not cancel a working task (A2A 1.0
 		// §3.1.5: success is not guaranteed).
 		t := v.Tasks().Get(v.ID(), id)
@@ -364,8 +372,13 @@ func sendTask(v Vendor, q *Request) (*tasks.Task, error) {
 // use the messageId to detect duplicate messages), or nil. A resend is a
 // real (not probe) 0.3 or 1.0 message that starts a task with the
 // messageId of an earlier task's first message, the same parts, the same
-// skill and blocking mode, and that task's contextId or none: a message
-// that only reuses an id (other parts, another context) is new work.
+// skill and blocking mode, and that task's contextId or none, where the
+// earlier send's answer never reached the client (Task.Undelivered: the
+// connection was dropped, or the client left a held answer). A message
+// that only reuses an id (other parts, another context), or that repeats
+// one whose answer was delivered, is new work: clients and test suites
+// that reuse fixed message ids for new work (the official TCK does) get
+// new tasks, as from an agent that does not deduplicate.
 func resentTask(v Vendor, q *Request) *tasks.Task {
 	c := q.Call
 	if c.Probe || q.Dialect == a2a.Dialect01 {
@@ -378,7 +391,7 @@ func resentTask(v Vendor, q *Request) *tasks.Task {
 	blocking := blockingAsked(q.Send.Configuration)
 	m := c.Message
 	return v.Tasks().Resent(v.ID(), m.MessageID, func(t *tasks.Task) bool {
-		return t.Skill == skill && t.Blocking == blocking && (m.ContextID == "" || m.ContextID == t.ContextID) &&
+		return t.Undelivered() && t.Skill == skill && t.Blocking == blocking && (m.ContextID == "" || m.ContextID == t.ContextID) &&
 			t.Input != nil && reflect.DeepEqual(t.Input.Parts, m.Parts)
 	})
 }

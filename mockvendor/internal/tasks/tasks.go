@@ -60,6 +60,9 @@ type Task struct {
 	Artifacts []a2a.ArtifactSpec
 
 	canceled atomic.Bool
+	// undelivered is set once an answer naming the task could not be
+	// delivered (MarkUndelivered).
+	undelivered atomic.Bool
 	// stored is whether the store holds the task (guarded by the
 	// store's mutex).
 	stored bool
@@ -138,6 +141,14 @@ func (t *Task) steps(work time.Duration) (steps [2]step, n int) {
 	steps[1] = step{"working", t.Created.Add(work)}
 	return steps, 2
 }
+
+// MarkUndelivered records that the answer of the send that created the
+// task never reached the client (the connection was dropped, or the
+// client left a held answer).
+func (t *Task) MarkUndelivered() { t.undelivered.Store(true) }
+
+// Undelivered reports whether MarkUndelivered was called.
+func (t *Task) Undelivered() bool { return t.undelivered.Load() }
 
 // Canceled reports whether the task was cancelled.
 func (t *Task) Canceled() bool { return t.canceled.Load() }
