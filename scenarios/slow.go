@@ -172,7 +172,7 @@ func foreverScenario(t slowTimes) *Scenario {
 		Area:  "slow-answer",
 		Source: "kagent-dev/kagent#2447 (GetTask answered working for ever); A2A 1.0 §3.2.2 (a blocking send waits for the task's end), §3.1.5 (a cancel may fail). " +
 			"D breaks no clause: no clause bounds a task's work, and a cancel's success is not guaranteed. LIFE-004 judges a task that outlives the deadline against a D that answers early and honours the cancel",
-		Setup: fmt.Sprintf("D is honest; its real task works until cancelled and D refuses the cancel (-32002): the task never ends. A blocking send is held for ever, one that asks to return immediately is answered working (and GetTask says working for ever), a stream stays open after its working status. The deadline is %d ms.", t.foreverDeadlineMs),
+		Setup:      fmt.Sprintf("D is honest; its real task works until cancelled and D refuses the cancel (-32002): the task never ends. A blocking send is held for ever, one that asks to return immediately is answered working (and GetTask says working for ever), a stream stays open after its working status. The deadline is %d ms.", t.foreverDeadlineMs),
 		Fleet:      fleetOf(withFaults(mockvendor.VendorD(), mockvendor.Spec("long-task", mockvendor.LongTask{Forever: true, RefuseCancel: true}))),
 		Requests:   []Request{req(skillS, mockvendor.HostCardD)},
 		DeadlineMs: t.foreverDeadlineMs,
@@ -269,6 +269,9 @@ func judgeSameMessageID(r *Run) Verdict {
 				}
 			}
 		}
+	}
+	if !slices.ContainsFunc(r.Events, lostSend) {
+		return NotExercisedf("no real send's answer was lost")
 	}
 	if retries == 0 {
 		return NotApplicablef("the lost send was not retried: no retry to judge (SLOW-002.REPORTED judges the outcome)")
