@@ -100,6 +100,11 @@
 //	                         rejected) just before it arrives, refused -32004
 //	message-reply            sends and streams answer a Message, no task (0.3,
 //	                         1.0)
+//	long-task                real tasks work workMs (40000), or for ever
+//	                         (forever); a blocking send is held until the task
+//	                         ends; refuseCancel (cancels honoured) gets -32002
+//	lost-answer              a real send's task is created, then the connection
+//	                         drops before the answer. times (1)
 //	artifacts                completed tasks hold the configured artifacts (text,
 //	                         file and data parts), a stream sends each in chunks
 //	                         (append, lastChunk; appendFirst: append from the

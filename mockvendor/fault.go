@@ -79,6 +79,12 @@ type (
 	// StreamCut is the config of stream-cut: a stream ends (or breaks off)
 	// while its task is still running.
 	StreamCut = fault.StreamCut
+	// LongTask is the config of long-task: real tasks work long (or for
+	// ever); a blocking send is held until the task ends.
+	LongTask = fault.LongTask
+	// LostAnswer is the config of lost-answer: a real send's task is
+	// created, then the connection drops before the answer.
+	LostAnswer = fault.LostAnswer
 	// TaskOutcome is the config of task-outcome: real tasks end in another
 	// state, pause at an interrupted one, or stay working first.
 	TaskOutcome = fault.TaskOutcome

@@ -760,6 +760,12 @@ func judgeStopAtDeadline(r *Run) Verdict {
 			return Failf("%s, a stream of task %s, was read %s after the deadline%s", describe(e), id, heldPast(e, limit), leftOpenText(r, e)).At(e.Seq).
 				Want("the stream closed (or the task cancelled) at the deadline", "a stream still read "+heldPast(e, limit)+" after it"+leftOpenText(r, e))
 		}
+		if e.Op == mockvendor.OpSend && e.TaskID == id && (e.Pending || answeredAt(e).After(limit) || leftOpen(r, e)) {
+			// A blocking send held by the agent (long-task) waits for the
+			// task as much as a stream does.
+			return Failf("%s, a blocking send of task %s, was held %s after the deadline%s", describe(e), id, heldPast(e, limit), leftOpenText(r, e)).At(e.Seq).
+				Want("the held send closed at the deadline", "a send still held "+heldPast(e, limit)+" after it"+leftOpenText(r, e))
+		}
 	}
 	o, bad := r.outcome(0)
 	if bad != nil {

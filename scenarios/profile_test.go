@@ -71,6 +71,7 @@ var coreFor03 = map[string]string{
 	"RESULT-001.ARTIFACTS":      binds03,  // 0.3 §6.7 (descriptive)
 	"RESULT-002.JOINED":         binds03,  // 0.3 §7.2.3 (descriptive)
 	"RESULT-003.QUESTION":       binds03,  // 0.3 §9.4 (descriptive)
+	"SLOW-001.DONE":             binds03,  // 0.3 §7.1 (descriptive; the grade is SHOULD)
 	"IFACE-001.NO-MISMATCH":     only10In, // 0.3 interfaces carry no version of their own
 	"IFACE-001.DONE":            binds03,  // 0.3 §3.4.2, §5.6.3 rule 2 (SHOULD)
 	"IFACE-002.FALLBACK":        binds03,  // 0.3 §5.6.3 (MUST)

@@ -49,7 +49,7 @@ type Config struct {
 	// LabelFilter is a Ginkgo label filter ("delegation-safety && MUST").
 	// Empty means every check.
 	LabelFilter string
-	// IncludeSlow runs scenarios labelled slow (CARD-007, CARD-009). False leaves
+	// IncludeSlow runs scenarios labelled slow (CARD-007, CARD-009, SLOW-001). False leaves
 	// them out unless LabelFilter names "slow".
 	IncludeSlow bool
 	// Baseline lists expected failures. Nil means none.

@@ -82,7 +82,7 @@ func sameVerdicts(t *testing.T, orch string) {
 		if !strings.Contains(r.stdout, "time scale 0.1: not a real-time measurement") {
 			t.Errorf("--parallel %s: the scorecard line does not name the time scale:\n%s", n, r.stdout)
 		}
-		if !strings.Contains(r.stdout, "not run: CARD-007, CARD-009 (slow: --slow runs them)") {
+		if !strings.Contains(r.stdout, "not run: CARD-007, CARD-009, SLOW-001 (slow: --slow runs them)") {
 			t.Errorf("--parallel %s: no line naming the slow scenarios left out:\n%s", n, r.stdout)
 		}
 		got := outcome{results: map[string]string{}}

@@ -287,6 +287,23 @@ type Breaks struct {
 	// NoStatusText leaves the status message's text (the agent's
 	// question) out of the outcome.
 	NoStatusText bool `break:"no-status-text" check:"RESULT-003.QUESTION"`
+
+	// Slow and lost answers (retry.go).
+
+	// ShortHTTPTimeout gives a send one second (impatience) and, when no
+	// answer came by then, sends the work again under a new messageId,
+	// until the deadline: a client whose HTTP timeout is shorter than
+	// the agent's work.
+	ShortHTTPTimeout bool `break:"short-http-timeout" check:"SLOW-001.DONE,SLOW-001.G-ONE-TASK"`
+	// RetryNewMessageID retries a send whose answer was lost under a new
+	// messageId.
+	RetryNewMessageID bool `break:"retry-new-message-id" check:"SLOW-002.SAME-MESSAGE-ID,SLOW-002.G-ONE-TASK"`
+	// LostAsCompleted takes a send whose answer was lost for a completed
+	// delegation (the request went out), without retrying.
+	LostAsCompleted bool `break:"lost-as-completed" check:"SLOW-002.REPORTED"`
+	// HoldPastDeadline keeps a blocking send open for 900 ms past the
+	// delegation's deadline.
+	HoldPastDeadline bool `break:"hold-past-deadline" check:"SLOW-003.STOP"`
 }
 
 // Alternatives switch on a different behaviour that the seeds and the

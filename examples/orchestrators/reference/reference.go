@@ -276,6 +276,12 @@ func newRun(o *Orchestrator, ctx context.Context, req contract.DelegationRequest
 		r.fence.Headers = map[string]string{"A2A-Version": ProtocolVersion}
 	}
 	r.client = &http.Client{Transport: r.fence, Timeout: base.Timeout, Jar: base.Jar}
+	if _, ok := ctx.Deadline(); ok {
+		// Every call is bounded by the delegation's deadline: a blocking
+		// send may be held as long as its task works (A2A 1.0 §3.2.2),
+		// past a fixed client timeout (retry.go).
+		r.client.Timeout = 0
+	}
 	r.msg, r.msgErr = wire.ParseMessage(req.Task.Message)
 	return r
 }
@@ -344,6 +350,9 @@ type attempt struct {
 	contextID string
 	replies   int
 	invented  bool
+	// lostRetried is set once the real send was sent again after its
+	// answer was lost (retry.go).
+	lostRetried bool
 }
 
 // delegate tries the candidates in order until one completes the task.

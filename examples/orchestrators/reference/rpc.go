@@ -404,7 +404,10 @@ func (r *run) commit(a *attempt) {
 			r.probe(a)
 		}
 		params := r.sendParams(a, msg)
-		res := r.send(a, params)
+		res, decided := r.afterLost(a, r.send(a, params)) // retry.go: a lost answer
+		if decided {
+			return
+		}
 		if res.err != nil {
 			r.transportFailure(a, "send", res)
 			return
@@ -511,6 +514,9 @@ func (r *run) sendParams(a *attempt, msg *wire.Message) map[string]any {
 func (r *run) send(a *attempt, params map[string]any) callResult {
 	a.committed, a.params = true, params
 	r.sentTask = true
+	if res, ok := r.sendOddly(a, params); ok { // retry.go: the SLOW breaks
+		return res
+	}
 	if (r.req.Task.PreferStreaming || r.alt.StreamFollow) && a.card.Capabilities.Streaming && a.ep.Binding == bindingJSONRPC && a.ep.Version == ProtocolVersion {
 		res, fallback := r.stream(a, params)
 		if !fallback {

@@ -52,6 +52,19 @@ func Respond(w http.ResponseWriter, r *http.Request, q *Request, res ops.Result,
 	if ev.TaskID == "" {
 		ev.TaskID = res.TaskID
 	}
+	if res.Resent {
+		ev.Note = "a resend of an earlier message (same messageId): answered with its task, no new one"
+	}
+	if q.Call != nil && q.Call.DropAnswer {
+		if res.Task != nil {
+			res.Task.MarkUndelivered()
+		}
+		dropAnswer(w, ev)
+		return
+	}
+	if res.HoldAnswer && !holdAnswer(r, q, &res, ev) {
+		return
+	}
 	ev.State = a2a.NormalState(a2a.StateName(res.State, q.Dialect)) // as the wire said it
 	ev.MessageReply = res.Message
 	if res.Stream != nil {
@@ -60,6 +73,45 @@ func Respond(w http.ResponseWriter, r *http.Request, q *Request, res ops.Result,
 	}
 	WriteJSON(w, http.StatusOK, b.Answer(res), ev)
 	trace.KeepResults(ev, res.Results)
+}
+
+// dropAnswer closes the connection of a request whose operation ran (its
+// task created) without answering it (lost-answer): the client reads an
+// unexpected end of the connection. No status is recorded.
+func dropAnswer(w http.ResponseWriter, ev *trace.Event) {
+	ev.Note = "answer lost: the task was created, then the connection was closed before the answer (lost-answer)"
+	if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+		_ = conn.Close()
+		return
+	}
+	panic(http.ErrAbortHandler) // a connection that cannot be taken over is reset
+}
+
+// holdAnswer waits, for a blocking send of a long task (res.HoldAnswer),
+// until the task ends, is cancelled, or the client leaves or the fleet
+// closes, and brings res up to the task's state then. False means nothing
+// is to be written: the client left (the trace says so) or the fleet is
+// closing.
+func holdAnswer(r *http.Request, q *Request, res *ops.Result, ev *trace.Event) bool {
+	t := res.Task
+	work := q.Host.Vendor().WorkTime()
+	timer := time.NewTimer(max(time.Until(t.DoneAt(work)), 0))
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+	case <-t.CanceledC():
+	case <-r.Context().Done():
+		t.MarkUndelivered()
+		ev.Note = "client left before the answer: a blocking send held while its task worked"
+		return false
+	case <-q.Host.Closing():
+		ev.Note = "fleet closed while a blocking send was held"
+		return false
+	}
+	now := time.Now()
+	res.State = t.State(now, work)
+	res.Sent.Now = now
+	return true
 }
 
 // writeNoAnswer ends the exchange of a request that gets no answer, not

@@ -66,6 +66,17 @@ type Call struct {
 	// there instead of ending the stream cleanly.
 	StreamCut   int
 	StreamAbort bool
+	// HoldBlocking holds the answer of a blocking send (one that did not
+	// ask to return immediately) until the task it created ends (A2A 1.0
+	// §3.2.2), the client leaves, the task is cancelled or the fleet
+	// closes (long-task). False answers at once.
+	HoldBlocking bool
+	// RefuseCancel answers a cancel of a task that is not terminal with
+	// TaskNotCancelableError (-32002; long-task). False honours it.
+	RefuseCancel bool
+	// DropAnswer closes the connection once the operation has run (the
+	// task created) instead of answering (lost-answer). False answers.
+	DropAnswer bool
 	// Coercions are the parts a fault changed.
 	Coercions []trace.Coercion
 	// Faults names the faults that acted on the call.

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -24,7 +25,28 @@ func send(v Vendor, q *Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return taskResult(v, q, t), nil
+	res := taskResult(v, q, t)
+	res.Task = t
+	res.Resent = resent(q, t)
+	if q.Call.HoldBlocking && blockingAsked(q.Send.Configuration) && !tasks.Terminal(res.State) && !interruptedState(res.State) {
+		// long-task: a blocking send waits for the task's end (A2A 1.0
+		// §3.2.2); the binding holds the answer (Result.HoldAnswer).
+		res.Task, res.HoldAnswer = t, true
+	}
+	return res, nil
+}
+
+// resent reports whether the send's answer is the task of an earlier
+// send of the same message (resentTask), not a new or continued one.
+func resent(q *Request, t *tasks.Task) bool {
+	m := q.Call.Message
+	return m != nil && m.TaskID == "" && t.Input != m
+}
+
+// blockingAsked reports whether a send asked to wait for the task's end:
+// neither 1.0 returnImmediately nor 0.3 blocking false.
+func blockingAsked(c SendConfig) bool {
+	return !c.ReturnImmediately && (c.Blocking == nil || *c.Blocking)
 }
 
 // stream creates the task of a stream and answers it as a stream of
@@ -48,7 +70,7 @@ func stream(v Vendor, q *Request) (Result, error) {
 		return taskResult(v, q, t), nil
 	}
 	evs, state := StreamEvents(t, q.Dialect, v.WorkTime())
-	res := Result{Stream: evs, TaskID: t.ID, State: state, Task: t, Results: taskResults(t, q.Dialect, state), ResultsAt: len(evs) - 1}
+	res := Result{Stream: evs, TaskID: t.ID, State: state, Task: t, Results: taskResults(t, q.Dialect, state), ResultsAt: len(evs) - 1, Resent: resent(q, t)}
 	if t.WorkFor > 0 && !t.Hold {
 		// The task and its working status go out at once; the rest when
 		// the work is done.
@@ -277,6 +299,15 @@ func cancel(v Vendor, q *Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if q.Call != nil && q.Call.RefuseCancel {
+		// long-task: the agent does not cancel a working task (A2A 1.0
+		// §3.1.5: success is not guaranteed).
+		t := v.Tasks().Get(v.ID(), id)
+		if t == nil {
+			return Result{}, a2a.TaskNotFound(id)
+		}
+		return Result{}, a2a.TaskNotCancelable(id, t.State(q.Now, v.WorkTime()))
+	}
 	t, ok := v.Tasks().Cancel(v.ID(), id, q.Now, v.WorkTime())
 	if t == nil {
 		return Result{}, a2a.TaskNotFound(id)
@@ -321,6 +352,9 @@ func sendTask(v Vendor, q *Request) (*tasks.Task, error) {
 	}
 	m := q.Call.Message
 	if q.Dialect == a2a.Dialect01 || m.TaskID == "" {
+		if t := resentTask(v, q); t != nil {
+			return t, nil
+		}
 		return newTask(v, q)
 	}
 
@@ -341,6 +375,35 @@ func sendTask(v Vendor, q *Request) (*tasks.Task, error) {
 		t.TakeAnswer() // one question of an asking task answered
 	}
 	return t, nil
+}
+
+// resentTask is the task an earlier send of the same message created,
+// which an honest vendor answers a resend with (A2A 1.0 §3.3.1: agents may
+// use the messageId to detect duplicate messages), or nil. A resend is a
+// real (not probe) 0.3 or 1.0 message that starts a task with the
+// messageId of an earlier task's first message, the same parts, the same
+// skill and blocking mode, and that task's contextId or none, where the
+// earlier send's answer never reached the client (Task.Undelivered: the
+// connection was dropped, or the client left a held answer). A message
+// that only reuses an id (other parts, another context), or that repeats
+// one whose answer was delivered, is new work: clients and test suites
+// that reuse fixed message ids for new work (the official TCK does) get
+// new tasks, as from an agent that does not deduplicate.
+func resentTask(v Vendor, q *Request) *tasks.Task {
+	c := q.Call
+	if c.Probe || q.Dialect == a2a.Dialect01 {
+		return nil
+	}
+	skill := c.Skill
+	if skill == "" {
+		skill = v.DefaultSkill()
+	}
+	blocking := blockingAsked(q.Send.Configuration)
+	m := c.Message
+	return v.Tasks().Resent(v.ID(), m.MessageID, func(t *tasks.Task) bool {
+		return t.Undelivered() && t.Skill == skill && t.Blocking == blocking && (m.ContextID == "" || m.ContextID == t.ContextID) &&
+			t.Input != nil && reflect.DeepEqual(t.Input.Parts, m.Parts)
+	})
 }
 
 // newTask creates the task of a send or stream, refusing a skill the host

@@ -115,6 +115,15 @@ type Result struct {
 	// means nothing.
 	Results   *trace.Results
 	ResultsAt int
+	// HoldAnswer holds a send's answer until Task is terminal or
+	// interrupted, the client leaves, the task is cancelled or the fleet
+	// closes, and answers with the task as it is then (long-task: a
+	// blocking send waits, A2A 1.0 §3.2.2). False answers at once.
+	HoldAnswer bool
+	// Resent is true when the send's message repeated an earlier one
+	// (same messageId, parts, skill and blocking mode) and the answer is
+	// that message's task, no new one (A2A 1.0 §3.3.1).
+	Resent bool
 }
 
 // SentTask is the task a send (or a stream answered as plain JSON)

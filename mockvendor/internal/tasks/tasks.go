@@ -77,6 +77,9 @@ type Task struct {
 	// is the state EndMeanwhile put it in (nil: none).
 	answers atomic.Int32
 	ended   atomic.Pointer[string]
+	// undelivered is set once an answer naming the task could not be
+	// delivered (MarkUndelivered).
+	undelivered atomic.Bool
 	// stored is whether the store holds the task (guarded by the
 	// store's mutex).
 	stored bool
@@ -159,6 +162,14 @@ func (t *Task) steps(work time.Duration) (steps [2]step, n int) {
 	steps[1] = step{"working", t.Created.Add(work)}
 	return steps, 2
 }
+
+// MarkUndelivered records that the answer of the send that created the
+// task never reached the client (the connection was dropped, or the
+// client left a held answer).
+func (t *Task) MarkUndelivered() { t.undelivered.Store(true) }
+
+// Undelivered reports whether MarkUndelivered was called.
+func (t *Task) Undelivered() bool { return t.undelivered.Load() }
 
 // Canceled reports whether the task was cancelled.
 func (t *Task) Canceled() bool { return t.canceled.Load() }
@@ -311,6 +322,9 @@ type Store struct {
 	order    []*Task
 	dead     int
 	byVendor map[string][]*Task // oldest first
+	// byMessage holds, by vendor and messageId, the newest stored task
+	// whose first message had that id (Resent).
+	byMessage map[ref]*Task
 }
 
 // ref is a task's key in the store.
@@ -324,7 +338,7 @@ func NewStore(max int, budget *Budget) *Store {
 	if budget == nil {
 		budget = NewBudget(math.MaxInt64, math.MaxInt64)
 	}
-	return &Store{max: max, budget: budget, byID: map[ref]*Task{}, byVendor: map[string][]*Task{}}
+	return &Store{max: max, budget: budget, byID: map[ref]*Task{}, byVendor: map[string][]*Task{}, byMessage: map[ref]*Task{}}
 }
 
 // Budget is the byte budget the store keeps within.
@@ -356,6 +370,9 @@ func (s *Store) Put(t *Task) {
 	}
 	s.charge(t)
 	s.byID[k] = t
+	if m := messageRef(t); m.id != "" {
+		s.byMessage[m] = t
+	}
 	t.stored = true
 	s.order = append(s.order, t)
 	s.byVendor[t.Vendor] = append(s.byVendor[t.Vendor], t)
@@ -368,6 +385,9 @@ func (s *Store) unindex(t *Task) {
 		return
 	}
 	delete(s.byID, refOf(t))
+	if m := messageRef(t); s.byMessage[m] == t {
+		delete(s.byMessage, m)
+	}
 	t.stored = false
 	s.dead++
 	if s.dead > len(s.order)/2 {
@@ -415,6 +435,32 @@ func (s *Store) Get(vendor, id string) *Task {
 	return s.byID[ref{vendor, id}]
 }
 
+// messageRef keys a task by its vendor and its first message's id (id
+// "" when it has none).
+func messageRef(t *Task) ref {
+	if t.Input == nil {
+		return ref{t.Vendor, ""}
+	}
+	return ref{t.Vendor, t.Input.MessageID}
+}
+
+// Resent returns the vendor's newest stored task whose first message had
+// messageID, when same accepts it; nil otherwise: what a vendor that
+// deduplicates sends by messageId (A2A 1.0 §3.3.1) answers a resend with.
+// An empty messageID finds nothing.
+func (s *Store) Resent(vendor, messageID string, same func(*Task) bool) *Task {
+	if messageID == "" {
+		return nil
+	}
+	s.mu.Lock()
+	t := s.byMessage[ref{vendor, messageID}]
+	s.mu.Unlock()
+	if t == nil || !same(t) {
+		return nil
+	}
+	return t
+}
+
 // List returns the vendor's tasks, newest first.
 func (s *Store) List(vendor string) []*Task {
 	s.mu.Lock()
@@ -456,6 +502,7 @@ func (s *Store) Reset() {
 	s.byID = map[ref]*Task{}
 	s.order, s.dead = nil, 0
 	s.byVendor = map[string][]*Task{}
+	s.byMessage = map[ref]*Task{}
 }
 
 // Counts returns how many tasks the store holds and how many live entries
