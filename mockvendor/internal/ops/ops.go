@@ -109,6 +109,9 @@ type Result struct {
 	// Abort breaks the connection off after the stream's events instead
 	// of ending the stream (stream-cut).
 	Abort bool
+	// EndError, when set, is sent as the stream's last event, an error,
+	// after its events (stream-error-event). Nil ends the stream plainly.
+	EndError *a2a.Error
 }
 
 // SentTask is the task a send (or a stream answered as plain JSON)
