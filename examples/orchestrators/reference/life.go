@@ -2,8 +2,8 @@ package reference
 
 import (
 	"context"
-	"errors"
 	"encoding/json"
+	"errors"
 	"io"
 	"time"
 
