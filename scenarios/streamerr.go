@@ -32,9 +32,20 @@ import (
 //     error object as an event, as SDKs do. The check compares the outcome
 //     with the one of a plain send answered with the same error.
 
-// streamErrWorkMs is how long the task of STREAM-008 and STREAM-010 works,
-// at real time (floor streamWorkFloorMs, as STREAM-003's).
+// streamErrWorkMs is how long the task of STREAM-010 works, at real time
+// (floor streamWorkFloorMs, as STREAM-003's).
 const streamErrWorkMs = 500
+
+// stallWorkMs is how long the task of STREAM-008 works after its stream
+// is cut, at real time: it completes while the subscription is silent
+// (the card's 2 s timeout). Its floor, stallWorkFloorMs, outlasts a loaded
+// machine's discovery, probe, stream and subscription: under it, the task
+// could end before the subscription is made, which is then refused as
+// terminal instead of stalling.
+const (
+	stallWorkMs      = 1500
+	stallWorkFloorMs = 600
+)
 
 // streamErrDeadlineMs bounds each delegation of STREAM-008: enough for
 // discovery, the probe, the cut stream, the card's first-frame timeout on
@@ -55,7 +66,7 @@ func streamErrScenarios(ts TimeScale) []*Scenario {
 	return []*Scenario{
 		stream006(streamReq),
 		stream007(streamReq),
-		stream008(streamReq, work, timeout, ts.Ms(streamErrDeadlineMs, 3000)),
+		stream008(streamReq, ts.Ms(stallWorkMs, stallWorkFloorMs), timeout, ts.Ms(streamErrDeadlineMs, 3000)),
 		stream009(streamReq),
 		stream010(streamReq, work),
 		stream011(streamReq),
