@@ -53,11 +53,12 @@ const (
 // stalled subscription waits this long.
 const streamErrDeadlineMs = 8000
 
-// lostTask is the error of STREAM-011: an implementation-defined server
-// error with a vendor ErrorInfo reason (JSON-RPC 2.0 §5.1 leaves
-// -32000..-32099 to implementations; A2A 1.0 §9.5 files the reason under
-// the vendor's domain).
-var lostTask = mockvendor.StreamErrorEvent{Code: -32050, Message: "the task was lost upstream", Reason: "UPSTREAM_TASK_LOST", Sends: true}
+// lostTask is the error of STREAM-011: A2A's TaskNotFoundError (-32001,
+// ErrorInfo reason TASK_NOT_FOUND), the error of a2aproject/a2a-js#712:
+// the agent lost (purged) the task it had created. A typed error every SDK
+// maps to a type of its own, so that the check judges the stream's path,
+// not how a client maps a vendor's own code.
+var lostTask = mockvendor.StreamErrorEvent{Code: -32001, Message: "Task not found: the agent lost it", Reason: "TASK_NOT_FOUND", Sends: true}
 
 func streamErrScenarios(ts TimeScale) []*Scenario {
 	work := ts.Ms(streamErrWorkMs, streamWorkFloorMs)
@@ -129,15 +130,14 @@ func stream006(streamReq Request) *Scenario {
 			Requirement: "A stream method answered with an A2A error as plain JSON (a JSON-RPC error response, an HTTP+JSON google.rpc.Status) streamed nothing and did not succeed: the orchestrator falls back to a plain send and reports what it shows, or reports the delegation failed. It never reports completed without a completed task (or a Message reply) on the wire, as a client that parses the error body as an empty stream does.",
 			Sources: []Source{
 				A2A("§3.1.2", SrcDescriptive, Client).Read("Send Streaming Message has errors of its own (UnsupportedOperationError, ContentTypeNotSupportedError, TaskNotFoundError): an answer of the operation the client meets instead of a stream, not an empty stream. Descriptive, so SHOULD in a2a-core"),
-				A2A("§9.1", SrcDescriptive, Server).Read("the JSON-RPC binding answers in application/json and streams in text/event-stream: an error before the stream is a JSON-RPC response"),
-				A2A("§9.5", SrcDescriptive, Server).Read("a JSON-RPC error response carries error.code, error.message and error.data"),
+				A2A("§9.1", SrcDescriptive, Server).Read("JSON-RPC answers in application/json and streams in text/event-stream: an error before the stream is a JSON-RPC response (§9.5)"),
 				A2A("§11.6", SrcDescriptive, Server).Read("an HTTP+JSON error is an HTTP status with a google.rpc.Status body"),
 				CLI("A2ACLI_SEND_003", SrcMust).Read("when streaming fails the tool MUST fall back or error clearly (a2a-cli SPEC §10.2): an empty success is neither"),
-				Field("a2aproject/a2a-rs#146").Read("a JSON-RPC error answering a streaming call, HTTP 200 application/json, was fed to the SSE parser and became an empty stream; the error was dropped"),
-				Field("topcheer/ggcode#446").Read("the same: zero events and no error, taken for a success without output"),
-				Field("a2aproject/a2a-python#502").Read("a client reported an SSE protocol error in place of the server's error answer to a stream"),
+				Field("a2aproject/a2a-rs#146").Read("a JSON-RPC error answering a stream (HTTP 200, application/json) became an empty stream"),
+				Field("topcheer/ggcode#446").Read("zero events and no error, taken for a success"),
+				Field("a2aproject/a2a-python#502"),
 				Field("a2aproject/a2a-rs#79"),
-				Posture("a completed outcome needs an answer that showed the task completed (or a Message reply): an error answer is no such answer"),
+				Posture("a completed outcome needs an answer that showed the task completed (or a Message reply)"),
 			},
 			Fix:          "Check the stream answer's Content-Type before parsing SSE: application/json is a JSON-RPC error response (HTTP+JSON: a google.rpc.Status); report its error, or fall back to SendMessage.",
 			ReadsOutcome: true,
@@ -454,8 +454,8 @@ func stream011(streamReq Request) *Scenario {
 		ID:     "STREAM-011",
 		Title:  "a typed error on a stream",
 		Area:   "stream",
-		Source: "a2aproject/a2a-js#712; a2aproject/a2a-go#318; a2aproject/A2A#1262; A2A 1.0 §3.3.2, §9.5. D breaks no clause: A2A 1.0 defines no error event for a stream that has begun, and D sends the binding's error object as one",
-		Setup: fmt.Sprintf("Two delegations to D. A plain send is answered %d (%q, ErrorInfo reason %s in D's domain). A stream sends the task and its working status, then the same error as an SSE event (over JSON-RPC a JSON-RPC error response; over HTTP+JSON a google.rpc.Status), and ends; the task has failed.",
+		Source: "a2aproject/a2a-js#712; a2aproject/a2a-go#318; a2aproject/A2A#1262; A2A 1.0 §3.3.2, §9.5. A2A 1.0 defines no error event for a stream that has begun; D sends the binding's error object as one, as SDKs do. D answers the plain send, which names no task, with TaskNotFoundError for the task it lost before answering: a stretch of A2A 1.0 §3.3.2 (servers MUST return appropriate errors), so the check is delegation-safety",
+		Setup: fmt.Sprintf("Two delegations to D. A plain send is answered %d (%q, ErrorInfo reason %s). A stream sends the task and its working status, then the same error as an SSE event (over JSON-RPC a JSON-RPC error response; over HTTP+JSON a google.rpc.Status), and ends; the task has failed.",
 			lostTask.Code, lostTask.Message, lostTask.Reason),
 		Fleet:    dStreamFaults(mockvendor.Spec("stream-error-event", lostTask)),
 		Requests: []Request{req(skillS, mockvendor.HostCardD), streamReq},

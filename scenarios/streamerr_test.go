@@ -181,6 +181,7 @@ func TestStreamErrorNamed(t *testing.T) {
 	lost := &contract.RemoteError{Code: lostTask.Code, Reason: lostTask.Reason}
 	byReason := &contract.RemoteError{Reason: lostTask.Reason}
 	other := &contract.RemoteError{Code: -32603, Reason: "INTERNAL"}
+	byCode := &contract.RemoteError{Code: lostTask.Code}
 	plainErr := tSendTo("d", mockvendor.HostRPCD, skillS, false, lostTask.Code, "")
 	streamErr := tDStream("stream-error-event", func(e *mockvendor.Event) { e.TaskID, e.State, e.ErrorCode = "t-2", "working", lostTask.Code })
 	two := func(o1, o2 *contract.DelegationOutcome, second ...mockvendor.Event) *Run {
@@ -200,6 +201,8 @@ func TestStreamErrorNamed(t *testing.T) {
 		{"the stream reported completed", two(tFailed("other", lost), tDone("t-2"), streamErr), Fail},
 		{"named alike", two(tFailed("other", lost), tFailed("other", lost), streamErr), Pass},
 		{"named by its reason alone", two(tFailed("other", byReason), tFailed("other", byReason), streamErr), Pass},
+		{"named by its code alone", two(tFailed("other", byCode), tFailed("other", byCode), streamErr), Pass},
+		{"named wrongly on both", two(tFailed("other", other), tFailed("other", other), streamErr), Fail},
 		{"named on the stream only", two(tFailed("other", nil), tFailed("other", lost), streamErr), Pass},
 		{"named on neither", two(tFailed("other", nil), tFailed("other", nil), streamErr), NotApplicable},
 		{"the second delegation sent plainly", two(tFailed("other", lost), tFailed("other", lost), plainErr), NotApplicable},

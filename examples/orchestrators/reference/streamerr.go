@@ -103,7 +103,8 @@ type firstEvent struct {
 	cancel  context.CancelFunc
 	timer   *time.Timer
 	timeout time.Duration
-	fired   atomic.Bool
+	fired   atomic.Bool // the timeout passed
+	got     atomic.Bool // an event came
 }
 
 // firstEventTimer starts the wait (none with the NoSubscribeTimeout
@@ -122,6 +123,12 @@ func (r *run) firstEventTimer(a *attempt) *firstEvent {
 
 // arrived stops the wait: an event came.
 func (f *firstEvent) arrived() {
+	f.got.Store(true)
+	f.stop()
+}
+
+// stop stops the timer.
+func (f *firstEvent) stop() {
 	if f.timer != nil {
 		f.timer.Stop()
 	}
@@ -129,14 +136,15 @@ func (f *firstEvent) arrived() {
 
 // close ends the subscription's context.
 func (f *firstEvent) close() {
-	f.arrived()
+	f.stop()
 	f.cancel()
 }
 
 // explain is err, or errSubscriptionSilent when the timeout ended the
-// subscription.
+// subscription before any event came (however the cut read ended: an
+// error, or an end the SSE reader took for a clean one).
 func (f *firstEvent) explain(err error) error {
-	if err != nil && f.fired.Load() {
+	if f.fired.Load() && !f.got.Load() {
 		return fmt.Errorf("%w (%v)", errSubscriptionSilent, f.timeout)
 	}
 	return err
