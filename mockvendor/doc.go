@@ -90,6 +90,18 @@
 //	stream-cut               a stream ends cleanly (or, abort, breaks off) while
 //	                         its task runs on. afterEvents (2: the task and its
 //	                         working status), abort (a clean end)
+//	stream-error-json        a real stream is answered with an A2A error as plain
+//	                         JSON before any stream. code (-32603), message,
+//	                         reason (the code's own)
+//	stream-unauthorized      a real stream is answered HTTP 401 with a
+//	                         challenge; plain sends pass. challenge (Bearer)
+//	subscribe-stall          a subscription sends no first event. delayMs (0:
+//	                         never; held until the client leaves)
+//	state-unknown            a real stream announces an unknown state after
+//	                         working. state (TASK_STATE_UNSPECIFIED)
+//	stream-error-event       a real stream ends with an A2A error event; the
+//	                         task fails. code (-32001), message, reason,
+//	                         afterEvents (2), sends (plain sends pass)
 //	task-outcome             real tasks end in state (completed), or stay
 //	                         working workingMs (0) first: failed, rejected,
 //	                         canceled, input-required, auth-required

@@ -85,6 +85,22 @@ type (
 	// LostAnswer is the config of lost-answer: a real send's task is
 	// created, then the connection drops before the answer.
 	LostAnswer = fault.LostAnswer
+	// StreamErrorJSON is the config of stream-error-json: stream methods
+	// answer an A2A error as plain JSON before any stream (plain sends pass).
+	StreamErrorJSON = fault.StreamErrorJSON
+	// StreamUnauthorized is the config of stream-unauthorized: stream
+	// methods answer HTTP 401 with a challenge; plain sends pass without a
+	// credential.
+	StreamUnauthorized = fault.StreamUnauthorized
+	// SubscribeStall is the config of subscribe-stall: a subscription sends
+	// no first event (held open until the client leaves).
+	SubscribeStall = fault.SubscribeStall
+	// StateUnknown is the config of state-unknown: a stream announces its
+	// task in an unknown or unspecified state before it goes on.
+	StateUnknown = fault.StateUnknown
+	// StreamErrorEvent is the config of stream-error-event: a stream ends
+	// with an A2A error event after its first events; the task fails.
+	StreamErrorEvent = fault.StreamErrorEvent
 	// TaskOutcome is the config of task-outcome: real tasks end in another
 	// state, pause at an interrupted one, or stay working first.
 	TaskOutcome = fault.TaskOutcome

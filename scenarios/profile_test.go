@@ -58,40 +58,43 @@ const (
 // asks it of a client (A2A 0.3 specification, audited clause by clause;
 // the sources say which). Every a2a-core check is listed.
 var coreFor03 = map[string]string{
-	"CARD-002.URL":              binds03,  // 0.3 §5.6.3 rule 5 (MUST)
-	"STREAM-004.FALLBACK":       binds03,  // 0.3 §7.9, §7.3 (descriptive; the grade is SHOULD)
-	"SIG-001.REJECT":            only10In, // 0.3 §5.5.6 defines AgentCardSignature; no clause asks a client to verify it
-	"SIG-004.REJECT":            only10In, // likewise: the verification steps are A2A 1.0 §8.4.3's
-	"LIFE-001.NOT-COMPLETED":    binds03,  // 0.3 §6.1 (descriptive)
-	"LIFE-002.INTERRUPTED":      binds03,  // 0.3 §9.4, §4.5 (descriptive)
-	"LIFE-005.DONE":             binds03,  // 0.3 §7.1 (descriptive)
-	"LIFE-005.NO-INVENTED-TASK": binds03,  // 0.3 §7.3 (descriptive)
-	"LIFE-006.DONE":             binds03,  // 0.3 §7.3 (descriptive, self-requested: MUST)
-	"LIFE-006.STREAM":           binds03,  // 0.3 §7.2 (descriptive, self-requested: MUST)
-	"RESULT-001.ARTIFACTS":      binds03,  // 0.3 §6.7 (descriptive)
-	"RESULT-002.JOINED":         binds03,  // 0.3 §7.2.3 (descriptive)
-	"RESULT-003.QUESTION":       binds03,  // 0.3 §9.4 (descriptive)
-	"SLOW-001.DONE":             binds03,  // 0.3 §7.1 (descriptive; the grade is SHOULD)
-	"IFACE-001.NO-MISMATCH":     only10In, // 0.3 interfaces carry no version of their own
-	"IFACE-001.DONE":            binds03,  // 0.3 §3.4.2, §5.6.3 rule 2 (SHOULD)
-	"IFACE-002.FALLBACK":        binds03,  // 0.3 §5.6.3 (MUST)
-	"IFACE-002.VERSION":         binds03,  // 0.3 §5.6.3 (MUST)
-	"IFACE-003.SUPPORTED-FIRST": only10In, // supportedInterfaces is A2A 1.0's
-	"IFACE-003.DONE":            only10In, // likewise
-	"IFACE-004.SKIP-UNSPOKEN":   binds03,  // 0.3 §5.6.3 rule 5 (MUST)
-	"IFACE-004.NEXT-ON-FAIL":    binds03,  // 0.3 §5.6.3 rule 4 (SHOULD)
-	"IFACE-005.TENANT":          only10In, // tenant is A2A 1.0's
-	"IFACE-005.DONE":            only10In, // likewise
-	"AUTH-001.ATTACH":           binds03,  // 0.3 §4.3 (descriptive)
-	"AUTH-002.ATTACH":           binds03,  // 0.3 §4.3 (descriptive)
-	"CONV-001.CONTINUE":         binds03,  // 0.3 §9.4 (descriptive)
-	"CONV-001.NO-NEW-TASK":      binds03,  // 0.3 §9.4 (descriptive)
-	"CONV-002.EVERY-TURN":       binds03,  // 0.3 §9.4 (descriptive)
-	"CONV-003.INTERRUPTED":      binds03,  // 0.3 §9.4 (descriptive)
-	"G-JSONRPC":                 binds03,  // 0.3 §3.2.1, §7 (MUST)
-	"G-MESSAGE-SHAPE":           binds03,  // 0.3 §6.5 (MUST)
-	"G-VERSION-HEADER":          only10In, // A2A-Version is A2A 1.0's (§3.6.1 excepts 0.3 clients)
-	"G-TLS-VERIFIED":            binds03,  // 0.3 §4.2 (SHOULD)
+	"CARD-002.URL":                binds03,  // 0.3 §5.6.3 rule 5 (MUST)
+	"STREAM-004.FALLBACK":         binds03,  // 0.3 §7.9, §7.3 (descriptive; the grade is SHOULD)
+	"SIG-001.REJECT":              only10In, // 0.3 §5.5.6 defines AgentCardSignature; no clause asks a client to verify it
+	"SIG-004.REJECT":              only10In, // likewise: the verification steps are A2A 1.0 §8.4.3's
+	"LIFE-001.NOT-COMPLETED":      binds03,  // 0.3 §6.1 (descriptive)
+	"LIFE-002.INTERRUPTED":        binds03,  // 0.3 §9.4, §4.5 (descriptive)
+	"LIFE-005.DONE":               binds03,  // 0.3 §7.1 (descriptive)
+	"LIFE-005.NO-INVENTED-TASK":   binds03,  // 0.3 §7.3 (descriptive)
+	"STREAM-006.NO-EMPTY-SUCCESS": only10In, // A2A 1.0 §3.1.2's errors of the stream operation; not cited from 0.3
+	"STREAM-009.DONE":             binds03,  // 0.3 §7.2 (descriptive)
+	"STREAM-009.NO-TASK-OP":       binds03,  // 0.3 §7.3 (descriptive)
+	"LIFE-006.DONE":               binds03,  // 0.3 §7.3 (descriptive, self-requested: MUST)
+	"LIFE-006.STREAM":             binds03,  // 0.3 §7.2 (descriptive, self-requested: MUST)
+	"RESULT-001.ARTIFACTS":        binds03,  // 0.3 §6.7 (descriptive)
+	"RESULT-002.JOINED":           binds03,  // 0.3 §7.2.3 (descriptive)
+	"RESULT-003.QUESTION":         binds03,  // 0.3 §9.4 (descriptive)
+	"SLOW-001.DONE":               binds03,  // 0.3 §7.1 (descriptive; the grade is SHOULD)
+	"IFACE-001.NO-MISMATCH":       only10In, // 0.3 interfaces carry no version of their own
+	"IFACE-001.DONE":              binds03,  // 0.3 §3.4.2, §5.6.3 rule 2 (SHOULD)
+	"IFACE-002.FALLBACK":          binds03,  // 0.3 §5.6.3 (MUST)
+	"IFACE-002.VERSION":           binds03,  // 0.3 §5.6.3 (MUST)
+	"IFACE-003.SUPPORTED-FIRST":   only10In, // supportedInterfaces is A2A 1.0's
+	"IFACE-003.DONE":              only10In, // likewise
+	"IFACE-004.SKIP-UNSPOKEN":     binds03,  // 0.3 §5.6.3 rule 5 (MUST)
+	"IFACE-004.NEXT-ON-FAIL":      binds03,  // 0.3 §5.6.3 rule 4 (SHOULD)
+	"IFACE-005.TENANT":            only10In, // tenant is A2A 1.0's
+	"IFACE-005.DONE":              only10In, // likewise
+	"AUTH-001.ATTACH":             binds03,  // 0.3 §4.3 (descriptive)
+	"AUTH-002.ATTACH":             binds03,  // 0.3 §4.3 (descriptive)
+	"CONV-001.CONTINUE":           binds03,  // 0.3 §9.4 (descriptive)
+	"CONV-001.NO-NEW-TASK":        binds03,  // 0.3 §9.4 (descriptive)
+	"CONV-002.EVERY-TURN":         binds03,  // 0.3 §9.4 (descriptive)
+	"CONV-003.INTERRUPTED":        binds03,  // 0.3 §9.4 (descriptive)
+	"G-JSONRPC":                   binds03,  // 0.3 §3.2.1, §7 (MUST)
+	"G-MESSAGE-SHAPE":             binds03,  // 0.3 §6.5 (MUST)
+	"G-VERSION-HEADER":            only10In, // A2A-Version is A2A 1.0's (§3.6.1 excepts 0.3 clients)
+	"G-TLS-VERIFIED":              binds03,  // 0.3 §4.2 (SHOULD)
 }
 
 // catalogChecks is every check of the catalog, the global ones included.

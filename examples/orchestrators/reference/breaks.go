@@ -223,9 +223,9 @@ type Breaks struct {
 	// NoAbandonCancel leaves a task given up at the deadline working.
 	NoAbandonCancel bool `break:"no-abandon-cancel" check:"LIFE-004.CANCEL"`
 	// MessageAsFailure reports a Message reply (no task) as failed.
-	MessageAsFailure bool `break:"message-as-failure" check:"LIFE-005.DONE"`
+	MessageAsFailure bool `break:"message-as-failure" check:"LIFE-005.DONE,STREAM-009.DONE"`
 	// PollMessageReply gets a made-up task id after a Message reply.
-	PollMessageReply bool `break:"poll-message-reply" check:"LIFE-005.NO-INVENTED-TASK,LIFE-005.G-NO-UNKNOWN-TASK"`
+	PollMessageReply bool `break:"poll-message-reply" check:"LIFE-005.NO-INVENTED-TASK,LIFE-005.G-NO-UNKNOWN-TASK,STREAM-009.NO-TASK-OP"`
 	// ContinueMadeUpTask, after the task completed, sends a follow-up
 	// message that continues a task id it made up (message.taskId).
 	ContinueMadeUpTask bool `break:"continue-made-up-task" check:"CARD-002.G-NO-UNKNOWN-TASK"`
@@ -304,6 +304,28 @@ type Breaks struct {
 	// HoldPastDeadline keeps a blocking send open for 900 ms past the
 	// delegation's deadline.
 	HoldPastDeadline bool `break:"hold-past-deadline" check:"SLOW-003.STOP"`
+
+	// Streams that answer with errors (streamerr.go).
+
+	// StreamErrorAsEmpty reads a stream method's plain JSON answer as an
+	// empty stream and reports it completed (no task, no Message).
+	StreamErrorAsEmpty bool `break:"stream-error-as-empty" check:"STREAM-006.NO-EMPTY-SUCCESS"`
+	// ResendAfterStreamAuth sends the work by SendMessage after the stream
+	// method answered 401.
+	ResendAfterStreamAuth bool `break:"resend-after-stream-auth" check:"STREAM-007.REFUSED"`
+	// NoSubscribeTimeout waits for a subscription's first event however
+	// long it takes (up to the request deadline).
+	NoSubscribeTimeout bool `break:"no-subscribe-timeout" check:"STREAM-008.TIMEOUT,STREAM-008.POLL"`
+	// SubscribeStallAsFailure leaves a silent subscription at the timeout
+	// but reports the task failed instead of reading it by GetTask.
+	SubscribeStallAsFailure bool `break:"subscribe-stall-as-failure" check:"STREAM-008.POLL"`
+	// UnknownStateAsEnd takes a state it does not know on a stream for the
+	// task's end: it closes the stream there and reports the task failed.
+	UnknownStateAsEnd bool `break:"unknown-state-as-end" check:"STREAM-010.NOT-TERMINAL"`
+	// StreamErrorUnnamed reports an error event of a stream without its
+	// code or reason (outcome.error), as a generic failure; a plain send's
+	// error is still named.
+	StreamErrorUnnamed bool `break:"stream-error-unnamed" check:"STREAM-011.NAMED"`
 }
 
 // Alternatives switch on a different behaviour that the seeds and the

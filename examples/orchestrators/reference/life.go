@@ -3,6 +3,7 @@ package reference
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"time"
 
@@ -184,6 +185,8 @@ func (r *run) resubscribe(a *attempt, info wire.TaskInfo) wire.TaskInfo {
 	for i := 0; i < tries; i++ {
 		got, rpcErr, err := r.subscribe(a, info.ID)
 		switch {
+		case errors.Is(err, errSubscriptionSilent):
+			return r.silentSubscription(info, err) // streamerr.go
 		case err != nil:
 			r.notef("subscription to task %s: %v", info.ID, err)
 			return info
@@ -218,9 +221,11 @@ func (r *run) resubscribe(a *attempt, info wire.TaskInfo) wire.TaskInfo {
 // subscribe makes one SubscribeToTask call and reads its stream (or its
 // JSON error answer) to the end.
 func (r *run) subscribe(a *attempt, id string) (wire.TaskInfo, *wire.RPCError, error) {
-	resp, err := r.post(r.ctx, a, "SubscribeToTask", map[string]any{"id": id}, "text/event-stream")
+	first := r.firstEventTimer(a) // streamerr.go: the card's first-frame timeout
+	defer first.close()
+	resp, err := r.post(first.ctx, a, "SubscribeToTask", map[string]any{"id": id}, "text/event-stream")
 	if err != nil {
-		return wire.TaskInfo{}, nil, err
+		return wire.TaskInfo{}, nil, first.explain(err)
 	}
 	defer resp.Body.Close()
 	if !isSSE(resp.Header.Get("Content-Type")) {
@@ -230,6 +235,7 @@ func (r *run) subscribe(a *attempt, id string) (wire.TaskInfo, *wire.RPCError, e
 	var info wire.TaskInfo
 	var rpcErr *wire.RPCError
 	err = wire.ReadSSE(io.LimitReader(resp.Body, maxBody), func(d []byte) bool {
+		first.arrived()
 		var rr wire.RPCResponse
 		if json.Unmarshal(d, &rr) != nil {
 			return true
@@ -244,7 +250,7 @@ func (r *run) subscribe(a *attempt, id string) (wire.TaskInfo, *wire.RPCError, e
 		r.takeResult(rr.Result) // results.go
 		return true
 	})
-	return info, rpcErr, err
+	return info, rpcErr, first.explain(err)
 }
 
 // lifeOutcome decides the outcomes this file adds (interrupted) and those

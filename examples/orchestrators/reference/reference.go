@@ -258,6 +258,9 @@ type run struct {
 	sentTask    bool
 	notes       []string
 	auth        authState // credentials (auth.go)
+	// remoteErr is the A2A error that last answered the real task
+	// (streamerr.go), reported when the delegation does not succeed.
+	remoteErr *contract.RemoteError
 }
 
 func newRun(o *Orchestrator, ctx context.Context, req contract.DelegationRequest, base *http.Client) *run {
@@ -353,6 +356,9 @@ type attempt struct {
 	// lostRetried is set once the real send was sent again after its
 	// answer was lost (retry.go).
 	lostRetried bool
+	// streamErrEvent is set when the real send's stream ended with an
+	// error event (streamerr.go).
+	streamErrEvent bool
 }
 
 // delegate tries the candidates in order until one completes the task.
@@ -637,6 +643,9 @@ func (r *run) finish(a *attempt, outcome, reason, detail string) contract.Delega
 		out.TrustMode = ""
 	}
 	out.Reason = reason
+	if outcome != contract.OutcomeCompleted && outcome != contract.OutcomeInterrupted {
+		out.Error = r.remoteErr // streamerr.go
+	}
 	if detail != "" {
 		r.notes = append(r.notes, detail)
 	}

@@ -420,6 +420,7 @@ func (r *run) commit(a *attempt) {
 			return
 		}
 		e := res.rpcErr
+		r.rememberError(a, e) // streamerr.go
 		r.notef("send of %q to %s: %v", a.skill, a.ep.URL, e)
 		if r.br.ExtraCalls {
 			for i := 0; i < 5; i++ {
@@ -519,6 +520,10 @@ func (r *run) send(a *attempt, params map[string]any) callResult {
 	}
 	if (r.req.Task.PreferStreaming || r.alt.StreamFollow) && a.card.Capabilities.Streaming && a.ep.Binding == bindingJSONRPC && a.ep.Version == ProtocolVersion {
 		res, fallback := r.stream(a, params)
+		if r.br.ResendAfterStreamAuth && errors.Is(res.err, errAuthRejected) {
+			r.notef("stream refused (401): sending the work by SendMessage")
+			fallback = true
+		}
 		if !fallback {
 			return res
 		}
@@ -753,7 +758,7 @@ func (r *run) stream(a *attempt, params map[string]any) (res callResult, fallbac
 			// A stream method answered with a plain body.
 			var rr wire.RPCResponse
 			if json.Unmarshal(e.data, &rr) == nil && rr.Error != nil {
-				return callResult{rpcErr: rr.Error}, false
+				return r.streamErrorAnswer(a, rr.Error) // streamerr.go
 			}
 			r.notef("stream method of %s answered %q, not text/event-stream: card is a hint, falling back to SendMessage", a.ep.URL, resp.Header.Get("Content-Type"))
 			return callResult{}, true
@@ -771,6 +776,7 @@ func (r *run) stream(a *attempt, params map[string]any) (res callResult, fallbac
 			continue
 		}
 		if rr.Error != nil {
+			a.streamErrEvent = true // streamerr.go
 			return callResult{rpcErr: rr.Error}, false
 		}
 		ti, err := wire.ParseResult(rr.Result)
@@ -789,6 +795,9 @@ func (r *run) stream(a *attempt, params map[string]any) (res callResult, fallbac
 		}
 		if ti.State != "" {
 			info.State = ti.State
+		}
+		if r.unknownStateAsEnd(a, info) { // streamerr.go
+			return callResult{info: info}, false
 		}
 		if r.br.StreamWorkingAsEnd && info.ID != "" && info.State == "working" {
 			r.notef("stream of task %s: working, taken as the end", info.ID)

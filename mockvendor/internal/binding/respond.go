@@ -216,6 +216,10 @@ func writeSSE(w http.ResponseWriter, r *http.Request, q *Request, res ops.Result
 			trace.KeepResults(ev, res.Results) // every part of them is out
 		}
 	}
+	if res.EndError != nil {
+		writeEndError(w, rc, &buf, q, res.EndError, ev)
+		return
+	}
 	if res.Abort {
 		ev.Note = "stream broken off mid-way, the task still running (stream-cut)"
 		if conn, _, err := rc.Hijack(); err == nil {
@@ -226,6 +230,25 @@ func writeSSE(w http.ResponseWriter, r *http.Request, q *Request, res ops.Result
 	if len(ev.Faults) > 0 && slices.Contains(ev.Faults, "stream-cut") {
 		ev.Note = "stream ended cleanly, the task still running (stream-cut)"
 	}
+}
+
+// writeEndError ends a stream with an error event (stream-error-event):
+// the error as the request's binding renders it (a JSON-RPC error
+// response; an HTTP+JSON google.rpc.Status object), as one more SSE
+// event, recorded as the error the stream answered.
+func writeEndError(w http.ResponseWriter, rc *http.ResponseController, buf *bytes.Buffer, q *Request, e *a2a.Error, ev *trace.Event) {
+	_, body, _ := q.Binding.ErrorAnswer(e, http.StatusOK)
+	buf.Reset()
+	buf.WriteString("data: ")
+	buf.Write(body)
+	buf.WriteString("\n\n")
+	if _, err := w.Write(buf.Bytes()); err != nil || rc.Flush() != nil {
+		ev.Note = "client left mid-stream"
+		return
+	}
+	ev.ErrorCode, ev.ErrorMessage = e.Code, e.Message
+	traceErrorData(ev, e)
+	ev.Note = "stream ended by an error event (stream-error-event)"
 }
 
 // writeFrame writes one stream event item, encoded as b, and flushes it,

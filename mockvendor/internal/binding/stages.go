@@ -39,6 +39,9 @@ func Handle(q *Request, ev *trace.Event) (ops.Result, error) {
 		return ops.Result{}, err
 	}
 	if e := q.Host.RunCallHooks(q.Call); e != nil {
+		if ch := q.Call.Challenge; ch != "" {
+			return ops.Result{}, &AuthError{Err: e, Challenge: ch} // a fault's 401
+		}
 		return ops.Result{}, e
 	}
 	if !q.Known {

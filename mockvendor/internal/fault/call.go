@@ -77,6 +77,19 @@ type Call struct {
 	// DropAnswer closes the connection once the operation has run (the
 	// task created) instead of answering (lost-answer). False answers.
 	DropAnswer bool
+	// Challenge, when set, answers the call's fault error with HTTP 401
+	// and this WWW-Authenticate challenge, as an authentication refusal
+	// ("": the error is answered as the binding answers any A2A error).
+	Challenge string
+	// StreamState, when set, is the state (spelled as the wire shows it,
+	// TASK_STATE_UNSPECIFIED) of a status update a real stream sends after
+	// its working status, before the rest of its events ("": none).
+	StreamState string
+	// StreamError, when set, ends a stream with this error, sent as an
+	// event after its first StreamErrorAfter events (the task, then its
+	// working status); the task it created has failed by then.
+	StreamError      *a2a.Error
+	StreamErrorAfter int
 	// Coercions are the parts a fault changed.
 	Coercions []trace.Coercion
 	// Faults names the faults that acted on the call.

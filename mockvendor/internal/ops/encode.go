@@ -153,3 +153,18 @@ func StatusFrame(t *tasks.Task, d a2a.Dialect, state string) any {
 	}
 	return map[string]any{"statusUpdate": map[string]any{"taskId": t.ID, "contextId": t.ContextID, "status": status}}
 }
+
+// RawStatusFrame is a status update of task t whose state is spelled
+// exactly as given, whatever the dialect (TASK_STATE_UNSPECIFIED, or a
+// state no dialect defines), as a stream in dialect d frames it: the
+// state-unknown fault's. It is never final.
+func RawStatusFrame(t *tasks.Task, d a2a.Dialect, state string) any {
+	status := map[string]any{"state": state, "timestamp": time.Now().UTC().Format(time.RFC3339Nano)}
+	switch d {
+	case a2a.Dialect01:
+		return map[string]any{"id": t.ID, "status": status, "final": false}
+	case a2a.Dialect03:
+		return map[string]any{"kind": "status-update", "taskId": t.ID, "contextId": t.ContextID, "status": status, "final": false}
+	}
+	return map[string]any{"statusUpdate": map[string]any{"taskId": t.ID, "contextId": t.ContextID, "status": status}}
+}

@@ -77,6 +77,22 @@ func stream(v Vendor, q *Request) (Result, error) {
 		res.RestFrom = 2
 		res.RestAfter = max(time.Until(t.DoneAt(v.WorkTime())), 0)
 	}
+	if st := q.Call.StreamState; st != "" && len(evs) > 2 {
+		// state-unknown: a status update in a state the client may not
+		// know follows the working status; the rest waits as before.
+		evs = slices.Insert(evs, 2, RawStatusFrame(t, q.Dialect, st))
+		res.Stream = evs
+		if res.RestFrom > 0 {
+			res.RestFrom = 3
+		}
+	}
+	if e := q.Call.StreamError; e != nil {
+		// stream-error-event: an error event ends the stream after its
+		// first events; the task has failed (its end state).
+		n := min(max(q.Call.StreamErrorAfter, 1), len(evs))
+		res.Stream, res.RestAfter, res.EndError = evs[:n], 0, e
+		return res, nil
+	}
 	if n := q.Call.StreamCut; n > 0 && n < len(evs) {
 		// stream-cut: the stream ends (or breaks) while the task runs on;
 		// the trace records the states its frames delivered (writeFrame).

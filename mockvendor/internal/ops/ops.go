@@ -124,6 +124,9 @@ type Result struct {
 	// (same messageId, parts, skill and blocking mode) and the answer is
 	// that message's task, no new one (A2A 1.0 §3.3.1).
 	Resent bool
+	// EndError, when set, is sent as the stream's last event, an error,
+	// after its events (stream-error-event). Nil ends the stream plainly.
+	EndError *a2a.Error
 }
 
 // SentTask is the task a send (or a stream answered as plain JSON)
