@@ -41,6 +41,7 @@ func TestKeyFaultsVerify(t *testing.T) {
 		{"canonicalisation traps", mockvendor.Spec("canon-traps", nil), "", kid},
 		{"traps, number tampered", mockvendor.Spec("canon-traps", mockvendor.CanonTraps{Tamper: "number"}), cardsig.ClassSignatureInvalid, kid},
 		{"traps, unicode tampered", mockvendor.Spec("canon-traps", mockvendor.CanonTraps{Tamper: "unicode"}), cardsig.ClassSignatureInvalid, kid},
+		{"traps, surrogate tampered", mockvendor.Spec("canon-traps", mockvendor.CanonTraps{Tamper: "surrogate"}), cardsig.ClassSignatureInvalid, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -86,12 +86,14 @@ func keyScenarios() []*Scenario {
 			Title:  "canonicalisation traps, tampered",
 			Area:   "key",
 			Source: "A2A 1.0 §8.4.3; RFC 8785 §3.2.2.2, §3.2.2.3",
-			Setup: "The card of KEY-005, changed after signing: first the params' 0.30000000000000004 reads 0.3; then the description's Résumé is spelled with combining accents (equal under Unicode normalisation, different bytes). " +
-				"A canonicaliser that rounds numbers or normalises text does not see either change.",
+			Setup: "Three cards, each honestly signed with one trap and changed after signing: the params' limit 0.3 then reads 0.30000000000000004; " +
+				"the description's Résumé is re-spelt with combining accents (equal under Unicode normalisation, other bytes); its U+FFFD becomes the escape of a lone surrogate (which Go's encoding/json decodes as U+FFFD). " +
+				"A canonicaliser that rounds numbers, normalises text or replaces bad surrogates maps each changed card onto the signed one. (The vendor serves cards their signatures were not computed over.)",
 			Fleet: signed(mockvendor.Spec("canon-traps", mockvendor.CanonTraps{Tamper: "number"})),
 			Requests: []Request{
 				summarize,
 				then(mockvendor.Spec("canon-traps", mockvendor.CanonTraps{Tamper: "unicode"})),
+				then(mockvendor.Spec("canon-traps", mockvendor.CanonTraps{Tamper: "surrogate"})),
 			},
 			Checks: []Check{keyTrapsTamperedCheck()},
 		},
@@ -263,29 +265,29 @@ func keyTrapsAcceptedCheck() Check {
 }
 
 func keyTrapsTamperedCheck() Check {
-	cards := []string{"number changed after signing", "text re-spelt after signing"}
+	cards := []string{"number changed after signing", "text re-spelt after signing", "lone surrogate put in after signing"}
 	return Check{
 		ID:     "KEY-006.REJECT",
-		Title:  "a trap card changed after signing gets no task",
+		Title:  "a card changed after signing, unseen by a lossy canonicaliser, gets no task",
 		Grades: []Grade{{Profile: Safety, Level: Must}, {Profile: Core, Level: Should}},
-		Requirement: "A card changed after signing has no signature that verifies over its RFC 8785 form: 0.3 is not 0.30000000000000004, and a word spelt with combining accents is other bytes than its precomposed form. " +
-			"A canonicaliser that rounds or normalises would take either for the signed card; both get no task.",
+		Requirement: "A card changed after signing has no signature that verifies over its RFC 8785 form: 0.30000000000000004 is not 0.3, a word spelt with combining accents is other bytes than its precomposed form, " +
+			"and a lone surrogate is no character at all. A canonicaliser that rounds, normalises or substitutes takes each for the signed card; all three get no task.",
 		Sources: []Source{
 			keyVerifyBeforeTrust,
 			keyVerifySteps,
 			RFC(8785, "§3.2.2.3", SrcMust, Client).Read("numbers are serialised as ECMAScript does: the shortest form that reads back as the same double, so 0.30000000000000004 keeps every digit"),
-			RFC(8785, "§3.2.2.2", SrcMust, Client).Read("strings are emitted as they are, with no Unicode normalisation"),
+			RFC(8785, "§3.2.2.2", SrcMust, Client).Read("strings are emitted as UTF-8 as they are, with no Unicode normalisation; a lone surrogate has no UTF-8 form"),
 		},
-		Fix:          "Canonicalise with RFC 8785 exactly (no rounding, no normalisation) and refuse the card when no signature verifies (reason signature-invalid).",
+		Fix:          "Canonicalise with RFC 8785 exactly (no rounding, no normalisation, lone surrogates refused) and refuse the card when no signature verifies (reason signature-invalid).",
 		ReadsOutcome: true,
-		Reached:      allOf(keysFetched("a"), delegationsRan(2)),
+		Reached:      allOf(keysFetched("a"), delegationsRan(len(cards))),
 		Judge: func(r *Run) Verdict {
 			for i, card := range cards {
 				if v := refusedBySignature(r, i, "a", card); v.Outcome != Pass {
 					return v
 				}
 			}
-			return Passf("both tampered cards were refused on their signature")
+			return Passf("the three changed cards were refused on their signature")
 		},
 	}
 }

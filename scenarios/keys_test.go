@@ -77,10 +77,11 @@ func TestKeyChecks(t *testing.T) {
 		{"KEY-005.ACCEPT", "refused: canonical forms differ", keyRun(refused(contract.ReasonSignatureInvalid)), Fail},
 		{"KEY-005.ACCEPT", "keys never fetched", keyRun(noKeys(done(1, contract.TrustModeUnpinned))), NotExercised},
 
-		{"KEY-006.REJECT", "both refused", keyRun(refused(contract.ReasonSignatureInvalid), refused(contract.ReasonSignatureInvalid)), Pass},
-		{"KEY-006.REJECT", "rounded number accepted", keyRun(done(1, contract.TrustModeFull), refused(contract.ReasonSignatureInvalid)), Fail},
-		{"KEY-006.REJECT", "normalised text accepted", keyRun(refused(contract.ReasonSignatureInvalid), done(2, contract.TrustModeFull)), Fail},
-		{"KEY-006.REJECT", "second delegation not run", keyRun(refused(contract.ReasonSignatureInvalid)), NotExercised},
+		{"KEY-006.REJECT", "all refused", keyRun(refused(contract.ReasonSignatureInvalid), refused(contract.ReasonSignatureInvalid), refused(contract.ReasonSignatureInvalid)), Pass},
+		{"KEY-006.REJECT", "rounded number accepted", keyRun(done(1, contract.TrustModeFull), refused(contract.ReasonSignatureInvalid), refused(contract.ReasonSignatureInvalid)), Fail},
+		{"KEY-006.REJECT", "normalised text accepted", keyRun(refused(contract.ReasonSignatureInvalid), done(2, contract.TrustModeFull), refused(contract.ReasonSignatureInvalid)), Fail},
+		{"KEY-006.REJECT", "surrogate replaced and accepted", keyRun(refused(contract.ReasonSignatureInvalid), refused(contract.ReasonSignatureInvalid), done(3, contract.TrustModeUnpinned)), Fail},
+		{"KEY-006.REJECT", "third delegation not run", keyRun(refused(contract.ReasonSignatureInvalid), refused(contract.ReasonSignatureInvalid)), NotExercised},
 	}
 	for _, c := range cases {
 		if v := evaluate(t, c.check, c.run); v.Outcome != c.want {

@@ -498,7 +498,7 @@ func (r *run) useCard(a *attempt, card *agentCard) bool {
 		}
 		return true
 	}
-	v, err := cardsig.Verify(r.ctx, card.raw, r.keySource(), cardsig.WithCardURL(a.cardURL))
+	v, err := cardsig.Verify(r.ctx, r.brokenCard(card.raw), r.keySource(), cardsig.WithCardURL(a.cardURL))
 	if err != nil && r.br.TrustHeaderJWK {
 		if hv := r.headerKey(card, a.cardURL); hv != nil {
 			v, err = hv, nil
@@ -536,6 +536,8 @@ func signatureReason(c cardsig.Class) string {
 		return contract.ReasonKeyUnknown
 	case cardsig.ClassKeyAmbiguous:
 		return contract.ReasonKeyAmbiguous
+	case cardsig.ClassKeyExpired:
+		return contract.ReasonKeyExpired
 	case cardsig.ClassUnsigned:
 		return contract.ReasonUnsignedCard
 	}
