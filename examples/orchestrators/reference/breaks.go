@@ -148,7 +148,8 @@ type Breaks struct {
 	// whatever its Cache-Control says.
 	CacheRevokedKeys bool `break:"cache-revoked-keys" check:"KEY-003.REJECT"`
 	// PlainHTTPKeys fetches a key set named by an http:// jku, in the
-	// clear, and verifies with it.
+	// clear, verifies with it, and takes the jku's host for the signer
+	// whatever its scheme.
 	PlainHTTPKeys bool `break:"plain-http-keys" check:"KEY-004.NOT-TRUSTED"`
 	// LossyCanonical reads the card with encoding/json (a lone surrogate
 	// becomes U+FFFD) and rounds its numbers to 15 significant digits
@@ -376,6 +377,11 @@ type Alternatives struct {
 	// no-credential) at the first candidate whose card demands a
 	// credential the caller does not hold, instead of trying the next.
 	RefuseWithoutCredential bool `alt:"refuse-without-credential" keeps:"AUTH-006.NO-FIT"`
+	// UnsignedOnPlainKeys takes a card whose every signature names an
+	// http:// jku as unsigned and delegates unpinned, instead of refusing
+	// it (key-unknown): a key that came in the clear proves nothing, as no
+	// signature proves nothing.
+	UnsignedOnPlainKeys bool `alt:"unsigned-on-plain-keys" keeps:"KEY-004.NOT-TRUSTED"`
 
 	// PollAfterCut follows a task whose stream ended before it did by
 	// polling GetTask instead of subscribing again (both are the spec's

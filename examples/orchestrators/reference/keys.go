@@ -227,3 +227,29 @@ func roundNumbers(v any) any {
 	}
 	return v
 }
+
+// plainKeysOnly reports whether every signature of the card names a jku
+// on plain http (the UnsignedOnPlainKeys alternative).
+func plainKeysOnly(raw []byte) bool {
+	var doc struct {
+		Signatures []struct {
+			Protected string `json:"protected"`
+		} `json:"signatures"`
+	}
+	if json.Unmarshal(raw, &doc) != nil || len(doc.Signatures) == 0 {
+		return false
+	}
+	for _, s := range doc.Signatures {
+		b, err := base64.RawURLEncoding.DecodeString(s.Protected)
+		if err != nil {
+			return false
+		}
+		var h struct {
+			JKU string `json:"jku"`
+		}
+		if json.Unmarshal(b, &h) != nil || !strings.HasPrefix(h.JKU, "http://") {
+			return false
+		}
+	}
+	return true
+}

@@ -504,12 +504,19 @@ func (r *run) useCard(a *attempt, card *agentCard) bool {
 			v, err = hv, nil
 		}
 	}
+	if err == nil && r.br.PlainHTTPKeys && strings.HasPrefix(v.Issuer, "http://") {
+		v.Issuer = "https://" + strings.TrimPrefix(v.Issuer, "http://")
+	}
 	if err == nil && r.br.TrustJKUAsCardIssuer {
 		v.Issuer = "https://" + hostOf(a.cardURL)
 	}
 	if err == nil {
 		a.verified = v
 		r.notef("%s: signature verified (kid %s, signer %s)", a.cardURL, v.KID, v.Issuer)
+		return true
+	}
+	if r.alt.UnsignedOnPlainKeys && plainKeysOnly(card.raw) {
+		r.notef("%s: every signature's key set is on plain http: taken as unsigned (delegating unpinned)", a.cardURL)
 		return true
 	}
 	class := cardsig.ClassOf(err)
