@@ -118,8 +118,12 @@ func dropEmpty(v any) any {
 }
 
 // parseCard decodes a card into generic values, keeping numbers as
-// json.Number, and rejects duplicate member names and trailing data.
+// json.Number, and rejects duplicate member names, trailing data, bytes
+// that are not UTF-8 and lone surrogates (checkText).
 func parseCard(card []byte) (map[string]any, error) {
+	if err := checkText(card); err != nil {
+		return nil, fmt.Errorf("parse card: %w", err)
+	}
 	dec := json.NewDecoder(bytes.NewReader(card))
 	dec.UseNumber()
 	v, err := decodeValue(dec, 0)

@@ -20,6 +20,10 @@ const (
 	ClassKeyUnknown Class = "key-unknown"
 	// ClassKeyAmbiguous: the key set holds more than one key with the kid.
 	ClassKeyAmbiguous Class = "key-ambiguous"
+	// ClassKeyExpired: the key's certificate (its JWK's x5c, RFC 7517
+	// §4.7) is outside its validity period (RFC 5280 §4.1.2.5): A2A 1.0
+	// §8.4.3 has expired keys never used for verification.
+	ClassKeyExpired Class = "key-expired"
 	// ClassAlgRejected: the header's alg is missing, "none", an HMAC
 	// algorithm or otherwise not an accepted asymmetric algorithm.
 	ClassAlgRejected Class = "alg-rejected"
@@ -63,6 +67,7 @@ var (
 	ErrSignatureInvalid = &Error{Class: ClassSignatureInvalid}
 	ErrKeyUnknown       = &Error{Class: ClassKeyUnknown}
 	ErrKeyAmbiguous     = &Error{Class: ClassKeyAmbiguous}
+	ErrKeyExpired       = &Error{Class: ClassKeyExpired}
 	ErrAlgRejected      = &Error{Class: ClassAlgRejected}
 )
 

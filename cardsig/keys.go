@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 
 	jose "github.com/go-jose/go-jose/v4"
@@ -38,17 +39,11 @@ type HTTPKeySource struct {
 
 // Keys implements KeySource. It refuses an empty or non-https jku, a
 // redirect (never followed) and bodies over 1 MiB. Keys that fail to parse
-// are skipped.
+// are skipped. A key set whose answer says Cache-Control no-store or
+// no-cache is not kept: the next call fetches it again.
 func (h *HTTPKeySource) Keys(ctx context.Context, jku string, refresh bool) ([]jose.JSONWebKey, error) {
-	if jku == "" {
-		return nil, errors.New("signature has no jku and no trusted key store is configured")
-	}
-	u, err := url.Parse(jku)
-	if err != nil {
-		return nil, fmt.Errorf("bad jku: %w", err)
-	}
-	if u.Scheme != "https" || u.Host == "" {
-		return nil, fmt.Errorf("jku %q is not an https url", jku)
+	if err := checkJKU(jku); err != nil {
+		return nil, err
 	}
 	if !refresh {
 		h.mu.Lock()
@@ -58,7 +53,7 @@ func (h *HTTPKeySource) Keys(ctx context.Context, jku string, refresh bool) ([]j
 			return keys, nil
 		}
 	}
-	keys, err := h.fetch(ctx, jku)
+	keys, hdr, err := h.Fetch(ctx, jku)
 	if err != nil {
 		return nil, err
 	}
@@ -66,12 +61,55 @@ func (h *HTTPKeySource) Keys(ctx context.Context, jku string, refresh bool) ([]j
 	if h.cache == nil {
 		h.cache = map[string][]jose.JSONWebKey{}
 	}
-	h.cache[jku] = keys
+	if NoStore(hdr.Get("Cache-Control")) {
+		delete(h.cache, jku)
+	} else {
+		h.cache[jku] = keys
+	}
 	h.mu.Unlock()
 	return keys, nil
 }
 
-func (h *HTTPKeySource) fetch(ctx context.Context, jku string) ([]jose.JSONWebKey, error) {
+// Fetch fetches the key set at jku, bypassing the cache, and returns its
+// keys with the answer's headers (for a caller that keeps key sets as
+// their Cache-Control allows). It refuses what Keys refuses.
+func (h *HTTPKeySource) Fetch(ctx context.Context, jku string) ([]jose.JSONWebKey, http.Header, error) {
+	if err := checkJKU(jku); err != nil {
+		return nil, nil, err
+	}
+	return h.fetch(ctx, jku)
+}
+
+// checkJKU refuses a jku that is empty or not an https URL: a key set
+// fetched in the clear could be anyone's (A2A 1.0 §8.4.3: public keys
+// SHOULD be retrieved over HTTPS).
+func checkJKU(jku string) error {
+	if jku == "" {
+		return errors.New("signature has no jku and no trusted key store is configured")
+	}
+	u, err := url.Parse(jku)
+	if err != nil {
+		return fmt.Errorf("bad jku: %w", err)
+	}
+	if u.Scheme != "https" || u.Host == "" {
+		return fmt.Errorf("jku %q is not an https url", jku)
+	}
+	return nil
+}
+
+// NoStore reports whether a Cache-Control value forbids reusing the
+// answer without asking again: no-store, no-cache or max-age=0.
+func NoStore(cc string) bool {
+	for _, d := range strings.Split(cc, ",") {
+		switch strings.ToLower(strings.TrimSpace(d)) {
+		case "no-store", "no-cache", "max-age=0":
+			return true
+		}
+	}
+	return false
+}
+
+func (h *HTTPKeySource) fetch(ctx context.Context, jku string) ([]jose.JSONWebKey, http.Header, error) {
 	client := h.Client
 	if client == nil {
 		client = http.DefaultClient
@@ -84,28 +122,29 @@ func (h *HTTPKeySource) fetch(ctx context.Context, jku string) ([]jose.JSONWebKe
 	client = &nc
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, jku, nil)
 	if err != nil {
-		return nil, fmt.Errorf("build jwks request: %w", err)
+		return nil, nil, fmt.Errorf("build jwks request: %w", err)
 	}
 	req.Header.Set("Accept", "application/jwk-set+json, application/json")
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("fetch jwks: %w", err)
+		return nil, nil, fmt.Errorf("fetch jwks: %w", err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
-		return nil, fmt.Errorf("fetch jwks: http status %d, a redirect to %q: not followed (the signer is the jku's origin)", resp.StatusCode, resp.Header.Get("Location"))
+		return nil, nil, fmt.Errorf("fetch jwks: http status %d, a redirect to %q: not followed (the signer is the jku's origin)", resp.StatusCode, resp.Header.Get("Location"))
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("fetch jwks: http status %d", resp.StatusCode)
+		return nil, nil, fmt.Errorf("fetch jwks: http status %d", resp.StatusCode)
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxJWKSBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("read jwks: %w", err)
+		return nil, nil, fmt.Errorf("read jwks: %w", err)
 	}
 	if len(body) > maxJWKSBytes {
-		return nil, errors.New("jwks larger than 1 MiB")
+		return nil, nil, errors.New("jwks larger than 1 MiB")
 	}
-	return ParseJWKS(body)
+	keys, err := ParseJWKS(body)
+	return keys, resp.Header, err
 }
 
 // ParseJWKS decodes a JSON Web Key Set. Keys go-jose cannot parse (unknown

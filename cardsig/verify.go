@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	jose "github.com/go-jose/go-jose/v4"
 )
@@ -37,6 +38,13 @@ type Option func(*verifyOptions)
 
 type verifyOptions struct {
 	cardURL string
+	now     func() time.Time
+}
+
+// WithClock sets the clock a key's validity period is judged by; the
+// default is time.Now.
+func WithClock(now func() time.Time) Option {
+	return func(o *verifyOptions) { o.now = now }
 }
 
 // WithCardURL records where the card was fetched from. Its origin becomes
@@ -67,6 +75,8 @@ var acceptedAlgs = map[jose.SignatureAlgorithm]bool{
 //     set is fetched once more with refresh true (key rotation); still
 //     absent gives ClassKeyUnknown, several keys with the kid give
 //     ClassKeyAmbiguous;
+//   - a key whose x5c certificate is outside its validity period is
+//     expired and never used (ClassKeyExpired);
 //   - the key type (and curve) must fit alg, and a key's own "alg"/"use",
 //     when present, must agree (ClassSignatureInvalid otherwise);
 //   - the signature must match the card under FormJCS or, failing that,
@@ -201,6 +211,9 @@ func (v *verifier) one(e signatureEntry) (*Verified, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := v.current(key); err != nil {
+		return nil, fail(ClassKeyExpired, h.kid, err)
+	}
 	pub, err := keyFor(alg, key)
 	if err != nil {
 		return nil, fail(ClassSignatureInvalid, h.kid, err)
@@ -229,6 +242,28 @@ func (v *verifier) one(e signatureEntry) (*Verified, error) {
 		}
 	}
 	return nil, fail(ClassSignatureInvalid, h.kid, errors.New("signature does not match the card"))
+}
+
+// current refuses a key whose certificate (the first of its x5c chain,
+// which RFC 7517 §4.7 has hold the key) is not valid now: the key set
+// publishes the key's validity period there. A key without x5c has no
+// published validity period and is current.
+func (v *verifier) current(k jose.JSONWebKey) error {
+	if len(k.Certificates) == 0 {
+		return nil
+	}
+	now := time.Now()
+	if v.opts.now != nil {
+		now = v.opts.now()
+	}
+	c := k.Certificates[0]
+	switch {
+	case now.After(c.NotAfter):
+		return fmt.Errorf("the key's certificate expired at %s", c.NotAfter.UTC().Format(time.RFC3339))
+	case now.Before(c.NotBefore):
+		return fmt.Errorf("the key's certificate is not valid before %s", c.NotBefore.UTC().Format(time.RFC3339))
+	}
+	return nil
 }
 
 // form returns (and caches) the card's payload bytes in the given form.

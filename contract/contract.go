@@ -355,6 +355,9 @@ const (
 	ReasonKeyUnknown = "key-unknown"
 	// ReasonKeyAmbiguous: several keys matched the key id.
 	ReasonKeyAmbiguous = "key-ambiguous"
+	// ReasonKeyExpired: the signing key's validity had ended (or not
+	// begun) as its key set published it.
+	ReasonKeyExpired = "key-expired"
 	// ReasonUnsignedCard: card carried no signature.
 	ReasonUnsignedCard = "unsigned-card"
 	// ReasonTLSSANMismatch: certificate names did not match.
@@ -393,7 +396,8 @@ func KnownReason(s string) bool {
 		ReasonSignerEndpointMismatch, ReasonSignatureInvalid, ReasonKeyUnknown,
 		ReasonKeyAmbiguous, ReasonUnsignedCard, ReasonTLSSANMismatch,
 		ReasonVersionMismatch, ReasonInputModeMismatch, ReasonStreamTimeout,
-		ReasonDeadline, ReasonOther, ReasonNoCredential, ReasonAuthRejected:
+		ReasonDeadline, ReasonOther, ReasonNoCredential, ReasonAuthRejected,
+		ReasonKeyExpired:
 		return true
 	}
 	return false

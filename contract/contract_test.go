@@ -207,7 +207,7 @@ func TestValidate(t *testing.T) {
 
 func TestVocabulary(t *testing.T) {
 	for _, w := range []string{"ok", "stale-card", "skill-unavailable", "endpoint-not-a2a",
-		"signer-endpoint-mismatch", "signature-invalid", "key-unknown", "key-ambiguous",
+		"signer-endpoint-mismatch", "signature-invalid", "key-unknown", "key-ambiguous", "key-expired",
 		"unsigned-card", "tls-san-mismatch", "version-mismatch", "input-mode-mismatch",
 		"stream-timeout", "deadline", "other"} {
 		if !contract.KnownReason(w) {

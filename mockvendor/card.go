@@ -246,18 +246,29 @@ func (v *Vendor) servesJWKS(h *host) bool {
 
 // serveJWKS answers a JWKS fetch with the vendor's public key, as its jwks
 // faults change it.
-func (v *Vendor) serveJWKS(w http.ResponseWriter, _ *http.Request, ev *Event) {
+func (v *Vendor) serveJWKS(w http.ResponseWriter, r *http.Request, ev *Event) {
 	v.mu.Lock()
 	v.jwksCount++
 	n := v.jwksCount
 	v.mu.Unlock()
 	keys := []jose.JSONWebKey{v.signer.PublicKey()}
-	for _, af := range v.faultsSnapshot() {
+	faults := v.faultsSnapshot()
+	for _, af := range faults {
 		if h, ok := af.impl.(fault.JWKSHook); ok {
 			keys = h.OnJWKS(v.signer, keys, n)
 			ev.Faults = append(ev.Faults, af.spec.Type)
 		}
 	}
+	ks := &fault.KeySet{Keys: keys, CacheControl: card.KeySetCacheControl, Plain: r.TLS == nil}
+	for _, af := range faults {
+		if h, ok := af.impl.(fault.KeySetHook); ok {
+			h.OnKeySet(v.signer, ks)
+			ev.Faults = append(ev.Faults, af.spec.Type)
+		}
+	}
 	ev.Served = "fetch " + strconv.Itoa(n)
-	card.ServeKeySet(w, keys)
+	if ks.Plain {
+		ev.Served += " over plain http"
+	}
+	card.ServeKeySetWith(w, ks.Keys, ks.Members, ks.CacheControl)
 }

@@ -147,6 +147,15 @@
 //	                         key set
 //	foreign-jku              signed by keyPEM under kid, jku another host's key
 //	                         set (all three required)
+//	several-signatures       three signatures: a retired kid, the vendor's key over
+//	                         an earlier card, the vendor's key (only the last verifies)
+//	expired-key              signed by a key the JWKS lists with an x5c whose
+//	                         notAfter, and an exp, are a year past
+//	revoked-key              signed by keyPEM under kid, listed in the JWKS until
+//	                         revoked (true); the JWKS is no-store
+//	plain-http-jku           signed by a key only the jku's http:// key set holds
+//	canon-traps              the card holds canonicalisation traps. tamper ("":
+//	                         none; number, unicode: changed after signing)
 //
 // FaultTypes lists the same at run time (the admin API serves it).
 //

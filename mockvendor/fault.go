@@ -160,4 +160,19 @@ type (
 	// ForeignJKU is the config of foreign-jku: signed by a key whose jku is
 	// another host's key set.
 	ForeignJKU = fault.ForeignJKU
+	// SeveralSignatures is the config of several-signatures: the card
+	// carries three signatures, of which only the last verifies.
+	SeveralSignatures = fault.SeveralSignatures
+	// ExpiredKey is the config of expired-key: the card is signed by a key
+	// whose published validity ended a year ago (x5c notAfter and exp).
+	ExpiredKey = fault.ExpiredKey
+	// RevokedKey is the config of revoked-key: the card is signed by a key
+	// the JWKS lists until revoked, then no longer.
+	RevokedKey = fault.RevokedKey
+	// PlainHTTPJKU is the config of plain-http-jku: the card is signed by a
+	// key its jku offers only over plain http://.
+	PlainHTTPJKU = fault.PlainHTTPJKU
+	// CanonTraps is the config of canon-traps: the card holds
+	// canonicalisation traps; Tamper changes one after signing.
+	CanonTraps = fault.CanonTraps
 )

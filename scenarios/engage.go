@@ -139,4 +139,4 @@ var claimsVerification = Precondition{
 }
 
 // signatureReasons are the reasons that report a signature verification.
-var signatureReasons = []string{contract.ReasonSignatureInvalid, contract.ReasonKeyUnknown, contract.ReasonKeyAmbiguous, contract.ReasonSignerEndpointMismatch}
+var signatureReasons = []string{contract.ReasonSignatureInvalid, contract.ReasonKeyUnknown, contract.ReasonKeyAmbiguous, contract.ReasonSignerEndpointMismatch, contract.ReasonKeyExpired}

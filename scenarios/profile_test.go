@@ -62,6 +62,10 @@ var coreFor03 = map[string]string{
 	"STREAM-004.FALLBACK":         binds03,  // 0.3 §7.9, §7.3 (descriptive; the grade is SHOULD)
 	"SIG-001.REJECT":              only10In, // 0.3 §5.5.6 defines AgentCardSignature; no clause asks a client to verify it
 	"SIG-004.REJECT":              only10In, // likewise: the verification steps are A2A 1.0 §8.4.3's
+	"KEY-002.REJECT":              only10In, // likewise (§8.4.3's security considerations)
+	"KEY-004.NOT-TRUSTED":         only10In, // likewise
+	"KEY-005.ACCEPT":              only10In, // likewise
+	"KEY-006.REJECT":              only10In, // likewise
 	"LIFE-001.NOT-COMPLETED":      binds03,  // 0.3 §6.1 (descriptive)
 	"LIFE-002.INTERRUPTED":        binds03,  // 0.3 §9.4, §4.5 (descriptive)
 	"LIFE-005.DONE":               binds03,  // 0.3 §7.1 (descriptive)

@@ -139,6 +139,22 @@ type Breaks struct {
 	// TrustJKUAsCardIssuer takes the card's own origin as the signer,
 	// whatever host the jku names.
 	TrustJKUAsCardIssuer bool `break:"trust-jku-as-card-issuer" check:"SIG-006.NO-FULL"`
+	// FirstSignatureOnly judges a card by its first signature alone.
+	FirstSignatureOnly bool `break:"first-signature-only" check:"KEY-001.ONE-GOOD"`
+	// IgnoreKeyExpiry verifies with a key whatever validity its key set
+	// publishes (its x5c certificate is not looked at).
+	IgnoreKeyExpiry bool `break:"ignore-key-expiry" check:"KEY-002.REJECT"`
+	// CacheRevokedKeys keeps every key set for the authority window,
+	// whatever its Cache-Control says.
+	CacheRevokedKeys bool `break:"cache-revoked-keys" check:"KEY-003.REJECT"`
+	// PlainHTTPKeys fetches a key set named by an http:// jku, in the
+	// clear, verifies with it, and takes the jku's host for the signer
+	// whatever its scheme.
+	PlainHTTPKeys bool `break:"plain-http-keys" check:"KEY-004.NOT-TRUSTED"`
+	// LossyCanonical reads the card with encoding/json (a lone surrogate
+	// becomes U+FFFD) and rounds its numbers to 15 significant digits
+	// before canonicalising it.
+	LossyCanonical bool `break:"lossy-canonical" check:"KEY-005.ACCEPT,KEY-006.REJECT"`
 	// RefetchPlain answers a -32004 with a plain GET of the card (no cache
 	// headers: the CDN serves its stale copy) and, the card still listing
 	// the skill, sends the same skill to the same host again once.
@@ -361,6 +377,11 @@ type Alternatives struct {
 	// no-credential) at the first candidate whose card demands a
 	// credential the caller does not hold, instead of trying the next.
 	RefuseWithoutCredential bool `alt:"refuse-without-credential" keeps:"AUTH-006.NO-FIT"`
+	// UnsignedOnPlainKeys takes a card whose every signature names an
+	// http:// jku as unsigned and delegates unpinned, instead of refusing
+	// it (key-unknown): a key that came in the clear proves nothing, as no
+	// signature proves nothing.
+	UnsignedOnPlainKeys bool `alt:"unsigned-on-plain-keys" keeps:"KEY-004.NOT-TRUSTED"`
 
 	// PollAfterCut follows a task whose stream ended before it did by
 	// polling GetTask instead of subscribing again (both are the spec's

@@ -498,11 +498,14 @@ func (r *run) useCard(a *attempt, card *agentCard) bool {
 		}
 		return true
 	}
-	v, err := cardsig.Verify(r.ctx, card.raw, r.keySource(), cardsig.WithCardURL(a.cardURL))
+	v, err := cardsig.Verify(r.ctx, r.brokenCard(card.raw), r.keySource(), cardsig.WithCardURL(a.cardURL))
 	if err != nil && r.br.TrustHeaderJWK {
 		if hv := r.headerKey(card, a.cardURL); hv != nil {
 			v, err = hv, nil
 		}
+	}
+	if err == nil && r.br.PlainHTTPKeys && strings.HasPrefix(v.Issuer, "http://") {
+		v.Issuer = "https://" + strings.TrimPrefix(v.Issuer, "http://")
 	}
 	if err == nil && r.br.TrustJKUAsCardIssuer {
 		v.Issuer = "https://" + hostOf(a.cardURL)
@@ -510,6 +513,10 @@ func (r *run) useCard(a *attempt, card *agentCard) bool {
 	if err == nil {
 		a.verified = v
 		r.notef("%s: signature verified (kid %s, signer %s)", a.cardURL, v.KID, v.Issuer)
+		return true
+	}
+	if r.alt.UnsignedOnPlainKeys && plainKeysOnly(card.raw) {
+		r.notef("%s: every signature's key set is on plain http: taken as unsigned (delegating unpinned)", a.cardURL)
 		return true
 	}
 	class := cardsig.ClassOf(err)
@@ -536,6 +543,8 @@ func signatureReason(c cardsig.Class) string {
 		return contract.ReasonKeyUnknown
 	case cardsig.ClassKeyAmbiguous:
 		return contract.ReasonKeyAmbiguous
+	case cardsig.ClassKeyExpired:
+		return contract.ReasonKeyExpired
 	case cardsig.ClassUnsigned:
 		return contract.ReasonUnsignedCard
 	}

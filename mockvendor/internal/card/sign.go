@@ -165,9 +165,46 @@ func (s *Signer) SignCard(card map[string]any) ([]byte, error) {
 	return s.Sign(b)
 }
 
+// KeySetCacheControl is the Cache-Control of a JWKS answer unless a fault
+// sets another.
+const KeySetCacheControl = "public, max-age=300"
+
 // ServeKeySet answers a JWKS fetch with keys.
 func ServeKeySet(w http.ResponseWriter, keys []jose.JSONWebKey) {
+	ServeKeySetWith(w, keys, nil, KeySetCacheControl)
+}
+
+// ServeKeySetWith answers a JWKS fetch with keys, adding members to the
+// JWKs whose kid members names, under the Cache-Control cc ("" for none).
+func ServeKeySetWith(w http.ResponseWriter, keys []jose.JSONWebKey, members map[string]map[string]any, cc string) {
 	w.Header().Set("Content-Type", "application/jwk-set+json")
-	w.Header().Set("Cache-Control", "public, max-age=300")
-	_, _ = w.Write(cardsig.JWKS(keys...))
+	if cc != "" {
+		w.Header().Set("Cache-Control", cc)
+	}
+	_, _ = w.Write(keySetWith(keys, members))
+}
+
+// keySetWith encodes keys as a JWKS with the extra members (cardsig.JWKS
+// when there are none). A key go-jose cannot encode is left out.
+func keySetWith(keys []jose.JSONWebKey, members map[string]map[string]any) []byte {
+	if len(members) == 0 {
+		return cardsig.JWKS(keys...)
+	}
+	out := make([]map[string]any, 0, len(keys))
+	for _, k := range keys {
+		b, err := k.MarshalJSON()
+		if err != nil {
+			continue
+		}
+		var m map[string]any
+		if json.Unmarshal(b, &m) != nil {
+			continue
+		}
+		for name, v := range members[k.KeyID] {
+			m[name] = v
+		}
+		out = append(out, m)
+	}
+	b, _ := json.Marshal(map[string]any{"keys": out})
+	return b
 }

@@ -81,6 +81,30 @@ type JWKSHook interface {
 	OnJWKS(s CardSigner, keys []jose.JSONWebKey, n int) []jose.JSONWebKey
 }
 
+// KeySetHook runs on every JWKS fetch of a signing vendor's issuer host,
+// after the JWKSHooks, with what will be served: it may change the keys,
+// add members to a key's JWK (by kid) and set the Cache-Control header.
+// ks.Plain says the fetch came over plain HTTP (through the fleet's proxy),
+// not TLS; the host answers both.
+type KeySetHook interface {
+	OnKeySet(s CardSigner, ks *KeySet)
+}
+
+// KeySet is a JWKS answer as the KeySetHooks shape it.
+type KeySet struct {
+	// Keys are the keys served, in order.
+	Keys []jose.JSONWebKey
+	// Members are extra members of the JWK with a kid (kid to member name
+	// to value), written next to the members go-jose writes; nil adds
+	// none. A key whose kid is listed twice gets them both times.
+	Members map[string]map[string]any
+	// CacheControl is the Cache-Control header of the answer; "" sends
+	// none.
+	CacheControl string
+	// Plain is true when the fetch came over plain HTTP. Read-only.
+	Plain bool
+}
+
 // CertHook picks the certificate a host the fault applies to presents,
 // whenever the vendor's faults change (and when the fleet starts): the
 // first attached cert fault does, in place of the CA-issued certificate
