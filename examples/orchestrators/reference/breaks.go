@@ -326,6 +326,23 @@ type Breaks struct {
 	// code or reason (outcome.error), as a generic failure; a plain send's
 	// error is still named.
 	StreamErrorUnnamed bool `break:"stream-error-unnamed" check:"STREAM-011.NAMED"`
+
+	// Reading what the vendor sends (reading.go).
+
+	// RejectUnknownFields refuses an answer (a call's result or a stream
+	// event) in which a task, status, message, artifact, part or update
+	// has a field A2A 1.0.1 does not define.
+	RejectUnknownFields bool `break:"reject-unknown-fields" check:"READ-001.COMPLETED"`
+	// FutureArtifacts reads a task's member it does not know whose value
+	// is a list of artifact-shaped objects as more artifacts: a guess at
+	// what a later version's field means.
+	FutureArtifacts bool `break:"future-artifacts" check:"READ-001.NOTHING-INVENTED"`
+	// RejectUnknownRole refuses an answer holding a message whose role is
+	// neither user nor agent.
+	RejectUnknownRole bool `break:"reject-unknown-role" check:"READ-002.COMPLETED"`
+	// MillisTimestampsOnly refuses an answer whose status timestamp is not
+	// written with exactly three fraction digits and 'Z'.
+	MillisTimestampsOnly bool `break:"millis-timestamps-only" check:"READ-003.SPELLED,READ-003.PRECISE"`
 }
 
 // Alternatives switch on a different behaviour that the seeds and the
