@@ -388,7 +388,7 @@ type Alternatives struct {
 	// asked to or not, and follows the task over that stream: read to the
 	// task's end, or closed at the deadline and the task cancelled. The
 	// spec's other way of following a task than polling (§3.5.1).
-	StreamFollow bool `alt:"stream-follow" keeps:"LIFE-003.DONE,LIFE-004.STOP,LIFE-004.CANCEL,G-CANCEL-ABANDONED,LIFE-006.STREAM"`
+	StreamFollow bool `alt:"stream-follow" keeps:"LIFE-003.DONE,LIFE-004.STOP,LIFE-004.CANCEL,G-CANCEL-ABANDONED,LIFE-006.STREAM,READ-001.COMPLETED,READ-002.COMPLETED,READ-003.SPELLED,READ-003.PRECISE"`
 	// Only10 speaks A2A 1.0 alone (and declares so in its hello): it uses
 	// only 1.0 interfaces and refuses a card that offers none, a pure 0.3
 	// card among them, with version-mismatch and nothing sent. A2A 1.0
@@ -401,7 +401,7 @@ type Alternatives struct {
 	// the 0.3 members url and additionalInterfaces) and refuses a card
 	// that offers none with version-mismatch and nothing sent. Its a2a-core
 	// verdict is judged for 0.3, the 1.0-only scenarios saying "needs 1.0".
-	Only03 bool `alt:"only-0.3" keeps:"IFACE-001.NO-MISMATCH,IFACE-002.FALLBACK,IFACE-002.VERSION"`
+	Only03 bool `alt:"only-0.3" keeps:"IFACE-001.NO-MISMATCH,IFACE-002.FALLBACK,IFACE-002.VERSION,READ-001.COMPLETED,READ-001.NOTHING-INVENTED,READ-002.COMPLETED"`
 }
 
 // AltInfo describes one Alternatives field.
