@@ -58,7 +58,7 @@ func readFieldsScenario() *Scenario {
 			ID:          "READ-001.COMPLETED",
 			Title:       "the task completes though its answers carry unknown fields",
 			Grades:      []Grade{{Profile: Core, Level: Should}, {Profile: Safety, Level: Should}},
-			Requirement: "Fields the client does not recognise, in the card or the answers, are ignored: each delegation reports completed with D's artifacts, part for part. Refusing the card or an answer for an unknown field fails.",
+			Requirement: "Fields the client does not recognise, in the card or the answers, are ignored: each delegation reports completed with D's artifacts, part for part. Refusing an answer for an unknown field fails; a card refused before any call leaves the check not exercised (the wire cannot tell why it was refused).",
 			Sources: []Source{
 				A2A("§5.7", SrcShould, Client).Read("implementations SHOULD ignore unrecognized fields in messages, for forward compatibility as the protocol evolves; a client is an implementation"),
 				Field("a2aproject/a2a-rs#81").Read("a client that refuses an object with a field it does not know"),
@@ -66,7 +66,7 @@ func readFieldsScenario() *Scenario {
 			},
 			Fix:          "Decode answers and cards leniently (no DisallowUnknownFields, deny_unknown_fields, additionalProperties: false or strict schemas on what the vendor sends).",
 			ReadsOutcome: true,
-			Reached:      cardFetched("d"),
+			Reached:      faultAnswered("d", "unknown-fields"),
 			Judge: func(r *Run) Verdict {
 				return judgeReadCompleted(r, func(i int) string { return readRequestName(i) }, false, 0, 1)
 			},
@@ -242,7 +242,7 @@ func judgeReadCompleted(r *Run, what func(int) string, anyArtifacts bool, idx ..
 			return *bad
 		}
 		if o.Outcome != contract.OutcomeCompleted {
-			return Failf("delegation %d (%s): D answers as 1.0.1 allows and completes its task; the outcome says %s (reason %q)", i+1, what(i), o.Outcome, o.Reason).
+			return Failf("delegation %d (%s): D's task completes, its state and artifacts honest; the outcome says %s (reason %q)", i+1, what(i), o.Outcome, o.Reason).
 				Want(string(contract.OutcomeCompleted), string(o.Outcome))
 		}
 		if anyArtifacts && len(o.Artifacts) == 0 {
