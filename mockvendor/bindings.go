@@ -104,6 +104,20 @@ func (b *bindingHost) ResponseVersion(asked string, d a2a.Dialect) string {
 	return b.vendor.responseVersion(asked, d)
 }
 
+// AnswerHook applies the vendor's answer faults that apply to the host
+// to an answer object of call c (nil when none applies).
+func (b *bindingHost) AnswerHook(c *fault.Call) func(v map[string]any) {
+	hooks := b.vendor.answerHooks(b.h().sanName())
+	if len(hooks) == 0 || c == nil {
+		return nil
+	}
+	return func(v map[string]any) {
+		for _, h := range hooks {
+			h.OnAnswer(c, v)
+		}
+	}
+}
+
 // RunHeaderHooks applies the vendor's header faults that apply to the host.
 func (b *bindingHost) RunHeaderHooks(hdr http.Header) {
 	b.vendor.runHeaderHooks(b.h().sanName(), hdr)

@@ -99,6 +99,15 @@
 //	                         never; held until the client leaves)
 //	state-unknown            a real stream announces an unknown state after
 //	                         working. state (TASK_STATE_UNSPECIFIED)
+//	unknown-fields           the card and every answer carry fields A2A 1.0.1
+//	                         does not define, some result-like carrying marker
+//	                         (a fixed sentence)
+//	unknown-role             the agent's messages carry a Role 1.0.1 does not
+//	                         define; statuses get such a message. role
+//	                         (ROLE_SYSTEM), note (a fixed sentence)
+//	timestamp-form           status timestamps in one ISO 8601 form 1.0.1
+//	                         allows. form (millis; seconds, zero-millis,
+//	                         micros, nanos)
 //	stream-error-event       a real stream ends with an A2A error event; the
 //	                         task fails. code (-32001), message, reason,
 //	                         afterEvents (2), sends (plain sends pass)

@@ -98,6 +98,15 @@ type (
 	// StateUnknown is the config of state-unknown: a stream announces its
 	// task in an unknown or unspecified state before it goes on.
 	StateUnknown = fault.StateUnknown
+	// UnknownFields is the config of unknown-fields: the card and every
+	// answer carry fields A2A 1.0.1 does not define, some result-like.
+	UnknownFields = fault.UnknownFields
+	// UnknownRole is the config of unknown-role: the agent's messages
+	// carry a Role value A2A 1.0.1 does not define.
+	UnknownRole = fault.UnknownRole
+	// TimestampForm is the config of timestamp-form: status timestamps in
+	// one of the ISO 8601 forms A2A 1.0.1 allows.
+	TimestampForm = fault.TimestampForm
 	// StreamErrorEvent is the config of stream-error-event: a stream ends
 	// with an A2A error event after its first events; the task fails.
 	StreamErrorEvent = fault.StreamErrorEvent
@@ -175,4 +184,14 @@ type (
 	// CanonTraps is the config of canon-traps: the card holds
 	// canonicalisation traps; Tamper changes one after signing.
 	CanonTraps = fault.CanonTraps
+)
+
+// Facts of the unknown-fields fault the READ checks look for.
+const (
+	// DefaultUnknownMarker is the text unknown-fields' result-like fields
+	// carry when its config names no marker.
+	DefaultUnknownMarker = fault.DefaultUnknownMarker
+	// LaterArtifactID is the artifactId of the artifact-shaped object in
+	// an unknown-fields task's "outputs", a field 1.0.1 does not define.
+	LaterArtifactID = fault.LaterArtifactID
 )

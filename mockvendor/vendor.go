@@ -186,6 +186,18 @@ func (v *Vendor) runHeaderHooks(hostKey string, hdr http.Header) {
 	}
 }
 
+// answerHooks are the answer faults that apply to the host (hostKey is
+// its configured name), in the order they were attached.
+func (v *Vendor) answerHooks(hostKey string) []fault.AnswerHook {
+	var out []fault.AnswerHook
+	for _, af := range v.faultsSnapshot() {
+		if h, ok := af.impl.(fault.AnswerHook); ok && af.appliesTo(hostKey) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
 // responseVersion is the A2A-Version an honest vendor answers with: the
 // version the request asked for when the vendor serves it, else the
 // version of the request's dialect (none for the 0.1 dialect).

@@ -95,6 +95,10 @@ var coreFor03 = map[string]string{
 	"CONV-001.NO-NEW-TASK":        binds03,  // 0.3 §9.4 (descriptive)
 	"CONV-002.EVERY-TURN":         binds03,  // 0.3 §9.4 (descriptive)
 	"CONV-003.INTERRUPTED":        binds03,  // 0.3 §9.4 (descriptive)
+	"READ-001.COMPLETED":          only10In, // A2A 1.0 §5.7; 0.3 has no clause on unrecognized fields
+	"READ-001.NOTHING-INVENTED":   only10In, // likewise
+	"READ-003.SPELLED":            only10In, // A2A 1.0 §5.6.1; 0.3 says nothing of timestamp forms
+	"READ-003.PRECISE":            only10In, // likewise
 	"G-JSONRPC":                   binds03,  // 0.3 §3.2.1, §7 (MUST)
 	"G-MESSAGE-SHAPE":             binds03,  // 0.3 §6.5 (MUST)
 	"G-VERSION-HEADER":            only10In, // A2A-Version is A2A 1.0's (§3.6.1 excepts 0.3 clients)

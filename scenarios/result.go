@@ -114,7 +114,7 @@ func resultScenarios() []*Scenario {
 					ID:          "RESULT-002.JOINED",
 					Title:       "chunks are joined as append and lastChunk say",
 					Grades:      []Grade{{Profile: Core, Level: Should}, {Profile: Safety, Level: Must}},
-					Requirement: "For a client that streams the task (NOT_APPLICABLE otherwise; RESULT-001 judges the rest), the reported report equals what the agent's chunks make when each append adds its parts to the artifact of the same id: the first chunk once, nothing between chunks, none dropped.",
+					Requirement: "For a client that streams the task (else NOT_APPLICABLE), the reported report equals what the agent's chunks make when each append adds its parts to the artifact of the same id: the first chunk once, nothing between chunks, none dropped.",
 					Sources: append(resultSources(),
 						Proto("TaskArtifactUpdateEvent", SrcDescriptive, Client).Read("append adds to the artifact of the same id sent before; last_chunk ends it. What a client rebuilds; descriptive: SHOULD"),
 						A2A03("§7.2.3", SrcDescriptive, Client).Read("an update carries an artifact or a chunk; descriptive: SHOULD"),

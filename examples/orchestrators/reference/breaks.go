@@ -342,6 +342,23 @@ type Breaks struct {
 	// code or reason (outcome.error), as a generic failure; a plain send's
 	// error is still named.
 	StreamErrorUnnamed bool `break:"stream-error-unnamed" check:"STREAM-011.NAMED"`
+
+	// Reading what the vendor sends (reading.go).
+
+	// RejectUnknownFields refuses an answer (a call's result or a stream
+	// event) in which a task, status, message, artifact, part or update
+	// has a field A2A 1.0.1 does not define.
+	RejectUnknownFields bool `break:"reject-unknown-fields" check:"READ-001.COMPLETED"`
+	// FutureArtifacts reads a task's member it does not know whose value
+	// is a list of artifact-shaped objects as more artifacts: a guess at
+	// what a later version's field means.
+	FutureArtifacts bool `break:"future-artifacts" check:"READ-001.NOTHING-INVENTED"`
+	// RejectUnknownRole refuses an answer holding a message whose role is
+	// neither user nor agent.
+	RejectUnknownRole bool `break:"reject-unknown-role" check:"READ-002.COMPLETED"`
+	// MillisTimestampsOnly refuses an answer whose status timestamp is not
+	// written with exactly three fraction digits and 'Z'.
+	MillisTimestampsOnly bool `break:"millis-timestamps-only" check:"READ-003.SPELLED,READ-003.PRECISE"`
 }
 
 // Alternatives switch on a different behaviour that the seeds and the
@@ -392,7 +409,7 @@ type Alternatives struct {
 	// asked to or not, and follows the task over that stream: read to the
 	// task's end, or closed at the deadline and the task cancelled. The
 	// spec's other way of following a task than polling (§3.5.1).
-	StreamFollow bool `alt:"stream-follow" keeps:"LIFE-003.DONE,LIFE-004.STOP,LIFE-004.CANCEL,G-CANCEL-ABANDONED,LIFE-006.STREAM"`
+	StreamFollow bool `alt:"stream-follow" keeps:"LIFE-003.DONE,LIFE-004.STOP,LIFE-004.CANCEL,G-CANCEL-ABANDONED,LIFE-006.STREAM,READ-001.COMPLETED,READ-002.COMPLETED,READ-003.SPELLED,READ-003.PRECISE"`
 	// Only10 speaks A2A 1.0 alone (and declares so in its hello): it uses
 	// only 1.0 interfaces and refuses a card that offers none, a pure 0.3
 	// card among them, with version-mismatch and nothing sent. A2A 1.0
@@ -405,7 +422,7 @@ type Alternatives struct {
 	// the 0.3 members url and additionalInterfaces) and refuses a card
 	// that offers none with version-mismatch and nothing sent. Its a2a-core
 	// verdict is judged for 0.3, the 1.0-only scenarios saying "needs 1.0".
-	Only03 bool `alt:"only-0.3" keeps:"IFACE-001.NO-MISMATCH,IFACE-002.FALLBACK,IFACE-002.VERSION"`
+	Only03 bool `alt:"only-0.3" keeps:"IFACE-001.NO-MISMATCH,IFACE-002.FALLBACK,IFACE-002.VERSION,READ-001.COMPLETED,READ-001.NOTHING-INVENTED,READ-002.COMPLETED"`
 }
 
 // AltInfo describes one Alternatives field.

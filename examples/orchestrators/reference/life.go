@@ -171,7 +171,13 @@ func (r *run) callCtx(ctx context.Context, a *attempt, method string, params map
 		return callResult{err: err, tls: wire.IsTLSVerifyError(err)}
 	}
 	defer resp.Body.Close()
-	return decodeAnswer(resp)
+	res := decodeAnswer(resp)
+	if res.ok() {
+		if err := r.strictRead(res.raw); err != nil { // reading.go's breaks
+			return callResult{err: err}
+		}
+	}
+	return res
 }
 
 // resubscribe subscribes to the task (SubscribeToTask) and reads its

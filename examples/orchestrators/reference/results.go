@@ -89,6 +89,11 @@ func (r *run) takeResult(raw json.RawMessage) {
 	case w.ID != "" && w.Status != nil:
 		k.task(&w, r.br) // a bare 1.0 task (GetTask)
 	}
+	if r.br.FutureArtifacts {
+		for _, a := range futureArtifacts(raw) { // reading.go
+			k.put(&a)
+		}
+	}
 }
 
 // forTask starts over when the answer is about another task.

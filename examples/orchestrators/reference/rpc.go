@@ -117,6 +117,11 @@ func (r *run) observe(a *attempt, resp *http.Response) {
 // call makes a JSON-RPC call and decodes its answer.
 func (r *run) call(a *attempt, method string, params map[string]any) callResult {
 	res := r.callOnce(a, method, params)
+	if res.ok() {
+		if err := r.strictRead(res.raw); err != nil { // reading.go's breaks
+			return callResult{err: err}
+		}
+	}
 	r.takeResult(res.raw) // results.go
 	return res
 }
@@ -782,6 +787,9 @@ func (r *run) stream(a *attempt, params map[string]any) (res callResult, fallbac
 		ti, err := wire.ParseResult(rr.Result)
 		if err != nil {
 			continue
+		}
+		if err := r.strictRead(rr.Result); err != nil { // reading.go's breaks
+			return callResult{err: err}, false
 		}
 		r.takeResult(rr.Result) // results.go
 		if ti.Message {

@@ -69,6 +69,9 @@ type Host interface {
 	ResponseVersion(asked string, d a2a.Dialect) string
 	// RunHeaderHooks lets the faults change the answer's headers.
 	RunHeaderHooks(hdr http.Header)
+	// AnswerHook is the faults' answer hooks for call c, applied in turn
+	// to an answer object in place (nil when no fault has one).
+	AnswerHook(c *fault.Call) func(v map[string]any)
 	// ErrorDomain is the ErrorInfo domain of the vendor's own reasons.
 	ErrorDomain() string
 	// MaxBody is the largest request body read (Limits.MaxBody).

@@ -65,6 +65,10 @@ func Respond(w http.ResponseWriter, r *http.Request, q *Request, res ops.Result,
 	if res.HoldAnswer && !holdAnswer(r, q, &res, ev) {
 		return
 	}
+	if rw := q.Host.AnswerHook(q.Call); rw != nil {
+		rewriteAnswer(&res, rw)
+		ev.Faults = q.Call.Faults // the answer faults name themselves too
+	}
 	ev.State = a2a.NormalState(a2a.StateName(res.State, q.Dialect)) // as the wire said it
 	ev.MessageReply = res.Message
 	if res.Stream != nil {
@@ -73,6 +77,26 @@ func Respond(w http.ResponseWriter, r *http.Request, q *Request, res ops.Result,
 	}
 	WriteJSON(w, http.StatusOK, b.Answer(res), ev)
 	trace.KeepResults(ev, res.Results)
+}
+
+// rewriteAnswer lets the answer faults (fault.AnswerHook) change an
+// answer before it is encoded: each event of a stream, or the result
+// object, a send's task rendered to its map first (the fast encoder is
+// then skipped).
+func rewriteAnswer(res *ops.Result, rw func(map[string]any)) {
+	if res.Stream != nil {
+		for _, item := range res.Stream {
+			if m, ok := item.(map[string]any); ok {
+				rw(m)
+			}
+		}
+		return
+	}
+	v := res.ResultValue()
+	if m, ok := v.(map[string]any); ok {
+		rw(m)
+	}
+	res.Value, res.Sent = v, ops.SentTask{}
 }
 
 // dropAnswer closes the connection of a request whose operation ran (its

@@ -9,7 +9,8 @@
 // under its name. The vendor builds it with New, at start-up or when the
 // admin API adds it, and asks it, in the order the faults were attached and
 // on the hosts it applies to, for each hook it implements: CallHook on
-// every call, HeaderHook on every answer's headers, LenientHook when the
+// every call, HeaderHook on every answer's headers, AnswerHook on every
+// answer's objects (answer.go walks them), LenientHook when the
 // A2A-Version is negotiated, CardHook and EpochHook when the card is built
 // or fetched, SignHook and JWKSHook for a signing vendor's card and key
 // set, CertHook and ConnRefuser for a host's certificate and connections.

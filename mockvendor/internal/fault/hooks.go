@@ -39,6 +39,17 @@ type HeaderHook interface {
 	OnResponseHeader(h http.Header)
 }
 
+// AnswerHook runs on every successful answer of a host the fault applies
+// to, once the operation has built it and before the binding encodes it:
+// on the result object of a plain answer and on each event of a stream,
+// never on an error. v is that object in the call's dialect (c.Dialect),
+// built for this answer alone, which the hook may change in place; c is
+// the call as the call hooks left it. answer.go walks the A2A objects an
+// answer holds.
+type AnswerHook interface {
+	OnAnswer(c *Call, v map[string]any)
+}
+
 // LenientHook runs when a request's A2A-Version is negotiated (and before
 // its method's dialect is settled), on the hosts the fault applies to.
 // Lenient true lets the method's own dialect win over the version
