@@ -99,6 +99,10 @@
 //	                         never; held until the client leaves)
 //	state-unknown            a real stream announces an unknown state after
 //	                         working. state (TASK_STATE_UNSPECIFIED)
+//	push-trials              a completed task's webhooks also get a delivery
+//	                         for an unknown task, a forged and an unsigned one
+//	                         and a duplicate, each traced with its kind. kinds
+//	                         (all four)
 //	stream-error-event       a real stream ends with an A2A error event; the
 //	                         task fails. code (-32001), message, reason,
 //	                         afterEvents (2), sends (plain sends pass)

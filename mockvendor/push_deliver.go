@@ -72,6 +72,17 @@ func (p pushVendor) EncodeTask(t *task, d a2a.Dialect, state string, now time.Ti
 	return ops.EncodeTaskAt(t, d, state, now)
 }
 
+// Events are t's stream events in dialect d, as a stream sends them.
+func (p pushVendor) Events(t *task, d a2a.Dialect) []any {
+	evs, _ := ops.StreamEvents(t, d, p.v.fleet.limits.WorkTime)
+	return evs
+}
+
+// Results is what an answer showing t in state delivers of its results.
+func (p pushVendor) Results(t *task, d a2a.Dialect, state string) *Results {
+	return ops.TaskResults(t, d, state)
+}
+
 // Enter registers a delivery goroutine unless the fleet is closing.
 func (p pushVendor) Enter() bool { return p.v.fleet.enter() }
 
