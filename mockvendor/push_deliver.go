@@ -51,6 +51,22 @@ const (
 	MaxPushResponseBytes = push.MaxResponseBytes
 )
 
+// The texts the push-trials fault's deliveries carry (push.UnknownTaskText,
+// ...): the checks look for them in what an orchestrator reports.
+const (
+	// PushTrialUnknownTaskText is the status message of the unknown
+	// task's failure.
+	PushTrialUnknownTaskText = push.UnknownTaskText
+	// PushTrialForgedText is the status message of the forged
+	// cancellation.
+	PushTrialForgedText = push.ForgedText
+	// PushTrialUnsignedText is the text part the unsigned delivery
+	// appends to the task's last artifact.
+	PushTrialUnsignedText = push.UnsignedText
+	// MaxPushTrials is the most deliveries one trials sequence makes.
+	MaxPushTrials = push.MaxTrials
+)
+
 // pushStore holds a vendor's push configs and delivers their
 // notifications.
 type pushStore = push.Store

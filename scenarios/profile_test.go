@@ -91,6 +91,12 @@ var coreFor03 = map[string]string{
 	"CONV-001.NO-NEW-TASK":        binds03,  // 0.3 §9.4 (descriptive)
 	"CONV-002.EVERY-TURN":         binds03,  // 0.3 §9.4 (descriptive)
 	"CONV-003.INTERRUPTED":        binds03,  // 0.3 §9.4 (descriptive)
+	"PUSH-001.ACK":                below03,  // 0.3 §9.5 (descriptive); the MUST is A2A 1.0 §4.3.3, §13.2
+	"PUSH-001.FORGED":             below03,  // 0.3 §9.5 (descriptive); the MUST is A2A 1.0 §13.2
+	"PUSH-001.UNKNOWN-TASK":       only10In, // A2A 1.0 §13.2 (SHOULD), §4.3.3 (MUST); 0.3 has no receiver clause
+	"PUSH-001.DUPLICATE":          only10In, // A2A 1.0 §4.3.3, §13.2 (SHOULD)
+	"PUSH-001.OUTCOME":            below03,  // 0.3 §9.5 (descriptive); the MUST is A2A 1.0 §13.2
+	"PUSH-001.TOKEN":              only10In, // A2A 1.0 §13.2 (SHOULD)
 	"G-JSONRPC":                   binds03,  // 0.3 §3.2.1, §7 (MUST)
 	"G-MESSAGE-SHAPE":             binds03,  // 0.3 §6.5 (MUST)
 	"G-VERSION-HEADER":            only10In, // A2A-Version is A2A 1.0's (§3.6.1 excepts 0.3 clients)

@@ -24,7 +24,10 @@ import (
 // it (A2A 1.0 §4.3.3: the same events as streaming); for a 0.3 or 0.1
 // config, Task objects: unknown-task, forged, unsigned, the completed
 // task (genuine), duplicate. The kinds the task was not marked with are
-// left out. A sequence holds at most MaxTrials deliveries.
+// left out. A sequence holds at most MaxTrials deliveries. Each is traced
+// with the id of the task whose config received it (Event.TaskID), the
+// unknown-task delivery too (its note names the other task), and only the
+// genuine ones with the state they show (Event.State).
 
 // MaxTrials is the most deliveries one trials sequence makes (its
 // artifact events included): each has its MaxAttempts attempts.
@@ -91,7 +94,7 @@ func trials(v Vendor, t *tasks.Task, now time.Time, c Config, final post) ([]pos
 	}
 	d := c.Dialect
 	other := &tasks.Task{ID: tasks.NewID("t-"), ContextID: tasks.NewID("ctx-")}
-	if err := add(trace.DeliveryUnknownTask, endedAs(other, d, "failed", UnknownTaskText, now), final.hdr, "",
+	if err := add(trace.DeliveryUnknownTask, endedAs(other, d, "failed", UnknownTaskText, now), final.hdr, t.ID,
 		"task "+other.ID+", not the client's, claimed failed"); err != nil {
 		return nil, err
 	}

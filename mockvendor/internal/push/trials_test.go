@@ -92,7 +92,7 @@ func TestTrials(t *testing.T) {
 				if e.Delivery == trace.DeliveryDuplicate && string(a.body) != string(arrived[i-1].body) {
 					t.Errorf("the duplicate %s differs from %s", a.body, arrived[i-1].body)
 				}
-				if e.Delivery == trace.DeliveryUnknownTask && (e.TaskID != "" || strings.Contains(string(a.body), task.ID)) {
+				if e.Delivery == trace.DeliveryUnknownTask && (e.TaskID != task.ID || e.State != "" || strings.Contains(string(a.body), task.ID)) {
 					t.Errorf("the unknown-task delivery names the client's task: %s", a.body)
 				}
 			}
