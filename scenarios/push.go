@@ -331,11 +331,20 @@ func judgePushUnknownTask(r *Run) Verdict {
 			return Failf("delegation %d: the outcome names task %s, which the orchestrator never created (a delivery's claim)", i+1, other).Want("its own task", o.TaskID).At(e.Seq).evidenced()
 		case o.StatusText == mockvendor.PushTrialUnknownTaskText:
 			return Failf("delegation %d: the outcome's statusText is the unknown task's failure message", i+1).Want("the task's own status", o.StatusText).At(e.Seq).evidenced()
-		case o.Outcome == contract.OutcomeFailed && normalTaskState(o.TaskState) == "failed" && r.pushCompleted(i):
-			return Failf("delegation %d: the outcome says failed; the task completed, and only the delivery for an unknown task claimed a failure", i+1).Want("completed", o.Outcome).At(e.Seq).evidenced()
+		case o.Outcome != contract.OutcomeCompleted && r.pushCompleted(i) && answered2xx(evs):
+			if forged := r.pushAttempts(i, mockvendor.DeliveryForged, mockvendor.DeliveryUnsigned); answered2xx(forged) {
+				return NotExercisedf("delegation %d: the outcome says %s; the receiver took both the unknown task's delivery and a forged one, and which it followed cannot be told (PUSH-001.FORGED judges the forged one)", i+1, o.Outcome)
+			}
+			return Failf("delegation %d: the outcome says %s (taskState %q); the task completed, and only the delivery for an unknown task, which the receiver took (2xx), claimed a failure", i+1, o.Outcome, o.TaskState).
+				Want("completed", o.Outcome).At(e.Seq).evidenced()
 		}
 	}
 	return Passf("the delivery for an unknown task left no trace in the outcomes")
+}
+
+// answered2xx reports whether the receiver answered one of evs with 2xx.
+func answered2xx(evs []mockvendor.Event) bool {
+	return slices.ContainsFunc(evs, func(e mockvendor.Event) bool { return isOK(e.Status) })
 }
 
 // unknownTaskID reads the other task's id out of an unknown-task

@@ -112,7 +112,9 @@ func TestPushChecks(t *testing.T) {
 	}{
 		{"PUSH-001.ACK", "2xx to every genuine delivery", good, Pass, ""},
 		{"PUSH-001.ACK", "401 to the genuine ones (checks X-A2A-Notification-Token)", func(t *testing.T) pushRun {
-			return with(good(t), func(p *pushRun) { p.answers = map[string]int{mockvendor.DeliveryGenuine: 401, mockvendor.DeliveryForged: 401} })
+			return with(good(t), func(p *pushRun) {
+				p.answers = map[string]int{mockvendor.DeliveryGenuine: 401, mockvendor.DeliveryForged: 401}
+			})
 		}, Fail, "HTTP 401"},
 		{"PUSH-001.ACK", "409 to the duplicate", func(t *testing.T) pushRun {
 			return with(good(t), func(p *pushRun) { p.answers[mockvendor.DeliveryDuplicate] = 409 })
@@ -140,6 +142,15 @@ func TestPushChecks(t *testing.T) {
 				p.outcomes[0] = &contract.DelegationOutcome{Outcome: contract.OutcomeFailed, TaskState: "TASK_STATE_FAILED", StatusText: mockvendor.PushTrialUnknownTaskText}
 			})
 		}, Fail, "unknown task"},
+		{"PUSH-001.UNKNOWN-TASK", "failed, no state named, the unknown one taken", func(t *testing.T) pushRun {
+			return with(good(t), func(p *pushRun) { p.outcomes[0] = &contract.DelegationOutcome{Outcome: contract.OutcomeFailed} })
+		}, Fail, "only the delivery for an unknown task"},
+		{"PUSH-001.UNKNOWN-TASK", "failed, the unknown one and a forged one taken", func(t *testing.T) pushRun {
+			return with(good(t), func(p *pushRun) {
+				p.answers[mockvendor.DeliveryForged] = 200
+				p.outcomes[0] = &contract.DelegationOutcome{Outcome: contract.OutcomeFailed}
+			})
+		}, NotExercised, "cannot be told"},
 		{"PUSH-001.UNKNOWN-TASK", "the other task's id reported", func(t *testing.T) pushRun {
 			return with(good(t), func(p *pushRun) { p.outcomes[1] = pushDone(t, whole); p.outcomes[1].TaskID = "t-other" })
 		}, Fail, "t-other"},
