@@ -69,7 +69,7 @@ func pushScenarios() []*Scenario {
 		ID:    "PUSH-001",
 		Title: "a webhook receives genuine, forged, unsigned, foreign and duplicate deliveries",
 		Area:  "push",
-		Source: "A2A 1.0 §4.3.3 and §13.2 (the client as webhook receiver); camunda/connectors#5792, a2aproject/A2A#1793, a2aproject/a2a-java#810, a2aproject/a2a-js#239; A2A CLI A2ACLI_PUSH_002. " +
+		Source: "A2A 1.0 §4.3.3 and §13.2 (the client as webhook receiver); camunda/connectors#5792, a2aproject/A2A#1793, a2aproject/a2a-java#810, a2aproject/a2a-js#239 (where the credential travels); A2A CLI A2ACLI_PUSH_002. " +
 			"D breaks no clause: the forged, unsigned and foreign deliveries stand for a third party's, and §4.3.3 says duplicates may occur",
 		Setup: fmt.Sprintf("Two delegations to D, each asking the orchestrator to follow the task by push. D's task works %d ms and completes with a report in two chunks. "+
 			"Once it completes, every webhook the orchestrator registered for it receives, in order: a delivery with the registered credentials for a task the orchestrator never created, claiming it failed; "+
@@ -93,17 +93,18 @@ func pushAckCheck() Check {
 		ID:     "PUSH-001.ACK",
 		Title:  "authentic deliveries are acknowledged with 2xx",
 		Grades: []Grade{{Profile: Core, Level: Must}},
-		Requirement: "Every delivery that carries the credentials the orchestrator registered for its own task (the task's events, and a duplicate of one) is answered with an HTTP 2xx status. " +
-			"A receiver that checks a header the sender does not fill (X-A2A-Notification-Token when it registered only authentication) and refuses genuine deliveries fails. " +
-			"A delivery no answer came for (a receiver already closed) is not judged.",
+		Requirement: "Every delivery carrying the credentials the orchestrator registered, about its own task (a duplicate too), is answered 2xx. " +
+			"Refusing genuine ones (checking a header the sender does not fill) fails; a delivery no answer came for is not judged.",
 		Sources: append([]Source{
 			A2A("§4.3.3", SrcMust, Client).Read("Client Responsibilities: clients MUST respond with HTTP 2xx to acknowledge successful receipt"),
 			A2A("§13.2", SrcMust, Client).Read("Client (Webhook Receiver) Requirements: clients MUST respond with HTTP 2xx status codes to acknowledge successful receipt"),
-			A2A03("§9.5", SrcDescriptive, Client).Read("the example's webhook service receives the POST and validates its headers: a 0.3 client's receiver, descriptive, so SHOULD"),
-			Field("camunda/connectors#5792").Read("a receiver checked X-A2A-Notification-Token, which 1.0 senders do not send (a2aproject/A2A PR 1793 dropped it from the spec's example): genuine deliveries refused"),
-			Field("a2aproject/a2a-java#810").Read("the token travels in a header the other side does not read: genuine notifications fail authentication"),
+			A2A03("§9.5", SrcDescriptive, Client).Read("the example's webhook receives the POST and validates it: descriptive, SHOULD"),
+			Field("camunda/connectors#5792").Read("a receiver validates X-A2A-Notification-Token, which A2A 1.0.1 does not define: a sender using Authorization alone is refused"),
+			Field("a2aproject/A2A#1793").Read("the credential travels in Authorization; X-A2A-Notification-Token is not defined"),
+			Field("a2aproject/a2a-java#810").Read("a sender sent the token header and no Authorization"),
+			Field("a2aproject/a2a-js#239").Read("a sender ignores authentication, sends only X-A2A-Notification-Token"),
 		}, pushSources()...),
-		Fix:          "Answer 2xx (200 or 204) to every delivery whose credential is the one you registered, duplicates included; read the credential where the 1.0 sender puts it: Authorization: <scheme> <credentials> from the config's authentication (X-A2A-Notification-Token only carries the token field).",
+		Fix:          "Answer 2xx to every delivery carrying your credential, duplicates included; read it where a 1.0 sender puts it: Authorization: <scheme> <credentials>.",
 		ReadsOutcome: false,
 		Reached:      pushAnswered("answer a genuine delivery to its webhook", mockvendor.DeliveryGenuine, mockvendor.DeliveryDuplicate),
 		Judge: func(r *Run) Verdict {
@@ -123,7 +124,6 @@ func pushForgedCheck() Check {
 			A2A("§13.2", SrcMust, Client).Read("Client (Webhook Receiver) Requirements: clients MUST validate webhook authenticity using the provided authentication credentials"),
 			A2A("§4.3.3", SrcShould, Client).Read("Client Responsibilities: clients SHOULD implement appropriate security measures to verify the notification source"),
 			A2A03("§9.5", SrcDescriptive, Client).Read("the example's webhook service validates the Authorization header and the X-A2A-Notification-Token: descriptive, so SHOULD for a 0.3 client"),
-			Field("a2aproject/a2a-js#239").Read("the push notification's authentication is not checked on the receiving side"),
 			Posture("a delivery the receiver cannot authenticate is a third party's claim about the task; taking it in lets anyone who learned the URL steer the caller"),
 		}, pushSources()...),
 		Fix:          "Register a fresh credential per config (authentication {scheme: Bearer, credentials: <random>}), and answer 401 to any delivery whose Authorization is not exactly that, compared in constant time; never 2xx to a delivery you did not authenticate.",
