@@ -201,6 +201,7 @@ func pushTokenCheck() Check {
 		Sources: append([]Source{
 			A2A("§13.2", SrcShould, Client).Read("Configuration Security: clients SHOULD use unique, single-purpose tokens for each push notification configuration"),
 			Proto("TaskPushNotificationConfig", SrcDescriptive, Client).Read("token: a token unique for this task or session"),
+			CLI("A2ACLI_PUSH_001", SrcMay).Read("push-config create, get, list and delete (a2a-cli Tier 2): the registration this check reads"),
 		}, pushSources()...),
 		Fix:          "Draw a fresh random credential (32 bytes from a CSPRNG) for every config you register, and keep it with the task it was for.",
 		ReadsOutcome: false,
