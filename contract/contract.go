@@ -84,6 +84,22 @@ type Task struct {
 	// is reported [OutcomeInterrupted], and so is one that asks again
 	// after the last reply. Added in contract 1 as an optional field.
 	Replies []json.RawMessage `json:"replies,omitempty"`
+	// Push asks the OUT to follow the task through push notifications
+	// (A2A 1.0 §3.5.1, §4.3): to run a webhook receiver of its own (an
+	// http or https server on loopback, 127.0.0.1 or ::1, that the OUT
+	// starts), register it with the agent the A2A way (the send's
+	// configuration.taskPushNotificationConfig, or
+	// CreateTaskPushNotificationConfig once it knows the task) with a
+	// credential of its choosing, one per config (§13.2), and conclude
+	// from the deliveries it authenticates. The harness learns the
+	// webhook and its credential from the wire, and sees each delivery
+	// and the HTTP status the receiver answered; the outcome reports what
+	// the OUT concluded, as for any task. An OUT that cannot receive push
+	// ignores the field and follows the task as it otherwise would (poll,
+	// stream): the checks about a receiver are NOT_APPLICABLE to it, never
+	// passed. False means no push. Added in contract 1 as an optional
+	// field.
+	Push bool `json:"push,omitempty"`
 }
 
 // Trust carries the trust anchors of a request.

@@ -108,6 +108,10 @@
 //	timestamp-form           status timestamps in one ISO 8601 form 1.0.1
 //	                         allows. form (millis; seconds, zero-millis,
 //	                         micros, nanos)
+//	push-trials              a completed task's webhooks also get a delivery
+//	                         for an unknown task, a forged and an unsigned one
+//	                         and a duplicate, each traced with its kind. kinds
+//	                         (all four)
 //	stream-error-event       a real stream ends with an A2A error event; the
 //	                         task fails. code (-32001), message, reason,
 //	                         afterEvents (2), sends (plain sends pass)

@@ -95,6 +95,10 @@ type (
 	// SubscribeStall is the config of subscribe-stall: a subscription sends
 	// no first event (held open until the client leaves).
 	SubscribeStall = fault.SubscribeStall
+	// PushTrials is the config of push-trials: a completed task's webhooks
+	// also receive a delivery for an unknown task, forged and unsigned
+	// ones, and a duplicate.
+	PushTrials = fault.PushTrials
 	// StateUnknown is the config of state-unknown: a stream announces its
 	// task in an unknown or unspecified state before it goes on.
 	StateUnknown = fault.StateUnknown

@@ -51,6 +51,22 @@ const (
 	MaxPushResponseBytes = push.MaxResponseBytes
 )
 
+// The texts the push-trials fault's deliveries carry (push.UnknownTaskText,
+// ...): the checks look for them in what an orchestrator reports.
+const (
+	// PushTrialUnknownTaskText is the status message of the unknown
+	// task's failure.
+	PushTrialUnknownTaskText = push.UnknownTaskText
+	// PushTrialForgedText is the status message of the forged
+	// cancellation.
+	PushTrialForgedText = push.ForgedText
+	// PushTrialUnsignedText is the text part the unsigned delivery
+	// appends to the task's last artifact.
+	PushTrialUnsignedText = push.UnsignedText
+	// MaxPushTrials is the most deliveries one trials sequence makes.
+	MaxPushTrials = push.MaxTrials
+)
+
 // pushStore holds a vendor's push configs and delivers their
 // notifications.
 type pushStore = push.Store
@@ -70,6 +86,17 @@ func (p pushVendor) WorkTime() time.Duration { return p.v.fleet.limits.WorkTime 
 // EncodeTask encodes t in state at now in dialect d, as a get answers it.
 func (p pushVendor) EncodeTask(t *task, d a2a.Dialect, state string, now time.Time) any {
 	return ops.EncodeTaskAt(t, d, state, now)
+}
+
+// Events are t's stream events in dialect d, as a stream sends them.
+func (p pushVendor) Events(t *task, d a2a.Dialect) []any {
+	evs, _ := ops.StreamEvents(t, d, p.v.fleet.limits.WorkTime)
+	return evs
+}
+
+// Results is what an answer showing t in state delivers of its results.
+func (p pushVendor) Results(t *task, d a2a.Dialect, state string) *Results {
+	return ops.TaskResults(t, d, state)
 }
 
 // Enter registers a delivery goroutine unless the fleet is closing.

@@ -87,6 +87,20 @@ type Event = trace.Event
 // Coercion records a part the vendor silently changed.
 type Coercion = trace.Coercion
 
+// Webhook is a push-notification config as a request registered it
+// (Event.Webhook): its URL and a fingerprint of its credentials.
+type Webhook = trace.Webhook
+
+// Kinds of push notification of the push-trials fault (Event.Delivery;
+// the trace package documents each).
+const (
+	DeliveryGenuine     = trace.DeliveryGenuine
+	DeliveryDuplicate   = trace.DeliveryDuplicate
+	DeliveryUnknownTask = trace.DeliveryUnknownTask
+	DeliveryForged      = trace.DeliveryForged
+	DeliveryUnsigned    = trace.DeliveryUnsigned
+)
+
 // Presented is one credential a request presented, as the trace records
 // it: whose it was (a vendor id, or CredentialUnknown) and how.
 type Presented = trace.Presented

@@ -99,6 +99,12 @@ var coreFor03 = map[string]string{
 	"READ-001.NOTHING-INVENTED":   only10In, // likewise
 	"READ-003.SPELLED":            only10In, // A2A 1.0 §5.6.1; 0.3 says nothing of timestamp forms
 	"READ-003.PRECISE":            only10In, // likewise
+	"PUSH-001.ACK":                below03,  // 0.3 §9.5 (descriptive); the MUST is A2A 1.0 §4.3.3, §13.2
+	"PUSH-001.FORGED":             below03,  // 0.3 §9.5 (descriptive); the MUST is A2A 1.0 §13.2
+	"PUSH-001.UNKNOWN-TASK":       only10In, // A2A 1.0 §13.2 (SHOULD), §4.3.3 (MUST); 0.3 has no receiver clause
+	"PUSH-001.DUPLICATE":          only10In, // A2A 1.0 §4.3.3, §13.2 (SHOULD)
+	"PUSH-001.OUTCOME":            below03,  // 0.3 §9.5 (descriptive); the MUST is A2A 1.0 §13.2
+	"PUSH-001.TOKEN":              only10In, // A2A 1.0 §13.2 (SHOULD)
 	"G-JSONRPC":                   binds03,  // 0.3 §3.2.1, §7 (MUST)
 	"G-MESSAGE-SHAPE":             binds03,  // 0.3 §6.5 (MUST)
 	"G-VERSION-HEADER":            only10In, // A2A-Version is A2A 1.0's (§3.6.1 excepts 0.3 clients)

@@ -287,6 +287,10 @@ type Request struct {
 	// hosts that demand it (mockvendor.Fleet.Credential). A vendor that
 	// issued none is a harness error. Nil means the caller holds none.
 	Credentials []string
+	// Push asks the orchestrator to follow the task through push
+	// notifications (contract task.push): to run a webhook receiver and
+	// register it. False means no push.
+	Push bool
 }
 
 // Scenario is one situation of the catalog.
@@ -374,7 +378,7 @@ func All() []*Scenario { return Catalog(RealTime) }
 // TimeScale), in catalog order. Each call builds fresh values.
 func Catalog(ts TimeScale) []*Scenario {
 	var out []*Scenario
-	for _, area := range [][]*Scenario{cardScenarios(), cardSeedScenarios(ts), probeScenarios(), probeSeedScenarios(), streamScenarios(ts), streamEndScenarios(ts), streamErrScenarios(ts), modeScenarios(), bindScenarios(), sigScenarios(), keyScenarios(), lifeScenarios(ts), resultScenarios(), ifaceScenarios(), authScenarios(), convScenarios(), slowScenarios(ts), readScenarios()} {
+	for _, area := range [][]*Scenario{cardScenarios(), cardSeedScenarios(ts), probeScenarios(), probeSeedScenarios(), streamScenarios(ts), streamEndScenarios(ts), streamErrScenarios(ts), modeScenarios(), bindScenarios(), sigScenarios(), keyScenarios(), lifeScenarios(ts), resultScenarios(), ifaceScenarios(), authScenarios(), convScenarios(), slowScenarios(ts), readScenarios(), pushScenarios()} {
 		out = append(out, area...)
 	}
 	for _, s := range out {

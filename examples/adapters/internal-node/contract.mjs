@@ -31,7 +31,7 @@
 //     glue: NODE_EXTRA_CA_CERTS, also set by the driver, is honoured by
 //     Node's TLS, ProxyAgent tunnels included.
 
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 
 const CONTRACT = 1;
 const MARGIN_MS = 500; // kept back from deadlineMs so the outcome is written in time (as a2a-js does)
@@ -502,4 +502,44 @@ export function continuation(reply, { taskId, contextId }) {
   if (taskId) m.taskId = taskId;
   if (contextId) m.contextId = contextId;
   return m;
+}
+
+// Push notifications (contract task.push; A2A 1.0 §4.3.3, §13.2). An
+// adapter whose framework can receive webhooks runs the receiver itself:
+// these helpers are the parts every receiver needs, so that each adapter
+// gets them right the same way.
+
+// wantsPush reports whether the caller asks to follow the task by push.
+export function wantsPush(req) {
+  return req?.task?.push === true;
+}
+
+// pushCredential draws a fresh credential for one push notification config
+// (32 random bytes, base64url): register it as authentication
+// {scheme: 'Bearer', credentials}, one per config (§13.2).
+export function pushCredential() {
+  return randomBytes(32).toString('base64url');
+}
+
+// pushAuthentic reports whether a delivery's headers carry the credential
+// registered for its config where a 1.0 sender puts it (§4.3.3:
+// Authorization: <scheme> <credentials>), compared in constant time. A
+// delivery for which it is false gets a 401 and is never acted on.
+export function pushAuthentic(headers, credential) {
+  const got = typeof headers?.get === 'function' ? headers.get('authorization') : headers?.authorization;
+  if (typeof got !== 'string' || typeof credential !== 'string' || !credential) return false;
+  const [scheme, ...rest] = got.split(' ');
+  const a = Buffer.from(rest.join(' '));
+  const b = Buffer.from(credential);
+  return scheme.toLowerCase() === 'bearer' && a.length === b.length && timingSafeEqual(a, b);
+}
+
+// pushTaskId is the id of the task a delivery's body (parsed JSON) is
+// about: a 1.0 StreamResponse's task.id, statusUpdate.taskId or
+// artifactUpdate.taskId, or a 0.3 Task's id ('' for none). Compare it with
+// the task the config was registered for (§4.3.3: validate the task ID).
+export function pushTaskId(body) {
+  const o = body?.task ?? body?.statusUpdate ?? body?.artifactUpdate ?? body;
+  const id = o?.taskId ?? o?.id;
+  return str(id) ? id : '';
 }

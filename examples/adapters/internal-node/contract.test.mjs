@@ -11,12 +11,16 @@ import {
   canonicalJSON,
   continuation,
   digestPart,
+  pushAuthentic,
+  pushCredential,
+  pushTaskId,
   remoteError,
   replies,
   results,
   statusTextOf,
   summarizeArtifact,
   summarizeMessage,
+  wantsPush,
 } from './contract.mjs';
 
 const vectors = JSON.parse(readFileSync(new URL('../../../contract/testdata/artifact-vectors.json', import.meta.url), 'utf8'));
@@ -91,4 +95,24 @@ test('remote errors', () => {
   assert.equal(remoteError(new TypeError('fetch failed')), undefined);
   const sdk03 = new Error('JSON-RPC error: Task not found (Code: -32001) Data: {}');
   assert.deepStrictEqual(remoteError(sdk03), { code: -32001, message: sdk03.message });
+});
+
+test('push receiver helpers', () => {
+  assert.equal(wantsPush({ task: { push: true } }), true);
+  assert.equal(wantsPush({ task: {} }), false);
+  const a = pushCredential();
+  const b = pushCredential();
+  assert.notEqual(a, b, 'a fresh credential per config');
+  assert.ok(a.length >= 43);
+  assert.equal(pushAuthentic({ authorization: `Bearer ${a}` }, a), true);
+  assert.equal(pushAuthentic(new Headers({ Authorization: `bearer ${a}` }), a), true, 'the scheme is case-insensitive');
+  assert.equal(pushAuthentic({ authorization: `Bearer ${b}` }, a), false, 'another credential');
+  assert.equal(pushAuthentic({ 'x-a2a-notification-token': a }, a), false, '1.0 senders put it in Authorization');
+  assert.equal(pushAuthentic({}, a), false, 'none at all');
+  assert.equal(pushAuthentic({ authorization: 'Bearer ' }, ''), false, 'no credential registered');
+  assert.equal(pushTaskId({ statusUpdate: { taskId: 't-1' } }), 't-1');
+  assert.equal(pushTaskId({ artifactUpdate: { taskId: 't-2' } }), 't-2');
+  assert.equal(pushTaskId({ task: { id: 't-3' } }), 't-3');
+  assert.equal(pushTaskId({ kind: 'task', id: 't-4' }), 't-4');
+  assert.equal(pushTaskId({}), '');
 });

@@ -29,8 +29,10 @@ fields (a dict) and, optionally, reset().
 """
 
 import asyncio
+import hmac
 import json
 import os
+import secrets
 import sys
 import time
 import urllib.parse
@@ -488,6 +490,53 @@ def continuation(reply, task_id, context_id):
     m.setdefault("messageId", "m-" + uuid.uuid4().hex[:12])
     m.setdefault("role", "user")
     return m
+
+
+# Push notifications (contract task.push; A2A 1.0 §4.3.3, §13.2). An
+# adapter whose library can receive webhooks runs the receiver itself;
+# these are the parts every receiver needs.
+
+
+def wants_push(req):
+    """True when the caller asks to follow the task by push notifications."""
+    return (req.get("task") or {}).get("push") is True
+
+
+def push_credential():
+    """A fresh credential for one push notification config (32 random
+    bytes, base64url): register it as authentication {"scheme": "Bearer",
+    "credentials": ...}, one per config (§13.2)."""
+    return base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode()
+
+
+def push_authentic(headers, credential):
+    """True when a delivery's headers (a mapping, names in any case) carry
+    the credential registered for its config where a 1.0 sender puts it
+    (Authorization: <scheme> <credentials>, §4.3.3), compared in constant
+    time. A delivery for which it is False gets a 401 and is never acted
+    on."""
+    if not credential:
+        return False
+    got = ""
+    for k, v in (headers or {}).items():
+        if isinstance(k, str) and k.lower() == "authorization" and isinstance(v, str):
+            got = v
+    scheme, _, cred = got.partition(" ")
+    return scheme.lower() == "bearer" and hmac.compare_digest(cred.encode(), credential.encode())
+
+
+def push_task_id(body):
+    """The id of the task a delivery's body (parsed JSON) is about: a 1.0
+    StreamResponse's task.id, statusUpdate.taskId or artifactUpdate.taskId,
+    or a 0.3 Task's id ("" for none). Compare it with the task the config
+    was registered for (§4.3.3: validate the task ID)."""
+    if not isinstance(body, dict):
+        return ""
+    o = body.get("task") or body.get("statusUpdate") or body.get("artifactUpdate") or body
+    if not isinstance(o, dict):
+        return ""
+    tid = o.get("taskId") or o.get("id")
+    return tid if isinstance(tid, str) else ""
 
 
 def remote_error(code=None, reason="", message=""):

@@ -87,6 +87,24 @@ class Conversation(unittest.TestCase):
         self.assertNotIn("taskId", reply)
         self.assertTrue(kit.continuation({"parts": []}, "t-1", "")["messageId"])
 
+    def test_push_helpers(self):
+        self.assertTrue(kit.wants_push({"task": {"push": True}}))
+        self.assertFalse(kit.wants_push({"task": {}}))
+        a, b = kit.push_credential(), kit.push_credential()
+        self.assertNotEqual(a, b)
+        self.assertGreaterEqual(len(a), 43)
+        self.assertTrue(kit.push_authentic({"Authorization": "Bearer " + a}, a))
+        self.assertTrue(kit.push_authentic({"authorization": "bearer " + a}, a))
+        self.assertFalse(kit.push_authentic({"Authorization": "Bearer " + b}, a))
+        self.assertFalse(kit.push_authentic({"X-A2A-Notification-Token": a}, a))
+        self.assertFalse(kit.push_authentic({}, a))
+        self.assertFalse(kit.push_authentic({"Authorization": "Bearer "}, ""))
+        self.assertEqual(kit.push_task_id({"statusUpdate": {"taskId": "t-1"}}), "t-1")
+        self.assertEqual(kit.push_task_id({"artifactUpdate": {"taskId": "t-2"}}), "t-2")
+        self.assertEqual(kit.push_task_id({"task": {"id": "t-3"}}), "t-3")
+        self.assertEqual(kit.push_task_id({"kind": "task", "id": "t-4"}), "t-4")
+        self.assertEqual(kit.push_task_id({}), "")
+
     def test_replies_and_status_text(self):
         req = {"task": {"replies": [{"parts": []}, "not a message"]}}
         self.assertEqual(kit.replies_of(req), [{"parts": []}])

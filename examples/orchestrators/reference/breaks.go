@@ -359,6 +359,26 @@ type Breaks struct {
 	// MillisTimestampsOnly refuses an answer whose status timestamp is not
 	// written with exactly three fraction digits and 'Z'.
 	MillisTimestampsOnly bool `break:"millis-timestamps-only" check:"READ-003.SPELLED,READ-003.PRECISE"`
+	// PushTokenHeader authenticates webhook deliveries by
+	// X-A2A-Notification-Token, a header A2A 1.0 does not define, while
+	// registering only authentication (which the sender puts in
+	// Authorization): genuine deliveries are refused.
+	PushTokenHeader bool `break:"push-token-header" check:"PUSH-001.ACK"`
+	// PushAcceptAll answers 2xx to every delivery and acts on it,
+	// authenticated or not.
+	PushAcceptAll bool `break:"push-accept-all" check:"PUSH-001.FORGED,PUSH-001.OUTCOME"`
+	// PushActOnRefused refuses an unauthenticated delivery (401) and acts
+	// on it all the same.
+	PushActOnRefused bool `break:"push-act-on-refused" check:"PUSH-001.OUTCOME"`
+	// PushNoTaskCheck takes every authenticated delivery as news of its
+	// task, whatever task it names.
+	PushNoTaskCheck bool `break:"push-no-task-check" check:"PUSH-001.UNKNOWN-TASK"`
+	// PushNoDedup processes a delivery each time it arrives: a duplicate
+	// artifact append is applied twice.
+	PushNoDedup bool `break:"push-no-dedup" check:"PUSH-001.DUPLICATE"`
+	// SharedPushToken registers every webhook with one credential, drawn
+	// once per orchestrator.
+	SharedPushToken bool `break:"shared-push-token" check:"PUSH-001.TOKEN"`
 }
 
 // Alternatives switch on a different behaviour that the seeds and the
@@ -423,6 +443,11 @@ type Alternatives struct {
 	// that offers none with version-mismatch and nothing sent. Its a2a-core
 	// verdict is judged for 0.3, the 1.0-only scenarios saying "needs 1.0".
 	Only03 bool `alt:"only-0.3" keeps:"IFACE-001.NO-MISMATCH,IFACE-002.FALLBACK,IFACE-002.VERSION,READ-001.COMPLETED,READ-001.NOTHING-INVENTED,READ-002.COMPLETED"`
+	// PushInline registers the webhook in the send's configuration
+	// (taskPushNotificationConfig, A2A 1.0 §6.6's way) instead of by
+	// CreateTaskPushNotificationConfig after the send: deliveries may then
+	// come before the send's answer names the task, and wait for it.
+	PushInline bool `alt:"push-inline" keeps:"PUSH-001.ACK,PUSH-001.FORGED,PUSH-001.UNKNOWN-TASK,PUSH-001.DUPLICATE,PUSH-001.OUTCOME,PUSH-001.TOKEN"`
 }
 
 // AltInfo describes one Alternatives field.

@@ -24,8 +24,9 @@ type agentCard struct {
 	AdditionalInterfaces []legacyInterface `json:"additionalInterfaces"`
 	SupportedInterfaces  []cardInterface   `json:"supportedInterfaces"`
 	Capabilities         struct {
-		Streaming  bool `json:"streaming"`
-		Extensions []struct {
+		Streaming         bool `json:"streaming"`
+		PushNotifications bool `json:"pushNotifications"`
+		Extensions        []struct {
 			URI    string         `json:"uri"`
 			Params map[string]any `json:"params"`
 		} `json:"extensions"`

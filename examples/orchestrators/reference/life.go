@@ -57,6 +57,13 @@ func (r *run) follow(a *attempt, info wire.TaskInfo) wire.TaskInfo {
 	if info.ID == "" || settled(info.State) || r.br.NoPoll || r.br.ReturnImmediatelyNoFollow || a.workingAsEnd {
 		return r.afterSettled(a, info)
 	}
+	if a.push != nil { // push.go
+		info = r.followPush(a, info)
+		if !settled(info.State) && r.ctx.Err() != nil {
+			r.abandon(a, info.ID)
+		}
+		return r.afterSettled(a, info)
+	}
 	if a.viaStream {
 		switch {
 		case r.br.CompleteOnStreamEnd:

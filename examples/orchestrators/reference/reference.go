@@ -122,6 +122,9 @@ type Orchestrator struct {
 	// Only the breaks that take a skill id for a global name use these.
 	ranAt     map[string]iface     // skill id -> endpoint it last completed at (BorrowSkillID)
 	skillDown map[string]time.Time // skill id -> end of its refusal everywhere (GlobalSkillAvailability)
+	// sharedPush is the one webhook credential of the SharedPushToken
+	// break ("" until drawn).
+	sharedPush string
 }
 
 // New returns a reference orchestrator.
@@ -261,6 +264,9 @@ type run struct {
 	// remoteErr is the A2A error that last answered the real task
 	// (streamerr.go), reported when the delegation does not succeed.
 	remoteErr *contract.RemoteError
+	// push is the delegation's webhook receiver (push.go), nil until the
+	// task is followed by push.
+	push *pushHook
 }
 
 func newRun(o *Orchestrator, ctx context.Context, req contract.DelegationRequest, base *http.Client) *run {
@@ -290,6 +296,7 @@ func newRun(o *Orchestrator, ctx context.Context, req contract.DelegationRequest
 }
 
 func (r *run) close() {
+	r.push.close()
 	if r.idle != nil {
 		r.idle.CloseIdleConnections()
 	}
@@ -359,6 +366,9 @@ type attempt struct {
 	// streamErrEvent is set when the real send's stream ended with an
 	// error event (streamerr.go).
 	streamErrEvent bool
+	// push is the receiver the task is followed by (push.go), nil when
+	// it is not.
+	push *pushHook
 }
 
 // delegate tries the candidates in order until one completes the task.

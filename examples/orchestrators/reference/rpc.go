@@ -523,6 +523,9 @@ func (r *run) send(a *attempt, params map[string]any) callResult {
 	if res, ok := r.sendOddly(a, params); ok { // retry.go: the SLOW breaks
 		return res
 	}
+	if r.wantsPush(a) { // push.go: followed by the reference's webhook
+		return r.call(a, "SendMessage", r.pushParams(a, params))
+	}
 	if (r.req.Task.PreferStreaming || r.alt.StreamFollow) && a.card.Capabilities.Streaming && a.ep.Binding == bindingJSONRPC && a.ep.Version == ProtocolVersion {
 		res, fallback := r.stream(a, params)
 		if r.br.ResendAfterStreamAuth && errors.Is(res.err, errAuthRejected) {

@@ -52,6 +52,7 @@ func Respond(w http.ResponseWriter, r *http.Request, q *Request, res ops.Result,
 	if ev.TaskID == "" {
 		ev.TaskID = res.TaskID
 	}
+	ev.Webhook = res.Webhook
 	if res.Resent {
 		ev.Note = "a resend of an earlier message (same messageId): answered with its task, no new one"
 	}

@@ -90,6 +90,10 @@ type Call struct {
 	// working status); the task it created has failed by then.
 	StreamError      *a2a.Error
 	StreamErrorAfter int
+	// PushTrials, when set, are the trial deliveries (trace.Delivery*
+	// kinds) the webhooks of the task the call creates receive once it
+	// completes (push-trials). Nil: none.
+	PushTrials []string
 	// Coercions are the parts a fault changed.
 	Coercions []trace.Coercion
 	// Faults names the faults that acted on the call.

@@ -106,6 +106,13 @@ func taskResults(t *tasks.Task, d a2a.Dialect, state string) *trace.Results {
 	return r
 }
 
+// TaskResults is taskResults for the packages above: what an answer
+// showing t in state in dialect d delivers of its results (push
+// notifications record it too).
+func TaskResults(t *tasks.Task, d a2a.Dialect, state string) *trace.Results {
+	return taskResults(t, d, state)
+}
+
 // replyResults is what a Message reply delivers: its parts, as one
 // artifact with no id (the driver contract's reading of a Message reply).
 func replyResults(msg map[string]any) *trace.Results {

@@ -28,6 +28,7 @@ func send(v Vendor, q *Request) (Result, error) {
 	res := taskResult(v, q, t)
 	res.Task = t
 	res.Resent = resent(q, t)
+	res.Webhook = inlineWebhook(v, q, t)
 	if q.Call.HoldBlocking && blockingAsked(q.Send.Configuration) && !tasks.Terminal(res.State) && !interruptedState(res.State) {
 		// long-task: a blocking send waits for the task's end (A2A 1.0
 		// §3.2.2); the binding holds the answer (Result.HoldAnswer).
@@ -67,10 +68,12 @@ func stream(v Vendor, q *Request) (Result, error) {
 		return Result{}, err
 	}
 	if q.Call.StreamAsJSON {
-		return taskResult(v, q, t), nil
+		res := taskResult(v, q, t)
+		res.Webhook = inlineWebhook(v, q, t)
+		return res, nil
 	}
 	evs, state := StreamEvents(t, q.Dialect, v.WorkTime())
-	res := Result{Stream: evs, TaskID: t.ID, State: state, Task: t, Results: taskResults(t, q.Dialect, state), ResultsAt: len(evs) - 1, Resent: resent(q, t)}
+	res := Result{Stream: evs, TaskID: t.ID, State: state, Task: t, Results: taskResults(t, q.Dialect, state), ResultsAt: len(evs) - 1, Resent: resent(q, t), Webhook: inlineWebhook(v, q, t)}
 	if t.WorkFor > 0 && !t.Hold {
 		// The task and its working status go out at once; the rest when
 		// the work is done.
@@ -452,6 +455,7 @@ func newTask(v Vendor, q *Request) (*tasks.Task, error) {
 		Asks:          c.Asks,
 		Question:      c.Question,
 		EndsMeanwhile: c.EndsMeanwhile,
+		PushTrials:    c.PushTrials,
 	}
 	if c.Op == trace.OpStream && v.StreamsWork() && !c.Probe && !c.Hold && !c.StreamAsJSON && t.WorkFor == 0 {
 		t.WorkFor = v.WorkTime() // Config.StreamsWork

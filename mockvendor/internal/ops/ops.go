@@ -124,6 +124,10 @@ type Result struct {
 	// (same messageId, parts, skill and blocking mode) and the answer is
 	// that message's task, no new one (A2A 1.0 §3.3.1).
 	Resent bool
+	// Webhook is the push-notification config the request registered (a
+	// push-config create, or a send that carried one), for the trace; nil
+	// when none.
+	Webhook *trace.Webhook
 	// EndError, when set, is sent as the stream's last event, an error,
 	// after its events (stream-error-event). Nil ends the stream plainly.
 	EndError *a2a.Error

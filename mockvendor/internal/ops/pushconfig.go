@@ -9,6 +9,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/push"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/tasks"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
 
 // The push-notification config methods (A2A 1.0.1 §3.1.7-§3.1.10; 0.3
@@ -119,7 +120,7 @@ func pushMethod(v Vendor, q *Request) (Result, error) {
 			return Result{}, a2a.InvalidParams(err.Error())
 		}
 		st.Watch(pv, t)
-		return Result{Value: encodePushConfig(taskID, c, q.Dialect), TaskID: taskID}, nil
+		return Result{Value: encodePushConfig(taskID, c, q.Dialect), TaskID: taskID, Webhook: c.Webhook()}, nil
 	case pushGet:
 		cs := st.List(taskID)
 		i := slices.IndexFunc(cs, func(x push.Config) bool { return x.ID == cfgID })
@@ -233,6 +234,19 @@ func inlinePush(v Vendor, q *Request, t *tasks.Task) error {
 		return a2a.InvalidParams(err.Error())
 	}
 	st.WatchNew(pv, t)
+	return nil
+}
+
+// inlineWebhook is the config a send that created task t carried, as the
+// trace records its registration (nil when it carried none).
+func inlineWebhook(v Vendor, q *Request, t *tasks.Task) *trace.Webhook {
+	if !v.PushNotifications() || q.Call.Message == nil || t.Input != q.Call.Message || !mayHavePushConfig(q.Params) {
+		return nil
+	}
+	st, _ := v.Push()
+	if cs := st.List(t.ID); len(cs) > 0 {
+		return cs[0].Webhook()
+	}
 	return nil
 }
 

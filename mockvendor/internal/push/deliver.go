@@ -467,7 +467,9 @@ func event(vendor, id, state string, c Config) trace.Event {
 }
 
 // deliver sends one notification: up to MaxAttempts attempts, each
-// traced, fewer when an attempt fails for good or the fleet closes.
+// traced, fewer when an attempt fails for good or the fleet closes. The
+// completion of a task the push-trials fault marked is a sequence of
+// deliveries instead (trials.go), each sent the same way, in order.
 func (s *Store) deliver(ctx context.Context, v Vendor, j *job) {
 	ev := event(v.ID(), j.taskID, j.state, j.c)
 	ev.Host = j.u.Host
@@ -477,34 +479,97 @@ func (s *Store) deliver(ctx context.Context, v Vendor, j *job) {
 		v.Add(ev)
 		return
 	}
-	body, hdr, err := payload(v, t, j.state, j.at, j.c)
+	posts, err := notification(v, t, j.state, j.at, j.c)
 	if err != nil {
 		ev.DeliveryError = "not delivered: " + err.Error()
 		v.Add(ev)
 		return
 	}
+	for k, p := range posts {
+		if !s.send(ctx, v, j.u, ev, p) && k < len(posts)-1 {
+			why := "the receiver did not answer the one before"
+			if ctx.Err() != nil {
+				why = context.Cause(ctx).Error()
+			}
+			ev.Delivery, ev.DeliveryError = posts[k+1].kind, fmt.Sprintf("not delivered: this and the %d deliveries after it (%s)", len(posts)-2-k, why)
+			v.Add(ev)
+			return
+		}
+	}
+}
+
+// post is one delivery of a notification: its body and headers, and what
+// the trace says of it (its kind, the task and state it names, a note,
+// the results it carries).
+type post struct {
+	kind          string // Event.Delivery ("" for an honest vendor's)
+	body          []byte
+	hdr           http.Header
+	taskID, state string
+	note          string
+	results       *trace.Results
+}
+
+// notification is the deliveries of t in state to c: one, or the trials'
+// sequence for the completion of a task the push-trials fault marked.
+func notification(v Vendor, t *tasks.Task, state string, now time.Time, c Config) ([]post, error) {
+	hdr, err := header(t.Vendor, c)
+	if err != nil {
+		return nil, err
+	}
+	doc := v.EncodeTask(t, c.Dialect, state, now)
+	if c.Dialect == a2a.Dialect10 {
+		doc = map[string]any{"task": doc} // a StreamResponse of one member
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	p := post{body: b, hdr: hdr, taskID: t.ID, state: state}
+	if len(t.PushTrials) == 0 {
+		return []post{p}, nil
+	}
+	p.kind = trace.DeliveryGenuine
+	if state != "completed" {
+		return []post{p}, nil
+	}
+	p.results = v.Results(t, c.Dialect, state)
+	return trials(v, t, now, c, p)
+}
+
+// send makes one delivery: up to MaxAttempts attempts, each traced. It
+// reports whether the receiver answered the last attempt made (with any
+// status).
+func (s *Store) send(ctx context.Context, v Vendor, u *url.URL, ev trace.Event, p post) bool {
 	s.mu.Lock()
 	timeout, delay := cmp.Or(s.timeout, DeliveryTimeout), cmp.Or(s.retryDelay, RetryDelay)
 	s.mu.Unlock()
 	client := s.httpClient()
+	ev.Delivery, ev.TaskID, ev.State = p.kind, p.taskID, p.state
+	if p.note != "" {
+		ev.Note += ": " + p.note
+	}
+	ev.Results = nil
+	trace.KeepResults(&ev, p.results)
 	for attempt := 1; attempt <= MaxAttempts; attempt++ {
 		if attempt > 1 && !sleepCtx(ctx, delay<<(attempt-2)) {
 			ev.DeliveryError = fmt.Sprintf("not delivered: %v before attempt %d", context.Cause(ctx), attempt)
 			v.Add(ev)
-			return
+			return false
 		}
 		e := ev
 		e.Attempt = attempt
-		e.Authorization = hdr.Get("Authorization") != ""
-		e.ContentType = hdr.Get("Content-Type")
+		e.Authorization = p.hdr.Get("Authorization") != ""
+		e.ContentType = p.hdr.Get("Content-Type")
 		seq := v.Begin(e)
-		status, err := postOnce(ctx, client, timeout, j.u, body, hdr)
+		status, err := postOnce(ctx, client, timeout, u, p.body, p.hdr)
 		why, again := attemptOutcome(ctx, status, err)
 		v.Finish(seq, status, why)
 		if !again {
-			return
+			return status != 0
 		}
 	}
+	return false
 }
 
 // attemptOutcome is what an attempt's result says: why it failed ("" for
@@ -573,17 +638,17 @@ type auth struct {
 	Scheme      string   `json:"scheme"`
 	Schemes     []string `json:"schemes"`
 	Credentials string   `json:"credentials"`
+	scheme      string   // the one scheme named (Config.authentication)
 }
 
-// payload is the body and headers of a notification of t in state to
-// config c, in c's dialect (see the comment at the top of this file), t
-// encoded by the vendor v.
-func payload(v Vendor, t *tasks.Task, state string, now time.Time, c Config) ([]byte, http.Header, error) {
+// header is the headers of a genuine notification to config c of vendor
+// (see the comment at the top of this file): the content type of c's
+// dialect, the config's token as X-A2A-Notification-Token, and its
+// authentication as Authorization.
+func header(vendor string, c Config) (http.Header, error) {
 	hdr := http.Header{}
-	hdr.Set("User-Agent", "a2a-conform-mockvendor/"+t.Vendor)
-	doc := v.EncodeTask(t, c.Dialect, state, now)
+	hdr.Set("User-Agent", "a2a-conform-mockvendor/"+vendor)
 	if c.Dialect == a2a.Dialect10 {
-		doc = map[string]any{"task": doc} // a StreamResponse of one member
 		hdr.Set("Content-Type", "application/a2a+json")
 	} else {
 		hdr.Set("Content-Type", "application/json")
@@ -591,22 +656,30 @@ func payload(v Vendor, t *tasks.Task, state string, now time.Time, c Config) ([]
 	if c.Token != "" {
 		hdr.Set("X-A2A-Notification-Token", c.Token)
 	}
-	if len(c.Auth) > 0 && string(c.Auth) != "null" {
-		var a auth
-		if err := json.Unmarshal(c.Auth, &a); err != nil {
-			return nil, nil, fmt.Errorf("the config's authentication is not an object: %w", err)
-		}
-		scheme := a.Scheme
-		if scheme == "" && len(a.Schemes) > 0 {
-			scheme = a.Schemes[0]
-		}
-		if scheme != "" && a.Credentials != "" {
-			hdr.Set("Authorization", scheme+" "+a.Credentials)
-		}
-	}
-	b, err := json.Marshal(doc)
+	a, err := c.authentication()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return b, hdr, nil
+	if a.scheme != "" && a.Credentials != "" {
+		hdr.Set("Authorization", a.scheme+" "+a.Credentials)
+	}
+	return hdr, nil
+}
+
+// authentication decodes the config's authentication object (a zero auth
+// when it has none), with scheme the one scheme it names: 1.0's scheme,
+// else 0.x's first.
+func (c Config) authentication() (auth, error) {
+	var a auth
+	if len(c.Auth) == 0 || string(c.Auth) == "null" {
+		return a, nil
+	}
+	if err := json.Unmarshal(c.Auth, &a); err != nil {
+		return a, fmt.Errorf("the config's authentication is not an object: %w", err)
+	}
+	a.scheme = a.Scheme
+	if a.scheme == "" && len(a.Schemes) > 0 {
+		a.scheme = a.Schemes[0]
+	}
+	return a, nil
 }

@@ -12,7 +12,11 @@
 // DeliveryTimeout, MaxAttempts, RetryDelay and MaxResponseBytes; and the
 // queue per receiver (queue.go: MaxInFlight, MaxInFlightPerReceiver,
 // MaxQueued, MaxQueuedPerReceiver). Each attempt and each notification
-// not made is a trace.Event of op push-delivery.
+// not made is a trace.Event of op push-delivery. The completion of a task
+// the push-trials fault marked is a sequence of at most MaxTrials
+// deliveries (trials.go): the genuine ones and the trials of a receiver
+// (an unknown task, a forged and an unsigned delivery, a duplicate), each
+// traced with its kind (Event.Delivery).
 //
 // A Store never sees the fleet or its vendors: it delivers for a Vendor,
 // a small interface the root package mockvendor implements (the vendor's

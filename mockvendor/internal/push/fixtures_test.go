@@ -1,6 +1,7 @@
 package push
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -46,6 +47,25 @@ func (v *tVendor) Begin(e trace.Event) int64 { return v.tr.Begin(e) }
 func (v *tVendor) Leave()                    { v.active.Done() }
 func (v *tVendor) EncodeTask(t *tTask, _ a2a.Dialect, state string, _ time.Time) any {
 	return map[string]any{"id": t.ID, "status": map[string]any{"state": state}}
+}
+
+// Events are a stream's events of t in 1.0: the task, working, one
+// artifact update, completed.
+func (v *tVendor) Events(t *tTask, _ a2a.Dialect) []any {
+	st := func(s string) any {
+		return map[string]any{"statusUpdate": map[string]any{"taskId": t.ID, "status": map[string]any{"state": s}}}
+	}
+	art := map[string]any{"artifactUpdate": map[string]any{"taskId": t.ID, "lastChunk": true,
+		"artifact": map[string]any{"artifactId": "a-" + t.ID, "parts": []any{map[string]any{"text": "done"}}}}}
+	return []any{map[string]any{"task": map[string]any{"id": t.ID}}, st("TASK_STATE_WORKING"), art, st("TASK_STATE_COMPLETED")}
+}
+
+// Results are the one artifact of a completed task.
+func (v *tVendor) Results(t *tTask, _ a2a.Dialect, state string) *trace.Results {
+	if state != "completed" {
+		return nil
+	}
+	return &trace.Results{Artifacts: []json.RawMessage{json.RawMessage(`{"artifactId":"a-` + t.ID + `","parts":[{"text":"done"}]}`)}}
 }
 
 func (v *tVendor) Finish(seq int64, status int, why string) {

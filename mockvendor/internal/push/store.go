@@ -1,6 +1,8 @@
 package push
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -29,6 +31,20 @@ type Config struct {
 	Dialect a2a.Dialect
 }
 
+// Webhook is c as the trace records its registration: the URL, the
+// scheme, whether it has a token, and a fingerprint of its credentials
+// (the first 16 hex digits of the SHA-256 of the token and the
+// authentication's credentials; "" when it has neither).
+func (c Config) Webhook() *trace.Webhook {
+	a, _ := c.authentication()
+	w := &trace.Webhook{URL: c.URL, Scheme: a.scheme, Token: c.Token != ""}
+	if c.Token != "" || a.Credentials != "" {
+		sum := sha256.Sum256([]byte(c.Token + "\x00" + a.Credentials))
+		w.Credential = hex.EncodeToString(sum[:8])
+	}
+	return w
+}
+
 // Store holds a vendor's push configs by task id and delivers their
 // notifications. The zero value is an empty store, ready to use.
 type Store struct {
@@ -52,6 +68,13 @@ type Vendor interface {
 	// EncodeTask is t in state at now as dialect d's Task object, what a
 	// notification carries.
 	EncodeTask(t *tasks.Task, d a2a.Dialect, state string, now time.Time) any
+	// Events are the events of t's stream in dialect d, as a stream
+	// sends them (the task, its working status, its artifact updates,
+	// its final status): the push-trials' deliveries of a 1.0 config.
+	Events(t *tasks.Task, d a2a.Dialect) []any
+	// Results is what an answer showing t in state in dialect d delivers
+	// of its results, for the trace (nil: nothing).
+	Results(t *tasks.Task, d a2a.Dialect, state string) *trace.Results
 	// Enter registers a goroutine of delivery unless the fleet is closing
 	// (false then); Leave ends one. The fleet's close waits for them.
 	Enter() bool

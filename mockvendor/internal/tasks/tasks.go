@@ -71,6 +71,10 @@ type Task struct {
 	Asks          int
 	Question      string
 	EndsMeanwhile string
+	// PushTrials are the trial deliveries (the trace's Delivery* kinds)
+	// its webhooks receive once it completes (the push-trials fault; the
+	// push package makes them). Nil: none.
+	PushTrials []string
 
 	canceled atomic.Bool
 	// answers counts the continuations the task took while asking; ended

@@ -221,6 +221,51 @@ type Event struct {
 	URL           string `json:"url,omitempty"`
 	Attempt       int    `json:"attempt,omitempty"`
 	DeliveryError string `json:"deliveryError,omitempty"`
+	// Delivery says, for a push notification of a task the push-trials
+	// fault follows, which kind of delivery it is (one of the Delivery*
+	// constants): genuine, a duplicate of a genuine one, one about a task
+	// the client never created, or a forgery. Empty for every other
+	// notification: an honest vendor's, all genuine.
+	Delivery string `json:"delivery,omitempty"`
+	// Webhook is the push-notification config a request registered (a
+	// push-config create, or a send that carried one), as the vendor
+	// stored it; nil when the request registered none.
+	Webhook *Webhook `json:"webhook,omitempty"`
+}
+
+// Kinds of push notification of the push-trials fault (Event.Delivery).
+const (
+	// DeliveryGenuine carries the task's own events with the credentials
+	// the client registered.
+	DeliveryGenuine = "genuine"
+	// DeliveryDuplicate repeats a genuine delivery byte for byte, its
+	// headers too (A2A 1.0 §4.3.3: duplicate deliveries may occur).
+	DeliveryDuplicate = "duplicate"
+	// DeliveryUnknownTask carries the client's credentials and a task id
+	// the client never created.
+	DeliveryUnknownTask = "unknown-task"
+	// DeliveryForged names the client's task with a wrong credential;
+	// DeliveryUnsigned names it with none.
+	DeliveryForged   = "forged"
+	DeliveryUnsigned = "unsigned"
+)
+
+// Webhook is a push-notification config as a request registered it: the
+// webhook's URL and what authenticates the deliveries to it, told by a
+// fingerprint, never the value.
+type Webhook struct {
+	// URL is the webhook's URL, at most MaxTracedField bytes.
+	URL string `json:"url"`
+	// Scheme is the authentication scheme the config named ("Bearer";
+	// 0.x: the first of its schemes); empty when none.
+	Scheme string `json:"scheme,omitempty"`
+	// Token is true when the config carried a token.
+	Token bool `json:"token,omitempty"`
+	// Credential is a fingerprint of the config's credentials (its token
+	// and authentication credentials): the first 16 hex digits of their
+	// SHA-256, the same for the same credentials; empty when it carried
+	// none. Two configs with one fingerprint share their credentials.
+	Credential string `json:"credential,omitempty"`
 }
 
 // Presented is one credential a request presented, as the trace records it.
@@ -524,6 +569,12 @@ func Clip(e *Event) {
 	clipEventField(e, "note", &e.Note)
 	clipEventField(e, "url", &e.URL)
 	clipEventField(e, "deliveryError", &e.DeliveryError)
+	if e.Webhook != nil && len(e.Webhook.URL) > MaxTracedField {
+		w := *e.Webhook
+		w.URL = strings.Clone(CutUTF8(w.URL, MaxTracedField))
+		e.Webhook = &w
+		e.Clipped = AppendOnce(e.Clipped, "webhook")
+	}
 	if len(e.RPCID) > MaxTracedField {
 		// Still an id (the checks tell a call without one apart), but
 		// one that says what was sent instead of holding it.
