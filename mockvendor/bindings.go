@@ -108,3 +108,15 @@ func (b *bindingHost) ResponseVersion(asked string, d a2a.Dialect) string {
 func (b *bindingHost) RunHeaderHooks(hdr http.Header) {
 	b.vendor.runHeaderHooks(b.h().sanName(), hdr)
 }
+
+// Extensions are the extension URIs the vendor's card declares, and
+// those it marks required (binding/extensions.go enforces them).
+func (b *bindingHost) Extensions() (declared, required []string) {
+	for _, e := range b.vendor.cfg.Card.Extensions {
+		declared = append(declared, e.URI)
+		if e.Required {
+			required = append(required, e.URI)
+		}
+	}
+	return declared, required
+}

@@ -69,6 +69,9 @@ type Host interface {
 	ResponseVersion(asked string, d a2a.Dialect) string
 	// RunHeaderHooks lets the faults change the answer's headers.
 	RunHeaderHooks(hdr http.Header)
+	// Extensions are the extension URIs the card declares
+	// (capabilities.extensions), and those of them it marks required.
+	Extensions() (declared, required []string)
 	// ErrorDomain is the ErrorInfo domain of the vendor's own reasons.
 	ErrorDomain() string
 	// MaxBody is the largest request body read (Limits.MaxBody).
@@ -97,5 +100,10 @@ type Request struct {
 	// Lenient is whether a lenient-version fault lets the method's dialect
 	// win over the version (Handle's negotiation).
 	Lenient bool
+	// Header is the HTTP request's header (the extensions stage reads it).
+	Header http.Header
+	// Activated are the extensions the request activated, which the
+	// answer names (extensions.go).
+	Activated []string
 	ops.Request
 }
