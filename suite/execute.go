@@ -170,6 +170,7 @@ func delegationRequest(s *scenarios.Scenario, i int, nonce, caFile string, f *mo
 			Skill:           rq.Skill,
 			Message:         userMessage(rq.Text, i+1),
 			PreferStreaming: rq.PreferStreaming,
+			Extensions:      append([]string(nil), rq.Extensions...),
 		},
 		Trust:      contract.Trust{CAFile: caFile, Issuers: issuers},
 		Network:    contract.Network{Proxy: f.ProxyURL(), Resolve: f.Resolve()},

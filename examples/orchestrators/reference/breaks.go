@@ -180,6 +180,29 @@ type Breaks struct {
 	// APIKeyAsBearer presents every credential as Authorization: Bearer,
 	// an API key too.
 	APIKeyAsBearer bool `break:"api-key-as-bearer" check:"AUTH-002.ATTACH,AUTH-002.DONE"`
+	// StreamDespiteCard streams a caller that prefers streaming whatever
+	// the card's capabilities.streaming says, and falls back to
+	// SendMessage when the stream method answers -32004.
+	StreamDespiteCard bool `break:"stream-despite-card" check:"CAP-001.NO-STREAM"`
+	// GiveUpWithoutStreaming reports the delegation failed when the
+	// caller prefers streaming and the card says the agent does not
+	// stream.
+	GiveUpWithoutStreaming bool `break:"give-up-without-streaming" check:"CAP-001.DONE"`
+	// NoExtensionHeader never names an extension in a request header and
+	// ignores the extensions a card requires (it sends anyway); a -32008
+	// ends the attempt.
+	NoExtensionHeader bool `break:"no-extension-header" check:"EXT-001.ACTIVATED,EXT-001.DONE,EXT-002.REFUSED"`
+	// LegacyExtensionHeader names the activated extensions in 0.3's
+	// X-A2A-Extensions on every interface, 1.0 ones included.
+	LegacyExtensionHeader bool `break:"legacy-extension-header" check:"EXT-001.HEADER,EXT-001.ACTIVATED,EXT-001.DONE"`
+	// ActivateRequiredExtensions activates every extension a card marks
+	// required, whether the caller implements it (task.extensions) or
+	// not, to get past -32008.
+	ActivateRequiredExtensions bool `break:"activate-required-extensions" check:"EXT-002.NOT-ACTIVATED,EXT-002.REFUSED"`
+	// ExtensionRetryLoop ignores the extensions a card requires (it sends
+	// anyway, naming none) and repeats a request refused with -32008 five
+	// more times.
+	ExtensionRetryLoop bool `break:"extension-retry-loop" check:"EXT-002.NO-LOOP,EXT-002.REFUSED"`
 	// RetryOn401 sends a refused request three more times with the same
 	// credential.
 	RetryOn401 bool `break:"retry-on-401" check:"AUTH-003.NO-RETRY"`

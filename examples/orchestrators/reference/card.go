@@ -26,8 +26,9 @@ type agentCard struct {
 	Capabilities         struct {
 		Streaming  bool `json:"streaming"`
 		Extensions []struct {
-			URI    string         `json:"uri"`
-			Params map[string]any `json:"params"`
+			URI      string         `json:"uri"`
+			Required bool           `json:"required"`
+			Params   map[string]any `json:"params"`
 		} `json:"extensions"`
 	} `json:"capabilities"`
 	DefaultInputModes []string `json:"defaultInputModes"`
