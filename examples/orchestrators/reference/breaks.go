@@ -401,13 +401,13 @@ type Alternatives struct {
 	// does not ask a 1.0 client to read 0.3 cards (§8.3.2 applies to
 	// supportedInterfaces "if present"; a2a-cli SPEC §13.2 makes 0.3 an
 	// opt-in): its a2a-core verdict is judged for 1.0.
-	Only10 bool `alt:"only-1.0" keeps:"IFACE-001.NO-MISMATCH,IFACE-003.SUPPORTED-FIRST,IFACE-005.TENANT"`
+	Only10 bool `alt:"only-1.0" keeps:"IFACE-001.NO-MISMATCH,IFACE-003.SUPPORTED-FIRST,IFACE-005.TENANT,EXT-001.HEADER"`
 	// Only03 speaks A2A 0.3 over JSON-RPC alone (and declares so): it
 	// uses a card's 0.3 interfaces (0.3 supportedInterfaces entries, then
 	// the 0.3 members url and additionalInterfaces) and refuses a card
 	// that offers none with version-mismatch and nothing sent. Its a2a-core
 	// verdict is judged for 0.3, the 1.0-only scenarios saying "needs 1.0".
-	Only03 bool `alt:"only-0.3" keeps:"IFACE-001.NO-MISMATCH,IFACE-002.FALLBACK,IFACE-002.VERSION"`
+	Only03 bool `alt:"only-0.3" keeps:"IFACE-001.NO-MISMATCH,IFACE-002.FALLBACK,IFACE-002.VERSION,EXT-001.ACTIVATED,EXT-001.DONE,CAP-001.NO-STREAM,CAP-001.DONE"`
 }
 
 // AltInfo describes one Alternatives field.
