@@ -17,7 +17,7 @@ import (
 func hostileEvent(seq int64) mockvendor.Event {
 	f := strings.Repeat("\x01", mockvendor.MaxTracedField)
 	return mockvendor.Event{Seq: seq, Op: mockvendor.OpSend, Vendor: f, Host: f, ServerName: f, HTTPMethod: f, Path: f, Method: f,
-		Dialect: f, A2AVersion: f, A2AVersionQuery: f, CacheControl: f, Pragma: f, IfNoneMatch: f, Skill: f, TaskID: f,
+		Dialect: f, A2AVersion: f, A2AVersionQuery: f, A2AExtensions: f, XA2AExtensions: f, CacheControl: f, Pragma: f, IfNoneMatch: f, Skill: f, TaskID: f,
 		Tenant: f, ContentType: f, State: f, ErrorMessage: f, Served: f, Note: f, URL: f, DeliveryError: f, Status: 200}
 }
 
