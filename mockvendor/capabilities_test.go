@@ -3,6 +3,7 @@ package mockvendor
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -30,10 +31,20 @@ func TestStreamingCapability(t *testing.T) {
 		if task == "" {
 			t.Fatalf("%s: a plain send failed: %s", dc.Send, send.Body)
 		}
-		tWantCode(t, dc.Stream, tRPC(t, c, rpc, dc.Version, dc.Stream, tSendParams(dc.D, "x", "")), -32004)
-		if m := subscribe[dc.D]; m != "" {
-			p := map[string]any{"id": task}
-			tWantCode(t, m, tRPC(t, c, rpc, dc.Version, m, p), -32004)
+		for _, call := range []struct {
+			method string
+			params any
+		}{{dc.Stream, tSendParams(dc.D, "x", "")}, {subscribe[dc.D], map[string]any{"id": task}}} {
+			if call.method == "" {
+				continue
+			}
+			r := tRPC(t, c, rpc, dc.Version, call.method, call.params)
+			tWantCode(t, call.method, r, -32004)
+			// No stream is opened: the refusal is plain JSON (CORE-CAP-002
+			// of the official TCK reads it so).
+			if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+				t.Errorf("%s: refused as %q, want plain application/json", call.method, ct)
+			}
 		}
 	}
 	send := tREST(t, c, "POST", "/message:send", tRESTMsg, nil)
