@@ -200,3 +200,25 @@ func jsonHas(v any, s string) bool {
 	}
 	return false
 }
+
+// TestExtensions03Card: a 0.3 vendor's card (the 0.3 members only)
+// declares a required extension in the same AgentExtension shape
+// (capabilities.extensions: uri, description, required), and the vendor
+// reads X-A2A-Extensions, the header 0.3 names.
+func TestExtensions03Card(t *testing.T) {
+	rpc := "https://" + HostRPCD + DefaultRPCPath
+	d := VendorD()
+	d.Versions, d.Card.Form = []string{"0.3"}, "0.3"
+	d.Card.Extensions = []CardExtension{{URI: tExtRequired, Description: "signed", Required: true}}
+	f := tStart(t, Config{Vendors: []VendorConfig{d}})
+	c := tClient(t, f, tViaProxy)
+	card := tGet(t, c, tURL(t, f, HostCardD, CardPath), nil)
+	if card.JSON["supportedInterfaces"] != nil || tPath(card.JSON, "capabilities", "extensions", 0, "uri") != tExtRequired || tPath(card.JSON, "capabilities", "extensions", 0, "required") != true {
+		t.Fatalf("0.3 card: %s", card.Body)
+	}
+	tWantCode(t, "without", tSend(t, c, rpc, Dialect03, "x", ""), -32008)
+	r := tPost(t, c, rpc, tEnvelope("message/send", tSendParams(Dialect03, "x", "")), map[string]string{"A2A-Version": "0.3", "X-A2A-Extensions": tExtRequired})
+	if r.Code() != 0 || r.Header.Get("X-A2A-Extensions") != tExtRequired {
+		t.Errorf("declared: %d, X-A2A-Extensions %q: %s", r.Code(), r.Header.Get("X-A2A-Extensions"), r.Body)
+	}
+}
