@@ -100,6 +100,15 @@ type Task struct {
 	// passed. False means no push. Added in contract 1 as an optional
 	// field.
 	Push bool `json:"push,omitempty"`
+	// Extensions are the A2A extensions the caller's agent implements, by
+	// URI (A2A 1.0 §4.6): those whose protocol it can follow, and so the
+	// only ones the OUT may activate for this delegation (A2A-Extensions
+	// in 1.0, X-A2A-Extensions in 0.3). An agent whose card marks an
+	// extension required (capabilities.extensions[].required) is usable
+	// only when the extension is listed here: activate it, or refuse the
+	// agent with [ReasonExtensionUnsupported]. Nil or empty means the
+	// caller implements none. Added in contract 1 as an optional field.
+	Extensions []string `json:"extensions,omitempty"`
 }
 
 // Trust carries the trust anchors of a request.
@@ -394,6 +403,10 @@ const (
 	// ReasonAuthRejected: the endpoint refused the credential presented
 	// (HTTP 401).
 	ReasonAuthRejected = "auth-rejected"
+	// ReasonExtensionUnsupported: the card requires an A2A extension the
+	// caller does not implement (not in task.extensions); the detail
+	// names its URI.
+	ReasonExtensionUnsupported = "extension-unsupported"
 )
 
 // KnownOutcome reports whether s is one of the Outcome* words.
@@ -413,7 +426,7 @@ func KnownReason(s string) bool {
 		ReasonKeyAmbiguous, ReasonUnsignedCard, ReasonTLSSANMismatch,
 		ReasonVersionMismatch, ReasonInputModeMismatch, ReasonStreamTimeout,
 		ReasonDeadline, ReasonOther, ReasonNoCredential, ReasonAuthRejected,
-		ReasonKeyExpired:
+		ReasonKeyExpired, ReasonExtensionUnsupported:
 		return true
 	}
 	return false

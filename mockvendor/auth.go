@@ -144,7 +144,7 @@ func (f *Fleet) redact(e *Event) {
 			*b = []byte(s)
 		}
 	}
-	for _, s := range []*string{&e.Path, &e.A2AVersion, &e.A2AVersionQuery, &e.CacheControl, &e.Pragma, &e.IfNoneMatch,
+	for _, s := range []*string{&e.Path, &e.A2AVersion, &e.A2AVersionQuery, &e.CacheControl, &e.Pragma, &e.IfNoneMatch, &e.A2AExtensions, &e.XA2AExtensions,
 		&e.Skill, &e.TaskID, &e.ErrorMessage, &e.Note, &e.Method, &e.ServerName,
 		&e.Host, &e.URL, &e.DeliveryError} { // the last three: a push delivery's receiver (its URL may carry one)
 		*s, _ = f.issued.Redact(*s)

@@ -122,3 +122,15 @@ func (b *bindingHost) AnswerHook(c *fault.Call) func(v map[string]any) {
 func (b *bindingHost) RunHeaderHooks(hdr http.Header) {
 	b.vendor.runHeaderHooks(b.h().sanName(), hdr)
 }
+
+// Extensions are the extension URIs the vendor's card declares, and
+// those it marks required (binding/extensions.go enforces them).
+func (b *bindingHost) Extensions() (declared, required []string) {
+	for _, e := range b.vendor.cfg.Card.Extensions {
+		declared = append(declared, e.URI)
+		if e.Required {
+			required = append(required, e.URI)
+		}
+	}
+	return declared, required
+}

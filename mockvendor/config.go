@@ -251,7 +251,14 @@ type CardConfig struct {
 	Skills []string `json:"skills,omitempty"`
 	// Streaming is capabilities.streaming.
 	Streaming bool `json:"streaming,omitempty"`
-	// Extensions are capabilities.extensions entries.
+	// Extensions are capabilities.extensions entries. The vendor honours
+	// them (A2A 1.0.1 §3.3.4, §4.6): a request activates an entry by
+	// naming its URI in the header its dialect names (A2A-Extensions in
+	// 1.0, X-A2A-Extensions in 0.3), the answer names the entries it
+	// activated in that header, and a request that does not activate
+	// every entry marked Required gets -32008 ExtensionSupportRequired
+	// (HTTP 400 over HTTP+JSON), whatever its method. Empty means none:
+	// the headers are recorded and change nothing.
 	Extensions []CardExtension `json:"extensions,omitempty"`
 	// DefaultInputModes of the card. Empty means ["text/plain"].
 	DefaultInputModes []string `json:"defaultInputModes,omitempty"`

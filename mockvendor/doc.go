@@ -194,7 +194,14 @@
 // first with contextId, status and statusTimestampAfter filters;
 // SubscribeToTask and tasks/resubscribe stream a live task (the task
 // first), -32001 for an unknown one and -32004 for a terminal one. A vendor
-// whose card says streaming false answers every stream method -32004. A
+// whose card says streaming false answers every stream method -32004, and
+// one whose card says pushNotifications false every push-config method
+// -32003 (A2A 1.0.1 §3.3.4). A card's capabilities.extensions are honoured
+// (internal/binding/extensions.go): a request activates an extension by
+// naming its URI in A2A-Extensions (1.0) or X-A2A-Extensions (0.3), the
+// answer names the activated ones in the same header, and a request that
+// leaves out an extension the card marks required gets -32008
+// ExtensionSupportRequired. The trace keeps both request headers. A
 // notification (no id) gets HTTP 204 and no body. The store keeps at most
 // MaxTaskHistory messages per task and MaxTasksPerVendor tasks per vendor. The skill a message
 // is for is params.metadata.skillId, then params.message.metadata.skillId;

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -486,6 +487,8 @@ func (h *host) serve(w http.ResponseWriter, r *http.Request) {
 		Authorization: r.Header.Get("Authorization") != "",
 	}
 	_, ev.HasA2AVersion = r.Header["A2a-Version"]
+	ev.A2AExtensions = strings.Join(r.Header["A2a-Extensions"], ", ")    // canonical keys: no allocation
+	ev.XA2AExtensions = strings.Join(r.Header["X-A2a-Extensions"], ", ") // the 0.3 name
 	ev.Credentials = h.vendor.fleet.presented(r)
 	if r.URL.RawQuery != "" {
 		ev.A2AVersionQuery = r.URL.Query().Get("A2A-Version")

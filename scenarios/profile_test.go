@@ -105,6 +105,11 @@ var coreFor03 = map[string]string{
 	"PUSH-001.DUPLICATE":          only10In, // A2A 1.0 §4.3.3, §13.2 (SHOULD)
 	"PUSH-001.OUTCOME":            below03,  // 0.3 §9.5 (descriptive); the MUST is A2A 1.0 §13.2
 	"PUSH-001.TOKEN":              only10In, // A2A 1.0 §13.2 (SHOULD)
+	"CAP-001.NO-STREAM":           binds03,  // 0.3 §7.2, §7.9 (descriptive; the grade is SHOULD)
+	"EXT-001.ACTIVATED":           only10In, // 0.3 activates extensions in its extensions topic, not in the specification
+	"EXT-001.HEADER":              only10In, // A2A-Extensions is A2A 1.0's name
+	"EXT-001.DONE":                only10In, // likewise
+	"EXT-002.REFUSED":             only10In, // A2A 1.0 §3.3.4's list of capabilities; 0.3 has none for extensions
 	"G-JSONRPC":                   binds03,  // 0.3 §3.2.1, §7 (MUST)
 	"G-MESSAGE-SHAPE":             binds03,  // 0.3 §6.5 (MUST)
 	"G-VERSION-HEADER":            only10In, // A2A-Version is A2A 1.0's (§3.6.1 excepts 0.3 clients)

@@ -282,6 +282,9 @@ type Request struct {
 	// the caller has none, and a task that asks is to be reported
 	// interrupted.
 	Replies []string
+	// Extensions are the A2A extension URIs the caller implements
+	// (contract task.extensions). Nil means none.
+	Extensions []string
 	// Credentials names the vendors whose credentials the delegation hands
 	// out in trust.credentials, each keyed by the origins of the vendor's
 	// hosts that demand it (mockvendor.Fleet.Credential). A vendor that
@@ -378,7 +381,7 @@ func All() []*Scenario { return Catalog(RealTime) }
 // TimeScale), in catalog order. Each call builds fresh values.
 func Catalog(ts TimeScale) []*Scenario {
 	var out []*Scenario
-	for _, area := range [][]*Scenario{cardScenarios(), cardSeedScenarios(ts), probeScenarios(), probeSeedScenarios(), streamScenarios(ts), streamEndScenarios(ts), streamErrScenarios(ts), modeScenarios(), bindScenarios(), sigScenarios(), keyScenarios(), lifeScenarios(ts), resultScenarios(), ifaceScenarios(), authScenarios(), convScenarios(), slowScenarios(ts), readScenarios(), pushScenarios()} {
+	for _, area := range [][]*Scenario{cardScenarios(), cardSeedScenarios(ts), probeScenarios(), probeSeedScenarios(), streamScenarios(ts), streamEndScenarios(ts), streamErrScenarios(ts), modeScenarios(), bindScenarios(), sigScenarios(), keyScenarios(), lifeScenarios(ts), resultScenarios(), ifaceScenarios(), authScenarios(), convScenarios(), slowScenarios(ts), readScenarios(), pushScenarios(), capScenarios(), extScenarios()} {
 		out = append(out, area...)
 	}
 	for _, s := range out {

@@ -171,6 +171,7 @@ func delegationRequest(s *scenarios.Scenario, i int, nonce, caFile string, f *mo
 			Message:         userMessage(rq.Text, i+1),
 			PreferStreaming: rq.PreferStreaming,
 			Push:            rq.Push,
+			Extensions:      append([]string(nil), rq.Extensions...),
 		},
 		Trust:      contract.Trust{CAFile: caFile, Issuers: issuers},
 		Network:    contract.Network{Proxy: f.ProxyURL(), Resolve: f.Resolve()},

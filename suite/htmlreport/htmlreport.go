@@ -432,6 +432,8 @@ func requestFields(e mockvendor.Event) []field {
 	if e.A2AVersionQuery != "" {
 		add("A2A-Version (query)", e.A2AVersionQuery)
 	}
+	add("A2A-Extensions", e.A2AExtensions)
+	add("X-A2A-Extensions", e.XA2AExtensions)
 	add("Cache-Control", e.CacheControl)
 	add("Pragma", e.Pragma)
 	add("If-None-Match", e.IfNoneMatch)

@@ -19,6 +19,11 @@
 //     origin called: the credential issued for that origin, presented the
 //     way the card's (1.0-shaped) securitySchemes say; a 401 is noted by
 //     the handler and not retried;
+//   - task.extensions (the extensions the caller implements) go on every
+//     send as the SDK's own service parameter, withA2AExtensions (the SDK
+//     names the header by the wire version: A2A-Extensions for 1.0); the
+//     SDK does not compare them with the card's required extensions, and
+//     neither does the adapter;
 //   - when the task pauses at input-required and task.replies has an
 //     answer left, the answer goes as the next message through the same
 //     client method, carrying the task's taskId and contextId (the SDK's
@@ -49,9 +54,11 @@ import {
   ClientFactoryOptions,
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
+  ServiceParameters,
   createAuthenticatingFetchWithRetry,
+  withA2AExtensions,
 } from '@a2a-js/sdk/client';
-import { artifactJoiner, continuation, remoteError, replies, results, statusTextOf } from '../internal-node/contract.mjs';
+import { artifactJoiner, continuation, extensions, remoteError, replies, results, statusTextOf } from '../internal-node/contract.mjs';
 
 const NAME = 'a2a-conform-adapter-a2a-js';
 const CONTRACT = 1;
@@ -290,13 +297,15 @@ async function delegate(req) {
         if (v.artifact) seen.artifacts.update({ append: v.append, artifact: Artifact.toJSON(v.artifact) });
       }
     };
+    const exts = extensions(req);
+    const opts = exts.length ? { signal, serviceParameters: ServiceParameters.create(withA2AExtensions(...exts)) } : { signal };
     const send = async (p) => {
       if (stream) {
-        for await (const ev of client.sendMessageStream(p, { signal })) {
+        for await (const ev of client.sendMessageStream(p, opts)) {
           see(ev?.payload?.$case, ev?.payload?.value);
         }
       } else {
-        const r = await client.sendMessage(p, { signal });
+        const r = await client.sendMessage(p, opts);
         see(r && 'messageId' in r && !('status' in r) ? 'message' : 'task', r);
       }
     };

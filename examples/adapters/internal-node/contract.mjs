@@ -139,13 +139,15 @@ const unspoken = /does not contain a valid 'url'|No compatible transport found|d
 
 // reasonFor maps an error to a reason word: deadline; refusal when given
 // (what a 401 meant, from credentialsFor or a watched fetch);
-// endpoint-not-a2a for a -32601 (by code or in the text); version-mismatch
+// endpoint-not-a2a for a -32601 (by code or in the text);
+// extension-unsupported for a -32008 ExtensionSupportRequired; version-mismatch
 // for the errors unspoken matches; or other.
 export function reasonFor(err, signal, refusal) {
   if (signal?.aborted || err?.name === 'TimeoutError' || err?.name === 'AbortError') return 'deadline';
   if (refusal) return refusal;
   const text = describe(err);
   if (err?.code === -32601 || /-32601|method not found/i.test(text)) return 'endpoint-not-a2a';
+  if (err?.code === -32008 || /-32008|extension support required/i.test(text)) return 'extension-unsupported';
   if (unspoken.test(text)) return 'version-mismatch';
   return 'other';
 }
@@ -542,4 +544,31 @@ export function pushTaskId(body) {
   const o = body?.task ?? body?.statusUpdate ?? body?.artifactUpdate ?? body;
   const id = o?.taskId ?? o?.id;
   return str(id) ? id : '';
+// extensions returns the A2A extensions the caller implements, by URI
+// (task.extensions): the only ones an adapter may activate. [] when none.
+export function extensions(req) {
+  return Array.isArray(req?.task?.extensions) ? req.task.extensions.filter((u) => typeof u === 'string' && u !== '') : [];
+}
+
+// requiredExtensions returns the URIs of the extensions the card marks
+// required: true (capabilities.extensions).
+export function requiredExtensions(card) {
+  const list = Array.isArray(card?.capabilities?.extensions) ? card.capabilities.extensions : [];
+  return list.filter((e) => e && e.required === true && typeof e.uri === 'string').map((e) => e.uri);
+}
+
+// extensionHeader says how to activate extensions at an agent (A2A 1.0
+// §3.2.6, §4.6; contract task.extensions): name is the header the
+// interface's version names (A2A-Extensions for 1.x, X-A2A-Extensions for
+// 0.3), value the card's declared extensions the caller implements,
+// comma-separated ('' for none: send no header), and missing the card's
+// required extensions the caller does not implement. A non-empty missing
+// means the agent cannot be used: refuse it with reason
+// extension-unsupported, naming them, before sending anything (§3.3.4).
+export function extensionHeader(card, req, version = '1.0') {
+  const mine = extensions(req);
+  const declared = Array.isArray(card?.capabilities?.extensions) ? card.capabilities.extensions : [];
+  const value = declared.filter((e) => e && mine.includes(e.uri)).map((e) => e.uri).join(',');
+  const name = String(version).startsWith('0.') ? 'X-A2A-Extensions' : 'A2A-Extensions';
+  return { name, value, missing: requiredExtensions(card).filter((u) => !mine.includes(u)) };
 }

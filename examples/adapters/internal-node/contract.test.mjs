@@ -14,7 +14,11 @@ import {
   pushAuthentic,
   pushCredential,
   pushTaskId,
+  extensionHeader,
+  extensions,
+  reasonFor,
   remoteError,
+  requiredExtensions,
   replies,
   results,
   statusTextOf,
@@ -115,4 +119,28 @@ test('push receiver helpers', () => {
   assert.equal(pushTaskId({ task: { id: 't-3' } }), 't-3');
   assert.equal(pushTaskId({ kind: 'task', id: 't-4' }), 't-4');
   assert.equal(pushTaskId({}), '');
+});
+
+test('extensions: activate what the caller implements, refuse what it does not', () => {
+  const card = {
+    capabilities: {
+      extensions: [
+        { uri: 'https://x.example/req/v1', required: true },
+        { uri: 'https://x.example/opt/v1' },
+      ],
+    },
+  };
+  assert.deepStrictEqual(extensions({ task: { extensions: ['a', 3, ''] } }), ['a']);
+  assert.deepStrictEqual(extensions({ task: {} }), []);
+  assert.deepStrictEqual(requiredExtensions(card), ['https://x.example/req/v1']);
+  const both = { task: { extensions: ['https://x.example/opt/v1', 'https://x.example/req/v1', 'urn:other'] } };
+  assert.deepStrictEqual(extensionHeader(card, both, '1.0'), {
+    name: 'A2A-Extensions',
+    value: 'https://x.example/req/v1,https://x.example/opt/v1',
+    missing: [],
+  });
+  assert.equal(extensionHeader(card, both, '0.3').name, 'X-A2A-Extensions');
+  assert.deepStrictEqual(extensionHeader(card, { task: { extensions: ['https://x.example/opt/v1'] } }).missing, ['https://x.example/req/v1']);
+  assert.deepStrictEqual(extensionHeader({}, both), { name: 'A2A-Extensions', value: '', missing: [] });
+  assert.equal(reasonFor({ code: -32008, message: 'Extension support required' }), 'extension-unsupported');
 });

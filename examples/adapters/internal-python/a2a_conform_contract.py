@@ -170,8 +170,9 @@ _UNSPOKEN = ("no compatible transport", "version not supported", "-32009", "vers
 
 def reason_for(err, refusal=None):
     """A reason word for an error: deadline, refusal when given (what a 401
-    meant), endpoint-not-a2a for -32601, version-mismatch for a card the
-    library cannot speak to, or other."""
+    meant), endpoint-not-a2a for -32601, extension-unsupported for -32008
+    (ExtensionSupportRequired), version-mismatch for a card the library
+    cannot speak to, or other."""
     if isinstance(err, (asyncio.TimeoutError, TimeoutError)) or type(err).__name__ in ("ReadTimeout", "A2AClientTimeoutError"):
         return "deadline"
     if refusal:
@@ -179,6 +180,8 @@ def reason_for(err, refusal=None):
     text = describe(err).lower()
     if getattr(err, "code", None) == -32601 or "-32601" in text or "method not found" in text:
         return "endpoint-not-a2a"
+    if getattr(err, "code", None) == -32008 or "-32008" in text or "extension support required" in text:
+        return "extension-unsupported"
     if any(u in text for u in _UNSPOKEN):
         return "version-mismatch"
     return "other"
@@ -476,6 +479,36 @@ def replies_of(req):
     """The caller's answers (task.replies): A2A messages (dicts) to send,
     in order, each time the task pauses at input-required."""
     return [r for r in ((req.get("task") or {}).get("replies") or []) if isinstance(r, dict)]
+
+
+def extensions_of(req):
+    """The A2A extensions the caller implements, by URI (task.extensions):
+    the only ones an adapter may activate. [] when none."""
+    return [u for u in ((req.get("task") or {}).get("extensions") or []) if isinstance(u, str) and u]
+
+
+def required_extensions(card):
+    """The URIs of the extensions the card marks required: true
+    (capabilities.extensions)."""
+    exts = ((card or {}).get("capabilities") or {}).get("extensions") or []
+    return [e["uri"] for e in exts if isinstance(e, dict) and e.get("required") is True and isinstance(e.get("uri"), str)]
+
+
+def extension_header(card, req, version="1.0"):
+    """How to activate extensions at an agent (A2A 1.0 §3.2.6, §4.6;
+    contract task.extensions): (name, value, missing). name is the header
+    the interface's version names (A2A-Extensions for 1.x,
+    X-A2A-Extensions for 0.3); value the card's declared extensions the
+    caller implements, comma-separated ("" for none: send no header);
+    missing the card's required extensions the caller does not implement.
+    A non-empty missing means the agent cannot be used: refuse it with
+    reason extension-unsupported, naming them, before sending anything
+    (A2A 1.0 §3.3.4)."""
+    mine = extensions_of(req)
+    exts = ((card or {}).get("capabilities") or {}).get("extensions") or []
+    value = ",".join(e["uri"] for e in exts if isinstance(e, dict) and e.get("uri") in mine)
+    name = "X-A2A-Extensions" if str(version).startswith("0.") else "A2A-Extensions"
+    return name, value, [u for u in required_extensions(card) if u not in mine]
 
 
 def continuation(reply, task_id, context_id):

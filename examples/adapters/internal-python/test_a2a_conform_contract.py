@@ -125,3 +125,25 @@ class Conversation(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Extensions(unittest.TestCase):
+    CARD = {"capabilities": {"extensions": [
+        {"uri": "https://x.example/req/v1", "required": True},
+        {"uri": "https://x.example/opt/v1"},
+    ]}}
+
+    def test_activate_and_refuse(self):
+        self.assertEqual(kit.extensions_of({"task": {"extensions": ["a", 3, ""]}}), ["a"])
+        self.assertEqual(kit.extensions_of({}), [])
+        self.assertEqual(kit.required_extensions(self.CARD), ["https://x.example/req/v1"])
+        both = {"task": {"extensions": ["https://x.example/opt/v1", "https://x.example/req/v1", "urn:other"]}}
+        self.assertEqual(kit.extension_header(self.CARD, both, "1.0"), ("A2A-Extensions", "https://x.example/req/v1,https://x.example/opt/v1", []))
+        self.assertEqual(kit.extension_header(self.CARD, both, "0.3")[0], "X-A2A-Extensions")
+        self.assertEqual(kit.extension_header(self.CARD, {"task": {"extensions": ["https://x.example/opt/v1"]}})[2], ["https://x.example/req/v1"])
+        self.assertEqual(kit.extension_header({}, both), ("A2A-Extensions", "", []))
+
+    def test_reason(self):
+        class E(Exception):
+            code = -32008
+        self.assertEqual(kit.reason_for(E("Extension support required")), "extension-unsupported")

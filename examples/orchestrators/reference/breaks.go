@@ -196,6 +196,29 @@ type Breaks struct {
 	// APIKeyAsBearer presents every credential as Authorization: Bearer,
 	// an API key too.
 	APIKeyAsBearer bool `break:"api-key-as-bearer" check:"AUTH-002.ATTACH,AUTH-002.DONE"`
+	// StreamDespiteCard streams a caller that prefers streaming whatever
+	// the card's capabilities.streaming says, and falls back to
+	// SendMessage when the stream method answers -32004.
+	StreamDespiteCard bool `break:"stream-despite-card" check:"CAP-001.NO-STREAM"`
+	// GiveUpWithoutStreaming reports the delegation failed when the
+	// caller prefers streaming and the card says the agent does not
+	// stream.
+	GiveUpWithoutStreaming bool `break:"give-up-without-streaming" check:"CAP-001.DONE"`
+	// NoExtensionHeader never names an extension in a request header and
+	// ignores the extensions a card requires (it sends anyway); a -32008
+	// ends the attempt.
+	NoExtensionHeader bool `break:"no-extension-header" check:"EXT-001.ACTIVATED,EXT-001.DONE,EXT-002.REFUSED"`
+	// LegacyExtensionHeader names the activated extensions in 0.3's
+	// X-A2A-Extensions on every interface, 1.0 ones included.
+	LegacyExtensionHeader bool `break:"legacy-extension-header" check:"EXT-001.HEADER,EXT-001.ACTIVATED,EXT-001.DONE"`
+	// ActivateRequiredExtensions activates every extension a card marks
+	// required, whether the caller implements it (task.extensions) or
+	// not, to get past -32008.
+	ActivateRequiredExtensions bool `break:"activate-required-extensions" check:"EXT-002.NOT-ACTIVATED,EXT-002.REFUSED"`
+	// ExtensionRetryLoop ignores the extensions a card requires (it sends
+	// anyway, naming none) and repeats a request refused with -32008 five
+	// more times.
+	ExtensionRetryLoop bool `break:"extension-retry-loop" check:"EXT-002.NO-LOOP,EXT-002.REFUSED"`
 	// RetryOn401 sends a refused request three more times with the same
 	// credential.
 	RetryOn401 bool `break:"retry-on-401" check:"AUTH-003.NO-RETRY"`
@@ -436,13 +459,13 @@ type Alternatives struct {
 	// does not ask a 1.0 client to read 0.3 cards (§8.3.2 applies to
 	// supportedInterfaces "if present"; a2a-cli SPEC §13.2 makes 0.3 an
 	// opt-in): its a2a-core verdict is judged for 1.0.
-	Only10 bool `alt:"only-1.0" keeps:"IFACE-001.NO-MISMATCH,IFACE-003.SUPPORTED-FIRST,IFACE-005.TENANT"`
+	Only10 bool `alt:"only-1.0" keeps:"IFACE-001.NO-MISMATCH,IFACE-003.SUPPORTED-FIRST,IFACE-005.TENANT,EXT-001.HEADER"`
 	// Only03 speaks A2A 0.3 over JSON-RPC alone (and declares so): it
 	// uses a card's 0.3 interfaces (0.3 supportedInterfaces entries, then
 	// the 0.3 members url and additionalInterfaces) and refuses a card
 	// that offers none with version-mismatch and nothing sent. Its a2a-core
 	// verdict is judged for 0.3, the 1.0-only scenarios saying "needs 1.0".
-	Only03 bool `alt:"only-0.3" keeps:"IFACE-001.NO-MISMATCH,IFACE-002.FALLBACK,IFACE-002.VERSION,READ-001.COMPLETED,READ-001.NOTHING-INVENTED,READ-002.COMPLETED"`
+	Only03 bool `alt:"only-0.3" keeps:"IFACE-001.NO-MISMATCH,IFACE-002.FALLBACK,IFACE-002.VERSION,READ-001.COMPLETED,READ-001.NOTHING-INVENTED,READ-002.COMPLETED,EXT-001.ACTIVATED,EXT-001.DONE,CAP-001.NO-STREAM,CAP-001.DONE"`
 	// PushInline registers the webhook in the send's configuration
 	// (taskPushNotificationConfig, A2A 1.0 §6.6's way) instead of by
 	// CreateTaskPushNotificationConfig after the send: deliveries may then

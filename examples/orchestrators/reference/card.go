@@ -27,8 +27,9 @@ type agentCard struct {
 		Streaming         bool `json:"streaming"`
 		PushNotifications bool `json:"pushNotifications"`
 		Extensions        []struct {
-			URI    string         `json:"uri"`
-			Params map[string]any `json:"params"`
+			URI      string         `json:"uri"`
+			Required bool           `json:"required"`
+			Params   map[string]any `json:"params"`
 		} `json:"extensions"`
 	} `json:"capabilities"`
 	DefaultInputModes []string `json:"defaultInputModes"`

@@ -397,6 +397,7 @@ func (r *run) callREST(a *attempt, method string, params map[string]any) callRes
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("Accept", "application/json")
+	r.activate(a, req) // extensions.go
 	r.rpcCalls++
 	resp, err := r.client.Do(req)
 	if err != nil {

@@ -450,6 +450,9 @@ func (r *run) try(cardURL string) *attempt {
 	if !r.credentialStep(a) {
 		return a
 	}
+	if !r.extensionStep(a) { // extensions.go
+		return a
+	}
 	if r.br.PrevalidateSkill && a.wanted != "" && !card.hasSkill(a.wanted) {
 		r.notef("%s: card does not list %q (pre-validated)", cardURL, a.wanted)
 		a.outcome, a.reason = contract.OutcomeRejected, contract.ReasonSkillUnavailable

@@ -80,6 +80,7 @@ func (r *run) newRequest(ctx context.Context, a *attempt, method string, params 
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", accept)
 	r.authorize(a, req)
+	r.activate(a, req) // extensions.go
 	r.rpcCalls++
 	return req, nil
 }
@@ -263,6 +264,9 @@ func (r *run) probeStep(a *attempt) bool {
 	case res.rpcErr.Code == -32001:
 		a.probeOK = true // TaskNotFound: the endpoint speaks the task lifecycle
 		return true
+	case res.rpcErr.Code == -32008:
+		r.extensionRefused(a, "probe", res.rpcErr, func() { r.probe(a) })
+		return false
 	case res.rpcErr.Code == -32009:
 		r.notef("probe of %s: %v", a.ep.URL, res.rpcErr)
 		if r.downgrade(a) {
@@ -433,6 +437,9 @@ func (r *run) commit(a *attempt) {
 			}
 		}
 		switch {
+		case e.Code == -32008:
+			r.extensionRefused(a, "send", e, func() { r.call(a, "SendMessage", params) })
+			return
 		case e.Code == -32004 && r.br.RefetchPlain && !a.resentStale:
 			a.resentStale = true
 			if _, err := r.card(a.cardURL, fetchPlain); err == nil {
@@ -526,8 +533,17 @@ func (r *run) send(a *attempt, params map[string]any) callResult {
 	if r.wantsPush(a) { // push.go: followed by the reference's webhook
 		return r.call(a, "SendMessage", r.pushParams(a, params))
 	}
-	if (r.req.Task.PreferStreaming || r.alt.StreamFollow) && a.card.Capabilities.Streaming && a.ep.Binding == bindingJSONRPC && a.ep.Version == ProtocolVersion {
+	wantStream := r.req.Task.PreferStreaming || r.alt.StreamFollow
+	if wantStream && !a.card.Capabilities.Streaming && r.br.GiveUpWithoutStreaming {
+		return callResult{err: errors.New("the caller prefers streaming and the card says the agent does not stream")}
+	}
+	streams := a.card.Capabilities.Streaming || r.br.StreamDespiteCard && r.req.Task.PreferStreaming
+	if wantStream && streams && a.ep.Binding == bindingJSONRPC && a.ep.Version == ProtocolVersion {
 		res, fallback := r.stream(a, params)
+		if r.br.StreamDespiteCard && !a.card.Capabilities.Streaming && res.rpcErr != nil && res.rpcErr.Code == -32004 {
+			r.notef("stream refused (-32004): sending the work by SendMessage")
+			return r.call(a, "SendMessage", params)
+		}
 		if r.br.ResendAfterStreamAuth && errors.Is(res.err, errAuthRejected) {
 			r.notef("stream refused (401): sending the work by SendMessage")
 			fallback = true

@@ -129,6 +129,19 @@ func SkillNotServed(skill, region string, available []string) *Error {
 	return &Error{Code: CodeUnsupported, Message: fmt.Sprintf("Unsupported operation: skill %q is not served here", skill), Data: data, Reason: "UNSUPPORTED_OPERATION"}
 }
 
+// ExtensionSupportRequired is A2A's ExtensionSupportRequiredError
+// (-32008): the request did not activate the extensions missing, which
+// the card marks required, in header (A2A-Extensions, or 0.3's
+// X-A2A-Extensions).
+func ExtensionSupportRequired(missing []string, header string) *Error {
+	return &Error{
+		Code:    CodeExtensionSupportRequired,
+		Message: "Extension support required: " + strings.Join(missing, ", ") + " (declare it in the " + header + " header)",
+		Data:    map[string]any{"requiredExtensions": append([]string(nil), missing...), "header": header},
+		Reason:  "EXTENSION_SUPPORT_REQUIRED",
+	}
+}
+
 // ExtendedCardNotConfigured is A2A's
 // ExtendedAgentCardNotConfiguredError (-32007).
 func ExtendedCardNotConfigured() *Error {

@@ -72,6 +72,9 @@ type Host interface {
 	// AnswerHook is the faults' answer hooks for call c, applied in turn
 	// to an answer object in place (nil when no fault has one).
 	AnswerHook(c *fault.Call) func(v map[string]any)
+	// Extensions are the extension URIs the card declares
+	// (capabilities.extensions), and those of them it marks required.
+	Extensions() (declared, required []string)
 	// ErrorDomain is the ErrorInfo domain of the vendor's own reasons.
 	ErrorDomain() string
 	// MaxBody is the largest request body read (Limits.MaxBody).
@@ -100,5 +103,10 @@ type Request struct {
 	// Lenient is whether a lenient-version fault lets the method's dialect
 	// win over the version (Handle's negotiation).
 	Lenient bool
+	// Header is the HTTP request's header (the extensions stage reads it).
+	Header http.Header
+	// Activated are the extensions the request activated, which the
+	// answer names (extensions.go).
+	Activated []string
 	ops.Request
 }

@@ -22,6 +22,7 @@ func Respond(w http.ResponseWriter, r *http.Request, q *Request, res ops.Result,
 	if rv := q.Host.ResponseVersion(q.Version, q.Dialect); rv != "" {
 		hdr[A2AVersionKey] = []string{rv} // hdr.Set("A2A-Version", rv)
 	}
+	echoExtensions(hdr, q)
 	q.Host.RunHeaderHooks(hdr)
 	if c := q.Call; c != nil {
 		ev.Coercions = c.Coercions

@@ -23,8 +23,9 @@ import (
 // request's binding render either outcome and completes the trace event.
 
 // Handle runs the stages after the method is known, which the bindings
-// share: the version, the tenant, the params, authentication, the fault
-// hooks and the operation.
+// share: the version, the tenant, the params, authentication, the
+// extensions the request activates (extensions.go), the fault hooks and
+// the operation.
 func Handle(q *Request, ev *trace.Event) (ops.Result, error) {
 	if err := negotiate(q); err != nil {
 		return ops.Result{}, err
@@ -36,6 +37,9 @@ func Handle(q *Request, ev *trace.Event) (ops.Result, error) {
 		return ops.Result{}, err
 	}
 	if err := q.Host.Authenticate(ev.Credentials); err != nil {
+		return ops.Result{}, err
+	}
+	if err := activateExtensions(q); err != nil {
 		return ops.Result{}, err
 	}
 	if e := q.Host.RunCallHooks(q.Call); e != nil {

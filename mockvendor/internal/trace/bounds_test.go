@@ -92,7 +92,7 @@ func BenchmarkTraceMemory(b *testing.B) {
 	ordinary := Event{Vendor: "d", Host: "agent-d.example", ServerName: "agent-d.example", HTTPMethod: "GET", Path: "/.well-known/agent-card.json",
 		Op: OpCardFetch, Status: 200, ContentType: "application/json", Served: "cdn", CacheControl: "no-cache"}
 	hostile := Event{Vendor: big, Host: big, ServerName: big, HTTPMethod: big, Path: big, Method: big, Dialect: big,
-		RPCID: json.RawMessage(`"` + big + `"`), A2AVersion: big, A2AVersionQuery: big, CacheControl: big, Pragma: big,
+		RPCID: json.RawMessage(`"` + big + `"`), A2AVersion: big, A2AVersionQuery: big, A2AExtensions: big, XA2AExtensions: big, CacheControl: big, Pragma: big,
 		IfNoneMatch: big, Skill: big, TaskID: big, ContentType: big, State: big, ErrorMessage: big, Served: big, Note: big,
 		Coercions: make([]Coercion, 1000), Request: body}
 	perEvent := map[string]float64{}

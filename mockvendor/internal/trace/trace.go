@@ -129,6 +129,12 @@ type Event struct {
 	Pragma          string `json:"pragma,omitempty"`
 	IfNoneMatch     string `json:"ifNoneMatch,omitempty"`
 	Authorization   bool   `json:"authorization,omitempty"`
+	// A2AExtensions is the request's A2A-Extensions header, the extension
+	// URIs a 1.0 client activates (A2A 1.0 §3.2.6, §9.2); XA2AExtensions
+	// its X-A2A-Extensions header, the name 0.3 gave it. Several header
+	// lines are joined with ", ". Empty when absent.
+	A2AExtensions  string `json:"a2aExtensions,omitempty"`
+	XA2AExtensions string `json:"xA2aExtensions,omitempty"`
 	// Credentials are the credentials the request presented: whose each
 	// was (a vendor id, or the fleet's CredentialUnknown) and how, never
 	// the value (the fleet's auth.go). Empty means none.
@@ -559,6 +565,8 @@ func Clip(e *Event) {
 	clipEventField(e, "cacheControl", &e.CacheControl)
 	clipEventField(e, "pragma", &e.Pragma)
 	clipEventField(e, "ifNoneMatch", &e.IfNoneMatch)
+	clipEventField(e, "a2aExtensions", &e.A2AExtensions)
+	clipEventField(e, "xA2aExtensions", &e.XA2AExtensions)
 	clipEventField(e, "skill", &e.Skill)
 	clipEventField(e, "taskId", &e.TaskID)
 	clipEventField(e, "tenant", &e.Tenant)

@@ -90,9 +90,14 @@ func (q *request) ErrorAnswer(e *a2a.Error, status int) (int, []byte, bool) {
 	// travels as the stream's one event (as a2a-go's own server sends it).
 	// So does a 0.3 tasks/resubscribe error (a2a-go's ResubscribeToTask
 	// would see none otherwise); a 1.0 SubscribeToTask error stays plain
-	// JSON, which the official TCK reads (STREAM-SUB-004).
+	// JSON, which the official TCK reads (STREAM-SUB-004). A vendor whose
+	// card says streaming false opens no stream at all: its refusal of a
+	// stream method (-32004, A2A 1.0 §3.3.4) is plain JSON, which the
+	// official TCK reads (CORE-CAP-002); the SDK clients never see it, as
+	// they send plainly to such a card (a2a-go, @a2a-js/sdk).
 	c := q.Call
-	asEvent := status == http.StatusOK && c != nil && (q.Dialect != a2a.Dialect01 && c.Op == trace.OpStream && !c.StreamAsJSON || q.Dialect == a2a.Dialect03 && q.Info.Op == trace.OpSubscribe)
+	streams := q.Host.Vendor().Streaming()
+	asEvent := status == http.StatusOK && c != nil && streams && (q.Dialect != a2a.Dialect01 && c.Op == trace.OpStream && !c.StreamAsJSON || q.Dialect == a2a.Dialect03 && q.Info.Op == trace.OpSubscribe)
 	return status, body, asEvent
 }
 
