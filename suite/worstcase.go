@@ -22,10 +22,9 @@ const (
 	Markup = 5
 	// CatalogJSON bounds what a check result holds that the catalog and
 	// the harness wrote (id, title, clause, sources, fix, grades, the
-	// scenarios a global covered, JSON keys). The covered list grows by
-	// an id a scenario: 4,141 bytes at most in today's catalog;
-	// TestWorstCaseParts holds it.
-	CatalogJSON = 5 << 10
+	// scenarios a global covered, JSON keys): 1,251 bytes at most in
+	// today's catalog; TestWorstCaseParts holds it.
+	CatalogJSON = 4 << 10
 	// MaxTraceLines is the most lines a check result's trace has (traceLines:
 	// the head, the events around the one that decided, two "left out"
 	// lines).
