@@ -544,6 +544,8 @@ export function pushTaskId(body) {
   const o = body?.task ?? body?.statusUpdate ?? body?.artifactUpdate ?? body;
   const id = o?.taskId ?? o?.id;
   return str(id) ? id : '';
+}
+
 // extensions returns the A2A extensions the caller implements, by URI
 // (task.extensions): the only ones an adapter may activate. [] when none.
 export function extensions(req) {
