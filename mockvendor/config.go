@@ -328,6 +328,20 @@ type ExtendedCardConfig struct {
 	// False (the zero value) requires the vendor to have an Auth. With an
 	// Auth it changes nothing: the Auth guards every call.
 	Public bool `json:"public,omitempty"`
+	// Skills are the ids of skills of the vendor (VendorConfig.Skills) the
+	// extended card lists beyond those of the public card (CardConfig.
+	// Skills, which must then be set: a public card that lists every skill
+	// leaves nothing to add): what §13.3 says an extended card MAY add. The
+	// vendor serves them to every caller that gets through its Auth, as it
+	// serves its other skills. Empty means the extended card lists what the
+	// public card lists.
+	//
+	// A vendor that signs its card (VendorConfig.Signing) signs its
+	// extended card too, with the same key and in the same way (A2A 1.0
+	// §8.4 is about every Agent Card); a sign fault for the extended card
+	// (ExtendedCardSignHook, e.g. "tampered-extended-card") signs it
+	// otherwise. The public card's own sign faults leave it alone.
+	Skills []string `json:"skills,omitempty"`
 }
 
 // CardExtension is one capabilities.extensions entry: URI, Description,

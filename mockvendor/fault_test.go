@@ -24,11 +24,14 @@ const (
 	tHostX2 = "rpc2.agent-x.example"
 	tHostS  = "agent-s.example"
 	tKIDS   = "s-kid"
+	tHostE  = "agent-e.example"
+	tKIDE   = "e-kid"
 )
 
 // tFaultConfig is the fleet the fault table runs on: vendor x (unsigned,
-// region r1, a text skill alpha, a JSON-only skill beta and gamma) and
-// vendor s (signs its card).
+// region r1, a text skill alpha, a JSON-only skill beta and gamma),
+// vendor s (signs its card) and vendor e (signs its card and its public
+// extended card).
 func tFaultConfig() Config {
 	return Config{Vendors: []VendorConfig{{
 		ID:           "x",
@@ -45,6 +48,15 @@ func tFaultConfig() Config {
 		Hosts:        []HostConfig{{Name: tHostS, Card: true, RPCPath: DefaultRPCPath}},
 		Skills:       []SkillConfig{{ID: "summarize"}},
 		Signing:      &SigningConfig{KID: tKIDS},
+	}, {
+		// e signs its card and an extended card, public (no Auth) so that
+		// the fault table needs no credential
+		ID:           "e",
+		Organization: "Vendor E",
+		Hosts:        []HostConfig{{Name: tHostE, Card: true, RPCPath: DefaultRPCPath}},
+		Skills:       []SkillConfig{{ID: "summarize"}},
+		Signing:      &SigningConfig{KID: tKIDE},
+		Card:         CardConfig{ExtendedCard: &ExtendedCardConfig{Public: true}},
 	}}}
 }
 

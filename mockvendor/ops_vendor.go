@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
-	"github.com/a2a-conform/a2a-conform/mockvendor/internal/card"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/ops"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/push"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/tasks"
@@ -46,18 +45,11 @@ func (o *opsVendor) ExtendedCard() (ops.ExtendedCard, bool) {
 	if ec == nil {
 		return ops.ExtendedCard{}, false
 	}
-	return ops.ExtendedCard{Unconfigured: ec.Unconfigured, Description: ec.Description}, true
+	return ops.ExtendedCard{Unconfigured: ec.Unconfigured}, true
 }
 
-// CardDocument is the vendor's card (card.Spec.Document) as a client of
-// d's generation reads it: for 1.0 without the 0.3 members.
-func (o *opsVendor) CardDocument(d a2a.Dialect) map[string]any {
-	doc := o.v().cardSpec().Document()
-	if d == Dialect10 {
-		for _, k := range card.LegacyMembers {
-			delete(doc, k)
-		}
-		delete(doc, "supportsAuthenticatedExtendedCard")
-	}
-	return doc
+// ExtendedCardDocument is the vendor's extended card for a client of d's
+// generation (extcard.go).
+func (o *opsVendor) ExtendedCardDocument(d a2a.Dialect) (map[string]any, error) {
+	return o.v().extendedCard(d)
 }

@@ -66,6 +66,9 @@ func (v *Vendor) init() error {
 	if err := v.initAuth(); err != nil {
 		return err
 	}
+	if err := v.checkExtendedSkills(); err != nil {
+		return err
+	}
 	v.spec = v.newCardSpec()
 	return nil
 }

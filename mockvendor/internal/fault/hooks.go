@@ -84,6 +84,18 @@ type SignHook interface {
 	SignCard(v VendorView, s CardSigner, card []byte) ([]byte, error)
 }
 
+// ExtendedCardSignHook signs the extended agent card of a signing vendor
+// in place of its honest signature, whenever the vendor answers
+// GetExtendedAgentCard (or a 0.3 agent/getAuthenticatedExtendedCard): the
+// first attached one does, the others are not asked. card is the unsigned
+// extended card JSON as the answer's generation reads it; the result is
+// the document served. s is the vendor's signing key, v the vendor. The
+// public card's SignHooks never see the extended card, nor these the
+// public card.
+type ExtendedCardSignHook interface {
+	SignExtendedCard(v VendorView, s CardSigner, card []byte) ([]byte, error)
+}
+
 // JWKSHook runs on every JWKS fetch of a signing vendor's issuer host. It
 // returns the keys served in place of keys (the vendor's public key, as
 // the hooks before it left them); n counts the vendor's JWKS fetches from

@@ -35,9 +35,10 @@ type Vendor interface {
 	PushNotifications() bool
 	// ExtendedCard is the extended card the card declares (ok false: none).
 	ExtendedCard() (ec ExtendedCard, ok bool)
-	// CardDocument is the vendor's public card as a client of dialect d's
-	// generation reads it (1.0: the 1.0 members only), a fresh map.
-	CardDocument(d a2a.Dialect) map[string]any
+	// ExtendedCardDocument is the extended card the vendor serves to a
+	// client of dialect d's generation (1.0: the 1.0 members only), signed
+	// as the vendor signs its cards, a fresh map.
+	ExtendedCardDocument(d a2a.Dialect) (map[string]any, error)
 	// Tasks is the fleet's task store.
 	Tasks() *tasks.Store
 	// Push is the vendor's push-config store, and the vendor as push
@@ -53,9 +54,6 @@ type Vendor interface {
 type ExtendedCard struct {
 	// Unconfigured declares it without having one (-32007).
 	Unconfigured bool
-	// Description replaces the public card's ("": the public one with
-	// " (extended card)").
-	Description string
 }
 
 // Request is one operation's request, whatever the binding that read it.

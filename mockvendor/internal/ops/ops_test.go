@@ -31,8 +31,8 @@ func (f *fakeVendor) Tasks() *tasks.Store              { return f.store }
 func (f *fakeVendor) Push() (*push.Store, push.Vendor) { return nil, nil }
 func (f *fakeVendor) WorkTime() time.Duration          { return 0 }
 func (f *fakeVendor) StreamsWork() bool                { return false }
-func (f *fakeVendor) CardDocument(a2a.Dialect) map[string]any {
-	return map[string]any{"description": "Zed agent."}
+func (f *fakeVendor) ExtendedCardDocument(d a2a.Dialect) (map[string]any, error) {
+	return map[string]any{"description": "Zed agent (extended card).", "dialect": string(d)}, nil
 }
 func (f *fakeVendor) ExtendedCard() (ExtendedCard, bool) {
 	if f.ext == nil {
@@ -71,22 +71,16 @@ func TestRunErrors(t *testing.T) {
 	}
 }
 
-// TestExtendedCard: the extended card is the public one with its own
-// description, or the public one's marked extended.
+// TestExtendedCard: a declared, configured extended card is the vendor's
+// document for the request's generation.
 func TestExtendedCard(t *testing.T) {
-	for _, tc := range []struct {
-		ext  ExtendedCard
-		want string
-	}{
-		{ExtendedCard{}, "Zed agent (extended card)"},
-		{ExtendedCard{Description: "More."}, "More."},
-	} {
-		res, err := Run(&fakeVendor{ext: &tc.ext}, &Request{Op: trace.OpExtendedCard, Dialect: a2a.Dialect10})
+	for _, d := range []a2a.Dialect{a2a.Dialect10, a2a.Dialect03} {
+		res, err := Run(&fakeVendor{ext: &ExtendedCard{}}, &Request{Op: trace.OpExtendedCard, Dialect: d})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := res.Value.(map[string]any)["description"]; got != tc.want {
-			t.Errorf("description %q, want %q", got, tc.want)
+		if got := res.Value.(map[string]any)["dialect"]; got != string(d) {
+			t.Errorf("card for %q, want the vendor's document for %q", got, d)
 		}
 	}
 }
