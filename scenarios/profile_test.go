@@ -110,6 +110,9 @@ var coreFor03 = map[string]string{
 	"EXT-001.HEADER":              only10In, // A2A-Extensions is A2A 1.0's name
 	"EXT-001.DONE":                only10In, // likewise
 	"EXT-002.REFUSED":             only10In, // A2A 1.0 §3.3.4's list of capabilities; 0.3 has none for extensions
+	"XCARD-001.AUTH":              binds03,  // 0.3 §7.10 (MUST)
+	"XCARD-001.REPLACE":           binds03,  // 0.3 §7.10 (SHOULD)
+	"XCARD-002.NOT-USED":          only10In, // A2A 1.0 §8.4.3, §14.3 (SHOULD); 0.3 describes the signature (§5.5.6) and asks nothing of a client
 	"G-JSONRPC":                   binds03,  // 0.3 §3.2.1, §7 (MUST)
 	"G-MESSAGE-SHAPE":             binds03,  // 0.3 §6.5 (MUST)
 	"G-VERSION-HEADER":            only10In, // A2A-Version is A2A 1.0's (§3.6.1 excepts 0.3 clients)

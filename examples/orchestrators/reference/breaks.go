@@ -402,6 +402,21 @@ type Breaks struct {
 	// SharedPushToken registers every webhook with one credential, drawn
 	// once per orchestrator.
 	SharedPushToken bool `break:"shared-push-token" check:"PUSH-001.TOKEN"`
+	// ExtendedCardNoCredential fetches the extended card without the
+	// credential the public card's scheme asks for (and, refused, keeps
+	// the public card).
+	ExtendedCardNoCredential bool `break:"extended-card-no-credential" check:"XCARD-001.AUTH"`
+	// ExtendedCardKeepPublic fetches and verifies the extended card but
+	// keeps the public card, and checks the wanted skill against it: a
+	// skill only the extended card lists is refused (skill-unavailable).
+	ExtendedCardKeepPublic bool `break:"extended-card-keep-public" check:"XCARD-001.REPLACE"`
+	// ExtendedCardUnverified takes the extended card in without checking
+	// its signature (a2aproject/a2a-js#705).
+	ExtendedCardUnverified bool `break:"extended-card-unverified" check:"XCARD-002.NOT-USED,XCARD-002.REFUSED"`
+	// CredentialOnCardFetch sends the credential held for a card's origin
+	// with the card fetch too, as Authorization: Bearer, where no scheme
+	// asks for one.
+	CredentialOnCardFetch bool `break:"credential-on-card-fetch" check:"XCARD-001.NO-CARD-CREDENTIAL"`
 }
 
 // Alternatives switch on a different behaviour that the seeds and the
@@ -471,6 +486,12 @@ type Alternatives struct {
 	// CreateTaskPushNotificationConfig after the send: deliveries may then
 	// come before the send's answer names the task, and wait for it.
 	PushInline bool `alt:"push-inline" keeps:"PUSH-001.ACK,PUSH-001.FORGED,PUSH-001.UNKNOWN-TASK,PUSH-001.DUPLICATE,PUSH-001.OUTCOME,PUSH-001.TOKEN"`
+	// NoExtendedCard never fetches an extended agent card: the public
+	// card is all it reads of an agent. Nothing in A2A asks a client to
+	// fetch one (§3.1.11's MUST and SHOULD bind a client that does), so
+	// the XCARD checks do not apply to it; it still sends the wanted skill
+	// and lets the agent decide (a card is a claim, not a contract).
+	NoExtendedCard bool `alt:"no-extended-card" keeps:"XCARD-001.NO-CARD-CREDENTIAL"`
 }
 
 // AltInfo describes one Alternatives field.

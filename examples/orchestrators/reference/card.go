@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/a2a-conform/a2a-conform/contract"
 )
 
 // agentCard is the part of an Agent Card the reference reads. Everything in
@@ -26,6 +28,7 @@ type agentCard struct {
 	Capabilities         struct {
 		Streaming         bool `json:"streaming"`
 		PushNotifications bool `json:"pushNotifications"`
+		ExtendedAgentCard bool `json:"extendedAgentCard"`
 		Extensions        []struct {
 			URI      string         `json:"uri"`
 			Required bool           `json:"required"`
@@ -38,6 +41,8 @@ type agentCard struct {
 		InputModes []string `json:"inputModes"`
 	} `json:"skills"`
 	Signatures json.RawMessage `json:"signatures"`
+	// SupportsAuthenticatedExtendedCard is 0.3's extended card flag.
+	SupportsAuthenticatedExtendedCard bool `json:"supportsAuthenticatedExtendedCard"`
 }
 
 // iface is the interface the reference speaks to: its URL, binding
@@ -155,6 +160,9 @@ func (r *run) card(cardURL string, mode fetchMode) (*agentCard, error) {
 		return nil, err
 	}
 	req.Header.Set("Accept", "application/json")
+	if cred, held := r.req.Trust.Credentials[contract.OriginOf(cardURL)]; held && r.br.CredentialOnCardFetch {
+		req.Header.Set("Authorization", "Bearer "+cred.Value)
+	}
 	revalidate := mode == fetchNormal || r.br.RefetchWithETag
 	if mode == fetchBypass && !r.br.RefetchWithETag {
 		req.Header.Set("Cache-Control", "no-cache")

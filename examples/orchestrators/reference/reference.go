@@ -453,6 +453,9 @@ func (r *run) try(cardURL string) *attempt {
 	if !r.extensionStep(a) { // extensions.go
 		return a
 	}
+	if !r.extendedCardStep(a) { // extcard.go
+		return a
+	}
 	if r.br.PrevalidateSkill && a.wanted != "" && !card.hasSkill(a.wanted) {
 		r.notef("%s: card does not list %q (pre-validated)", cardURL, a.wanted)
 		a.outcome, a.reason = contract.OutcomeRejected, contract.ReasonSkillUnavailable
