@@ -149,6 +149,8 @@
 //	                         sans (["wrong-host.example"])
 //	self-signed              a self-signed certificate for the host's name
 //	tampered-card            a skill added after signing. skill ("wire-transfer")
+//	tampered-extended-card   the extended card's description changed after
+//	                         signing. description ("": a sentence appended)
 //	unknown-kid              signed by a key in no JWKS. kid ("<kid>-unknown")
 //	key-rotation             signed by a new key the first JWKS fetch lacks.
 //	                         newKid ("<kid>-next"), staleFetches (1)

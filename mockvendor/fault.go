@@ -150,6 +150,9 @@ type (
 	// TamperedCard is the config of tampered-card: a skill is added to the card
 	// after it was signed.
 	TamperedCard = fault.TamperedCard
+	// TamperedExtendedCard is the config of tampered-extended-card: the
+	// extended card's description is changed after it was signed.
+	TamperedExtendedCard = fault.TamperedExtendedCard
 	// UnknownKID is the config of unknown-kid: the card is signed by a key
 	// absent from the JWKS.
 	UnknownKID = fault.UnknownKID

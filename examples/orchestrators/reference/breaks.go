@@ -480,7 +480,7 @@ type Alternatives struct {
 	// the 0.3 members url and additionalInterfaces) and refuses a card
 	// that offers none with version-mismatch and nothing sent. Its a2a-core
 	// verdict is judged for 0.3, the 1.0-only scenarios saying "needs 1.0".
-	Only03 bool `alt:"only-0.3" keeps:"IFACE-001.NO-MISMATCH,IFACE-002.FALLBACK,IFACE-002.VERSION,READ-001.COMPLETED,READ-001.NOTHING-INVENTED,READ-002.COMPLETED,EXT-001.ACTIVATED,EXT-001.DONE,CAP-001.NO-STREAM,CAP-001.DONE"`
+	Only03 bool `alt:"only-0.3" keeps:"IFACE-001.NO-MISMATCH,IFACE-002.FALLBACK,IFACE-002.VERSION,READ-001.COMPLETED,READ-001.NOTHING-INVENTED,READ-002.COMPLETED,EXT-001.ACTIVATED,EXT-001.DONE,CAP-001.NO-STREAM,CAP-001.DONE,XCARD-001.AUTH,XCARD-001.REPLACE,XCARD-002.NOT-USED"`
 	// PushInline registers the webhook in the send's configuration
 	// (taskPushNotificationConfig, A2A 1.0 §6.6's way) instead of by
 	// CreateTaskPushNotificationConfig after the send: deliveries may then
