@@ -492,6 +492,11 @@ type Alternatives struct {
 	// the XCARD checks do not apply to it; it still sends the wanted skill
 	// and lets the agent decide (a card is a claim, not a contract).
 	NoExtendedCard bool `alt:"no-extended-card" keeps:"XCARD-001.NO-CARD-CREDENTIAL"`
+	// NoExtendedCardRefuse never fetches an extended agent card either,
+	// and refuses (skill-unavailable) a skill that the public card does not
+	// list when that card declares an extended card it will not read: the
+	// skill may be there, but nothing it reads says so.
+	NoExtendedCardRefuse bool `alt:"no-extended-card-refuse" keeps:"XCARD-001.NO-CARD-CREDENTIAL"`
 }
 
 // AltInfo describes one Alternatives field.

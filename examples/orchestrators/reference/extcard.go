@@ -32,8 +32,12 @@ func (c *agentCard) declaresExtendedCard() bool {
 // extendedCardStep fetches, verifies and takes the extended card. False
 // means the candidate is done (its extended card's signature failed).
 func (r *run) extendedCardStep(a *attempt) bool {
-	if r.alt.NoExtendedCard || a.card == nil || !a.card.declaresExtendedCard() {
+	if a.card == nil || !a.card.declaresExtendedCard() || r.alt.NoExtendedCard {
 		return true
+	}
+	if r.alt.NoExtendedCardRefuse {
+		r.notef("%s: declares an extended card, which this orchestrator does not read", a.cardURL)
+		return r.keptPublicCard(a)
 	}
 	p, ok := r.credentialFor(a)
 	if !ok || p.header == "" {
@@ -70,9 +74,9 @@ func (r *run) extendedCardStep(a *attempt) bool {
 	return true
 }
 
-// keptPublicCard is the ExtendedCardKeepPublic break: the wanted skill is
-// checked against the public card, which does not list what only the
-// extended card does.
+// keptPublicCard checks the wanted skill against the public card, which
+// does not list what only the extended card does (the ExtendedCardKeepPublic
+// break, the NoExtendedCardRefuse alternative).
 func (r *run) keptPublicCard(a *attempt) bool {
 	if a.wanted == "" || a.card.hasSkill(a.wanted) {
 		return true
