@@ -167,7 +167,7 @@ func xcardReplaceCheck() Check {
 		Title:  "the verified extended card is used: its skill is delegated",
 		Grades: []Grade{{Profile: Core, Level: Should, When: extendedCardGot("a")}},
 		Requirement: "A client that received the extended card replaces the public card with it (A2A 1.0 §3.1.11, §13.3; 0.3 §7.10: SHOULD). Its signature verifies with A's key, so nothing stands in the way: " +
-			"ledger-audit, which only the extended card lists, goes to A and completes (a completed ledger-audit task at A on the wire). A client that fetched the extended card and then refused ledger-audit as unlisted kept the public card.",
+			"ledger-audit, which only the extended card lists, goes to A once that card is in use and completes (a completed ledger-audit task at A on the wire, sent after the extended card arrived). A client that fetched the extended card and then refused ledger-audit as unlisted kept the public card.",
 		Sources: []Source{
 			xcardReplaceClause,
 			A2A("§13.3", SrcShould, Client).Read("clients retrieving extended cards SHOULD replace their cached public Agent Card with the extended version for the duration of their authenticated session; extended cards MAY include additional skills"),
@@ -177,8 +177,24 @@ func xcardReplaceCheck() Check {
 		Fix:          "Once the extended card is fetched and its signature verifies, use it in place of the public card for this agent: its skills, modes and interfaces.",
 		ReadsOutcome: true,
 		Reached:      *extendedCardGot("a"),
-		Judge:        func(r *Run) Verdict { return completedVia(r, 0, "a", skillAudit) },
+		Judge:        judgeExtendedCardUsed,
 	}
+}
+
+// judgeExtendedCardUsed passes when ledger-audit completed at A by a task
+// sent after A's extended card arrived (the skill came from that card).
+func judgeExtendedCardUsed(r *Run) Verdict {
+	first, ok := firstExtendedCard(r, "a")
+	if !ok {
+		return NotExercisedf("A's extended card was never received")
+	}
+	for _, e := range r.Events {
+		if isRealSend(e) && inVendor(e, "a") && e.Skill == skillAudit && e.Seq < first.Seq {
+			return Failf("%s came before the extended card (#%d): the skill was not taken from it", describe(e), first.Seq).At(e.Seq).
+				Want("the task for "+skillAudit+" sent once the extended card is in use", describe(e))
+		}
+	}
+	return completedVia(r, 0, "a", skillAudit)
 }
 
 func xcardCardCredentialCheck() Check {

@@ -79,6 +79,7 @@ func TestExtendedCardReplace(t *testing.T) {
 	tStreamCases(t, "XCARD-001.REPLACE", []tStreamCase{
 		{"kept the public card and refused the skill", tOne(tXRefused(contract.ReasonSkillUnavailable), tCardA(), tExtCard(200, tBearerA)), Fail},
 		{"reported completed with no task on the wire", tOne(tAuditDone("t-1"), tCardA(), tExtCard(200, tBearerA)), Fail},
+		{"sent the skill before asking for the extended card", tOne(tAuditDone("t-1"), tCardA(), tAuditTask("t-1"), tExtCard(200, tBearerA)), Fail},
 		{"used the extended card", tOne(tAuditDone("t-1"), tCardA(), tExtCard(200, tBearerA), tAuditTask("t-1")), Pass},
 		{"asked, refused with 401", tOne(tAuditDone("t-1"), tCardA(), tExtCard(401), tAuditTask("t-1")), NotExercised},
 		{"never asked, refused the skill", never, NotExercised},
