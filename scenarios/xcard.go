@@ -170,7 +170,7 @@ func xcardReplaceCheck() Check {
 			"ledger-audit, which only the extended card lists, goes to A once that card is in use and completes (a completed ledger-audit task at A on the wire, sent after the extended card arrived). A client that fetched the extended card and then refused ledger-audit as unlisted kept the public card.",
 		Sources: []Source{
 			xcardReplaceClause,
-			A2A("§13.3", SrcShould, Client).Read("clients retrieving extended cards SHOULD replace their cached public Agent Card with the extended version for the duration of their authenticated session; extended cards MAY include additional skills"),
+			A2A("§13.3", SrcShould, Client).Read("clients retrieving extended cards SHOULD replace their cached public Agent Card with the extended version for the duration of their authenticated session"),
 			A2A03("§7.10", SrcShould, Client).Read("clients retrieving this authenticated card SHOULD replace their cached public Agent Card with the content received"),
 			xcardCLIFetch,
 		},
