@@ -149,6 +149,15 @@ func refusedBySignature(r *Run, i int, vendor, card string) Verdict {
 	return Passf("delegation %d (%s): no task sent; reason %s", i+1, card, o.Reason)
 }
 
+// keySetFetchedIn reports whether delegation i fetched vendor's key set
+// (over any scheme).
+func keySetFetchedIn(r *Run, i int, vendor string) bool {
+	if i >= len(r.Delegations) {
+		return false
+	}
+	return slices.ContainsFunc(r.During(i), func(e mockvendor.Event) bool { return e.Op == mockvendor.OpJWKSFetch && inVendor(e, vendor) })
+}
+
 func keyOneGoodCheck() Check {
 	return Check{
 		ID:     "KEY-001.ONE-GOOD",
@@ -238,7 +247,14 @@ func keyPlainHTTPCheck() Check {
 			case o.Outcome == contract.OutcomeCompleted:
 				return Passf("delegated with trustMode %q", o.TrustMode)
 			}
-			return refusedBySignature(r, 0, "a", "jku over plain http")
+			v := refusedBySignature(r, 0, "a", "jku over plain http")
+			if v.Outcome == Fail && !v.Proven() && !keySetFetchedIn(r, 0, "a") {
+				// Refused for a cause of its own before any key was
+				// looked at: the key's scheme was never judged.
+				return NotExercisedf("delegation 1 was refused before any key set was fetched, with reason %q: the refusal did not judge the key", o.Reason).
+					Want("a refusal with a signature reason, or a delegation", "reason "+o.Reason+", no key set fetched")
+			}
+			return v
 		},
 	}
 }

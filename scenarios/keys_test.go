@@ -71,6 +71,7 @@ func TestKeyChecks(t *testing.T) {
 		{"KEY-004.NOT-TRUSTED", "delegated unpinned", keyRun(noKeys(done(1, contract.TrustModeUnpinned))), Pass},
 		{"KEY-004.NOT-TRUSTED", "trusted the plain-HTTP key", keyRun(done(1, contract.TrustModeFull)), Fail},
 		{"KEY-004.NOT-TRUSTED", "refused for another reason", keyRun(refused(contract.ReasonOther)), Fail},
+		{"KEY-004.NOT-TRUSTED", "refused for another reason before any key was fetched", keyRun(noKeys(refused(contract.ReasonOther))), NotExercised},
 		{"KEY-004.NOT-TRUSTED", "card never fetched", &Run{Delegations: []Delegation{{Outcome: outcome(contract.OutcomeRejected, contract.ReasonOther, "", "", "", "")}}}, NotExercised},
 
 		{"KEY-005.ACCEPT", "accepted with full trust", keyRun(done(1, contract.TrustModeFull)), Pass},

@@ -13,6 +13,14 @@
 //     the skill id in params.metadata.skillId and message.metadata.skillId;
 //   - the next candidate is tried only when a card cannot be fetched or
 //     used, or the endpoint cannot be reached;
+//   - task.extensions go to the SDK's request metadata (a2aclient.CallMeta,
+//     which its JSON-RPC transport sends as HTTP headers) through a
+//     CallInterceptor, the SDK's hook for per-request metadata: v0.3.3 has
+//     no client-side extension API of its own, and names the header
+//     X-A2A-Extensions (a2asrv.ExtensionsMetaKey, the A2A 0.3 name, the
+//     version it speaks). The card's required extensions are not compared
+//     with them: the SDK does not, so a card requiring one the caller
+//     lacks is sent to and its -32008 reported (extension-unsupported);
 //   - trust.credentials go to the SDK's own a2aclient.AuthInterceptor,
 //     through an InMemoryCredentialsStore keyed by session: the session is
 //     the origin of the endpoint the card names, so the SDK presents only
@@ -255,7 +263,7 @@ func (a *adapter) delegate(req contract.DelegationRequest) contract.DelegationOu
 	var problems []string
 	spokeNone := false // a card offered no transport the SDK speaks
 	for _, cand := range req.Candidates {
-		card, client, err := connect(ctx, hc, cand, req.Trust.Credentials)
+		card, client, err := connect(ctx, hc, cand, req.Trust.Credentials, req.Task.Extensions)
 		if err != nil {
 			problems = append(problems, err.Error())
 			spokeNone = spokeNone || noTransport(err)
@@ -349,8 +357,9 @@ func credentialStore(card *a2a.AgentCard, origin string, creds map[string]contra
 
 // connect resolves the card at cardURL and builds an SDK client from it,
 // with the SDK's AuthInterceptor holding the caller's credential for the
-// origin of the endpoint the card names.
-func connect(ctx context.Context, hc *http.Client, cardURL string, creds map[string]contract.Credential) (*a2a.AgentCard, *a2aclient.Client, error) {
+// origin of the endpoint the card names, and the caller's extensions
+// (exts) activated on every call.
+func connect(ctx context.Context, hc *http.Client, cardURL string, creds map[string]contract.Credential, exts []string) (*a2a.AgentCard, *a2aclient.Client, error) {
 	u, err := url.Parse(cardURL)
 	if err != nil {
 		return nil, nil, fmt.Errorf("candidate %q: %w", cardURL, err)
@@ -365,11 +374,52 @@ func connect(ctx context.Context, hc *http.Client, cardURL string, creds map[str
 		return nil, nil, fmt.Errorf("resolving %s: %w", cardURL, err)
 	}
 	auth := &a2aclient.AuthInterceptor{Service: credentialStore(card, contract.OriginOf(card.URL), creds)}
-	client, err := a2aclient.NewFromCard(ctx, card, a2aclient.WithJSONRPCTransport(hc), a2aclient.WithInterceptors(auth))
+	interceptors := []a2aclient.CallInterceptor{auth}
+	if ext := activation(exts); ext != nil {
+		interceptors = append(interceptors, ext)
+	}
+	client, err := a2aclient.NewFromCard(ctx, card, a2aclient.WithJSONRPCTransport(hc), a2aclient.WithInterceptors(interceptors...))
 	if err != nil {
 		return nil, nil, fmt.Errorf("client from card %s: %w", cardURL, err)
 	}
 	return card, client, nil
+}
+
+// extensionHeader is the header a2a-go's server side reads extensions from
+// (a2asrv.ExtensionsMetaKey), the A2A 0.3 name: the version the client
+// speaks, which sends no A2A-Version header.
+const extensionHeader = "X-A2A-Extensions"
+
+// extInterceptor activates the caller's extensions on every call: it puts
+// their URIs, comma-separated, in the call's metadata under
+// extensionHeader, which the JSON-RPC transport sends as a header.
+type extInterceptor struct {
+	a2aclient.PassthroughInterceptor
+	value string
+}
+
+// activation is the interceptor for the caller's extensions (task.extensions),
+// or nil when it implements none.
+func activation(exts []string) a2aclient.CallInterceptor {
+	var uris []string
+	for _, u := range exts {
+		if u = strings.TrimSpace(u); u != "" {
+			uris = append(uris, u)
+		}
+	}
+	if len(uris) == 0 {
+		return nil
+	}
+	return &extInterceptor{value: strings.Join(uris, ",")}
+}
+
+// Before sets the extension header in the request's metadata.
+func (e *extInterceptor) Before(ctx context.Context, req *a2aclient.Request) (context.Context, error) {
+	if req.Meta == nil {
+		req.Meta = a2aclient.CallMeta{}
+	}
+	req.Meta[extensionHeader] = []string{e.value}
+	return ctx, nil
 }
 
 // result is what a send or a stream brought back.

@@ -65,6 +65,13 @@ What the adapter passes through the SDK's own hooks:
     only when the card lists the scheme in securityRequirements (0.3
     "security" is mapped to them), as Authorization: Bearer or the API
     key's header;
+  * task.extensions: the SDK's own extension API, the call context's
+    service_parameters built with with_a2a_extensions (A2A-Extensions on
+    a 1.0 interface; the 0.3 compat transport mirrors it as
+    X-A2A-Extensions), on every call. The SDK does not compare the
+    card's required extensions with them: a card requiring one the
+    caller lacks is sent to, and its -32008 (ExtensionSupportRequiredError)
+    reported as extension-unsupported;
   * network.proxy and trust.caFile: the httpx.AsyncClient given as
     ClientConfig.httpx_client (the card fetch uses it too), with the proxy
     and an SSL context of httpx's default roots (certifi) plus the fleet
@@ -110,6 +117,7 @@ from a2a_conform_contract import (  # noqa: E402
     Results,
     continuation,
     describe,
+    extensions_of,
     is_interrupted,
     origin_of,
     reason_for,
@@ -228,6 +236,16 @@ async def credential_store(card, origin, creds):
     return store
 
 
+def service_parameters(req):
+    """The call context's service parameters activating the caller's
+    extensions (task.extensions) with the SDK's with_a2a_extensions; None
+    when it implements none."""
+    from a2a.client.service_parameters import ServiceParametersFactory, with_a2a_extensions
+
+    exts = extensions_of(req)
+    return ServiceParametersFactory.create([with_a2a_extensions(exts)]) if exts else None
+
+
 def card_location(url):
     """create_from_url's base URL and relative card path for a card URL."""
     u = urllib.parse.urlsplit(url)
@@ -255,6 +273,8 @@ def reason_of(err, creds, streamed=False):
         return "endpoint-not-a2a"
     if code == -32009:
         return "version-mismatch"
+    if code == -32008:
+        return "extension-unsupported"
     if isinstance(err, A2AClientTimeoutError) and not creds.refusal:
         return "stream-timeout" if streamed else "other"
     return reason_for(err, creds.refusal)
@@ -378,7 +398,7 @@ class Adapter:
         request = SendMessageRequest(message=sdk_message(req))
         if skill_of(req):
             request.metadata.update({"skillId": skill_of(req)})
-        context = ClientCallContext(state={"sessionId": session})
+        context = ClientCallContext(state={"sessionId": session}, service_parameters=service_parameters(req))
         sdk_streams = config.streaming and card.capabilities.streaming  # send_message's own test
         how = "send_message (%s)" % ("SendStreamingMessage" if sdk_streams else "SendMessage")
         t = Tracker()

@@ -41,7 +41,10 @@ default, and so what this scores:
 The skill id goes in message.metadata.skillId and params.metadata.skillId
 through RemoteA2aAgent's request_interceptors (before_request may change
 the A2A message and the ParametersConfig whose request_metadata becomes the
-request's params.metadata). The task id, state and results come from the
+request's params.metadata); the same hook activates task.extensions in the
+call context's service_parameters (a2a-sdk's with_a2a_extensions:
+A2A-Extensions, mirrored as X-A2A-Extensions on a 0.3 interface), the way
+ADK adds request headers itself. The task id, state and results come from the
 events the runner yields: RemoteA2aAgent records on each the A2A response
 it came from (custom_metadata "a2a:response", the task as ADK aggregated
 it, or the Message). No after_request hook: with one ADK stops continuing
@@ -99,6 +102,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from a2a_conform_contract import (  # noqa: E402
     Credentials,
     describe,
+    extensions_of,
     Results,
     is_interrupted,
     reason_for,
@@ -149,6 +153,7 @@ class Seen:
         self.status_text = ""
         self.results = Results()
         self.replies = replies_of(req)
+        self.extensions = extensions_of(req)
         self.message_reply = False
         self.endpoint = ""
         self.card_read = False
@@ -262,12 +267,22 @@ class Adapter:
         return remote
 
     async def _before_request(self, ctx, message, params):
-        """Name the skill in the message's and the request's metadata."""
+        """Name the skill in the message's and the request's metadata, and
+        activate the caller's extensions (task.extensions) in the call
+        context's service parameters, with a2a-sdk's with_a2a_extensions
+        (the way ADK adds request headers itself)."""
         cur = self.cur
         cur.card_read = True
         if cur.skill:
             message.metadata.update({"skillId": cur.skill})
             params.request_metadata = dict(params.request_metadata or {}, skillId=cur.skill)
+        if cur.extensions:
+            from a2a.client import ClientCallContext
+            from a2a.client.service_parameters import ServiceParametersFactory, with_a2a_extensions
+
+            call = params.client_call_context or ClientCallContext()
+            call.service_parameters = ServiceParametersFactory.create_from(call.service_parameters, [with_a2a_extensions(cur.extensions)])
+            params.client_call_context = call
         return message, params
 
     def _saw(self, event):

@@ -28,7 +28,13 @@
 // JSON-RPC transport fetches through the SDK's
 // createAuthenticatingFetchWithRetry, one AuthenticationHandler per origin
 // called: the credential trust.credentials holds for that origin, the way
-// ADK's card declares it; a 401 is noted and not retried. Outcome:
+// ADK's card declares it; a 401 is noted and not retried. Extensions:
+// ADK has no extension option; the same ClientFactory's ClientConfig
+// carries an interceptor that activates task.extensions on every call
+// (serviceParameters with the SDK's withA2AExtensions: X-A2A-Extensions in
+// @a2a-js/sdk 0.3). Neither ADK nor the SDK compares the card's required
+// extensions with them: a card requiring one the caller lacks is sent to.
+// Outcome:
 // Replies: each task.replies entry is the next user turn of the same
 // session (runner.runAsync again), ADK's way to go on talking to a remote
 // agent; unless it answers a remote function call, ADK sends the session's
@@ -64,6 +70,7 @@ import {
   baseOf,
   credentialsFor,
   describe,
+  extensions,
   isInterrupted,
   reasonFor,
   remoteError,
@@ -127,8 +134,24 @@ async function delegate(adk, req, signal) {
       },
     })(url, init);
   };
+  // task.extensions: an interceptor of the SDK's client (ClientConfig's
+  // interceptors, the SDK's hook for per-call options) puts them in the
+  // call's serviceParameters with the SDK's withA2AExtensions, which
+  // @a2a-js/sdk 0.3 sends as X-A2A-Extensions; ADK passes no options of
+  // its own.
+  const { ServiceParameters, withA2AExtensions } = adk.sdk;
+  const exts = extensions(req);
+  const activate = {
+    before: async (args) => {
+      args.options = { ...args.options, serviceParameters: ServiceParameters.createFrom(args.options?.serviceParameters, withA2AExtensions(...exts)) };
+    },
+    after: async () => {},
+  };
   const clientFactory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl })] }),
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new JsonRpcTransportFactory({ fetchImpl })],
+      ...(exts.length ? { clientConfig: { interceptors: [activate] } } : {}),
+    }),
   );
   remote = new adk.RemoteA2AAgent({
     name: 'remote_agent',

@@ -35,7 +35,9 @@
 // task seen in state "completed"; interrupted for one at input-required or
 // auth-required; failed otherwise, with the SDK's error. Credentials: the
 // provider calls A2AClient.fromCardUrl(cardUrl) with no options and ignores
-// the AI SDK's headers, so trust.credentials cannot be handed to it.
+// the AI SDK's headers, so trust.credentials cannot be handed to it, nor
+// task.extensions (no header can be added to its calls; a required
+// extension's -32008 is reported as extension-unsupported).
 // Replies: the provider's only conversation option is
 // providerOptions.a2a.contextId, so each task.replies entry goes as the
 // next generateText/streamText call in the paused task's context, without

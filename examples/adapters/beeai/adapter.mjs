@@ -33,7 +33,10 @@
 // text from the same "update" events; the JSON-RPC error code from the
 // @a2a-js/sdk 0.3 error BeeAI wraps (its text's "(Code: N)").
 // Credentials: A2AAgent builds its A2AClient with no options (no fetch, no
-// headers, no auth handler), so trust.credentials cannot be handed to it.
+// headers, no auth handler), so trust.credentials cannot be handed to it;
+// nor can task.extensions: it calls sendMessageStream with no options, so
+// no A2A-Extensions / X-A2A-Extensions header can be added (a required
+// extension's -32008 is reported as extension-unsupported).
 // cardTrust "authoritative" and trustMode "unpinned" once the card was read.
 //
 // Install needs --legacy-peer-deps (.npmrc here sets it): without it npm

@@ -38,6 +38,13 @@
 // 401 (Mastra turns any status but 2xx into an error with data.status and
 // does not retry a 401).
 //
+// Extensions: Mastra has no extension API and does not read the card's
+// required extensions; task.extensions go in A2AAgent's `headers` option
+// (every request Mastra makes carries them, the card fetch included), as
+// X-A2A-Extensions in the 0.3 mode and A2A-Extensions in the 1.0 mode. A
+// card requiring one the caller lacks is sent to, and Mastra's -32008
+// error is reported as extension-unsupported.
+//
 // Replies: Mastra keeps a paused run's taskId and contextId under its
 // runId, and resumeGenerate(answer, { runId }) (resumeStream when
 // streaming) sends the answer's text as the next message of that task;
@@ -67,6 +74,7 @@ import * as undici from 'undici';
 import {
   credentialsFor,
   describe,
+  extensions,
   isInterrupted,
   reasonFor,
   remoteError,
@@ -108,7 +116,18 @@ async function delegate(A2AAgent, req, signal) {
     creds.saw(url, res.status, Object.keys(extra).length > 0);
     return res;
   };
-  const agent = new A2AAgent({ url: cand, abortSignal: signal, fetch: authFetch, ...(protocolVersion === '1.0' ? { protocolVersion } : {}) });
+  // task.extensions: Mastra has no extension API; its `headers` option (sent
+  // with every request it makes) carries them, under the header the
+  // protocol version it speaks names.
+  const exts = extensions(req);
+  const headers = exts.length ? { [protocolVersion === '1.0' ? 'A2A-Extensions' : 'X-A2A-Extensions']: exts.join(',') } : undefined;
+  const agent = new A2AAgent({
+    url: cand,
+    abortSignal: signal,
+    fetch: authFetch,
+    ...(headers ? { headers } : {}),
+    ...(protocolVersion === '1.0' ? { protocolVersion } : {}),
+  });
   const streaming = Boolean(req.task?.preferStreaming);
   const runId = crypto.randomUUID();
   // turn sends the prompt, or resumes the run with an answer: Mastra's

@@ -15,6 +15,13 @@ write in an afternoon, and it is deliberately not clever:
     plain JSON is read as a plain JSON-RPC response;
   * it tries the next candidate only when a card cannot be fetched or used,
     or the endpoint cannot be reached;
+  * it activates the extensions of the card that the caller implements
+    (task.extensions) in X-A2A-Extensions, the header of A2A 0.3, the
+    version it speaks, on every call; a card that marks required an
+    extension the caller does not implement is not used (A2A 1.0 §3.3.4:
+    the card says it before any request), and the delegation fails with
+    reason extension-unsupported, naming it, when no other candidate
+    serves; a -32008 answer is extension-unsupported too;
   * it presents the credential trust.credentials holds for the endpoint's
     origin, if any, the way the card's securitySchemes say (Authorization:
     Bearer, or the API key header the scheme names; 0.3 or 1.0 shape);
@@ -345,6 +352,7 @@ def delegate(req):
     credentials = (req.get("trust") or {}).get("credentials") or {}
     problems = []
     spoke_none = False  # a card named no endpoint this client speaks
+    ext_refused = False  # a card required an extension the caller lacks
     for cand in req.get("candidates") or []:
         try:
             card = fetch_card(net, cand, deadline)
@@ -364,14 +372,23 @@ def delegate(req):
         out["agent"] = endpoint
         seen = Seen()
         auth = auth_headers(card, credentials.get(origin_of(endpoint)))
+        ext_name, ext_value, missing = kit.extension_header(card, req, "0.3")
+        if missing:
+            # The card requires an extension the caller cannot follow: the
+            # agent cannot be used; the next candidate may be.
+            problems.append("card %s requires extension %s, which the caller does not implement" % (cand, ", ".join(missing)))
+            ext_refused = True
+            out.pop("agent", None)
+            continue
+        extra = dict(auth, **{ext_name: ext_value}) if ext_value else auth
         try:
-            call(net, endpoint, method, params, deadline, seen, auth)
+            call(net, endpoint, method, params, deadline, seen, extra)
             for reply in kit.replies_of(req):
                 if seen.state != "input-required" or not seen.task_id:
                     break
                 # The caller's next answer continues the task (A2A 1.0 §3.4.3).
                 seen.message = False
-                call(net, endpoint, method, continued(params, reply, seen), deadline, seen, auth)
+                call(net, endpoint, method, continued(params, reply, seen), deadline, seen, extra)
         except Unreachable as e:
             problems.append(str(e))
             out.pop("agent", None)
@@ -388,7 +405,7 @@ def delegate(req):
             err = kit.remote_error(e.code, e.reason, e.message)
             if err:
                 out["error"] = err
-            reason = {-32601: "endpoint-not-a2a", -32009: "version-mismatch"}.get(e.code, "other")
+            reason = {-32601: "endpoint-not-a2a", -32009: "version-mismatch", -32008: "extension-unsupported"}.get(e.code, "other")
             return fail(reason, str(e))
         except (OSError, http.client.HTTPException) as e:
             note(out, seen)
@@ -403,6 +420,8 @@ def delegate(req):
         return fail("other", "remote task ended in state %r" % seen.state)
     if time.monotonic() >= deadline:
         return fail("deadline", "; ".join(problems + ["deadline passed"]))
+    if ext_refused:
+        return fail("extension-unsupported", "; ".join(problems))
     if spoke_none:
         return fail("version-mismatch", "; ".join(problems))
     return fail("other", "; ".join(problems) or "no candidates")

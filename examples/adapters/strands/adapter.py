@@ -77,6 +77,12 @@ and for every A2A request. The adapter's httpx.AsyncClient:
     the origin of each URL requested, the way the card Strands read
     declares it (none on the card fetch, before the card is known), and
     notes a 401 (nothing retries it).
+  * extensions=task.extensions in the same ClientConfig: a2a-sdk 0.3's own
+    extension API (its transport sends them as X-A2A-Extensions, the 0.3
+    header, on every call; Strands keeps the field when it sets
+    streaming). Neither Strands nor the SDK compares the card's required
+    extensions with them: a card requiring one the caller lacks is sent
+    to, and its -32008 is reported as extension-unsupported.
 What Strands cannot be told: the skill id (above), params.metadata, the
 card's path, streaming or not, any candidate but one.
 
@@ -125,7 +131,10 @@ class Adapter:
             return {"outcome": "failed", "reason": "other", "detail": "no candidates"}
         run = Run(self.httpx, req)
         client = run.client()
-        agent = self.agent_cls(contract.base_of(cands[0]), client_config=self.config_cls(httpx_client=client))
+        # task.extensions: a2a-sdk 0.3's own ClientConfig.extensions, which its
+        # JSON-RPC transport sends as X-A2A-Extensions on every call.
+        config = self.config_cls(httpx_client=client, extensions=contract.extensions_of(req))
+        agent = self.agent_cls(contract.base_of(cands[0]), client_config=config)
         try:
             await run.call(agent)
         except Exception as err:  # noqa: BLE001 - every failure is an outcome
