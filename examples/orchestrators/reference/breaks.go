@@ -402,6 +402,13 @@ type Breaks struct {
 	// SharedPushToken registers every webhook with one credential, drawn
 	// once per orchestrator.
 	SharedPushToken bool `break:"shared-push-token" check:"PUSH-001.TOKEN"`
+	// NoClientCert never presents a client certificate, whatever the card
+	// demands (mtls.go).
+	NoClientCert bool `break:"no-client-cert" check:"AUTH-010.PRESENT,AUTH-010.DONE"`
+	// ClientCertEverywhere puts the client certificate in the TLS
+	// configuration of every connection the delegation opens, so every
+	// host that asks for one gets it.
+	ClientCertEverywhere bool `break:"client-cert-everywhere" check:"AUTH-010.ONLY-ORIGIN"`
 }
 
 // Alternatives switch on a different behaviour that the seeds and the
@@ -471,6 +478,15 @@ type Alternatives struct {
 	// CreateTaskPushNotificationConfig after the send: deliveries may then
 	// come before the send's answer names the task, and wait for it.
 	PushInline bool `alt:"push-inline" keeps:"PUSH-001.ACK,PUSH-001.FORGED,PUSH-001.UNKNOWN-TASK,PUSH-001.DUPLICATE,PUSH-001.OUTCOME,PUSH-001.TOKEN"`
+	// CertConnPerCall opens a new TLS connection (a new handshake, with
+	// the client certificate, or a resumed session) for every request to
+	// an origin it holds a client certificate for, instead of keeping the
+	// connection alive.
+	CertConnPerCall bool `alt:"cert-conn-per-call" keeps:"AUTH-010.PRESENT,AUTH-010.DONE,AUTH-010.ONLY-ORIGIN"`
+	// CertOnlyIfDeclared presents a client certificate to its origin only
+	// once that origin's card has declared a mutual TLS scheme, instead of
+	// whenever the origin asks for one.
+	CertOnlyIfDeclared bool `alt:"cert-only-if-declared" keeps:"AUTH-010.PRESENT,AUTH-010.DONE,AUTH-010.ONLY-ORIGIN"`
 }
 
 // AltInfo describes one Alternatives field.
