@@ -1,9 +1,11 @@
 package scenarios
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/a2a-conform/a2a-conform/contract"
 	"github.com/a2a-conform/a2a-conform/mockvendor"
 )
 
@@ -111,6 +113,63 @@ func mtlsScenarios() []*Scenario {
 			Requests: []Request{certReq(skillS, []string{"d"}, mockvendor.HostCardD), certReq(skillS, []string{"d"}, mockvendor.HostC)},
 			Offers:   []string{V10}, // D serves 1.0 only
 			Checks:   []Check{mtlsPresentCheck(), mtlsDoneCheck(), mtlsOnlyOriginCheck()},
+		},
+		{
+			ID:     "AUTH-011",
+			Title:  "no client certificate fits: no borrowed one, another candidate or a refusal",
+			Area:   "auth",
+			Source: "A2A 1.0 §4.5.6 (MutualTlsSecurityScheme), §7.3 (credentials obtained out of band for the server's scheme); posture: a client certificate goes to its origin only",
+			Setup: "D's card declares a mutual TLS scheme and its endpoint asks for a client certificate from the fleet's client CA. The request holds no certificate for D's origin, only A's " +
+				"(for https://agent.vendor-a.example, not a candidate), which the same client CA issued: a client that picks a certificate by the authorities the server names finds A's fitting. " +
+				"The second candidate, C, needs no credential and asks for none.",
+			Fleet: func() mockvendor.Config {
+				a := mockvendor.VendorA()
+				a.MTLS = &mockvendor.MTLSConfig{}
+				return mockvendor.Config{Vendors: []mockvendor.VendorConfig{mtlsD(), plainC(), a}}
+			},
+			Requests: []Request{certReq(skillS, []string{"a"}, mockvendor.HostCardD, mockvendor.HostC)},
+			Checks:   []Check{mtlsNoBorrowCheck()},
+		},
+	}
+}
+
+func mtlsNoBorrowCheck() Check {
+	return Check{
+		ID:     "AUTH-011.NO-BORROW",
+		Title:  "no borrowed client certificate; the task goes where none is needed, or is refused",
+		Grades: must(Safety),
+		Requirement: "Holding no client certificate for D's origin, the client does not present one issued for another origin because the same authority signed it (the authorities a server names " +
+			"say which issuers it takes, not whose certificate it is): it delegates to a candidate it can call (the task completes at C), or refuses naming the missing credential " +
+			"(no-credential, or auth-rejected after D's 401).",
+		Sources: []Source{
+			mtlsProcess.Read("the client obtains the credentials the server's scheme requires out of band: a certificate another origin's issuer also signed is not the one obtained for this server"),
+			mtlsScope,
+			authScope,
+			mtlsCLI,
+		},
+		Fix:          "Look the client certificate up by the endpoint's origin only, never by the certificate authorities the server's TLS names; with none, skip the candidate (or report no-credential).",
+		ReadsOutcome: true,
+		Reached:      cardFetched("d"),
+		Judge: func(r *Run) Verdict {
+			for _, e := range r.Events {
+				if inVendor(e, "d") && presentsCert(e, "a") {
+					return Failf("%s: D was presented A's client certificate, and the caller holds none for D", describe(e)).At(e.Seq).
+						Want("no client certificate at D", "A's")
+				}
+			}
+			o, bad := r.outcome(0)
+			if bad != nil {
+				return *bad
+			}
+			switch {
+			case o.Outcome == contract.OutcomeCompleted:
+				return completedAt(r, 0, "c")
+			case (o.Outcome == contract.OutcomeRejected || o.Outcome == contract.OutcomeFailed) &&
+				(o.Reason == contract.ReasonNoCredential || o.Reason == contract.ReasonAuthRejected):
+				return Passf("%s with reason %s; no borrowed certificate", o.Outcome, o.Reason)
+			}
+			return Failf("outcome %s with reason %q: want completed at C, or a refusal with no-credential (or auth-rejected)", o.Outcome, o.Reason).
+				Want("completed at C, or rejected with no-credential", fmt.Sprintf("%s with %q", o.Outcome, o.Reason))
 		},
 	}
 }

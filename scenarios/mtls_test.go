@@ -83,3 +83,34 @@ func TestMTLSCertificateIsACredential(t *testing.T) {
 		t.Errorf("at C: %s (%s)", v.Outcome, v.Detail)
 	}
 }
+
+func TestMTLSNoBorrow(t *testing.T) {
+	rpcD, c := mockvendor.HostRPCD, mockvendor.HostC
+	aCert := mockvendor.Presented{Owner: "a", Via: mockvendor.ViaClientCert}
+	cardD := tCard("d", mockvendor.HostCardD, "", "", "")
+	one := func(o *contract.DelegationOutcome, evs ...mockvendor.Event) *Run {
+		r := tOne(o, evs...)
+		r.CredentialHosts = map[string][]string{"a": {mockvendor.HostVendorA}}
+		return r
+	}
+	refused := func(reason string) *contract.DelegationOutcome {
+		return &contract.DelegationOutcome{Outcome: contract.OutcomeRejected, Reason: reason}
+	}
+	doneC := tCompleted(c, skillS, "t-2")
+	cases := []struct {
+		name string
+		run  *Run
+		want Outcome
+	}{
+		{"skipped D, completed at C", one(doneC, cardD, tAt("c", c, "t-2", 200)), Pass},
+		{"refused with no-credential", one(refused(contract.ReasonNoCredential), cardD), Pass},
+		{"auth-rejected after D's 401 without a certificate", one(&contract.DelegationOutcome{Outcome: contract.OutcomeFailed, Reason: contract.ReasonAuthRejected}, cardD, tAt("d", rpcD, "", 401)), Pass},
+		{"A's certificate at D", one(doneC, cardD, tAt("d", rpcD, "", 401, aCert), tAt("c", c, "t-2", 200)), Fail},
+		{"gave up for another reason", one(refused(contract.ReasonOther), cardD), Fail},
+		{"reported completed at C with nothing there", one(doneC, cardD), Fail},
+		{"D's card never fetched", one(doneC, tAt("c", c, "t-2", 200)), NotExercised},
+	}
+	for _, tc := range cases {
+		tEvaluate(t, "AUTH-011.NO-BORROW", tc.name, tc.run, tc.want)
+	}
+}

@@ -409,6 +409,11 @@ type Breaks struct {
 	// configuration of every connection the delegation opens, so every
 	// host that asks for one gets it.
 	ClientCertEverywhere bool `break:"client-cert-everywhere" check:"AUTH-010.ONLY-ORIGIN"`
+	// AnyClientCert takes a card that demands mutual TLS as satisfied
+	// whenever the caller holds any client certificate, and offers every
+	// certificate held on every connection (Go's TLS picks one whose
+	// issuer the server names).
+	AnyClientCert bool `break:"any-client-cert" check:"AUTH-011.NO-BORROW,AUTH-010.ONLY-ORIGIN"`
 }
 
 // Alternatives switch on a different behaviour that the seeds and the

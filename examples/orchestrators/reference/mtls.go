@@ -40,6 +40,9 @@ func isMTLS(raw json.RawMessage) bool {
 // the origin's card asks for it).
 func (r *run) holdsClientCert(origin string) bool {
 	_, ok := r.req.Trust.ClientCertificates[origin]
+	if r.br.AnyClientCert {
+		ok = len(r.req.Trust.ClientCertificates) > 0
+	}
 	if ok {
 		r.certs.declare(origin)
 	}
@@ -83,7 +86,7 @@ func (c *certRouter) RoundTrip(req *http.Request) (*http.Response, error) {
 func (c *certRouter) transportFor(origin string) *http.Transport {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.br.ClientCertEverywhere {
+	if c.br.ClientCertEverywhere || c.br.AnyClientCert {
 		return c.everywhere()
 	}
 	cc, held := c.certs[origin]
@@ -118,17 +121,28 @@ func (c *certRouter) withCert(origin string, cc contract.ClientCertificate) *htt
 	return t
 }
 
-// everywhere is the ClientCertEverywhere break's one transport: the first
-// certificate held, on every connection the delegation opens.
+// everywhere is the one transport of the ClientCertEverywhere and
+// AnyClientCert breaks: every certificate held, on every connection the
+// delegation opens (Go's TLS then offers the first whose issuer the
+// server names, or the first of all when it names none).
 func (c *certRouter) everywhere() *http.Transport {
-	if c.all == nil {
-		c.all = c.base
-		for origin, cc := range c.certs {
-			if t := c.withCert(origin, cc); t != nil {
-				c.all = t
-			}
-			break
+	if c.all != nil {
+		return c.all
+	}
+	c.all = c.base
+	var pairs []tls.Certificate
+	for origin, cc := range c.certs {
+		if t := c.withCert(origin, cc); t != nil {
+			pairs = append(pairs, t.TLSClientConfig.Certificates...)
+			t.CloseIdleConnections()
 		}
+	}
+	if len(pairs) > 0 {
+		c.all = c.base.Clone()
+		if c.all.TLSClientConfig == nil {
+			c.all.TLSClientConfig = &tls.Config{}
+		}
+		c.all.TLSClientConfig.Certificates = pairs
 	}
 	return c.all
 }
