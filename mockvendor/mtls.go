@@ -206,6 +206,11 @@ func (f *Fleet) ClientCertificate(vendorID string) (ClientCert, bool) {
 	return out, true
 }
 
+// NewClientCAValidFor returns a fresh ECDSA P-256 CA for client
+// certificates (Config.ClientCA), valid for d from now: the certs
+// command's long-lived one.
+func NewClientCAValidFor(d time.Duration) (*CA, error) { return netx.NewClientCAValidFor(d) }
+
 // ClientCA returns the fleet's client CA, nil when no vendor issued a
 // client certificate.
 func (f *Fleet) ClientCA() *CA { return f.mtls.ca }

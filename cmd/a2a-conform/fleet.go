@@ -70,6 +70,9 @@ func fleetUp(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 		cfg.CA, caFile = ca, path
+		if cfg.ClientCA, err = loadClientCADir(*caDir); err != nil {
+			return err
+		}
 	}
 	f, err := mockvendor.NewFleet(cfg)
 	if err != nil {
