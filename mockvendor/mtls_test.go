@@ -191,3 +191,16 @@ func TestMTLSWithAuthRefused(t *testing.T) {
 		t.Fatal("a vendor with auth and mtls started")
 	}
 }
+
+func TestMTLSInTheFleetFile(t *testing.T) {
+	cfg, err := ParseConfig("fleet.yaml", []byte("vendors:\n  - id: d\n    hosts:\n      - name: rpc.agent-d.example\n        rpcPath: /a2a/v1\n    mtls:\n      name: clientCert\n  - id: c\n    hosts:\n      - name: agent-c.example\n        card: true\n        rpcPath: /a2a/v1\n    mtls: {askOnly: true}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := cfg.Vendors[0].MTLS; m == nil || m.Name != "clientCert" || m.AskOnly {
+		t.Errorf("d: %+v", m)
+	}
+	if m := cfg.Vendors[1].MTLS; m == nil || !m.AskOnly {
+		t.Errorf("c: %+v", m)
+	}
+}
