@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/binding"
@@ -183,6 +184,37 @@ func (v *Vendor) authenticateMTLS(presented []Presented) error {
 	}
 	return &binding.AuthError{Err: &RPCError{Code: -32000, Message: "a client certificate issued by " + v.cfg.Organization + " is required (mutual TLS)",
 		Data: map[string]any{"scheme": v.mtlsScheme()}, Reason: "UNAUTHENTICATED"}}
+}
+
+// redactClientKeys cuts the private keys of the client certificates the
+// fleet issued out of s: each line of a key's PEM body (64 base64
+// characters, each unique to its key, the first one included: it ends in
+// the private scalar) is replaced by a mark naming whose it was, however
+// the lines are joined (newlines, escaped ones, none). The ids of the
+// vendors whose key s held are added to owners.
+func (f *Fleet) redactClientKeys(s string, owners []string) (string, []string) {
+	for _, v := range f.vendors {
+		if v.clientCert == nil {
+			continue
+		}
+		pemKey, err := TestKeyPEM(v.clientCert.PrivateKey)
+		if err != nil {
+			continue
+		}
+		found := false
+		for _, line := range strings.Split(string(pemKey), "\n") {
+			if len(line) < 16 || strings.HasPrefix(line, "-----") || strings.Contains(line, " ") {
+				continue // the notice, the BEGIN and END lines, a short last line
+			}
+			if strings.Contains(s, line) {
+				s, found = strings.ReplaceAll(s, line, "(client key of "+v.cfg.ID+", redacted)"), true
+			}
+		}
+		if found && !slices.Contains(owners, v.cfg.ID) {
+			owners = append(owners, v.cfg.ID)
+		}
+	}
+	return s, owners
 }
 
 // ClientCertificate returns the client certificate the vendor with that

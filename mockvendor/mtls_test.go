@@ -3,9 +3,11 @@ package mockvendor
 import (
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/json"
 	"net/http"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -202,5 +204,22 @@ func TestMTLSInTheFleetFile(t *testing.T) {
 	}
 	if m := cfg.Vendors[1].MTLS; m == nil || !m.AskOnly {
 		t.Errorf("c: %+v", m)
+	}
+}
+
+// TestMTLSKeyRedacted: a client key written out in any form is cut out of
+// text and named as the vendor's; its certificate is no secret.
+func TestMTLSKeyRedacted(t *testing.T) {
+	f := tMTLSFleet(t)
+	cc, _ := f.ClientCertificate("d")
+	escaped, _ := json.Marshal(string(cc.KeyPEM))
+	for _, s := range []string{string(cc.KeyPEM), "key: " + string(escaped), "loaded " + strings.ReplaceAll(string(cc.KeyPEM), "\n", "")} {
+		got, owners := f.RedactText(s)
+		if !slices.Equal(owners, []string{"d"}) || strings.Contains(got, string(cc.KeyPEM[len(TestKeyNotice)+30:len(TestKeyNotice)+90])) {
+			t.Errorf("%q: owners %v, redacted %q", s[:20], owners, got)
+		}
+	}
+	if _, owners := f.RedactText(string(cc.CertPEM)); len(owners) != 0 {
+		t.Errorf("the certificate counted as a secret: %v", owners)
 	}
 }
