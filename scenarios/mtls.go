@@ -22,10 +22,12 @@ import (
 // "in protocol-appropriate headers or metadata" of each request: a client
 // certificate goes in the TLS handshake, below the protocol, so §7.3 does
 // not describe presenting it; §4.5.6 (the scheme's proto message) only
-// describes what a server declares, and §7.4 and §13 bind servers (§13.4's
-// credential management is stated for implementations, about secrets; a
-// certificate is not one). So the checks are delegation-safety only, from
-// a2a-cli's client rules and this project's posture.
+// describes what a server declares; §7.4 binds servers; in §13 the
+// client's duties are a webhook receiver's (§13.2), and §13.4's credential
+// management (treat credentials as secrets, send them only over encrypted
+// connections) says nothing of where a client certificate goes. So the
+// checks are delegation-safety only, from a2a-cli's client rules and this
+// project's posture.
 
 // The sources the mTLS checks share.
 var (
@@ -35,13 +37,12 @@ var (
 	// mtlsScheme is the scheme the card declares.
 	mtlsScheme = Proto("SecurityScheme.mtls_security_scheme", SrcDescriptive, Server).Read("a card's security scheme may be mutual TLS authentication (MutualTlsSecurityScheme, A2A 1.0 §4.5.6: an optional description only)")
 	// mtlsProcess is §7.3 read for a client certificate.
-	mtlsProcess = A2A("§7.3", SrcDescriptive, Client).Read("the client discovers the required schemes in the card's securitySchemes and obtains the credentials out of band (described, no requirement keyword); " +
-		"step 3 puts credentials in protocol headers or metadata, which a TLS client certificate is not, so no A2A clause binds presenting it")
+	mtlsProcess = A2A("§7.3", SrcDescriptive, Client).Read("the client discovers the required schemes in the card's securitySchemes, obtains the credentials out of band, " +
+		"and includes them in protocol-appropriate headers or metadata for every A2A request (described, no requirement keyword)")
 	// mtlsScope is this project's stance on whom a client certificate goes to.
 	mtlsScope = Posture("a client certificate identifies the caller: it is presented only in TLS handshakes with the origin it was issued for, whoever else asks for one")
 	// mtlsSeed is seed 003 naming mTLS SANs as a transport identity.
-	mtlsSeed = Seed003("Core Distinction", SrcDescriptive).Read("names the TLS certificate or mTLS SAN as the transport identity of the endpoint that a signing key id is bound to: " +
-		"mutual TLS identities belong to one endpoint's connections")
+	mtlsSeed = Seed003("Core Distinction", SrcDescriptive).Read("names the TLS certificate or mTLS SAN as the transport identity of the endpoint that the signer's kid is bound to")
 )
 
 // mtlsD is vendor D, 1.0 only, requiring the client certificate it
@@ -142,7 +143,7 @@ func mtlsNoBorrowCheck() Check {
 			"say which issuers it takes, not whose certificate it is): it delegates to a candidate it can call (the task completes at C), or refuses naming the missing credential " +
 			"(no-credential, or auth-rejected after D's 401).",
 		Sources: []Source{
-			mtlsProcess.Read("the client obtains the credentials the server's scheme requires out of band: a certificate another origin's issuer also signed is not the one obtained for this server"),
+			mtlsProcess.Read("the client obtains the credentials the server's required scheme needs out of band (described, no requirement keyword)"),
 			mtlsScope,
 			authScope,
 			mtlsCLI,
