@@ -141,12 +141,15 @@ func (h *host) clientAuth(c *tls.Config) {
 }
 
 // withClientCert adds the client certificate r's connection presented,
-// if any, to what the request presented: owned by the vendor that issued
-// it when it verifies against the client CA for client authentication,
-// else by CredentialUnknown.
+// if any, to what the request presented (at most maxPresented in all):
+// owned by the vendor that issued it when it verifies against the client
+// CA for client authentication, else by CredentialUnknown.
 func (f *Fleet) withClientCert(presented []Presented, r *http.Request) []Presented {
 	if r.TLS == nil || len(r.TLS.PeerCertificates) == 0 {
 		return presented
+	}
+	if len(presented) >= maxPresented {
+		presented = presented[:maxPresented-1] // the bound holds, and the certificate stays
 	}
 	return append(presented, Presented{Owner: f.clientCertOwner(r.TLS.PeerCertificates), Via: ViaClientCert})
 }
