@@ -223,3 +223,18 @@ func TestMTLSKeyRedacted(t *testing.T) {
 		t.Errorf("the certificate counted as a secret: %v", owners)
 	}
 }
+
+// TestMTLSHybridCardDeclares03Shape: a card that carries the 0.3 members
+// declares the scheme as 0.3 readers know it.
+func TestMTLSHybridCardDeclares03Shape(t *testing.T) {
+	d := VendorD() // 1.0 and 0.3: a hybrid card
+	d.MTLS = &MTLSConfig{Name: "clientCert"}
+	f := tStart(t, Config{Vendors: []VendorConfig{d}})
+	r := tGet(t, tClient(t, f, tViaProxy), tURL(t, f, HostCardD, CardPath), nil)
+	if got := tPath(r.JSON, "securitySchemes", "clientCert", "type"); got != "mutualTLS" {
+		t.Errorf("scheme type %v, want mutualTLS (card %s)", got, r.Body)
+	}
+	if r.JSON["security"] == nil {
+		t.Errorf("no security requirement: %s", r.Body)
+	}
+}
