@@ -125,6 +125,13 @@ type Trust struct {
 	// to another host, even one the issuer's own card names (see
 	// [Trust.Validate]). Nil or empty means the caller holds none.
 	Credentials map[string]Credential `json:"credentials,omitempty"`
+	// ClientCertificates are the caller's client certificates for mutual
+	// TLS, keyed by the origin each was issued for (the form Credentials
+	// keys use): one is presented only in TLS handshakes with that
+	// origin, never to another host that asks for a certificate
+	// (clientcert.go). Nil or empty means the caller holds none. Added in
+	// contract 1 as an optional field.
+	ClientCertificates map[string]ClientCertificate `json:"clientCertificates,omitempty"`
 }
 
 // Credential is one credential of the caller: a secret to present the way
@@ -153,7 +160,8 @@ const (
 // (scheme https, a host, no user info, path, query or fragment; a port
 // only when it is not 443), and every credential has a known scheme and a
 // non-empty value without control characters (which would let it break
-// out of an HTTP header). A nil error means the block is usable.
+// out of an HTTP header); so are the client certificates' keys, each
+// naming two absolute files. A nil error means the block is usable.
 func (t Trust) Validate() error {
 	var errs []error
 	keys := make([]string, 0, len(t.Credentials))
@@ -176,6 +184,7 @@ func (t Trust) Validate() error {
 			errs = append(errs, fmt.Errorf("credentials[%q].value holds a control character", origin))
 		}
 	}
+	errs = append(errs, t.validateClientCertificates())
 	return errors.Join(errs...)
 }
 

@@ -157,7 +157,10 @@ func (f *Fleet) redact(e *Event) {
 // returned as it was). The trace, the report's copy of each request and
 // what the orchestrator wrote (its stderr, its outcomes' details) are all
 // redacted with it.
-func (f *Fleet) RedactText(s string) (string, []string) { return f.issued.Redact(s) }
+func (f *Fleet) RedactText(s string) (string, []string) {
+	s, owners := f.issued.Redact(s)
+	return f.redactClientKeys(s, owners) // mtls.go
+}
 
 // authenticate checks a call against the vendor's scheme: it passes when
 // the credentials the call presented (as the trace event lists them)

@@ -86,6 +86,9 @@ func (b *bindingHost) Tenants(bd binding.Binding) []string { return b.h().declar
 
 // Authenticate checks the call against the vendor's scheme.
 func (b *bindingHost) Authenticate(presented []trace.Presented) error {
+	if err := b.vendor.authenticateMTLS(presented); err != nil {
+		return err
+	}
 	return b.vendor.authenticate(presented)
 }
 

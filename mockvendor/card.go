@@ -69,6 +69,7 @@ func (v *Vendor) newCardSpec() *card.Spec {
 		Interfaces: c.Interfaces, Form: c.Form, LegacyURL: c.LegacyURL,
 		Signed:   v.cfg.Signing != nil,
 		Security: v.auth,
+		MTLS:     v.mtlsScheme(),
 	}
 	if v.cfg.Signing != nil {
 		s.LegacyFields = v.cfg.Signing.LegacyFields

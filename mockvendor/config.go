@@ -14,6 +14,9 @@ type Config struct {
 	Vendors []VendorConfig `json:"vendors"`
 	// CA issues every host certificate. Nil means a fresh in-memory CA.
 	CA *CA `json:"-"`
+	// ClientCA issues the client certificates of the vendors with an
+	// MTLSConfig (mtls.go). Nil means a fresh in-memory client CA.
+	ClientCA *CA `json:"-"`
 	// Limits bound what the fleet keeps; the zero value means the defaults.
 	Limits Limits `json:"limits,omitempty"`
 	// PlainJSON turns off the JSON-RPC endpoint's fast JSON path
@@ -174,6 +177,10 @@ type VendorConfig struct {
 	// and its endpoints refuse calls without the credential it issued
 	// (auth.go). Nil means an open vendor: no scheme, no check.
 	Auth *AuthConfig `json:"auth,omitempty"`
+	// MTLS, when set, makes the vendor authenticate its callers by mutual
+	// TLS (mtls.go): its card declares the scheme and its endpoint hosts
+	// ask for the client certificate it issued. Nil means none asks.
+	MTLS *MTLSConfig `json:"mtls,omitempty"`
 }
 
 // AuthConfig is how a vendor authenticates its callers [A2A 1.0 §7.3-7.4]:

@@ -61,6 +61,8 @@ type Fleet struct {
 	// issued holds the credentials the vendors issued, in vendor order
 	// (auth.go).
 	issued credentials.Issued
+	// mtls is the client CA and the client certificates issued (mtls.go).
+	mtls fleetMTLS
 }
 
 // host is one TLS host of a vendor with its own listener.
@@ -208,6 +210,7 @@ func (f *Fleet) Start() error {
 			MinVersion:     tls.VersionTLS12,
 			GetCertificate: func(*tls.ClientHelloInfo) (*tls.Certificate, error) { return h.cert.Load(), nil },
 		}
+		h.clientAuth(tcfg)
 		ln := tls.NewListener(&hostListener{Listener: f.conns.Listen(h.ln, nil), host: h}, tcfg)
 		f.wg.Add(1)
 		go func() {
@@ -490,6 +493,7 @@ func (h *host) serve(w http.ResponseWriter, r *http.Request) {
 	ev.A2AExtensions = strings.Join(r.Header["A2a-Extensions"], ", ")    // canonical keys: no allocation
 	ev.XA2AExtensions = strings.Join(r.Header["X-A2a-Extensions"], ", ") // the 0.3 name
 	ev.Credentials = h.vendor.fleet.presented(r)
+	ev.Credentials = h.vendor.fleet.withClientCert(ev.Credentials, r)
 	if r.URL.RawQuery != "" {
 		ev.A2AVersionQuery = r.URL.Query().Get("A2A-Version")
 	}

@@ -1,6 +1,7 @@
 package mockvendor
 
 import (
+	"crypto/tls"
 	"fmt"
 	"io"
 	"log"
@@ -31,6 +32,9 @@ type Vendor struct {
 
 	push pushStore   // push-notification configs (internal/push; the push-config methods in internal/ops)
 	auth *vendorAuth // nil: an open vendor (auth.go)
+	// clientCert is the client certificate the vendor issued the caller
+	// (mtls.go); nil: it asks for none.
+	clientCert *tls.Certificate
 }
 
 // ID returns the vendor's id.
@@ -67,6 +71,9 @@ func (v *Vendor) init() error {
 		return err
 	}
 	if err := v.checkExtendedSkills(); err != nil {
+		return err
+	}
+	if err := v.initMTLS(); err != nil {
 		return err
 	}
 	v.spec = v.newCardSpec()

@@ -294,6 +294,13 @@ type Request struct {
 	// notifications (contract task.push): to run a webhook receiver and
 	// register it. False means no push.
 	Push bool
+	// ClientCerts names the vendors whose client certificates (mutual TLS)
+	// the delegation hands out in trust.clientCertificates, each keyed by
+	// the origins of the vendor's hosts that ask for it
+	// (mockvendor.Fleet.ClientCertificate); their hosts join the vendor's
+	// Run.CredentialHosts. A vendor that issued none is a harness error.
+	// Nil means the caller holds none.
+	ClientCerts []string
 }
 
 // Scenario is one situation of the catalog.
@@ -381,7 +388,7 @@ func All() []*Scenario { return Catalog(RealTime) }
 // TimeScale), in catalog order. Each call builds fresh values.
 func Catalog(ts TimeScale) []*Scenario {
 	var out []*Scenario
-	for _, area := range [][]*Scenario{cardScenarios(), cardSeedScenarios(ts), probeScenarios(), probeSeedScenarios(), streamScenarios(ts), streamEndScenarios(ts), streamErrScenarios(ts), modeScenarios(), bindScenarios(), sigScenarios(), keyScenarios(), lifeScenarios(ts), resultScenarios(), ifaceScenarios(), authScenarios(), convScenarios(), slowScenarios(ts), readScenarios(), pushScenarios(), capScenarios(), extScenarios(), xcardScenarios()} {
+	for _, area := range [][]*Scenario{cardScenarios(), cardSeedScenarios(ts), probeScenarios(), probeSeedScenarios(), streamScenarios(ts), streamEndScenarios(ts), streamErrScenarios(ts), modeScenarios(), bindScenarios(), sigScenarios(), keyScenarios(), lifeScenarios(ts), resultScenarios(), ifaceScenarios(), authScenarios(), mtlsScenarios(), convScenarios(), slowScenarios(ts), readScenarios(), pushScenarios(), capScenarios(), extScenarios(), xcardScenarios()} {
 		out = append(out, area...)
 	}
 	for _, s := range out {

@@ -79,6 +79,10 @@ func Execute(ctx context.Context, s *scenarios.Scenario, d driver.Driver) (*scen
 			res.Transcript = sess.Close()
 			return fail(fmt.Errorf("delegation %d: %w", i+1, err))
 		}
+		if err := handOutClientCerts(&req, rq.ClientCerts, f, run); err != nil {
+			res.Transcript = sess.Close()
+			return fail(fmt.Errorf("delegation %d: %w", i+1, err))
+		}
 		first := f.Trace().Seq() + 1
 		r := sess.Delegate(ctx, req)
 		f.Settle(settleTime)

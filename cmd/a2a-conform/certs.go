@@ -67,6 +67,10 @@ func certs(args []string, stdout, stderr io.Writer) error {
 	if err := writeFile(*out, "ca-key.pem", caKey, 0o600); err != nil {
 		return err
 	}
+	clientRows, err := writeClientFixtures(*out, fixtureValidity, leafValidity)
+	if err != nil {
+		return err
+	}
 	var files []certFile
 	for _, v := range mockvendor.DefaultConfig().Vendors {
 		for _, h := range v.Hosts {
@@ -88,7 +92,7 @@ func certs(args []string, stdout, stderr io.Writer) error {
 	}
 	files = append(files, certFile{base: "self-signed", sans: []string{selfSignedIP}, what: "self-signed, not from the CA: a client trusting only ca.pem must refuse it", cert: c})
 	for _, f := range files {
-		certPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: f.cert.Certificate[0]})
+		certPEM := pemCert(f.cert.Certificate[0])
 		keyPEM, err := mockvendor.TestKeyPEM(f.cert.PrivateKey)
 		if err != nil {
 			return err
@@ -100,7 +104,7 @@ func certs(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if err := writeFile(*out, "README.md", certsReadme(ca, files), 0o644); err != nil {
+	if err := writeFile(*out, "README.md", certsReadme(ca, files, clientRows), 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "a2a-conform certs: wrote CA (valid until %s) and %d certificates to %s\n",
@@ -108,12 +112,18 @@ func certs(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// pemCert is a DER certificate in PEM form.
+func pemCert(der []byte) []byte {
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+}
+
 func writeFile(dir, name string, data []byte, perm os.FileMode) error {
 	return os.WriteFile(filepath.Join(dir, name), data, perm)
 }
 
-// certsReadme describes the files the certs command wrote.
-func certsReadme(ca *mockvendor.CA, files []certFile) []byte {
+// certsReadme describes the files the certs command wrote (clientRows:
+// the client CA's and the client certificate's table rows).
+func certsReadme(ca *mockvendor.CA, files []certFile, clientRows string) []byte {
 	var b strings.Builder
 	b.WriteString(`# fixtures/certs: a2a-conform test CA and certificates
 
@@ -143,6 +153,9 @@ fresh in-memory one, so an orchestrator can be configured once to trust
 ` + "`fixtures/certs/ca.pem`" + `. The running fleet still issues its own
 24-hour host certificates from the CA at each start; the host certificates
 below are for tests and tools that need a certificate without a fleet.
+When the directory also holds client-ca.pem and client-ca-key.pem, the
+fleet's mutual TLS vendors issue their client certificates from that
+client CA instead of a fresh one.
 
 ## Files
 
@@ -155,6 +168,7 @@ below are for tests and tools that need a certificate without a fleet.
 		fmt.Fprintf(&b, "| `%s.pem`, `%s-key.pem` | certificate for exactly %s, %s; and its key |\n",
 			f.base, f.base, strings.Join(f.sans, ", "), f.what)
 	}
+	b.WriteString(clientRows)
 	b.WriteString(`
 Host certificates carry exactly the names the default fleet gives the host
 (mockvendor.DefaultConfig), with serverAuth extended key usage.

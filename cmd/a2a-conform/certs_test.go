@@ -83,7 +83,7 @@ func TestCertsCommittedFixtures(t *testing.T) {
 	}
 	leaves, _ := filepath.Glob(filepath.Join(committedCerts, "*.pem"))
 	for _, f := range leaves {
-		if strings.HasSuffix(f, "-key.pem") || filepath.Base(f) == "ca.pem" {
+		if strings.HasSuffix(f, "-key.pem") || filepath.Base(f) == "ca.pem" || filepath.Base(f) == clientCAFile+".pem" {
 			continue
 		}
 		b, _ := os.ReadFile(f)
@@ -303,5 +303,38 @@ func proxiedClient(t *testing.T, f *mockvendor.Fleet, roots *x509.CertPool) *htt
 			Proxy:           http.ProxyURL(pu),
 			TLSClientConfig: &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12},
 		},
+	}
+}
+
+// TestCertsClientFixtures: the certs command and the committed fixtures
+// hold a client CA, apart from the host CA, and a client certificate it
+// signed for client authentication only.
+func TestCertsClientFixtures(t *testing.T) {
+	for _, dir := range []string{runCerts(t), committedCerts} {
+		ca, err := loadClientCADir(dir)
+		if err != nil || ca == nil {
+			t.Fatalf("%s: client CA %v %v", dir, ca, err)
+		}
+		pair, err := tls.LoadX509KeyPair(filepath.Join(dir, clientCertBase+".pem"), filepath.Join(dir, clientCertBase+"-key.pem"))
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		leaf, err := x509.ParseCertificate(pair.Certificate[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := leaf.Verify(x509.VerifyOptions{Roots: ca.Pool(), KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}}); err != nil {
+			t.Errorf("%s: the client certificate does not verify for client auth: %v", dir, err)
+		}
+		if _, err := leaf.Verify(x509.VerifyOptions{Roots: ca.Pool(), KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}); err == nil {
+			t.Errorf("%s: the client certificate verifies as a server certificate", dir)
+		}
+		host, _, err := loadCADir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := leaf.Verify(x509.VerifyOptions{Roots: host.Pool(), KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageAny}}); err == nil {
+			t.Errorf("%s: the client certificate verifies against the host CA", dir)
+		}
 	}
 }

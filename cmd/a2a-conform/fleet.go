@@ -27,6 +27,9 @@ type addrFile struct {
 	// Credentials are the credentials the fleet's vendors issued (fresh
 	// each start): what a client must present to their endpoints.
 	Credentials []mockvendor.Credential `json:"credentials,omitempty"`
+	// ClientCertificates are the client certificates (mutual TLS) the
+	// fleet's vendors issued, as files (fleet_mtls.go).
+	ClientCertificates []clientCertFiles `json:"clientCertificates,omitempty"`
 }
 
 func fleetUp(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -67,6 +70,9 @@ func fleetUp(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 		cfg.CA, caFile = ca, path
+		if cfg.ClientCA, err = loadClientCADir(*caDir); err != nil {
+			return err
+		}
 	}
 	f, err := mockvendor.NewFleet(cfg)
 	if err != nil {
@@ -103,11 +109,15 @@ func fleetUp(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		fmt.Fprintf(stdout, "credential: vendor %s, at %s: %s\n", c.Vendor, strings.Join(c.Origins, ", "), how)
 	}
+	certs, err := writeClientCerts(f, stdout)
+	if err != nil {
+		return err
+	}
 	if card := firstCardHost(f); card != "" {
 		fmt.Fprintf(stdout, "try:    curl --proxy %s --cacert %s https://%s%s\n", f.ProxyURL(), caFile, card, mockvendor.CardPath)
 	}
 	if *addrPath != "" {
-		b, _ := json.MarshalIndent(addrFile{Proxy: f.ProxyURL(), CAFile: caFile, Hosts: routes, Admin: adm.URL, AdminToken: adm.Token, Credentials: f.Credentials()}, "", "  ")
+		b, _ := json.MarshalIndent(addrFile{Proxy: f.ProxyURL(), CAFile: caFile, Hosts: routes, Admin: adm.URL, AdminToken: adm.Token, Credentials: f.Credentials(), ClientCertificates: certs}, "", "  ")
 		if err := os.WriteFile(*addrPath, append(b, '\n'), 0o600); err != nil {
 			return err
 		}

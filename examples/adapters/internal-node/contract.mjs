@@ -32,6 +32,7 @@
 //     Node's TLS, ProxyAgent tunnels included.
 
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 
 const CONTRACT = 1;
 const MARGIN_MS = 500; // kept back from deadlineMs so the outcome is written in time (as a2a-js does)
@@ -573,4 +574,30 @@ export function extensionHeader(card, req, version = '1.0') {
   const value = declared.filter((e) => e && mine.includes(e.uri)).map((e) => e.uri).join(',');
   const name = String(version).startsWith('0.') ? 'X-A2A-Extensions' : 'A2A-Extensions';
   return { name, value, missing: requiredExtensions(card).filter((u) => !mine.includes(u)) };
+}
+
+// --- Client certificates (mutual TLS; contract 1's optional field) -------
+//
+// trust.clientCertificates holds, per origin, the files of a client
+// certificate ({certFile, keyFile}, PEM). Present one only in TLS
+// handshakes with its origin: give it to the agent (an https.Agent or an
+// undici Agent's connect options) used for that origin alone, never to a
+// dispatcher shared by every host, which would show it to every host that
+// asks for a certificate (AUTH-010.ONLY-ORIGIN).
+
+// declaresMTLS reports whether a card declares a mutual TLS security
+// scheme: mtlsSecurityScheme (1.0) or type mutualTLS (0.3).
+export function declaresMTLS(card) {
+  return Object.values(card?.securitySchemes ?? {}).some(
+    (s) => s && typeof s === 'object' && (s.type === 'mutualTLS' || (s.mtlsSecurityScheme && typeof s.mtlsSecurityScheme === 'object')),
+  );
+}
+
+// clientCertFor returns the TLS options {cert, key} (file contents) of the
+// client certificate the request holds for url's origin, or undefined when
+// it holds none.
+export function clientCertFor(req, url) {
+  const held = req.trust?.clientCertificates?.[originOf(url)];
+  if (!held?.certFile || !held?.keyFile) return undefined;
+  return { cert: readFileSync(held.certFile), key: readFileSync(held.keyFile) };
 }

@@ -4,11 +4,15 @@
 // shared file contract/testdata/artifact-vectors.json.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import {
   artifactJoiner,
   canonicalJSON,
+  clientCertFor,
+  declaresMTLS,
   continuation,
   digestPart,
   pushAuthentic,
@@ -143,4 +147,21 @@ test('extensions: activate what the caller implements, refuse what it does not',
   assert.deepStrictEqual(extensionHeader(card, { task: { extensions: ['https://x.example/opt/v1'] } }).missing, ['https://x.example/req/v1']);
   assert.deepStrictEqual(extensionHeader({}, both), { name: 'A2A-Extensions', value: '', missing: [] });
   assert.equal(reasonFor({ code: -32008, message: 'Extension support required' }), 'extension-unsupported');
+});
+
+test('client certificates go to their origin only', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kit-mtls-'));
+  writeFileSync(join(dir, 'c.pem'), 'CERT');
+  writeFileSync(join(dir, 'k.pem'), 'KEY');
+  const req = { trust: { clientCertificates: { 'https://rpc.agent-d.example': { certFile: join(dir, 'c.pem'), keyFile: join(dir, 'k.pem') } } } };
+  const got = clientCertFor(req, 'https://rpc.agent-d.example/a2a/v1');
+  assert.equal(String(got.cert), 'CERT');
+  assert.equal(String(got.key), 'KEY');
+  assert.equal(clientCertFor(req, 'https://agent-d.example/.well-known/agent-card.json'), undefined);
+  assert.equal(clientCertFor(req, 'https://agent-c.example/a2a/v1'), undefined);
+  assert.equal(clientCertFor({}, 'https://rpc.agent-d.example/a2a/v1'), undefined);
+  assert.equal(declaresMTLS({ securitySchemes: { m: { mtlsSecurityScheme: {} } } }), true);
+  assert.equal(declaresMTLS({ securitySchemes: { m: { type: 'mutualTLS' } } }), true);
+  assert.equal(declaresMTLS({ securitySchemes: { b: { httpAuthSecurityScheme: { scheme: 'Bearer' } } } }), false);
+  assert.equal(declaresMTLS({}), false);
 });

@@ -597,3 +597,30 @@ def error_reason(data):
         if isinstance(d, dict) and d.get("@type") == ERROR_INFO and isinstance(d.get("reason"), str):
             return d["reason"]
     return ""
+
+
+# --- Client certificates (mutual TLS; contract 1's optional field) -------
+#
+# trust.clientCertificates holds, per origin, the files of a client
+# certificate ({certFile, keyFile}, PEM). Present one only in TLS handshakes
+# with its origin: load it (ssl.SSLContext.load_cert_chain, httpx's cert=)
+# into the context or client used for that origin alone, never into one
+# shared by every host, which would show it to every host that asks for a
+# certificate (AUTH-010.ONLY-ORIGIN).
+
+
+def declares_mtls(card):
+    """Whether a card declares a mutual TLS security scheme:
+    mtlsSecurityScheme (1.0) or type mutualTLS (0.3)."""
+    schemes = (card or {}).get("securitySchemes") or {}
+    return any(isinstance(s, dict) and (s.get("type") == "mutualTLS" or isinstance(s.get("mtlsSecurityScheme"), dict)) for s in schemes.values())
+
+
+def client_cert_for(req, url):
+    """The (certfile, keyfile) paths of the client certificate the request
+    holds for url's origin, as ssl.SSLContext.load_cert_chain takes them, or
+    None when it holds none."""
+    held = ((req.get("trust") or {}).get("clientCertificates") or {}).get(origin_of(url)) or {}
+    if not held.get("certFile") or not held.get("keyFile"):
+        return None
+    return held["certFile"], held["keyFile"]

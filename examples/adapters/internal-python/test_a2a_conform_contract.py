@@ -147,3 +147,19 @@ class Extensions(unittest.TestCase):
         class E(Exception):
             code = -32008
         self.assertEqual(kit.reason_for(E("Extension support required")), "extension-unsupported")
+
+
+class ClientCertificates(unittest.TestCase):
+    REQ = {"trust": {"clientCertificates": {"https://rpc.agent-d.example": {"certFile": "/f/c.pem", "keyFile": "/f/k.pem"}}}}
+
+    def test_only_its_origin(self):
+        self.assertEqual(kit.client_cert_for(self.REQ, "https://rpc.agent-d.example/a2a/v1"), ("/f/c.pem", "/f/k.pem"))
+        self.assertIsNone(kit.client_cert_for(self.REQ, "https://agent-d.example/.well-known/agent-card.json"))
+        self.assertIsNone(kit.client_cert_for(self.REQ, "https://agent-c.example/a2a/v1"))
+        self.assertIsNone(kit.client_cert_for({}, "https://rpc.agent-d.example/a2a/v1"))
+
+    def test_declares(self):
+        self.assertTrue(kit.declares_mtls({"securitySchemes": {"m": {"mtlsSecurityScheme": {}}}}))
+        self.assertTrue(kit.declares_mtls({"securitySchemes": {"m": {"type": "mutualTLS"}}}))
+        self.assertFalse(kit.declares_mtls({"securitySchemes": {"b": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}}}))
+        self.assertFalse(kit.declares_mtls({}))

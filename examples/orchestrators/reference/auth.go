@@ -36,8 +36,9 @@ var errAuthRejected = errors.New("the endpoint refused the credential (HTTP 401)
 
 // scheme is one security scheme a card declares, in either card shape.
 type scheme struct {
-	// kind is contract.CredentialSchemeBearer or CredentialSchemeAPIKey
-	// ("" for a scheme the reference cannot present: OAuth, mTLS, ...).
+	// kind is contract.CredentialSchemeBearer, CredentialSchemeAPIKey or
+	// schemeMTLS ("" for a scheme the reference cannot present: OAuth,
+	// ...).
 	kind string
 	// header is where an API key goes.
 	header string
@@ -73,6 +74,9 @@ func parseScheme(raw json.RawMessage) scheme {
 	}
 	if json.Unmarshal(raw, &s) != nil {
 		return scheme{}
+	}
+	if isMTLS(raw) {
+		return scheme{kind: schemeMTLS}
 	}
 	switch {
 	case s.HTTP != nil && strings.EqualFold(s.HTTP.Scheme, "bearer"):
@@ -152,6 +156,12 @@ func (r *run) credentialFor(a *attempt) (p presentation, ok bool) {
 	for _, alt := range alts {
 		if len(alt) == 0 {
 			return presentation{}, true // this alternative needs no credential
+		}
+		if len(alt) == 1 && schemes[alt[0]].kind == schemeMTLS {
+			if r.holdsClientCert(origin) {
+				return presentation{}, true // presented in the handshake (mtls.go)
+			}
+			continue
 		}
 		if !held || len(alt) != 1 {
 			continue // the reference holds one credential per origin

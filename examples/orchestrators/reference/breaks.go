@@ -417,6 +417,18 @@ type Breaks struct {
 	// with the card fetch too, as Authorization: Bearer, where no scheme
 	// asks for one.
 	CredentialOnCardFetch bool `break:"credential-on-card-fetch" check:"XCARD-001.NO-CARD-CREDENTIAL"`
+	// NoClientCert never presents a client certificate, whatever the card
+	// demands (mtls.go).
+	NoClientCert bool `break:"no-client-cert" check:"AUTH-010.PRESENT,AUTH-010.DONE"`
+	// ClientCertEverywhere puts the client certificate in the TLS
+	// configuration of every connection the delegation opens, so every
+	// host that asks for one gets it.
+	ClientCertEverywhere bool `break:"client-cert-everywhere" check:"AUTH-010.ONLY-ORIGIN"`
+	// AnyClientCert takes a card that demands mutual TLS as satisfied
+	// whenever the caller holds any client certificate, and offers every
+	// certificate held on every connection (Go's TLS picks one whose
+	// issuer the server names).
+	AnyClientCert bool `break:"any-client-cert" check:"AUTH-011.NO-BORROW,AUTH-010.ONLY-ORIGIN"`
 }
 
 // Alternatives switch on a different behaviour that the seeds and the
@@ -497,6 +509,15 @@ type Alternatives struct {
 	// list when that card declares an extended card it will not read: the
 	// skill may be there, but nothing it reads says so.
 	NoExtendedCardRefuse bool `alt:"no-extended-card-refuse" keeps:"XCARD-001.NO-CARD-CREDENTIAL"`
+	// CertConnPerCall opens a new TLS connection (a new handshake, with
+	// the client certificate, or a resumed session) for every request to
+	// an origin it holds a client certificate for, instead of keeping the
+	// connection alive.
+	CertConnPerCall bool `alt:"cert-conn-per-call" keeps:"AUTH-010.PRESENT,AUTH-010.DONE,AUTH-010.ONLY-ORIGIN"`
+	// CertOnlyIfDeclared presents a client certificate to its origin only
+	// once that origin's card has declared a mutual TLS scheme, instead of
+	// whenever the origin asks for one.
+	CertOnlyIfDeclared bool `alt:"cert-only-if-declared" keeps:"AUTH-010.PRESENT,AUTH-010.DONE,AUTH-010.ONLY-ORIGIN"`
 }
 
 // AltInfo describes one Alternatives field.

@@ -251,6 +251,7 @@ type run struct {
 	client *http.Client
 	fence  *wire.Fence
 	idle   *http.Transport // an insecure clone to close after the run
+	certs  *certRouter     // client certificates by origin (mtls.go); nil: none held
 	msg    *wire.Message
 	msgErr error
 
@@ -280,6 +281,7 @@ func newRun(o *Orchestrator, ctx context.Context, req contract.DelegationRequest
 			rt, r.idle = ins, ins
 		}
 	}
+	rt, r.certs = newCertRouter(r, rt)
 	r.fence = &wire.Fence{Base: versionHeader{base: rt}}
 	if !r.br.NoVersionHeader && !r.alt.VersionQuery {
 		r.fence.Headers = map[string]string{"A2A-Version": ProtocolVersion}
@@ -297,6 +299,7 @@ func newRun(o *Orchestrator, ctx context.Context, req contract.DelegationRequest
 
 func (r *run) close() {
 	r.push.close()
+	r.certs.close()
 	if r.idle != nil {
 		r.idle.CloseIdleConnections()
 	}

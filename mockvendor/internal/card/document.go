@@ -52,6 +52,9 @@ func (s *Spec) Document() map[string]any {
 	if s.Security != nil {
 		s.Security.DeclareOn(card)
 	}
+	if s.MTLS != "" {
+		declareMTLS(card, s.MTLS, org)
+	}
 	return card
 }
 

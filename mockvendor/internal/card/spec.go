@@ -54,6 +54,9 @@ type Spec struct {
 	// Security is the vendor's credential issuer, whose scheme the card
 	// declares. Nil means an open vendor.
 	Security *credentials.Issuer
+	// MTLS names the mutual TLS security scheme the card declares (its
+	// key in securitySchemes; mtls.go). Empty means none.
+	MTLS string
 }
 
 // Skill is one skill as a card lists it.
