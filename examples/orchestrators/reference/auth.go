@@ -195,6 +195,20 @@ func (r *run) authorize(a *attempt, req *http.Request) {
 	}
 }
 
+// withholdCredential reports whether a break keeps the credential off a
+// request of that method (StreamNoCredential, FollowNoCredential).
+func (r *run) withholdCredential(method string) bool {
+	switch method {
+	case "SendStreamingMessage", "message/stream":
+		return r.br.StreamNoCredential
+	case "SubscribeToTask", "tasks/resubscribe":
+		return r.br.StreamNoCredential || r.br.FollowNoCredential
+	case "GetTask", "tasks/get":
+		return r.br.FollowNoCredential
+	}
+	return false
+}
+
 // unauthorized handles a 401: the credential (or its absence) was refused
 // at that origin. The RetryOn401 break sends the same request three more
 // times first.

@@ -196,6 +196,12 @@ type Breaks struct {
 	// APIKeyAsBearer presents every credential as Authorization: Bearer,
 	// an API key too.
 	APIKeyAsBearer bool `break:"api-key-as-bearer" check:"AUTH-002.ATTACH,AUTH-002.DONE"`
+	// StreamNoCredential sends SendStreamingMessage and SubscribeToTask
+	// without the credential the card asks for (plain calls keep it).
+	StreamNoCredential bool `break:"stream-no-credential" check:"AUTH-007.ATTACH,AUTH-007.DONE"`
+	// FollowNoCredential sends SubscribeToTask and GetTask without the
+	// credential (the send and the stream keep it).
+	FollowNoCredential bool `break:"follow-no-credential" check:"AUTH-007.ATTACH"`
 	// StreamDespiteCard streams a caller that prefers streaming whatever
 	// the card's capabilities.streaming says, and falls back to
 	// SendMessage when the stream method answers -32004.
@@ -446,7 +452,7 @@ type Alternatives struct {
 	// PollAfterCut follows a task whose stream ended before it did by
 	// polling GetTask instead of subscribing again (both are the spec's
 	// ways: A2A 1.0 §3.1.6, A2A CLI A2ACLI_TASK_POLL_004).
-	PollAfterCut bool `alt:"poll-after-cut" keeps:"STREAM-003.FOLLOW,STREAM-003.NOT-EARLY,STREAM-004.FALLBACK,STREAM-005.DONE,STREAM-005.NO-LOOP"`
+	PollAfterCut bool `alt:"poll-after-cut" keeps:"STREAM-003.FOLLOW,STREAM-003.NOT-EARLY,STREAM-004.FALLBACK,STREAM-005.DONE,STREAM-005.NO-LOOP,AUTH-007.ATTACH,AUTH-007.DONE"`
 	// StreamFollow streams every real send to a JSON-RPC 1.0 interface
 	// whose card claims streaming (SendStreamingMessage, A2A 1.0 §3.1.2),
 	// asked to or not, and follows the task over that stream: read to the

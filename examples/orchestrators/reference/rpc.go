@@ -79,7 +79,9 @@ func (r *run) newRequest(ctx context.Context, a *attempt, method string, params 
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", accept)
-	r.authorize(a, req)
+	if !r.withholdCredential(method) {
+		r.authorize(a, req)
+	}
 	r.activate(a, req) // extensions.go
 	r.rpcCalls++
 	return req, nil
