@@ -506,6 +506,9 @@ func (h *host) serve(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodGet && r.URL.Path == JWKSPath && h.vendor.servesJWKS(h):
 		ev.Op = OpJWKSFetch
 		h.vendor.serveJWKS(sw, r, &ev)
+	case r.Method == http.MethodPost && h.cfg.TokenPath != "" && r.URL.Path == h.cfg.TokenPath:
+		ev.Op = OpToken
+		h.vendor.serveToken(sw, r, &ev)
 	case h.serveBinding(sw, r, &ev):
 	case h.cfg.RPCPath != "" && r.URL.Path == h.cfg.RPCPath:
 		sw.Header().Set("Allow", "POST")

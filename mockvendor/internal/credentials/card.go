@@ -16,6 +16,16 @@ func (is *Issuer) DeclareOn(card map[string]any) {
 		}
 	}
 	desc := "the credential " + is.org + " issued to you"
+	if is.oauth != nil {
+		desc = "an access token from " + is.org + "'s token endpoint, for the client " + is.org + " registered for you"
+		card["securitySchemes"] = map[string]any{is.name: is.declareOAuth(shape, desc)}
+		if shape == "0.3" {
+			card["security"] = []any{map[string]any{is.name: []string{"a2a.invoke"}}}
+		} else {
+			card["securityRequirements"] = []any{map[string]any{"schemes": map[string]any{is.name: map[string]any{"list": []string{"a2a.invoke"}}}}}
+		}
+		return
+	}
 	if shape == "0.3" {
 		s := map[string]any{"type": "http", "scheme": "bearer", "description": desc}
 		if is.scheme == APIKey {
