@@ -125,6 +125,15 @@ type Trust struct {
 	// to another host, even one the issuer's own card names (see
 	// [Trust.Validate]). Nil or empty means the caller holds none.
 	Credentials map[string]Credential `json:"credentials,omitempty"`
+	// OAuth2 are the OAuth 2.0 clients the caller holds, keyed like
+	// Credentials by the origin of the agent endpoint they are for: for an
+	// agent whose card declares an OAuth2 security scheme with a client
+	// credentials flow (A2A 1.0 §4.5.4, §4.5.9), the OUT gets an access
+	// token at the client's TokenURL (RFC 6749 §4.4) and presents it as
+	// "Authorization: Bearer <token>" to that origin only (see
+	// [Trust.ValidateOAuth2]). Nil or empty means the caller holds none.
+	// Added in contract 1 as an optional field.
+	OAuth2 map[string]OAuth2Client `json:"oauth2,omitempty"`
 }
 
 // Credential is one credential of the caller: a secret to present the way
@@ -155,7 +164,7 @@ const (
 // non-empty value without control characters (which would let it break
 // out of an HTTP header). A nil error means the block is usable.
 func (t Trust) Validate() error {
-	var errs []error
+	errs := []error{t.ValidateOAuth2()}
 	keys := make([]string, 0, len(t.Credentials))
 	for k := range t.Credentials {
 		keys = append(keys, k)

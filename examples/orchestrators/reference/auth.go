@@ -29,6 +29,11 @@ import (
 type authState struct {
 	// retried is set once the RetryOn401 break has resent a request.
 	retried bool
+	// tokens are the OAuth 2.0 access tokens got, by endpoint origin.
+	tokens map[string]string
+	// refreshed holds the origins whose token was renewed after an
+	// invalid_token refusal (once per origin and delegation).
+	refreshed map[string]bool
 }
 
 // errAuthRejected is a call the endpoint answered with 401.
@@ -41,7 +46,13 @@ type scheme struct {
 	kind string
 	// header is where an API key goes.
 	header string
+	// tokenURL is an OAuth 2.0 client credentials flow's token endpoint
+	// (kind oauth2).
+	tokenURL string
 }
+
+// kindOAuth2 is a card's OAuth 2.0 scheme with a client credentials flow.
+const kindOAuth2 = "oauth2"
 
 // cardSecurity is what a card says about authentication: the 1.0 members
 // (securitySchemes entries with one member per kind, securityRequirements)
@@ -70,6 +81,10 @@ func parseScheme(raw json.RawMessage) scheme {
 			Location string `json:"location"`
 			Name     string `json:"name"`
 		} `json:"apiKeySecurityScheme"`
+		OAuth2 *struct {
+			Flows oauthFlows `json:"flows"`
+		} `json:"oauth2SecurityScheme"`
+		Flows oauthFlows `json:"flows"` // 0.3 type oauth2
 	}
 	if json.Unmarshal(raw, &s) != nil {
 		return scheme{}
@@ -83,8 +98,20 @@ func parseScheme(raw json.RawMessage) scheme {
 		return scheme{kind: contract.CredentialSchemeBearer}
 	case s.Type == "apiKey" && s.In == "header" && s.Name != "":
 		return scheme{kind: contract.CredentialSchemeAPIKey, header: s.Name}
+	case s.OAuth2 != nil && s.OAuth2.Flows.ClientCredentials != nil:
+		return scheme{kind: kindOAuth2, tokenURL: s.OAuth2.Flows.ClientCredentials.TokenURL}
+	case s.Type == "oauth2" && s.Flows.ClientCredentials != nil:
+		return scheme{kind: kindOAuth2, tokenURL: s.Flows.ClientCredentials.TokenURL}
 	}
 	return scheme{}
+}
+
+// oauthFlows is the flows member of an OAuth 2.0 scheme (1.0 and 0.3
+// spell the client credentials flow alike).
+type oauthFlows struct {
+	ClientCredentials *struct {
+		TokenURL string `json:"tokenUrl"`
+	} `json:"clientCredentials"`
 }
 
 // demands returns the card's security requirements as alternatives, each
@@ -125,6 +152,9 @@ func (c *agentCard) demands() (alts [][]string, schemes map[string]scheme) {
 // presentation is how one credential goes on a request.
 type presentation struct {
 	header, value string
+	// oauth is the OAuth 2.0 client whose access token goes as a bearer
+	// token (value is then filled when the request is made).
+	oauth *contract.OAuth2Client
 }
 
 // credentialFor decides what the attempt's endpoint gets: ok false when
@@ -137,6 +167,9 @@ func (r *run) credentialFor(a *attempt) (p presentation, ok bool) {
 		return presentation{}, true
 	}
 	origin := contract.OriginOf(a.ep.URL)
+	if p, ok := r.oauthFor(origin, alts, schemes); ok {
+		return p, true
+	}
 	cred, held := r.req.Trust.Credentials[origin]
 	if r.br.CredentialByCard {
 		if c, byCard := r.req.Trust.Credentials[contract.OriginOf(a.cardURL)]; byCard {
@@ -188,6 +221,14 @@ func (r *run) authorize(a *attempt, req *http.Request) {
 		return
 	}
 	if p, ok := r.credentialFor(a); ok && p.header != "" {
+		if p.oauth != nil {
+			tok, err := r.accessToken(contract.OriginOf(a.ep.URL), *p.oauth)
+			if err != nil {
+				r.notef("%s: no access token: %v", p.oauth.TokenURL, err)
+				return
+			}
+			p.value = "Bearer " + tok
+		}
 		req.Header.Set(p.header, p.value)
 		if r.br.LogCredential {
 			r.notef("%s: %s", p.header, p.value)

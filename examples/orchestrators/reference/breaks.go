@@ -202,6 +202,14 @@ type Breaks struct {
 	// FollowNoCredential sends SubscribeToTask and GetTask without the
 	// credential (the send and the stream keep it).
 	FollowNoCredential bool `break:"follow-no-credential" check:"AUTH-007.ATTACH"`
+	// OAuthSecretAsBearer presents the OAuth 2.0 client secret itself as
+	// the bearer token, and never asks the token endpoint.
+	OAuthSecretAsBearer bool `break:"oauth-secret-as-bearer" check:"AUTH-008.SECRET,AUTH-008.PRESENTED,AUTH-008.REFRESH"`
+	// OAuthNoRefresh takes a 401 invalid_token as final.
+	OAuthNoRefresh bool `break:"oauth-no-refresh" check:"AUTH-008.REFRESH"`
+	// OAuthKeepToken, after a 401 invalid_token, sends the request again
+	// with the same token.
+	OAuthKeepToken bool `break:"oauth-keep-token" check:"AUTH-008.REFRESH"`
 	// StreamDespiteCard streams a caller that prefers streaming whatever
 	// the card's capabilities.streaming says, and falls back to
 	// SendMessage when the stream method answers -32004.
@@ -448,6 +456,11 @@ type Alternatives struct {
 	// it (key-unknown): a key that came in the clear proves nothing, as no
 	// signature proves nothing.
 	UnsignedOnPlainKeys bool `alt:"unsigned-on-plain-keys" keeps:"KEY-004.NOT-TRUSTED"`
+
+	// OAuthSecretInBody authenticates to the token endpoint with
+	// client_id and client_secret in the form body (client_secret_post)
+	// instead of HTTP Basic: RFC 6749 §2.3.1 allows both.
+	OAuthSecretInBody bool `alt:"oauth-secret-in-body" keeps:"AUTH-008.SECRET,AUTH-008.PRESENTED,AUTH-008.REFRESH"`
 
 	// PollAfterCut follows a task whose stream ended before it did by
 	// polling GetTask instead of subscribing again (both are the spec's

@@ -23,7 +23,6 @@ import (
 // meets a wall, and the issued list stays small).
 const maxTokens = 16
 
-
 // oauthState is an OAuth2 issuer's client and the tokens it issued.
 type oauthState struct {
 	clientID, tokenURL string

@@ -1,0 +1,210 @@
+package scenarios
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor"
+)
+
+// AUTH-008: OAuth 2.0 client credentials [A2A 1.0 §4.5.4, §4.5.9, §7.3;
+// RFC 6749 §4.4, §2.3.1; RFC 6750 §3.1; a2a-cli A2ACLI_AUTH_006]. D's
+// card declares an oauth2SecurityScheme whose clientCredentials flow names
+// its token endpoint (https://auth.agent-d.example/oauth2/token, the
+// fleet's TLS); the caller holds a client id and secret for D's endpoint
+// (trust.oauth2). The first access token D issues has expired by its
+// first use: D answers 401 with WWW-Authenticate: Bearer
+// error="invalid_token", and a client that gets a new token goes on.
+
+// isSecretVia reports whether a presentation was an OAuth 2.0 client
+// secret (mockvendor.Presented.Via "secret:...").
+func isSecretVia(p mockvendor.Presented) bool { return strings.HasPrefix(p.Via, "secret:") }
+
+// tokenRequests are the events at the vendor's token endpoint.
+func tokenRequests(evs []mockvendor.Event, vendor string) []mockvendor.Event {
+	return filter(evs, func(e mockvendor.Event) bool { return e.Op == mockvendor.OpToken && inVendor(e, vendor) })
+}
+
+// oauthScenarios are the OAuth 2.0 AUTH scenarios.
+func oauthScenarios() []*Scenario {
+	rfc6749 := RFC(6749, "§4.4", SrcDescriptive, Client).Read("client credentials grant: the client authenticates with the authorization server at the token endpoint and asks for an access token")
+	return []*Scenario{{
+		ID:     "AUTH-008",
+		Title:  "OAuth 2.0 client credentials: a token from the declared endpoint, renewed after invalid_token",
+		Area:   "auth",
+		Source: "A2A 1.0 §4.5.4, §4.5.9 (OAuth2SecurityScheme, ClientCredentialsOAuthFlow.tokenUrl), §7.3; RFC 6749 §4.4, §2.3.1; RFC 6750 §3.1; a2a-cli COMPLIANCE.md A2ACLI_AUTH_006",
+		Setup: "D serves A2A 1.0 only; its card declares an oauth2SecurityScheme with a clientCredentials flow whose tokenUrl is https://auth.agent-d.example/oauth2/token (a fleet host, real TLS). " +
+			"The request hands out, for https://rpc.agent-d.example, a client id and secret and that token URL (trust.oauth2). The token endpoint issues bearer tokens (expires_in 300); " +
+			"the first one has expired by its first use: D answers 401 with WWW-Authenticate: Bearer error=\"invalid_token\". Later tokens work.",
+		Fleet:    fleetOf(mockvendor.VendorDOAuth2(true)),
+		Requests: []Request{authReq(skillS, []string{"d"}, mockvendor.HostCardD)},
+		Offers:   []string{V10},
+		Checks: []Check{
+			{
+				ID:     "AUTH-008.SECRET",
+				Title:  "the client secret goes to the token endpoint only",
+				Grades: must(Safety),
+				Requirement: "The client secret authenticates the client to the authorization server, at the token endpoint the card declares and the caller named; " +
+					"it never goes to the agent's endpoint (as a bearer token, a header, a query parameter or in a body) nor to any other URL.",
+				Sources: []Source{
+					RFC(6749, "§2.3.1", SrcDescriptive, Client).Read("client password: the client authenticates to the authorization server (HTTP Basic, or client_id and client_secret in the token request's body)"),
+					rfc6749,
+					Proto("ClientCredentialsOAuthFlow.token_url", SrcDescriptive, Server).Read("the token URL to be used for this flow"),
+					authScope.Read("a secret goes only to the origin it was issued for: a client secret to its token endpoint"),
+					CLI("A2ACLI_AUTH_006", SrcMust).Read("OAuth 2.0 client credentials: a token is obtained from the declared token endpoint and presented to the agent"),
+				},
+				Fix:     "Send the client id and secret only in the token request to the tokenUrl the caller named (and the card declares); present the access token, never the secret, to the agent.",
+				Reached: tokenOrRPC("d"),
+				Judge:   judgeSecretScope,
+			},
+			{
+				ID:     "AUTH-008.PRESENTED",
+				Title:  "every call carries an access token from the token endpoint",
+				Grades: []Grade{{Profile: Core, Level: Should}, {Profile: Safety, Level: Must}},
+				Requirement: "For an OAuth 2.0 scheme the credential the agent wants is an access token: the client gets one with its client credentials (RFC 6749 §4.4) and presents it as Authorization: Bearer <token> (RFC 6750 §2.1) on every call to the agent. " +
+					"(A2A 1.0 §7.3 describes this without a requirement keyword: an a2a-core SHOULD; a2a-cli makes it a MUST, graded in delegation-safety.)",
+				Sources: []Source{
+					authProcess,
+					Proto("OAuth2SecurityScheme.flows", SrcDescriptive, Server).Read("configuration for the supported OAuth 2.0 flows: here the client credentials flow and its token URL"),
+					rfc6749,
+					RFC(6750, "§2.1", SrcDescriptive, Client).Read("the Authorization request header field with the Bearer scheme carries the access token"),
+					authCLIAttach,
+					CLI("A2ACLI_AUTH_006", SrcMust).Read("OAuth 2.0 client credentials: a token is obtained from the declared token endpoint and presented to the agent"),
+				},
+				Fix:     "Read oauth2SecurityScheme.flows.clientCredentials.tokenUrl, get a token there with the client the caller holds for the endpoint's origin, and send it as Authorization: Bearer on every call.",
+				Reached: rpcAt("d"),
+				Judge:   judgeTokenPresented,
+			},
+			{
+				ID:     "AUTH-008.REFRESH",
+				Title:  "after invalid_token, a new token and one retry",
+				Grades: should(Safety),
+				Requirement: "A 401 with error=\"invalid_token\" says the access token expired or was revoked (RFC 6750 §3.1); a client that holds client credentials can get a new token and retry (RFC 6750 lets it). " +
+					"It does so: a new token request after the refusal, the call made again with the new token, and the task completes; the refused token goes there at most once more, and the token endpoint is asked at most 3 times in the delegation.",
+				Sources: []Source{
+					RFC(6750, "§3.1", SrcMay, Client).Read("invalid_token: the access token provided is expired, revoked, malformed, or invalid; the client MAY request a new access token and retry the protected resource request"),
+					rfc6749,
+					Posture("a delegation that can renew its own credential does not fail for an expired token, and neither resends the refused token nor loops on the token endpoint"),
+				},
+				Fix:          "On 401 with error=\"invalid_token\", drop the cached token, get a new one from the token endpoint once, and repeat the request; a second refusal is final (auth-rejected).",
+				ReadsOutcome: true,
+				Reached:      expiredTokenRefused("d"),
+				Judge:        judgeTokenRenewed,
+			},
+		},
+	}}
+}
+
+// tokenOrRPC needs a token request to the vendor or a call to its
+// endpoint.
+func tokenOrRPC(vendor string) Precondition {
+	return Precondition{
+		Needs: "ask " + vendorName(vendor) + "'s token endpoint for a token, or call its endpoint",
+		Met: func(r *Run) bool {
+			return slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool {
+				return inVendor(e, vendor) && (e.Op == mockvendor.OpToken || isRPC(e))
+			})
+		},
+	}
+}
+
+// expiredTokenRefused needs a call that presented the vendor's first
+// access token and got 401.
+func expiredTokenRefused(vendor string) Precondition {
+	return Precondition{
+		Needs: "present " + vendorName(vendor) + "'s first access token and get its 401 invalid_token",
+		Met: func(r *Run) bool { return firstTokenRefusal(r, vendor) != nil },
+	}
+}
+
+// firstTokenRefusal is the first 401 to a call presenting access token #1.
+func firstTokenRefusal(r *Run, vendor string) *mockvendor.Event {
+	for i, e := range r.Events {
+		if e.Status == 401 && inVendor(e, vendor) && isRPC(e) && slices.Contains(e.Credentials, mockvendor.Presented{Owner: vendor, Via: viaBearer, Token: 1}) {
+			return &r.Events[i]
+		}
+	}
+	return nil
+}
+
+// judgeSecretScope is AUTH-008.SECRET.
+func judgeSecretScope(r *Run) Verdict {
+	tokens := 0
+	for _, e := range r.Events {
+		if e.Op == mockvendor.OpToken && e.Host == mockvendor.HostAuthD && e.Path == mockvendor.DefaultTokenPath {
+			tokens++
+			continue
+		}
+		if i := slices.IndexFunc(e.Credentials, isSecretVia); i >= 0 {
+			return Failf("%s: the client secret went there (%s); it belongs to https://%s%s only", describe(e), e.Credentials[i].Via, mockvendor.HostAuthD, mockvendor.DefaultTokenPath).At(e.Seq).
+				Want("the secret only in token requests to the token endpoint", e.Credentials[i].Via+" at "+e.Host+e.Path)
+		}
+	}
+	if tokens == 0 {
+		return NotExercisedf("the token endpoint was never asked, so where the secret goes was not seen")
+	}
+	return Passf("the client secret went only to the token endpoint (%d token requests)", tokens)
+}
+
+// judgeTokenPresented is AUTH-008.PRESENTED.
+func judgeTokenPresented(r *Run) Verdict {
+	n := 0
+	for _, e := range r.Events {
+		if !isRPC(e) || !inVendor(e, "d") {
+			continue
+		}
+		n++
+		if !slices.ContainsFunc(e.Credentials, func(p mockvendor.Presented) bool { return p.Owner == "d" && p.Via == viaBearer && p.Token > 0 }) {
+			return Failf("%s: no access token from D's token endpoint as Authorization: Bearer (presented: %s)", describe(e), presentedList(e)).At(e.Seq).
+				Want("an access token D issued, as a bearer token", presentedList(e))
+		}
+	}
+	if n == 0 {
+		return NotExercisedf("no call reached D's endpoint")
+	}
+	return Passf("%d calls to D's endpoint, each with an access token D's token endpoint issued", n)
+}
+
+// judgeTokenRenewed is AUTH-008.REFRESH.
+func judgeTokenRenewed(r *Run) Verdict {
+	refused := firstTokenRefusal(r, "d")
+	if refused == nil {
+		return NotExercisedf("the expired token was never refused")
+	}
+	again, asked := 0, len(tokenRequests(r.Events, "d"))
+	var renewedAt, retried int64
+	for _, e := range r.Events {
+		if e.Seq <= refused.Seq {
+			continue
+		}
+		if e.Op == mockvendor.OpToken && inVendor(e, "d") && e.Status == 200 && renewedAt == 0 {
+			renewedAt = e.Seq
+		}
+		if !isRPC(e) || !inVendor(e, "d") {
+			continue
+		}
+		for _, p := range e.Credentials {
+			switch {
+			case p.Via == viaBearer && p.Token == 1:
+				again++
+			case p.Via == viaBearer && p.Token > 1 && retried == 0 && e.Status == 200:
+				retried = e.Seq
+			}
+		}
+	}
+	switch {
+	case again > 1:
+		return Failf("the refused token was sent %d more times after its 401", again).At(refused.Seq).Want("at most once more", fmt.Sprint(again))
+	case asked > 3:
+		return Failf("the token endpoint was asked %d times in the delegation", asked).Want("at most 3 token requests", fmt.Sprint(asked))
+	case renewedAt == 0:
+		return Failf("after the 401 invalid_token (%s) no new token was got", describe(*refused)).At(refused.Seq).Want("a token request after the refusal", "none")
+	case retried == 0:
+		return Failf("a new token was got (#%d) but no call to D succeeded with it", renewedAt).At(renewedAt).Want("the call made again with the new token", "none")
+	}
+	if v := completedAt(r, 0, "d"); v.Outcome != Pass {
+		return v
+	}
+	return Passf("after the 401 invalid_token a new token was got (#%d), the call made again with it (#%d) and the task completed", renewedAt, retried).At(retried)
+}
