@@ -114,7 +114,7 @@ func tokenOrRPC(vendor string) Precondition {
 func expiredTokenRefused(vendor string) Precondition {
 	return Precondition{
 		Needs: "present " + vendorName(vendor) + "'s first access token and get its 401 invalid_token",
-		Met: func(r *Run) bool { return firstTokenRefusal(r, vendor) != nil },
+		Met:   func(r *Run) bool { return firstTokenRefusal(r, vendor) != nil },
 	}
 }
 
