@@ -76,7 +76,7 @@ func (v *Vendor) initAuth() error {
 	}
 	a, err := credentials.New(credentials.Config{Vendor: v.cfg.ID, Organization: v.cfg.Organization,
 		Scheme: ac.Scheme, Header: ac.Header, Name: ac.Name, CardShape: ac.CardShape, Credential: ac.Credential, Revoked: ac.Revoked,
-		ClientID: ac.ClientID, TokenURL: v.tokenURL(), ExpireFirstToken: ac.ExpireFirstToken})
+		ClientID: ac.ClientID, TokenURL: v.tokenURL(), ExpireFirstToken: ac.ExpireFirstToken, EveryKind: ac.EveryKind})
 	var ce *credentials.ConfigError
 	if errors.As(err, &ce) {
 		return &ConfigError{Field: ce.Field, Msg: ce.Msg}

@@ -208,6 +208,16 @@ type AuthConfig struct {
 	// revoked: every call gets 401 (invalid_token for bearer). False means
 	// the credential is accepted.
 	Revoked bool `json:"revoked,omitempty"`
+	// EveryKind makes a 1.0-shaped card declare, beside the vendor's own
+	// scheme, one scheme of every other kind A2A 1.0's SecurityScheme
+	// oneof has (apiKeySecurityScheme in a query parameter,
+	// oauth2SecurityScheme with an authorization code flow,
+	// openIdConnectSecurityScheme, mtlsSecurityScheme), none of them in
+	// the card's requirements, and write a bearer scheme in lower case
+	// with a bearerFormat, as the card of a2aproject/a2a-go#302 did. The
+	// vendor accepts its own credential only. False means the own scheme
+	// alone.
+	EveryKind bool `json:"everyKind,omitempty"`
 	// ClientID is the OAuth 2.0 client id (AuthOAuth2 only; Credential is
 	// then the client secret). Empty means "a2ac-<vendor id>".
 	ClientID string `json:"clientId,omitempty"`

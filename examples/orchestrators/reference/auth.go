@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/a2a-conform/a2a-conform/contract"
@@ -49,6 +51,11 @@ type scheme struct {
 	// tokenURL is an OAuth 2.0 client credentials flow's token endpoint
 	// (kind oauth2).
 	tokenURL string
+	// httpName is an HTTP scheme's name as the card spells it.
+	httpName string
+	// unknown is set for an entry that holds none of the scheme kinds
+	// the reference reads (the oneof members it does not use included).
+	unknown bool
 }
 
 // kindOAuth2 is a card's OAuth 2.0 scheme with a client credentials flow.
@@ -91,11 +98,11 @@ func parseScheme(raw json.RawMessage) scheme {
 	}
 	switch {
 	case s.HTTP != nil && strings.EqualFold(s.HTTP.Scheme, "bearer"):
-		return scheme{kind: contract.CredentialSchemeBearer}
+		return scheme{kind: contract.CredentialSchemeBearer, httpName: s.HTTP.Scheme}
 	case s.APIKey != nil && strings.EqualFold(s.APIKey.Location, "header") && s.APIKey.Name != "":
 		return scheme{kind: contract.CredentialSchemeAPIKey, header: s.APIKey.Name}
 	case s.Type == "http" && strings.EqualFold(s.Scheme, "bearer"):
-		return scheme{kind: contract.CredentialSchemeBearer}
+		return scheme{kind: contract.CredentialSchemeBearer, httpName: "Bearer"}
 	case s.Type == "apiKey" && s.In == "header" && s.Name != "":
 		return scheme{kind: contract.CredentialSchemeAPIKey, header: s.Name}
 	case s.OAuth2 != nil && s.OAuth2.Flows.ClientCredentials != nil:
@@ -103,7 +110,7 @@ func parseScheme(raw json.RawMessage) scheme {
 	case s.Type == "oauth2" && s.Flows.ClientCredentials != nil:
 		return scheme{kind: kindOAuth2, tokenURL: s.Flows.ClientCredentials.TokenURL}
 	}
-	return scheme{}
+	return scheme{unknown: s.HTTP == nil && s.APIKey == nil && s.Type == ""}
 }
 
 // oauthFlows is the flows member of an OAuth 2.0 scheme (1.0 and 0.3
@@ -193,6 +200,9 @@ func (r *run) credentialFor(a *attempt) (p presentation, ok bool) {
 		if s.kind == "" || s.kind != cred.Scheme && !r.br.AnyCredential {
 			continue
 		}
+		if r.br.BearerCaseSensitive && s.kind == contract.CredentialSchemeBearer && s.httpName != "Bearer" {
+			continue
+		}
 		if s.kind == contract.CredentialSchemeAPIKey && !r.br.APIKeyAsBearer {
 			return presentation{header: s.header, value: cred.Value}, true
 		}
@@ -204,6 +214,13 @@ func (r *run) credentialFor(a *attempt) (p presentation, ok bool) {
 // credentialStep checks, before the endpoint is contacted, that the caller
 // holds what its card demands. False means the candidate is done.
 func (r *run) credentialStep(a *attempt) bool {
+	if r.br.StrictSecuritySchemes {
+		if _, schemes := a.card.demands(); slices.ContainsFunc(slices.Collect(maps.Values(schemes)), func(s scheme) bool { return s.unknown }) {
+			r.notef("%s: card parsing failed: a security scheme of a kind this client does not know", a.cardURL)
+			a.reason = contract.ReasonOther
+			return false
+		}
+	}
 	if _, ok := r.credentialFor(a); ok || r.br.NoCredentials {
 		return true
 	}

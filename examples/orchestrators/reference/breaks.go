@@ -210,6 +210,13 @@ type Breaks struct {
 	// OAuthKeepToken, after a 401 invalid_token, sends the request again
 	// with the same token.
 	OAuthKeepToken bool `break:"oauth-keep-token" check:"AUTH-008.REFRESH"`
+	// StrictSecuritySchemes refuses a card with a securitySchemes entry of
+	// a kind it does not read (the 1.0 oneof's oauth2, openIdConnect and
+	// mtls members among them), as a2aproject/a2a-go#302's parser did.
+	StrictSecuritySchemes bool `break:"strict-security-schemes" check:"AUTH-009.DONE"`
+	// BearerCaseSensitive takes an HTTP scheme for bearer only when the
+	// card spells it "Bearer".
+	BearerCaseSensitive bool `break:"bearer-case-sensitive" check:"AUTH-009.DONE"`
 	// StreamDespiteCard streams a caller that prefers streaming whatever
 	// the card's capabilities.streaming says, and falls back to
 	// SendMessage when the stream method answers -32004.

@@ -79,6 +79,11 @@ type Config struct {
 	// TokenURL is the vendor's token endpoint, which its card declares.
 	// Required for OAuth2, else not read.
 	TokenURL string
+	// EveryKind makes a 1.0-shaped card declare, beside the vendor's own
+	// scheme, one scheme of each other kind the 1.0 SecurityScheme oneof
+	// has (card.go: everyKind); its requirement still names the vendor's
+	// own scheme alone. False means the own scheme only.
+	EveryKind bool
 	// ExpireFirstToken makes the first access token the vendor issues
 	// expire before its first use: every call presenting it gets 401 with
 	// error="invalid_token" (RFC 6750 §3.1). Only read for OAuth2.
@@ -103,6 +108,7 @@ type Issuer struct {
 	// realm names the vendor in its challenges; org names it on its card.
 	realm, org string
 	revoked    bool
+	everyKind  bool
 	// oauth is the OAuth 2.0 state (OAuth2 only; nil otherwise).
 	oauth *oauthState
 }
@@ -112,7 +118,7 @@ type Issuer struct {
 // refuses gets a *ConfigError.
 func New(c Config) (*Issuer, error) {
 	is := &Issuer{vendor: c.Vendor, scheme: or(c.Scheme, Bearer), header: c.Header, name: c.Name, shape: c.CardShape,
-		value: c.Credential, revoked: c.Revoked,
+		value: c.Credential, revoked: c.Revoked, everyKind: c.EveryKind,
 		realm: or(c.Organization, "Vendor "+strings.ToUpper(c.Vendor)), org: or(c.Organization, "the vendor")}
 	switch is.scheme {
 	case Bearer:
