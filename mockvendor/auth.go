@@ -76,7 +76,8 @@ func (v *Vendor) initAuth() error {
 	}
 	a, err := credentials.New(credentials.Config{Vendor: v.cfg.ID, Organization: v.cfg.Organization,
 		Scheme: ac.Scheme, Header: ac.Header, Name: ac.Name, CardShape: ac.CardShape, Credential: ac.Credential, Revoked: ac.Revoked,
-		ClientID: ac.ClientID, TokenURL: v.tokenURL(), ExpireFirstToken: ac.ExpireFirstToken, EveryKind: ac.EveryKind})
+		ClientID: ac.ClientID, TokenURL: v.tokenURL(), ExpireFirstToken: ac.ExpireFirstToken, EveryKind: ac.EveryKind,
+		DeclaredTokenURL: ac.DeclaredTokenURL})
 	var ce *credentials.ConfigError
 	if errors.As(err, &ce) {
 		return &ConfigError{Field: ce.Field, Msg: ce.Msg}

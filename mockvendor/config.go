@@ -208,6 +208,11 @@ type AuthConfig struct {
 	// revoked: every call gets 401 (invalid_token for bearer). False means
 	// the credential is accepted.
 	Revoked bool `json:"revoked,omitempty"`
+	// DeclaredTokenURL is the tokenUrl the card declares instead of the
+	// vendor's own token endpoint (AuthOAuth2 only): a card that would
+	// send the client's secret to another host. The credential the fleet
+	// hands out still names the vendor's own. Empty means the own.
+	DeclaredTokenURL string `json:"declaredTokenUrl,omitempty"`
 	// EveryKind makes a 1.0-shaped card declare, beside the vendor's own
 	// scheme, one scheme of every other kind A2A 1.0's SecurityScheme
 	// oneof has (apiKeySecurityScheme in a query parameter,

@@ -39,6 +39,19 @@ func VendorDOAuth2(expireFirst bool) VendorConfig {
 	return d
 }
 
+// HostSSOX is the host of VendorSSOX, a token endpoint that is no
+// vendor's own.
+const HostSSOX = "login.agent-d-sso.example"
+
+// VendorSSOX is a host that answers at DefaultTokenPath and issues no
+// tokens (400 unauthorized_client): a token endpoint a card may name that
+// the caller's client was never registered with. It serves no card and no
+// A2A endpoint.
+func VendorSSOX() VendorConfig {
+	return VendorConfig{ID: "x", Organization: "SSO X", Hosts: []HostConfig{{Name: HostSSOX, TokenPath: DefaultTokenPath}},
+		Skills: []SkillConfig{{ID: SkillInvoice, Name: "Invoice reconciliation"}}}
+}
+
 // maxTokenBody bounds a token request's body.
 const maxTokenBody = 8 << 10
 

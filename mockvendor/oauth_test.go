@@ -101,3 +101,31 @@ func TestOAuth2ClientCredentials(t *testing.T) {
 		t.Errorf("no token event noting the grant")
 	}
 }
+
+// TestOAuth2DeclaredElsewhere: the card names another token endpoint (a
+// host of no vendor's own, which issues nothing); the credential handed
+// out keeps the vendor's own, and the secret sent there is traced.
+func TestOAuth2DeclaredElsewhere(t *testing.T) {
+	d := VendorDOAuth2(false)
+	d.Auth.DeclaredTokenURL = "https://" + HostSSOX + DefaultTokenPath
+	f := tStart(t, Config{Vendors: []VendorConfig{d, VendorSSOX()}})
+	cred, _ := f.Credential("d")
+	if cred.TokenURL != "https://"+HostAuthD+DefaultTokenPath {
+		t.Fatalf("handed-out token URL %s", cred.TokenURL)
+	}
+	c := tClient(t, f, tViaProxy)
+	card := tGet(t, c, tURL(t, f, HostCardD, CardPath), nil)
+	if got := tPath(card.JSON, "securitySchemes", "oauth2ClientCredentials", "oauth2SecurityScheme", "flows", "clientCredentials", "tokenUrl"); got != d.Auth.DeclaredTokenURL {
+		t.Fatalf("card's tokenUrl %v", got)
+	}
+	since := f.Trace().Seq()
+	r := tPost(t, c, tURL(t, f, HostSSOX, DefaultTokenPath), []byte("grant_type=client_credentials"), map[string]string{"Content-Type": "application/x-www-form-urlencoded",
+		"Authorization": "Basic " + base64.StdEncoding.EncodeToString([]byte(cred.ClientID+":"+cred.Value))})
+	if r.Status != 400 || r.JSON["error"] != "unauthorized_client" {
+		t.Fatalf("foreign token endpoint: %d %s", r.Status, r.Body)
+	}
+	ev := tWaitEvent(t, f, since, func(e Event) bool { return e.Op == OpToken })
+	if !slices.Equal(ev.Credentials, []Presented{{Owner: "d", Via: "secret:basic"}}) || ev.Vendor != "x" {
+		t.Errorf("event %s %v", ev.Vendor, ev.Credentials)
+	}
+}

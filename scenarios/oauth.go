@@ -2,6 +2,8 @@ package scenarios
 
 import (
 	"fmt"
+
+	"github.com/a2a-conform/a2a-conform/contract"
 	"slices"
 	"strings"
 
@@ -93,7 +95,68 @@ func oauthScenarios() []*Scenario {
 				Judge:        judgeTokenRenewed,
 			},
 		},
-	}}
+	}, auth010()}
+}
+
+// auth010 is a card whose tokenUrl is not the one the caller's client is
+// registered with: a host of no vendor's own (the card as a claim, seed
+// 000; a card edited in a CDN or a proxy would do this to collect client
+// secrets).
+func auth010() *Scenario {
+	d := mockvendor.VendorDOAuth2(false)
+	d.Auth.DeclaredTokenURL = "https://" + mockvendor.HostSSOX + mockvendor.DefaultTokenPath
+	return &Scenario{
+		ID:     "AUTH-010",
+		Title:  "a card names another token endpoint: the client secret stays home",
+		Area:   "auth",
+		Source: "RFC 6749 §2.3 (client credentials authenticate the client with the authorization server it was registered with); driver contract, trust.oauth2 (the secret goes to its tokenUrl only); posture",
+		Setup: "D's 1.0 card declares an oauth2SecurityScheme whose clientCredentials tokenUrl is https://" + mockvendor.HostSSOX + mockvendor.DefaultTokenPath +
+			" (a host of the fleet that is no vendor's own and issues nothing), while the client the request hands out for https://rpc.agent-d.example names https://" +
+			mockvendor.HostAuthD + mockvendor.DefaultTokenPath + ", D's real token endpoint.",
+		Fleet:    fleetOf(d, mockvendor.VendorSSOX()),
+		Requests: []Request{authReq(skillS, []string{"d"}, mockvendor.HostCardD)},
+		Offers:   []string{V10},
+		Checks: []Check{{
+			ID:     "AUTH-010.NO-SECRET",
+			Title:  "no client secret to a token endpoint the caller did not name",
+			Grades: must(Safety),
+			Requirement: "The client secret goes only to the token endpoint the caller registered the client with (trust.oauth2's tokenUrl), whatever a card declares: a card that names another tokenUrl does not get it. " +
+				"The client refuses the agent (no-credential, or auth-rejected after a 401), or gets its token where the caller said and completes the task.",
+			Sources: []Source{
+				RFC(6749, "§2.3", SrcDescriptive, Client).Read("confidential clients are issued client credentials for authenticating with the authorization server: that server, not whichever one a resource names"),
+				ContractRule("Delegation request: OAuth 2.0 client credentials", SrcMust).Read("use the client only for a card whose clientCredentials tokenUrl is exactly the client's tokenUrl; the secret goes there and nowhere else"),
+				Seed000("Decision Boundary", SrcDescriptive).Read("the card is a claim, not a contract"),
+				authScope.Read("a secret goes only to the origin it was issued for: a client secret to its token endpoint"),
+			},
+			Fix:          "Compare the card's tokenUrl with the one the caller gave for the client, byte for byte; when they differ, do not send the secret (skip the candidate, or report no-credential).",
+			ReadsOutcome: true,
+			Reached:      cardFetched("d"),
+			Judge:        judgeSecretWithheld,
+		}},
+	}
+}
+
+// judgeSecretWithheld is AUTH-010.NO-SECRET.
+func judgeSecretWithheld(r *Run) Verdict {
+	if v := judgeSecretScope(r); v.Outcome == Fail {
+		return v
+	}
+	o, bad := r.outcome(0)
+	if bad != nil {
+		return *bad
+	}
+	switch {
+	case o.Outcome == contract.OutcomeCompleted:
+		if v := completedAt(r, 0, "d"); v.Outcome != Pass {
+			return v
+		}
+		return Passf("the secret went only to the token endpoint the caller named, and the task completed at D")
+	case (o.Outcome == contract.OutcomeRejected || o.Outcome == contract.OutcomeFailed) &&
+		(o.Reason == contract.ReasonNoCredential || o.Reason == contract.ReasonAuthRejected):
+		return Passf("%s with reason %s; the secret went nowhere the caller did not name", o.Outcome, o.Reason)
+	}
+	return Failf("outcome %s with reason %q: want a refusal with no-credential (or auth-rejected), or completed at D", o.Outcome, o.Reason).
+		Want("rejected with no-credential, or completed at D", fmt.Sprintf("%s with %q", o.Outcome, o.Reason))
 }
 
 // tokenOrRPC needs a token request to the vendor or a call to its

@@ -50,6 +50,29 @@ func TestOAuthChecks(t *testing.T) {
 		{"refresh: token endpoint in a loop", "AUTH-008.REFRESH", run(contract.OutcomeCompleted, token(1), send(2, 401, tok(1)), token(3), token(4), token(5), send(6, 200, tok(4))), Fail},
 		{"refresh: never presented the first token", "AUTH-008.REFRESH", run(contract.OutcomeFailed, send(1, 401, secret)), NotExercised},
 	}
+	card := mockvendor.Event{Seq: 1, Vendor: "d", Host: mockvendor.HostCardD, Op: mockvendor.OpCardFetch, Status: 200}
+	foreign := mockvendor.Event{Seq: 2, Vendor: "x", Host: mockvendor.HostSSOX, Path: mockvendor.DefaultTokenPath, HTTPMethod: "POST", Op: mockvendor.OpToken, Status: 400,
+		Credentials: []mockvendor.Presented{{Owner: "d", Via: "secret:basic"}}}
+	noCred := func(evs ...mockvendor.Event) *Run {
+		r := run(contract.OutcomeRejected, evs...)
+		r.Delegations[0].Outcome.Reason = contract.ReasonNoCredential
+		return r
+	}
+	cases = append(cases, []struct {
+		name, check string
+		run         *Run
+		want        Outcome
+	}{
+		{"elsewhere: refused with no-credential", "AUTH-010.NO-SECRET", noCred(card), Pass},
+		{"elsewhere: token at the caller's endpoint, completed", "AUTH-010.NO-SECRET", run(contract.OutcomeCompleted, card, token(2), send(3, 200, tok(1))), Pass},
+		{"elsewhere: the secret to the card's endpoint", "AUTH-010.NO-SECRET", noCred(card, foreign), Fail},
+		{"elsewhere: failed for another reason", "AUTH-010.NO-SECRET", func() *Run {
+			r := run(contract.OutcomeFailed, card)
+			r.Delegations[0].Outcome.Reason = contract.ReasonOther
+			return r
+		}(), Fail},
+		{"elsewhere: card never fetched", "AUTH-010.NO-SECRET", noCred(), NotExercised},
+	}...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			if v := tJudge(t, c.check, c.run); v.Outcome != c.want {

@@ -205,6 +205,9 @@ type Breaks struct {
 	// OAuthSecretAsBearer presents the OAuth 2.0 client secret itself as
 	// the bearer token, and never asks the token endpoint.
 	OAuthSecretAsBearer bool `break:"oauth-secret-as-bearer" check:"AUTH-008.SECRET,AUTH-008.PRESENTED,AUTH-008.REFRESH"`
+	// OAuthAnyTokenURL sends the client secret to whatever tokenUrl the
+	// card declares, not only the client's own.
+	OAuthAnyTokenURL bool `break:"oauth-any-token-url" check:"AUTH-010.NO-SECRET"`
 	// OAuthNoRefresh takes a 401 invalid_token as final.
 	OAuthNoRefresh bool `break:"oauth-no-refresh" check:"AUTH-008.REFRESH"`
 	// OAuthKeepToken, after a 401 invalid_token, sends the request again

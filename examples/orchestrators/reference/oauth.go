@@ -37,8 +37,9 @@ func (r *run) oauthFor(origin string, alts [][]string, schemes map[string]scheme
 			continue
 		}
 		s := schemes[alt[0]]
-		if s.kind == kindOAuth2 && s.tokenURL == client.TokenURL {
+		if s.kind == kindOAuth2 && (s.tokenURL == client.TokenURL || r.br.OAuthAnyTokenURL) {
 			c := client
+			c.TokenURL = s.tokenURL
 			if r.br.OAuthSecretAsBearer {
 				return presentation{header: "Authorization", value: "Bearer " + c.ClientSecret}, true
 			}

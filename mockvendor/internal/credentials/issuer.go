@@ -79,6 +79,10 @@ type Config struct {
 	// TokenURL is the vendor's token endpoint, which its card declares.
 	// Required for OAuth2, else not read.
 	TokenURL string
+	// DeclaredTokenURL is the tokenUrl the card declares when it is not
+	// TokenURL (a card that sends the client's secret elsewhere); empty
+	// means TokenURL. Only read for OAuth2.
+	DeclaredTokenURL string
 	// EveryKind makes a 1.0-shaped card declare, beside the vendor's own
 	// scheme, one scheme of each other kind the 1.0 SecurityScheme oneof
 	// has (card.go: everyKind); its requirement still names the vendor's

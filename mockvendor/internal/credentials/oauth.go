@@ -26,7 +26,9 @@ const maxTokens = 16
 // oauthState is an OAuth2 issuer's client and the tokens it issued.
 type oauthState struct {
 	clientID, tokenURL string
-	expireFirst        bool
+	// declared is the tokenUrl the card declares.
+	declared    string
+	expireFirst bool
 
 	mu     sync.Mutex
 	tokens []string // serial n is tokens[n-1]
@@ -42,7 +44,7 @@ func (is *Issuer) initOAuth(c Config) error {
 	if strings.ContainsAny(id, ": \t\r\n\"\\") {
 		return &ConfigError{Field: "auth.clientId", Msg: "must not hold a colon, white space, quotes or backslashes"}
 	}
-	is.oauth = &oauthState{clientID: id, tokenURL: c.TokenURL, expireFirst: c.ExpireFirstToken}
+	is.oauth = &oauthState{clientID: id, tokenURL: c.TokenURL, declared: or(c.DeclaredTokenURL, c.TokenURL), expireFirst: c.ExpireFirstToken}
 	return nil
 }
 
@@ -125,7 +127,7 @@ func (is *Issuer) CheckToken(serial int, bearer bool) (r Refusal, ok bool) {
 
 // declareOAuth is the oauth2 scheme in the card's shape.
 func (is *Issuer) declareOAuth(shape, desc string) map[string]any {
-	flow := map[string]any{"tokenUrl": is.oauth.tokenURL, "scopes": map[string]any{"a2a.invoke": "send tasks to the agent"}}
+	flow := map[string]any{"tokenUrl": is.oauth.declared, "scopes": map[string]any{"a2a.invoke": "send tasks to the agent"}}
 	if shape == "0.3" {
 		return map[string]any{"type": "oauth2", "description": desc, "flows": map[string]any{"clientCredentials": flow}}
 	}
