@@ -119,12 +119,6 @@ type Trust struct {
 	// Issuers maps a signer (issuer URL) to the operators it may vouch for.
 	// Nil or empty means no signer is trusted.
 	Issuers map[string]Issuer `json:"issuers,omitempty"`
-	// Credentials are the credentials the caller holds, keyed by the origin
-	// they were issued for ("https://host", with ":port" when not 443):
-	// a credential may be presented only in requests to that origin, never
-	// to another host, even one the issuer's own card names (see
-	// [Trust.Validate]). Nil or empty means the caller holds none.
-	Credentials map[string]Credential `json:"credentials,omitempty"`
 	// OAuth2 are the OAuth 2.0 clients the caller holds, keyed like
 	// Credentials by the origin of the agent endpoint they are for: for an
 	// agent whose card declares an OAuth2 security scheme with a client
@@ -134,6 +128,12 @@ type Trust struct {
 	// [Trust.ValidateOAuth2]). Nil or empty means the caller holds none.
 	// Added in contract 1 as an optional field.
 	OAuth2 map[string]OAuth2Client `json:"oauth2,omitempty"`
+	// Credentials are the credentials the caller holds, keyed by the origin
+	// they were issued for ("https://host", with ":port" when not 443):
+	// a credential may be presented only in requests to that origin, never
+	// to another host, even one the issuer's own card names (see
+	// [Trust.Validate]). Nil or empty means the caller holds none.
+	Credentials map[string]Credential `json:"credentials,omitempty"`
 }
 
 // Credential is one credential of the caller: a secret to present the way
@@ -164,7 +164,8 @@ const (
 // non-empty value without control characters (which would let it break
 // out of an HTTP header). A nil error means the block is usable.
 func (t Trust) Validate() error {
-	errs := []error{t.ValidateOAuth2()}
+	var errs []error
+	errs = append(errs, t.ValidateOAuth2()) // contract/oauth2.go
 	keys := make([]string, 0, len(t.Credentials))
 	for k := range t.Credentials {
 		keys = append(keys, k)
