@@ -83,7 +83,7 @@ func oauthScenarios() []*Scenario {
 				Title:  "after invalid_token, a new token and one retry",
 				Grades: should(Safety),
 				Requirement: "A 401 with error=\"invalid_token\" says the access token expired or was revoked (RFC 6750 §3.1); a client that holds client credentials can get a new token and retry (RFC 6750 lets it). " +
-					"It does so: a new token request after the refusal, the call made again with the new token, and the task completes; the refused token goes there at most once more, and the token endpoint is asked at most 3 times in the delegation.",
+					"It does so: a new token request after the refusal, the call made again with the new token, and the task completes; the refused token goes there at most once more, and the token endpoint is not asked in a loop (at most one token request per call to the agent, and 2 more).",
 				Sources: []Source{
 					RFC(6750, "§3.1", SrcMay, Client).Read("invalid_token: the access token provided is expired, revoked, malformed, or invalid; the client MAY request a new access token and retry the protected resource request"),
 					rfc6749,
@@ -236,6 +236,7 @@ func judgeTokenRenewed(r *Run) Verdict {
 		return NotExercisedf("the expired token was never refused")
 	}
 	again, asked := 0, len(tokenRequests(r.Events, "d"))
+	calls := count(r.Events, func(e mockvendor.Event) bool { return isRPC(e) && inVendor(e, "d") })
 	var renewedAt, retried int64
 	for _, e := range r.Events {
 		if e.Seq <= refused.Seq {
@@ -259,8 +260,8 @@ func judgeTokenRenewed(r *Run) Verdict {
 	switch {
 	case again > 1:
 		return Failf("the refused token was sent %d more times after its 401", again).At(refused.Seq).Want("at most once more", fmt.Sprint(again))
-	case asked > 3:
-		return Failf("the token endpoint was asked %d times in the delegation", asked).Want("at most 3 token requests", fmt.Sprint(asked))
+	case asked > calls+2:
+		return Failf("the token endpoint was asked %d times for %d calls to D", asked, calls).Want("at most one token request per call, and 2 more", fmt.Sprint(asked))
 	case renewedAt == 0:
 		return Failf("after the 401 invalid_token (%s) no new token was got", describe(*refused)).At(refused.Seq).Want("a token request after the refusal", "none")
 	case retried == 0:

@@ -192,7 +192,7 @@ type Breaks struct {
 	// again in 0.3.
 	DowngradeOnVersionError bool `break:"downgrade-on-version-error" check:"IFACE-006.NO-DOWNGRADE,IFACE-006.REPORT"`
 	// NoCredentials never presents a credential, whatever the card demands.
-	NoCredentials bool `break:"no-credentials" check:"AUTH-001.ATTACH,AUTH-001.DONE,AUTH-002.ATTACH"`
+	NoCredentials bool `break:"no-credentials" check:"AUTH-001.ATTACH,AUTH-001.DONE,AUTH-002.ATTACH,AUTH-009.ATTACH"`
 	// APIKeyAsBearer presents every credential as Authorization: Bearer,
 	// an API key too.
 	APIKeyAsBearer bool `break:"api-key-as-bearer" check:"AUTH-002.ATTACH,AUTH-002.DONE"`
@@ -204,7 +204,7 @@ type Breaks struct {
 	FollowNoCredential bool `break:"follow-no-credential" check:"AUTH-007.ATTACH"`
 	// OAuthSecretAsBearer presents the OAuth 2.0 client secret itself as
 	// the bearer token, and never asks the token endpoint.
-	OAuthSecretAsBearer bool `break:"oauth-secret-as-bearer" check:"AUTH-008.SECRET,AUTH-008.PRESENTED,AUTH-008.REFRESH"`
+	OAuthSecretAsBearer bool `break:"oauth-secret-as-bearer" check:"AUTH-008.SECRET,AUTH-008.PRESENTED"`
 	// OAuthAnyTokenURL sends the client secret to whatever tokenUrl the
 	// card declares, not only the client's own.
 	OAuthAnyTokenURL bool `break:"oauth-any-token-url" check:"AUTH-010.NO-SECRET"`
@@ -471,6 +471,11 @@ type Alternatives struct {
 	// client_id and client_secret in the form body (client_secret_post)
 	// instead of HTTP Basic: RFC 6749 §2.3.1 allows both.
 	OAuthSecretInBody bool `alt:"oauth-secret-in-body" keeps:"AUTH-008.SECRET,AUTH-008.PRESENTED,AUTH-008.REFRESH"`
+	// OAuthCallerTokenURL uses the caller's OAuth 2.0 client for a card's
+	// client credentials flow whatever tokenUrl the card declares, getting
+	// the token at the client's own tokenUrl (where the caller registered
+	// it) instead of refusing the card.
+	OAuthCallerTokenURL bool `alt:"oauth-caller-token-url" keeps:"AUTH-010.NO-SECRET,AUTH-008.SECRET,AUTH-008.REFRESH"`
 
 	// PollAfterCut follows a task whose stream ended before it did by
 	// polling GetTask instead of subscribing again (both are the spec's

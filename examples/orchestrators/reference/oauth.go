@@ -37,9 +37,11 @@ func (r *run) oauthFor(origin string, alts [][]string, schemes map[string]scheme
 			continue
 		}
 		s := schemes[alt[0]]
-		if s.kind == kindOAuth2 && (s.tokenURL == client.TokenURL || r.br.OAuthAnyTokenURL) {
+		if s.kind == kindOAuth2 && (s.tokenURL == client.TokenURL || r.br.OAuthAnyTokenURL || r.alt.OAuthCallerTokenURL) {
 			c := client
-			c.TokenURL = s.tokenURL
+			if r.br.OAuthAnyTokenURL {
+				c.TokenURL = s.tokenURL
+			}
 			if r.br.OAuthSecretAsBearer {
 				return presentation{header: "Authorization", value: "Bearer " + c.ClientSecret}, true
 			}
