@@ -19,6 +19,9 @@ import (
 // first use: D answers 401 with WWW-Authenticate: Bearer
 // error="invalid_token", and a client that gets a new token goes on.
 
+// cliAuth006 is the a2a-cli registry's client credentials entry.
+var cliAuth006 = CLI("A2ACLI_AUTH_006", SrcShould).Read("auth login with an OAuth 2.1 client-credentials flow (a2a-cli Tier 2, SPEC §12.2): the registry names the flow; what the flow must do is RFC 6749's")
+
 // isSecretVia reports whether a presentation was an OAuth 2.0 client
 // secret (mockvendor.Presented.Via "secret:...").
 func isSecretVia(p mockvendor.Presented) bool { return strings.HasPrefix(p.Via, "secret:") }
@@ -54,7 +57,7 @@ func oauthScenarios() []*Scenario {
 					rfc6749,
 					Proto("ClientCredentialsOAuthFlow.token_url", SrcDescriptive, Server).Read("the token URL to be used for this flow"),
 					authScope.Read("a secret goes only to the origin it was issued for: a client secret to its token endpoint"),
-					CLI("A2ACLI_AUTH_006", SrcMust).Read("OAuth 2.0 client credentials: a token is obtained from the declared token endpoint and presented to the agent"),
+					cliAuth006,
 				},
 				Fix:     "Send the client id and secret only in the token request to the tokenUrl the caller named (and the card declares); present the access token, never the secret, to the agent.",
 				Reached: tokenOrRPC("d"),
@@ -72,7 +75,7 @@ func oauthScenarios() []*Scenario {
 					rfc6749,
 					RFC(6750, "§2.1", SrcDescriptive, Client).Read("the Authorization request header field with the Bearer scheme carries the access token"),
 					authCLIAttach,
-					CLI("A2ACLI_AUTH_006", SrcMust).Read("OAuth 2.0 client credentials: a token is obtained from the declared token endpoint and presented to the agent"),
+					cliAuth006,
 				},
 				Fix:     "Read oauth2SecurityScheme.flows.clientCredentials.tokenUrl, get a token there with the client the caller holds for the endpoint's origin, and send it as Authorization: Bearer on every call.",
 				Reached: rpcAt("d"),

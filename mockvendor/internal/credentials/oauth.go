@@ -59,7 +59,8 @@ func (is *Issuer) TokenURL() string {
 // Grant answers a client credentials grant that authenticated with id and
 // secret: a fresh access token and its serial number, or an OAuth error
 // code (RFC 6749 §5.2: "invalid_client" for a wrong client,
-// "temporarily_unavailable"-like "access_denied" once maxTokens are out).
+// "unauthorized_client" once maxTokens are out, "invalid_request" should
+// the random source fail).
 func (is *Issuer) Grant(id, secret string) (token string, serial int, errCode string) {
 	o := is.oauth
 	if o == nil || id != o.clientID || secret != is.value {
@@ -68,11 +69,11 @@ func (is *Issuer) Grant(id, secret string) (token string, serial int, errCode st
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if len(o.tokens) >= maxTokens {
-		return "", 0, "access_denied"
+		return "", 0, "unauthorized_client"
 	}
 	b := make([]byte, 16)
 	if _, err := rand.Read(b); err != nil {
-		return "", 0, "server_error"
+		return "", 0, "invalid_request"
 	}
 	token = fmt.Sprintf("a2ac-%s-at%d-%s", is.vendor, len(o.tokens)+1, hex.EncodeToString(b))
 	o.tokens = append(o.tokens, token)
