@@ -19,6 +19,9 @@ import (
 // first use: D answers 401 with WWW-Authenticate: Bearer
 // error="invalid_token", and a client that gets a new token goes on.
 
+// rfc6750InvalidToken is RFC 6750's invalid_token error.
+var rfc6750InvalidToken = RFC(6750, "§3.1", SrcMay, Client).Read("invalid_token: the access token provided is expired, revoked, malformed, or invalid; the resource SHOULD answer 401, and the client MAY request a new access token and retry the protected resource request")
+
 // cliAuth006 is the a2a-cli registry's client credentials entry.
 var cliAuth006 = CLI("A2ACLI_AUTH_006", SrcShould).Read("auth login with an OAuth 2.1 client-credentials flow (a2a-cli Tier 2, SPEC §12.2): the registry names the flow; what the flow must do is RFC 6749's")
 
@@ -83,19 +86,34 @@ func oauthScenarios() []*Scenario {
 			},
 			{
 				ID:     "AUTH-008.REFRESH",
-				Title:  "after invalid_token, a new token and one retry",
+				Title:  "after invalid_token, a new token and the call made again",
 				Grades: should(Safety),
 				Requirement: "A 401 with error=\"invalid_token\" says the access token expired or was revoked (RFC 6750 §3.1); a client that holds client credentials can get a new token and retry (RFC 6750 lets it). " +
-					"It does so: a new token request after the refusal, the call made again with the new token, and the task completes; the refused token goes there at most once more, and the token endpoint is not asked in a loop (at most one token request per call to the agent, and 2 more).",
+					"It does so: a new token request after the refusal, the call made again with the new token, and the task completes. (A MAY of RFC 6750, graded SHOULD by this project's posture: the delegation need not fail for an expired token.)",
 				Sources: []Source{
-					RFC(6750, "§3.1", SrcMay, Client).Read("invalid_token: the access token provided is expired, revoked, malformed, or invalid; the client MAY request a new access token and retry the protected resource request"),
+					rfc6750InvalidToken,
 					rfc6749,
-					Posture("a delegation that can renew its own credential does not fail for an expired token, and neither resends the refused token nor loops on the token endpoint"),
+					Posture("a delegation that can renew its own credential does not fail for an expired token"),
 				},
 				Fix:          "On 401 with error=\"invalid_token\", drop the cached token, get a new one from the token endpoint once, and repeat the request; a second refusal is final (auth-rejected).",
 				ReadsOutcome: true,
 				Reached:      expiredTokenRefused("d"),
 				Judge:        judgeTokenRenewed,
+			},
+			{
+				ID:     "AUTH-008.NO-LOOP",
+				Title:  "no loop with the refused token or at the token endpoint",
+				Grades: must(Safety),
+				Requirement: "After the 401 invalid_token, the refused token goes to D at most once more, and the token endpoint is not asked in a loop (at most one token request per call to D, and 2 more): " +
+					"a refused token cannot succeed, and a loop looks like the brute force servers rate-limit (A2A 1.0 §13.4).",
+				Sources: []Source{
+					rfc6750InvalidToken,
+					A2A("§13.4", SrcShould, Server).Read("agents SHOULD log authentication failures and implement rate limiting to prevent brute-force attacks"),
+					Posture("after a 401, the same credential goes to that origin at most once more in the delegation"),
+				},
+				Fix:     "Renew the token once per refusal; a second refusal is final. Never resend the refused token in a loop or hammer the token endpoint.",
+				Reached: expiredTokenRefused("d"),
+				Judge:   judgeNoTokenLoop,
 			},
 		},
 	}, auth010()}
@@ -238,8 +256,6 @@ func judgeTokenRenewed(r *Run) Verdict {
 	if refused == nil {
 		return NotExercisedf("the expired token was never refused")
 	}
-	again, asked := 0, len(tokenRequests(r.Events, "d"))
-	calls := count(r.Events, func(e mockvendor.Event) bool { return isRPC(e) && inVendor(e, "d") })
 	var renewedAt, retried int64
 	for _, e := range r.Events {
 		if e.Seq <= refused.Seq {
@@ -248,23 +264,12 @@ func judgeTokenRenewed(r *Run) Verdict {
 		if e.Op == mockvendor.OpToken && inVendor(e, "d") && e.Status == 200 && renewedAt == 0 {
 			renewedAt = e.Seq
 		}
-		if !isRPC(e) || !inVendor(e, "d") {
-			continue
-		}
-		for _, p := range e.Credentials {
-			switch {
-			case p.Via == viaBearer && p.Token == 1:
-				again++
-			case p.Via == viaBearer && p.Token > 1 && retried == 0 && e.Status == 200:
-				retried = e.Seq
-			}
+		if renewedAt != 0 && retried == 0 && isRPC(e) && inVendor(e, "d") && e.Status == 200 &&
+			slices.ContainsFunc(e.Credentials, func(p mockvendor.Presented) bool { return p.Via == viaBearer && p.Token > 1 }) {
+			retried = e.Seq
 		}
 	}
 	switch {
-	case again > 1:
-		return Failf("the refused token was sent %d more times after its 401", again).At(refused.Seq).Want("at most once more", fmt.Sprint(again))
-	case asked > calls+2:
-		return Failf("the token endpoint was asked %d times for %d calls to D", asked, calls).Want("at most one token request per call, and 2 more", fmt.Sprint(asked))
 	case renewedAt == 0:
 		return Failf("after the 401 invalid_token (%s) no new token was got", describe(*refused)).At(refused.Seq).Want("a token request after the refusal", "none")
 	case retried == 0:
@@ -274,4 +279,27 @@ func judgeTokenRenewed(r *Run) Verdict {
 		return v
 	}
 	return Passf("after the 401 invalid_token a new token was got (#%d), the call made again with it (#%d) and the task completed", renewedAt, retried).At(retried)
+}
+
+// judgeNoTokenLoop is AUTH-008.NO-LOOP.
+func judgeNoTokenLoop(r *Run) Verdict {
+	refused := firstTokenRefusal(r, "d")
+	if refused == nil {
+		return NotExercisedf("the expired token was never refused")
+	}
+	again := 0
+	for _, e := range r.Events {
+		if e.Seq > refused.Seq && isRPC(e) && inVendor(e, "d") && slices.Contains(e.Credentials, mockvendor.Presented{Owner: "d", Via: viaBearer, Token: 1}) {
+			again++
+			if again > 1 {
+				return Failf("%s: the refused token sent again, %d times after its 401", describe(e), again).At(e.Seq).Want("at most once more", fmt.Sprint(again))
+			}
+		}
+	}
+	asked := len(tokenRequests(r.Events, "d"))
+	calls := count(r.Events, func(e mockvendor.Event) bool { return isRPC(e) && inVendor(e, "d") })
+	if asked > calls+2 {
+		return Failf("the token endpoint was asked %d times for %d calls to D", asked, calls).Want("at most one token request per call, and 2 more", fmt.Sprint(asked))
+	}
+	return Passf("the refused token went %d more times, and %d token requests for %d calls to D", again, asked, calls)
 }

@@ -46,9 +46,12 @@ func TestOAuthChecks(t *testing.T) {
 		{"presented: never called D", "AUTH-008.PRESENTED", run(contract.OutcomeFailed, token(1)), NotExercised},
 		{"refresh: new token, one retry, completed", "AUTH-008.REFRESH", good, Pass},
 		{"refresh: gave up after the 401", "AUTH-008.REFRESH", run(contract.OutcomeFailed, token(1), send(2, 401, tok(1))), Fail},
-		{"refresh: the refused token again and again", "AUTH-008.REFRESH", run(contract.OutcomeFailed, token(1), send(2, 401, tok(1)), send(3, 401, tok(1)), send(4, 401, tok(1))), Fail},
-		{"refresh: token endpoint in a loop", "AUTH-008.REFRESH", run(contract.OutcomeCompleted, token(1), send(2, 401, tok(1)), token(3), token(4), token(5), token(6), token(7), send(8, 200, tok(6))), Fail},
-		{"refresh: a token per call is no loop", "AUTH-008.REFRESH", run(contract.OutcomeCompleted, token(1), send(2, 401, tok(1)), token(3), send(4, 200, tok(2)), token(5), send(6, 200, tok(3))), Pass},
+		{"refresh: a new token, never used", "AUTH-008.REFRESH", run(contract.OutcomeFailed, token(1), send(2, 401, tok(1)), token(3)), Fail},
+		{"no loop: renewed once", "AUTH-008.NO-LOOP", good, Pass},
+		{"no loop: never presented the first token", "AUTH-008.NO-LOOP", run(contract.OutcomeFailed, send(1, 401, secret)), NotExercised},
+		{"no loop: the refused token again and again", "AUTH-008.NO-LOOP", run(contract.OutcomeFailed, token(1), send(2, 401, tok(1)), send(3, 401, tok(1)), send(4, 401, tok(1))), Fail},
+		{"no loop: token endpoint in a loop", "AUTH-008.NO-LOOP", run(contract.OutcomeCompleted, token(1), send(2, 401, tok(1)), token(3), token(4), token(5), token(6), token(7), send(8, 200, tok(6))), Fail},
+		{"no loop: a token per call is no loop", "AUTH-008.NO-LOOP", run(contract.OutcomeCompleted, token(1), send(2, 401, tok(1)), token(3), send(4, 200, tok(2)), token(5), send(6, 200, tok(3))), Pass},
 		{"refresh: never presented the first token", "AUTH-008.REFRESH", run(contract.OutcomeFailed, send(1, 401, secret)), NotExercised},
 	}
 	card := mockvendor.Event{Seq: 1, Vendor: "d", Host: mockvendor.HostCardD, Op: mockvendor.OpCardFetch, Status: 200}

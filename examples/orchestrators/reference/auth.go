@@ -33,9 +33,10 @@ type authState struct {
 	retried bool
 	// tokens are the OAuth 2.0 access tokens got, by endpoint origin.
 	tokens map[string]string
-	// refreshed holds the origins whose token was renewed after an
-	// invalid_token refusal (once per origin and delegation).
-	refreshed map[string]bool
+	// refreshed counts, per origin, the tokens renewed after an
+	// invalid_token refusal (at most once per origin and delegation; the
+	// OAuthKeepToken break goes on to oauthKeepTokenTries).
+	refreshed map[string]int
 }
 
 // errAuthRejected is a call the endpoint answered with 401.

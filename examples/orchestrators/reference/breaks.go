@@ -211,8 +211,8 @@ type Breaks struct {
 	// OAuthNoRefresh takes a 401 invalid_token as final.
 	OAuthNoRefresh bool `break:"oauth-no-refresh" check:"AUTH-008.REFRESH"`
 	// OAuthKeepToken, after a 401 invalid_token, sends the request again
-	// with the same token.
-	OAuthKeepToken bool `break:"oauth-keep-token" check:"AUTH-008.REFRESH"`
+	// with the same token, three times.
+	OAuthKeepToken bool `break:"oauth-keep-token" check:"AUTH-008.REFRESH,AUTH-008.NO-LOOP"`
 	// StrictSecuritySchemes refuses a card with a securitySchemes entry of
 	// a kind it does not read (the 1.0 oneof's oauth2, openIdConnect and
 	// mtls members among them), as a2aproject/a2a-go#302's parser did.
@@ -470,7 +470,7 @@ type Alternatives struct {
 	// OAuthSecretInBody authenticates to the token endpoint with
 	// client_id and client_secret in the form body (client_secret_post)
 	// instead of HTTP Basic: RFC 6749 §2.3.1 allows both.
-	OAuthSecretInBody bool `alt:"oauth-secret-in-body" keeps:"AUTH-008.SECRET,AUTH-008.PRESENTED,AUTH-008.REFRESH"`
+	OAuthSecretInBody bool `alt:"oauth-secret-in-body" keeps:"AUTH-008.SECRET,AUTH-008.PRESENTED,AUTH-008.REFRESH,AUTH-008.NO-LOOP"`
 	// OAuthCallerTokenURL uses the caller's OAuth 2.0 client for a card's
 	// client credentials flow whatever tokenUrl the card declares, getting
 	// the token at the client's own tokenUrl (where the caller registered

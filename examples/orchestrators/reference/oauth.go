@@ -22,6 +22,10 @@ import (
 // says error="invalid_token" (RFC 6750 §3.1) drops it, and the request is
 // made once more with a new one; a second refusal is final.
 
+// oauthKeepTokenTries is how many times the OAuthKeepToken break sends a
+// refused token again.
+const oauthKeepTokenTries = 3
+
 // maxTokenAnswer bounds a token endpoint's answer.
 const maxTokenAnswer = 16 << 10
 
@@ -116,13 +120,17 @@ func (r *run) renewToken(a *attempt, resp *http.Response) bool {
 	}
 	p, ok := r.credentialFor(a)
 	origin := contract.OriginOf(a.ep.URL)
-	if !ok || p.oauth == nil || r.auth.refreshed[origin] {
+	limit := 1
+	if r.br.OAuthKeepToken {
+		limit = oauthKeepTokenTries
+	}
+	if !ok || p.oauth == nil || r.auth.refreshed[origin] >= limit {
 		return false
 	}
 	if r.auth.refreshed == nil {
-		r.auth.refreshed = map[string]bool{}
+		r.auth.refreshed = map[string]int{}
 	}
-	r.auth.refreshed[origin] = true
+	r.auth.refreshed[origin]++
 	r.notef("%s refused the access token (invalid_token): getting a new one from %s", a.ep.URL, p.oauth.TokenURL)
 	if !r.br.OAuthKeepToken {
 		delete(r.auth.tokens, origin)
