@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"github.com/a2a-conform/a2a-conform/contract"
 	"github.com/a2a-conform/a2a-conform/mockvendor"
 )
 
@@ -8,15 +9,16 @@ import (
 // credential goes in every A2A request; a2aproject/a2a-java#708: a client
 // whose plain sends authenticated sent its stream without the credential
 // and got "Authentication failed"]. D demands a bearer token on every call
-// and streams; its stream ends while the task works, so the client that
-// streamed also follows the task (SubscribeToTask or GetTask), and each of
-// those calls needs the token too.
+// and streams; the stream's connection breaks off while the task works (a
+// network interruption, A2A 1.0 §3.5.2: no server clause is broken), so
+// the client that streamed also follows the task (SubscribeToTask or
+// GetTask), and each of those calls needs the token too.
 
 // authStreamScenarios are the AUTH scenarios that stream.
 func authStreamScenarios(ts TimeScale) []*Scenario {
 	work := ts.Ms(streamWorkMs, streamWorkFloorMs)
 	d := withFaults(protectedD(mockvendor.AuthConfig{}, true),
-		mockvendor.Spec("stream-cut", mockvendor.StreamCut{}), mockvendor.Spec("task-outcome", mockvendor.TaskOutcome{WorkingMs: work}))
+		mockvendor.Spec("stream-cut", mockvendor.StreamCut{Abort: true}), mockvendor.Spec("task-outcome", mockvendor.TaskOutcome{WorkingMs: work}))
 	r := authReq(skillS, []string{"d"}, mockvendor.HostCardD)
 	r.PreferStreaming = true
 	return []*Scenario{{
@@ -25,7 +27,7 @@ func authStreamScenarios(ts TimeScale) []*Scenario {
 		Area:   "auth",
 		Source: "A2A 1.0 §7.3 (the credential goes in every A2A request); a2aproject/a2a-java#708; a2a-cli COMPLIANCE.md A2ACLI_AUTH_001",
 		Setup: "D serves A2A 1.0 only; its card declares an HTTP bearer scheme and streaming: true, and every call without D's token (the stream and a subscription included) gets 401. " +
-			"The caller prefers streaming and holds D's token for https://rpc.agent-d.example. D's stream sends the task and its working status, then ends cleanly; the task completes soon after, " +
+			"The caller prefers streaming and holds D's token for https://rpc.agent-d.example. D's stream sends the task and its working status, then its connection breaks off (a network interruption); the task completes soon after, " +
 			"so a client that streamed follows it by SubscribeToTask or GetTask.",
 		Fleet:    fleetOf(d),
 		Requests: []Request{r},
@@ -48,20 +50,16 @@ func authStreamScenarios(ts TimeScale) []*Scenario {
 				Judge:   judgeStreamCredential,
 			},
 			{
-				ID:           "AUTH-007.DONE",
-				Title:        "the streamed, authenticated delegation completes",
-				Grades:       must(Safety),
-				Requirement:  "Streamed with the token and followed with it past the end of the stream, the task completes: the outcome is completed at D, as the wire shows.",
+				ID:     "AUTH-007.DONE",
+				Title:  "the streamed, authenticated delegation completes",
+				Grades: must(Safety),
+				Requirement: "Streamed with the token and followed with it after the stream broke off, the task completes: the outcome is completed at D, as the wire shows. " +
+					"A delegation refused for want of the credential (a 401 from D, reason auth-rejected or no-credential) fails here; one that ended otherwise did not reach what this check judges (STREAM-004 judges following a broken stream).",
 				Sources:      []Source{authCLIAttach, authProcess},
-				Fix:          "Present the token on the stream and on the subscription or get that follows the task after the stream ends.",
+				Fix:          "Present the token on the stream and on the subscription or get that follows the task after the stream breaks off.",
 				ReadsOutcome: true,
 				Reached:      rpcAt("d"),
-				Judge: func(r *Run) Verdict {
-					if !streamedTo(r, "d") {
-						return r.didNotStream()
-					}
-					return completedAt(r, 0, "d")
-				},
+				Judge:        judgeStreamAuthDone,
 			},
 		},
 	}}
@@ -89,4 +87,28 @@ func judgeStreamCredential(r *Run) Verdict {
 		return inVendor(e, "d") && (e.Op == mockvendor.OpStream || isSubscribe(e))
 	})
 	return Passf("%s; %d of them streams or subscriptions", v.Detail, len(streams))
+}
+
+// judgeStreamAuthDone is AUTH-007.DONE: a streamed delegation completed
+// at D, unless authentication refused it.
+func judgeStreamAuthDone(r *Run) Verdict {
+	if !streamedTo(r, "d") {
+		return r.didNotStream()
+	}
+	o, bad := r.outcome(0)
+	if bad != nil {
+		return *bad
+	}
+	if o.Outcome == contract.OutcomeCompleted {
+		return completedAt(r, 0, "d")
+	}
+	for _, e := range r.During(0) {
+		if inVendor(e, "d") && e.Status == 401 {
+			return Failf("%s: D answered 401 (presented: %s), and the delegation ended %s", describe(e), presentedList(e), o.Outcome).At(e.Seq).Want("completed at D with the token on every call", o.Outcome)
+		}
+	}
+	if o.Reason == contract.ReasonAuthRejected || o.Reason == contract.ReasonNoCredential {
+		return Failf("the delegation ended %s with reason %s; the caller holds D's token", o.Outcome, o.Reason).Want("completed at D", o.Outcome+" with "+o.Reason)
+	}
+	return NotExercisedf("the delegation ended %s (reason %q) with no authentication refusal: following a broken stream is STREAM-004's to judge", o.Outcome, o.Reason)
 }

@@ -50,6 +50,12 @@ func TestAuthStreamChecks(t *testing.T) {
 		{"done: not completed after the stream's 401", "AUTH-007.DONE", run(contract.OutcomeFailed, stream(1)), Fail},
 		{"done: chose not to stream", "AUTH-007.DONE", run(contract.OutcomeCompleted, plain), NotApplicable},
 		{"done: never called D", "AUTH-007.DONE", run(contract.OutcomeFailed), NotExercised},
+		{"done: failed with no 401, after a broken stream", "AUTH-007.DONE", func() *Run {
+			r := run(contract.OutcomeFailed, stream(1, dBearer))
+			r.Delegations[0].Outcome.Reason = contract.ReasonOther
+			return r
+		}(), NotExercised},
+		{"done: auth-rejected with no 401 seen", "AUTH-007.DONE", run(contract.OutcomeFailed, stream(1, dBearer)), Fail},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
