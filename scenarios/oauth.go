@@ -142,7 +142,7 @@ func auth010() *Scenario {
 			Title:  "no client secret to a token endpoint the caller did not name",
 			Grades: must(Safety),
 			Requirement: "The client secret goes only to the token endpoint the caller registered the client with (trust.oauth2's tokenUrl), whatever a card declares: a card that names another tokenUrl does not get it. " +
-				"The client refuses the agent (no-credential, or auth-rejected after a 401), or gets its token where the caller said and completes the task.",
+				"The client refuses the agent (no-credential, or auth-rejected after a 401), or gets its token where the caller said and completes the task; a delegation that ended for another reason, the secret kept, did not reach the question.",
 			Sources: []Source{
 				RFC(6749, "§2.3", SrcDescriptive, Client).Read("confidential clients are issued client credentials for authenticating with the authorization server: that server, not whichever one a resource names"),
 				ContractRule("Delegation request: OAuth 2.0 client credentials", SrcMust).Read("use the client only for a card whose clientCredentials tokenUrl is exactly the client's tokenUrl; the secret goes there and nowhere else"),
@@ -176,8 +176,7 @@ func judgeSecretWithheld(r *Run) Verdict {
 		(o.Reason == contract.ReasonNoCredential || o.Reason == contract.ReasonAuthRejected):
 		return Passf("%s with reason %s; the secret went nowhere the caller did not name", o.Outcome, o.Reason)
 	}
-	return Failf("outcome %s with reason %q: want a refusal with no-credential (or auth-rejected), or completed at D", o.Outcome, o.Reason).
-		Want("rejected with no-credential, or completed at D", fmt.Sprintf("%s with %q", o.Outcome, o.Reason))
+	return NotExercisedf("the delegation ended %s (reason %q) with no client secret sent: nothing says the card's token endpoint was why, so the question was not reached", o.Outcome, o.Reason)
 }
 
 // tokenOrRPC needs a token request to the vendor or a call to its

@@ -74,7 +74,7 @@ func TestOAuthChecks(t *testing.T) {
 			r := run(contract.OutcomeFailed, card)
 			r.Delegations[0].Outcome.Reason = contract.ReasonOther
 			return r
-		}(), Fail},
+		}(), NotExercised},
 		{"elsewhere: card never fetched", "AUTH-010.NO-SECRET", noCred(), NotExercised},
 	}...)
 	for _, c := range cases {
