@@ -57,6 +57,8 @@ func oauthScenarios() []*Scenario {
 					"it never goes to the agent's endpoint (as a bearer token, a header, a query parameter or in a body) nor to any other URL.",
 				Sources: []Source{
 					RFC(6749, "§2.3.1", SrcDescriptive, Client).Read("client password: the client authenticates to the authorization server (HTTP Basic, or client_id and client_secret in the token request's body)"),
+					A2A("§13.4", SrcMust, Server).Read("Credential Management: API keys, tokens, and other credentials MUST be treated as secrets; " +
+						"stated among general security practices, read here for the client secret the caller holds"),
 					rfc6749,
 					Proto("ClientCredentialsOAuthFlow.token_url", SrcDescriptive, Server).Read("the token URL to be used for this flow"),
 					authScope.Read("a secret goes only to the origin it was issued for: a client secret to its token endpoint"),
