@@ -227,7 +227,8 @@ type AuthConfig struct {
 	// then the client secret). Empty means "a2ac-<vendor id>".
 	ClientID string `json:"clientId,omitempty"`
 	// ExpireFirstToken makes the first access token the token endpoint
-	// issues expire before its first use (AuthOAuth2 only): every call
+	// issues (and the first after each Fleet.Reset) expire before its
+	// first use (AuthOAuth2 only): every call
 	// presenting it gets 401 with WWW-Authenticate: Bearer
 	// error="invalid_token" (RFC 6750 §3.1), and a client that fetches a
 	// new token goes on. False means every issued token is accepted.

@@ -697,6 +697,9 @@ func (f *Fleet) Reset() error {
 		if err := v.resetFaults(); err != nil {
 			return err
 		}
+		if v.auth != nil {
+			v.auth.ResetTokens() // oauth.go: the next token is the first again
+		}
 	}
 	f.tasks.Reset()
 	return nil

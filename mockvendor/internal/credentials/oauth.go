@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -18,10 +19,14 @@ import (
 // at the vendor's endpoints until the fleet stops (the first one not at
 // all when ExpireFirstToken is set: it "expired").
 
-// maxTokens bounds the access tokens one issuer hands out; past it the
-// token endpoint refuses (a client that loops on the token endpoint
-// meets a wall, and the issued list stays small).
-const maxTokens = 16
+// maxTokens bounds the access tokens one issuer hands out between two
+// resets, and maxIssued in all; past either the token endpoint refuses (a
+// client that loops on the token endpoint meets a wall, and the issued
+// list stays small).
+const (
+	maxTokens = 16
+	maxIssued = 64
+)
 
 // oauthState is an OAuth2 issuer's client and the tokens it issued.
 type oauthState struct {
@@ -32,6 +37,32 @@ type oauthState struct {
 
 	mu     sync.Mutex
 	tokens []string // serial n is tokens[n-1]
+	// first is the serial of the first token issued since the last reset
+	// (ResetTokens): the one that expires with expireFirst. Zero means 1.
+	first int
+	// expiredOnes are the serials of the expired first tokens.
+	expiredOnes []int
+}
+
+// ResetTokens starts the issuer afresh, as a fleet reset does: the next
+// token issued is the first one (the one ExpireFirstToken expires). The
+// tokens issued before stay known, so that they are still recognised and
+// redacted, and stay accepted unless one was the expired first.
+func (is *Issuer) ResetTokens() {
+	if is.oauth == nil {
+		return
+	}
+	is.oauth.mu.Lock()
+	defer is.oauth.mu.Unlock()
+	is.oauth.first = len(is.oauth.tokens) + 1
+}
+
+// expired reports whether the token with serial n is an expired first
+// one (of the current window or an earlier one).
+func (o *oauthState) expired(n int) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return slices.Contains(o.expiredOnes, n)
 }
 
 // initOAuth checks and keeps the OAuth 2.0 part of c.
@@ -68,7 +99,8 @@ func (is *Issuer) Grant(id, secret string) (token string, serial int, errCode st
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if len(o.tokens) >= maxTokens {
+	first := max(o.first, 1)
+	if len(o.tokens) >= maxIssued || len(o.tokens)+1-first >= maxTokens {
 		return "", 0, "unauthorized_client"
 	}
 	b := make([]byte, 16)
@@ -77,6 +109,9 @@ func (is *Issuer) Grant(id, secret string) (token string, serial int, errCode st
 	}
 	token = fmt.Sprintf("a2ac-%s-at%d-%s", is.vendor, len(o.tokens)+1, hex.EncodeToString(b))
 	o.tokens = append(o.tokens, token)
+	if o.expireFirst && len(o.tokens) == first {
+		o.expiredOnes = append(o.expiredOnes, first)
+	}
 	return token, len(o.tokens), ""
 }
 
@@ -110,7 +145,7 @@ func (is *Issuer) issuedTokens() []string {
 // presented as a bearer token (serial, 0 for none): it passes with a token
 // the issuer issued, unless that is the expired first one.
 func (is *Issuer) CheckToken(serial int, bearer bool) (r Refusal, ok bool) {
-	expired := serial == 1 && is.oauth.expireFirst
+	expired := is.oauth.expired(serial)
 	if serial > 0 && !expired && !is.revoked {
 		return Refusal{}, true
 	}

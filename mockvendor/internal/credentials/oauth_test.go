@@ -44,6 +44,19 @@ func TestOAuthGrantAndCheck(t *testing.T) {
 	if _, _, code := is.Grant("a2ac-d", "secret-d"); code != "unauthorized_client" {
 		t.Errorf("past maxTokens: %q", code)
 	}
+	// A reset: the next token is the first again, and expired; the
+	// earlier ones keep their standing.
+	is.ResetTokens()
+	_, n, code := is.Grant("a2ac-d", "secret-d")
+	if _, ok := is.CheckToken(n, true); ok || code != "" || n != maxTokens+1 {
+		t.Errorf("first token after a reset: #%d %q accepted %v", n, code, ok)
+	}
+	if _, ok := is.CheckToken(2, true); !ok {
+		t.Error("token #2 refused after a reset")
+	}
+	if _, ok := is.CheckToken(1, true); ok {
+		t.Error("the first expired token accepted after a reset")
+	}
 	var s Issued
 	s.Add(is)
 	if got, owners := s.Redact("x " + tok1 + " secret-d"); strings.Contains(got, tok1) || strings.Contains(got, "secret-d") || len(owners) != 1 {
