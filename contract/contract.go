@@ -119,6 +119,15 @@ type Trust struct {
 	// Issuers maps a signer (issuer URL) to the operators it may vouch for.
 	// Nil or empty means no signer is trusted.
 	Issuers map[string]Issuer `json:"issuers,omitempty"`
+	// OAuth2 are the OAuth 2.0 clients the caller holds, keyed like
+	// Credentials by the origin of the agent endpoint they are for: for an
+	// agent whose card declares an OAuth2 security scheme with a client
+	// credentials flow (A2A 1.0 §4.5.4, §4.5.9), the OUT gets an access
+	// token at the client's TokenURL (RFC 6749 §4.4) and presents it as
+	// "Authorization: Bearer <token>" to that origin only (see
+	// [Trust.ValidateOAuth2]). Nil or empty means the caller holds none.
+	// Added in contract 1 as an optional field.
+	OAuth2 map[string]OAuth2Client `json:"oauth2,omitempty"`
 	// Credentials are the credentials the caller holds, keyed by the origin
 	// they were issued for ("https://host", with ":port" when not 443):
 	// a credential may be presented only in requests to that origin, never
@@ -164,6 +173,7 @@ const (
 // naming two absolute files. A nil error means the block is usable.
 func (t Trust) Validate() error {
 	var errs []error
+	errs = append(errs, t.ValidateOAuth2()) // contract/oauth2.go
 	keys := make([]string, 0, len(t.Credentials))
 	for k := range t.Credentials {
 		keys = append(keys, k)

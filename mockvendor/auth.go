@@ -31,6 +31,10 @@ const (
 	AuthBearer = credentials.Bearer
 	// AuthAPIKey is an API key in a request header (AuthConfig.Header).
 	AuthAPIKey = credentials.APIKey
+	// AuthOAuth2 is OAuth 2.0 client credentials (RFC 6749 §4.4): an
+	// access token from the vendor's token endpoint, presented as a
+	// bearer token (oauth.go).
+	AuthOAuth2 = credentials.OAuth2
 )
 
 // DefaultAPIKeyHeader is the API key header when AuthConfig.Header is empty.
@@ -71,7 +75,9 @@ func (v *Vendor) initAuth() error {
 		return nil
 	}
 	a, err := credentials.New(credentials.Config{Vendor: v.cfg.ID, Organization: v.cfg.Organization,
-		Scheme: ac.Scheme, Header: ac.Header, Name: ac.Name, CardShape: ac.CardShape, Credential: ac.Credential, Revoked: ac.Revoked})
+		Scheme: ac.Scheme, Header: ac.Header, Name: ac.Name, CardShape: ac.CardShape, Credential: ac.Credential, Revoked: ac.Revoked,
+		ClientID: ac.ClientID, TokenURL: v.tokenURL(), ExpireFirstToken: ac.ExpireFirstToken, EveryKind: ac.EveryKind,
+		DeclaredTokenURL: ac.DeclaredTokenURL})
 	var ce *credentials.ConfigError
 	if errors.As(err, &ce) {
 		return &ConfigError{Field: ce.Field, Msg: ce.Msg}
@@ -116,8 +122,8 @@ func (f *Fleet) Credentials() []Credential {
 // most maxPresented, sorted (owner, then how).
 func (f *Fleet) presented(r *http.Request) []Presented {
 	var out []Presented
-	f.issued.Scan(r, func(owner, via string) {
-		p := Presented{Owner: owner, Via: via}
+	f.issued.Scan(r, func(owner, via string, token int) {
+		p := Presented{Owner: owner, Via: via, Token: token}
 		if len(out) < maxPresented && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
@@ -137,6 +143,9 @@ func (f *Fleet) presented(r *http.Request) []Presented {
 func (f *Fleet) redact(e *Event) {
 	if !f.issued.Any() {
 		return
+	}
+	if owner := f.issued.SecretIn(e.Request); owner != CredentialUnknown && e.Op != OpToken && len(e.Credentials) < maxPresented {
+		e.Credentials = append(e.Credentials, Presented{Owner: owner, Via: "secret:body"})
 	}
 	for _, b := range []*json.RawMessage{&e.Request, &e.RPCID} {
 		if f.issued.Holds(*b) {
@@ -172,9 +181,34 @@ func (v *Vendor) authenticate(presented []Presented) error {
 		return nil
 	}
 	via := a.Via()
+	if a.TokenURL() != "" {
+		return v.authenticateToken(presented)
+	}
 	own := slices.Contains(presented, Presented{Owner: a.Vendor(), Via: via})
 	sameWay := slices.ContainsFunc(presented, func(p Presented) bool { return p.Via == via })
 	refusal, ok := a.Check(own, sameWay)
+	if ok {
+		return nil
+	}
+	return &binding.AuthError{Challenge: refusal.Challenge, Err: &RPCError{Code: -32000, Message: refusal.Message,
+		Data: map[string]any{"scheme": refusal.Scheme}, Reason: "UNAUTHENTICATED"}}
+}
+
+// authenticateToken checks a call to an OAuth2 vendor: it passes with an
+// access token the vendor issued, presented as a bearer token, that has
+// not expired; else a *binding.AuthError (401, invalid_token when a
+// bearer token was presented).
+func (v *Vendor) authenticateToken(presented []Presented) error {
+	a, serial, bearer := v.auth, 0, false
+	for _, p := range presented {
+		if p.Via == "bearer" {
+			bearer = true
+			if p.Owner == a.Vendor() && p.Token > serial {
+				serial = p.Token
+			}
+		}
+	}
+	refusal, ok := a.CheckToken(serial, bearer)
 	if ok {
 		return nil
 	}

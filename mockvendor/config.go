@@ -188,8 +188,11 @@ type VendorConfig struct {
 // and the JWKS stay public; every JSON-RPC and HTTP+JSON call must present
 // the credential the way the scheme says, or it gets HTTP 401.
 type AuthConfig struct {
-	// Scheme is AuthBearer (an HTTP bearer token in Authorization) or
-	// AuthAPIKey (an API key in a request header). Empty means AuthBearer.
+	// Scheme is AuthBearer (an HTTP bearer token in Authorization),
+	// AuthAPIKey (an API key in a request header) or AuthOAuth2 (OAuth 2.0
+	// client credentials: an access token from the vendor's token
+	// endpoint, HostConfig.TokenPath, as a bearer token). Empty means
+	// AuthBearer.
 	Scheme string `json:"scheme,omitempty"`
 	// Header is the API key's header name. Empty means "X-API-Key". Only
 	// read for AuthAPIKey.
@@ -212,6 +215,31 @@ type AuthConfig struct {
 	// revoked: every call gets 401 (invalid_token for bearer). False means
 	// the credential is accepted.
 	Revoked bool `json:"revoked,omitempty"`
+	// DeclaredTokenURL is the tokenUrl the card declares instead of the
+	// vendor's own token endpoint (AuthOAuth2 only): a card that would
+	// send the client's secret to another host. The credential the fleet
+	// hands out still names the vendor's own. Empty means the own.
+	DeclaredTokenURL string `json:"declaredTokenUrl,omitempty"`
+	// EveryKind makes a 1.0-shaped card declare, beside the vendor's own
+	// scheme, one scheme of every other kind A2A 1.0's SecurityScheme
+	// oneof has (apiKeySecurityScheme in a query parameter,
+	// oauth2SecurityScheme with an authorization code flow,
+	// openIdConnectSecurityScheme, mtlsSecurityScheme), none of them in
+	// the card's requirements, and write a bearer scheme in lower case
+	// with a bearerFormat, as the card of a2aproject/a2a-go#302 did. The
+	// vendor accepts its own credential only. False means the own scheme
+	// alone.
+	EveryKind bool `json:"everyKind,omitempty"`
+	// ClientID is the OAuth 2.0 client id (AuthOAuth2 only; Credential is
+	// then the client secret). Empty means "a2ac-<vendor id>".
+	ClientID string `json:"clientId,omitempty"`
+	// ExpireFirstToken makes the first access token the token endpoint
+	// issues (and the first after each Fleet.Reset) expire before its
+	// first use (AuthOAuth2 only): every call
+	// presenting it gets 401 with WWW-Authenticate: Bearer
+	// error="invalid_token" (RFC 6750 §3.1), and a client that fetches a
+	// new token goes on. False means every issued token is accepted.
+	ExpireFirstToken bool `json:"expireFirstToken,omitempty"`
 }
 
 // HostConfig is one TLS host of a vendor.
@@ -236,6 +264,11 @@ type HostConfig struct {
 	// SANs are the certificate's subject alternative names. Empty means
 	// exactly the host name (or 127.0.0.1 for a bare-IP host).
 	SANs []string `json:"sans,omitempty"`
+	// TokenPath is where the host answers OAuth 2.0 token requests
+	// ("/oauth2/token", RFC 6749 §3.2) for its vendor's AuthOAuth2 scheme;
+	// the first such host of the vendor is the token endpoint its card
+	// declares. Empty means no token endpoint.
+	TokenPath string `json:"tokenPath,omitempty"`
 }
 
 // CardConfig is the self-description a vendor publishes.

@@ -11,6 +11,7 @@ const (
 	HostC            = "agent-c.example"
 	HostCardD        = "agent-d.example"
 	HostRPCD         = "rpc.agent-d.example"
+	HostAuthD        = "auth.agent-d.example"
 	KIDVendorA       = "a-prod-2026-11"
 	RegionB          = "eu-west-1"
 	SkillInvoice     = "invoice-reconciliation"

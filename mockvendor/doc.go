@@ -227,6 +227,17 @@
 // (Event.Credentials: the issuing vendor, or CredentialUnknown, and how),
 // never a value, and issued values are cut out of what events keep.
 //
+// With the AuthOAuth2 scheme (oauth.go) the card declares an OAuth 2.0
+// client credentials flow whose tokenUrl is the vendor's host with a
+// HostConfig.TokenPath; the fleet hands out the client id and secret, the
+// token endpoint (an OpToken event) trades them for numbered access
+// tokens (RFC 6749 §4.4), and the vendor's endpoints accept those as
+// bearer tokens (AuthConfig.ExpireFirstToken: the first one answered 401
+// error="invalid_token"). A client secret found anywhere in a request is
+// traced with a "secret:" way (Presented.Via), an access token with its
+// serial (Presented.Token). AuthConfig.EveryKind makes a 1.0 card declare
+// a scheme of every kind of the 1.0 SecurityScheme oneof.
+//
 // # Bounds
 //
 // What a client can make the fleet hold is bounded by Limits (the zero

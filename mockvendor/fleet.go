@@ -510,6 +510,9 @@ func (h *host) serve(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodGet && r.URL.Path == JWKSPath && h.vendor.servesJWKS(h):
 		ev.Op = OpJWKSFetch
 		h.vendor.serveJWKS(sw, r, &ev)
+	case r.Method == http.MethodPost && h.cfg.TokenPath != "" && r.URL.Path == h.cfg.TokenPath:
+		ev.Op = OpToken
+		h.vendor.serveToken(sw, r, &ev)
 	case h.serveBinding(sw, r, &ev):
 	case h.cfg.RPCPath != "" && r.URL.Path == h.cfg.RPCPath:
 		sw.Header().Set("Allow", "POST")
@@ -697,6 +700,9 @@ func (f *Fleet) Reset() error {
 	for _, v := range f.vendors {
 		if err := v.resetFaults(); err != nil {
 			return err
+		}
+		if v.auth != nil {
+			v.auth.ResetTokens() // oauth.go: the next token is the first again
 		}
 	}
 	f.tasks.Reset()

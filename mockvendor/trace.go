@@ -48,6 +48,9 @@ const (
 	// OpConnRefused is a connection a dead endpoint (the
 	// refuse-connections fault) closed at once, before TLS.
 	OpConnRefused = trace.OpConnRefused
+	// OpToken is a request to an OAuth 2.0 token endpoint of the fleet
+	// (RFC 6749 §3.2, HostConfig.TokenPath).
+	OpToken = trace.OpToken
 	// OpConnLimit is a request refused because it came on a connection
 	// past Limits.MaxConns with no idle connection to reclaim.
 	OpConnLimit = trace.OpConnLimit

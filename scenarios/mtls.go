@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -45,11 +44,12 @@ var (
 	mtlsSeed = Seed003("Core Distinction", SrcDescriptive).Read("names the TLS certificate or mTLS SAN as the transport identity of the endpoint that the signer's kid is bound to")
 )
 
-// mtlsD is vendor D, 1.0 only, requiring the client certificate it
-// issued on rpc.agent-d.example (its card host asks for none).
+// mtlsD is vendor D, serving 1.0 and 0.3 (a client certificate is no
+// matter of protocol version, and a 0.3-only client must be judged too),
+// requiring the client certificate it issued on rpc.agent-d.example (its
+// card host asks for none).
 func mtlsD() mockvendor.VendorConfig {
 	d := mockvendor.VendorD()
-	d.Versions = []string{"1.0"}
 	d.MTLS = &mockvendor.MTLSConfig{}
 	return d
 }
@@ -104,7 +104,7 @@ func mtlsScenarios() []*Scenario {
 			Title:  "client certificate to the endpoint that asks for it, and to no other host",
 			Area:   "auth",
 			Source: "A2A 1.0 §4.5.6 (MutualTlsSecurityScheme); a2a-cli COMPLIANCE.md A2ACLI_AUTH_009; seed 003, Core Distinction (mTLS SANs as transport identity); posture: a client certificate goes to its origin only",
-			Setup: "D serves A2A 1.0 only; its card (agent-d.example, which asks for no certificate) declares a mutual TLS scheme (mtlsSecurityScheme, securityRequirements), " +
+			Setup: "D serves A2A 1.0 and 0.3; its card (agent-d.example, which asks for no certificate) declares a mutual TLS scheme (1.0 mtlsSecurityScheme with securityRequirements; 0.3 type mutualTLS with security), " +
 				"and its endpoint rpc.agent-d.example asks in the TLS handshake for a client certificate from the fleet's client CA: a call whose connection did not present the one D issued gets 401. " +
 				"C needs no credential, but its host asks for a client certificate of any issuer (a TLS terminator with optional client authentication). " +
 				"Delegation 1 goes to D, delegation 2 to C; both hand out D's client certificate for https://rpc.agent-d.example.",
@@ -112,7 +112,6 @@ func mtlsScenarios() []*Scenario {
 				return mockvendor.Config{Vendors: []mockvendor.VendorConfig{mtlsD(), askingC()}}
 			},
 			Requests: []Request{certReq(skillS, []string{"d"}, mockvendor.HostCardD), certReq(skillS, []string{"d"}, mockvendor.HostC)},
-			Offers:   []string{V10}, // D serves 1.0 only
 			Checks:   []Check{mtlsPresentCheck(), mtlsDoneCheck(), mtlsOnlyOriginCheck()},
 		},
 		{
@@ -137,11 +136,11 @@ func mtlsScenarios() []*Scenario {
 func mtlsNoBorrowCheck() Check {
 	return Check{
 		ID:     "AUTH-011.NO-BORROW",
-		Title:  "no borrowed client certificate; the task goes where none is needed, or is refused",
+		Title:  "no borrowed client certificate; a completion is the candidate's that needs none",
 		Grades: must(Safety),
 		Requirement: "Holding no client certificate for D's origin, the client does not present one issued for another origin because the same authority signed it (the authorities a server names " +
-			"say which issuers it takes, not whose certificate it is): it delegates to a candidate it can call (the task completes at C), or refuses naming the missing credential " +
-			"(no-credential, or auth-rejected after D's 401).",
+			"say which issuers it takes, not whose certificate it is): a completion it reports is C's (the candidate it can call), and giving up instead is no borrowing. " +
+			"A certificate issued for A presented at D fails, as does a completion claimed where the wire shows none.",
 		Sources: []Source{
 			mtlsProcess.Read("the client obtains the credentials the server's required scheme needs out of band (described, no requirement keyword)"),
 			mtlsScope,
@@ -162,15 +161,10 @@ func mtlsNoBorrowCheck() Check {
 			if bad != nil {
 				return *bad
 			}
-			switch {
-			case o.Outcome == contract.OutcomeCompleted:
+			if o.Outcome == contract.OutcomeCompleted {
 				return completedAt(r, 0, "c")
-			case (o.Outcome == contract.OutcomeRejected || o.Outcome == contract.OutcomeFailed) &&
-				(o.Reason == contract.ReasonNoCredential || o.Reason == contract.ReasonAuthRejected):
-				return Passf("%s with reason %s; no borrowed certificate", o.Outcome, o.Reason)
 			}
-			return Failf("outcome %s with reason %q: want completed at C, or a refusal with no-credential (or auth-rejected)", o.Outcome, o.Reason).
-				Want("completed at C, or rejected with no-credential", fmt.Sprintf("%s with %q", o.Outcome, o.Reason))
+			return Passf("no borrowed certificate at D; the delegation ended %s (reason %q): not completing is no borrowing, and the reason word is not judged here", o.Outcome, o.Reason)
 		},
 	}
 }

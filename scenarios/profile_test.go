@@ -91,6 +91,9 @@ var coreFor03 = map[string]string{
 	"IFACE-005.DONE":              only10In, // likewise
 	"AUTH-001.ATTACH":             binds03,  // 0.3 §4.3 (descriptive)
 	"AUTH-002.ATTACH":             binds03,  // 0.3 §4.3 (descriptive)
+	"AUTH-007.ATTACH":             only10In, // D serves 1.0 only
+	"AUTH-008.PRESENTED":          only10In, // D serves 1.0 only
+	"AUTH-009.ATTACH":             only10In, // D serves 1.0 only
 	"CONV-001.CONTINUE":           binds03,  // 0.3 §9.4 (descriptive)
 	"CONV-001.NO-NEW-TASK":        binds03,  // 0.3 §9.4 (descriptive)
 	"CONV-002.EVERY-TURN":         binds03,  // 0.3 §9.4 (descriptive)

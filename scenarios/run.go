@@ -117,7 +117,7 @@ func (r *Run) outcome(i int) (*contract.DelegationOutcome, *Verdict) {
 
 // isRPC reports whether the event is a JSON-RPC call.
 func isRPC(e mockvendor.Event) bool {
-	return e.Method != "" || (e.HTTPMethod == "POST" && e.Op != mockvendor.OpRefused)
+	return e.Method != "" || (e.HTTPMethod == "POST" && e.Op != mockvendor.OpRefused && e.Op != mockvendor.OpToken)
 }
 
 // isTaskSend reports whether the event is a send or stream.

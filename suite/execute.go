@@ -217,10 +217,25 @@ func handOutCredentials(req *contract.DelegationRequest, vendors []string, f *mo
 		if run.CredentialHosts == nil {
 			run.CredentialHosts = map[string][]string{}
 		}
+		hosts := c.Origins
+		if c.Scheme == mockvendor.AuthOAuth2 {
+			// The client secret goes to the token endpoint, the access
+			// tokens to the vendor's endpoints: both are the vendor's.
+			hosts = append(slices.Clone(c.Origins), contract.OriginOf(c.TokenURL))
+		}
 		for _, o := range c.Origins {
 			origin := contract.OriginOf(o)
+			if c.Scheme == mockvendor.AuthOAuth2 {
+				if req.Trust.OAuth2 == nil {
+					req.Trust.OAuth2 = map[string]contract.OAuth2Client{}
+				}
+				req.Trust.OAuth2[origin] = contract.OAuth2Client{TokenURL: c.TokenURL, ClientID: c.ClientID, ClientSecret: c.Value}
+				continue
+			}
 			req.Trust.Credentials[origin] = contract.Credential{Scheme: c.Scheme, Value: c.Value}
-			host := strings.TrimPrefix(origin, "https://")
+		}
+		for _, o := range hosts {
+			host := strings.TrimPrefix(contract.OriginOf(o), "https://")
 			if !slices.Contains(run.CredentialHosts[id], host) {
 				run.CredentialHosts[id] = append(run.CredentialHosts[id], host)
 			}
@@ -232,7 +247,7 @@ func handOutCredentials(req *contract.DelegationRequest, vendors []string, f *mo
 // redactCredentials is the request as the run keeps it (and the report
 // shows it): each credential value replaced by whose it is.
 func redactCredentials(req contract.DelegationRequest, f *mockvendor.Fleet) contract.DelegationRequest {
-	if len(req.Trust.Credentials) == 0 {
+	if len(req.Trust.Credentials) == 0 && len(req.Trust.OAuth2) == 0 {
 		return req
 	}
 	creds := make(map[string]contract.Credential, len(req.Trust.Credentials))
@@ -241,6 +256,14 @@ func redactCredentials(req contract.DelegationRequest, f *mockvendor.Fleet) cont
 		creds[k] = c
 	}
 	req.Trust.Credentials = creds
+	if len(req.Trust.OAuth2) > 0 {
+		clients := make(map[string]contract.OAuth2Client, len(req.Trust.OAuth2))
+		for k, c := range req.Trust.OAuth2 {
+			c.ClientSecret, _ = f.RedactText(c.ClientSecret)
+			clients[k] = c
+		}
+		req.Trust.OAuth2 = clients
+	}
 	return req
 }
 

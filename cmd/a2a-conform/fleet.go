@@ -104,8 +104,11 @@ func fleetUp(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fmt.Fprintf(stdout, "live:   %s/?token=%s\n", adm.URL, adm.Token)
 	for _, c := range f.Credentials() {
 		how := "Authorization: Bearer " + c.Value
-		if c.Scheme == mockvendor.AuthAPIKey {
+		switch c.Scheme {
+		case mockvendor.AuthAPIKey:
 			how = c.Header + ": " + c.Value
+		case mockvendor.AuthOAuth2:
+			how = fmt.Sprintf("an access token from %s (client_credentials; client id %s, secret %s) as Authorization: Bearer", c.TokenURL, c.ClientID, c.Value)
 		}
 		fmt.Fprintf(stdout, "credential: vendor %s, at %s: %s\n", c.Vendor, strings.Join(c.Origins, ", "), how)
 	}

@@ -204,6 +204,48 @@ export function credentialsFor(req, card) {
   };
 }
 
+// oauthClientFor returns the OAuth 2.0 client the request holds for url's
+// origin (trust.oauth2: {tokenUrl, clientId, clientSecret, scopes}) when
+// the card declares a client credentials flow (oauth2SecurityScheme in
+// 1.0, type oauth2 in 0.3) whose tokenUrl is exactly the client's: the
+// secret may go there and nowhere else. undefined otherwise.
+export function oauthClientFor(req, url, card) {
+  const client = req.trust?.oauth2?.[originOf(url)];
+  if (!client) return undefined;
+  for (const s of Object.values(card?.securitySchemes ?? {})) {
+    if (!s || typeof s !== 'object') continue;
+    const o = s.oauth2SecurityScheme ?? (s.type === 'oauth2' ? s : undefined);
+    if (o?.flows?.clientCredentials?.tokenUrl === client.tokenUrl) return client;
+  }
+  return undefined;
+}
+
+// tokenRequest is the client credentials token request (RFC 6749 §4.4.2)
+// for client, the client authenticated by HTTP Basic (§2.3.1: id and
+// secret form-encoded first): {url, init} for fetch. The answer's
+// access_token goes as Authorization: Bearer to the agent.
+export function tokenRequest(client) {
+  const enc = (v) => encodeURIComponent(v).replace(/%20/g, '+');
+  const body = new URLSearchParams({ grant_type: 'client_credentials' });
+  if (client.scopes?.length) body.set('scope', client.scopes.join(' '));
+  const basic = Buffer.from(`${enc(client.clientId)}:${enc(client.clientSecret)}`).toString('base64');
+  return {
+    url: client.tokenUrl,
+    init: {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json', Authorization: `Basic ${basic}` },
+      body: body.toString(),
+    },
+  };
+}
+
+// invalidToken reports whether a 401's WWW-Authenticate says the bearer
+// token expired or was revoked (RFC 6750 §3.1 error="invalid_token"): get
+// a new token once and retry; a second refusal is final.
+export function invalidToken(challenge) {
+  return /error="invalid_token"/.test(String(challenge ?? ''));
+}
+
 // textOf joins the text parts of the request's message: what a framework
 // user hands their agent as the prompt.
 export function textOf(req) {

@@ -20,6 +20,9 @@ import {
   pushTaskId,
   extensionHeader,
   extensions,
+  invalidToken,
+  oauthClientFor,
+  tokenRequest,
   reasonFor,
   remoteError,
   requiredExtensions,
@@ -164,4 +167,20 @@ test('client certificates go to their origin only', () => {
   assert.equal(declaresMTLS({ securitySchemes: { m: { type: 'mutualTLS' } } }), true);
   assert.equal(declaresMTLS({ securitySchemes: { b: { httpAuthSecurityScheme: { scheme: 'Bearer' } } } }), false);
   assert.equal(declaresMTLS({}), false);
+test('OAuth 2.0 client credentials: the client only for its own tokenUrl, Basic auth, invalid_token', () => {
+  const client = { tokenUrl: 'https://auth.agent-d.example/oauth2/token', clientId: 'a2ac-d', clientSecret: 's3 cr:et' };
+  const req = { trust: { oauth2: { 'https://rpc.agent-d.example': client } } };
+  const card10 = { securitySchemes: { o: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: client.tokenUrl, scopes: {} } } } } } };
+  const card03 = { securitySchemes: { o: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: client.tokenUrl } } } } };
+  const elsewhere = { securitySchemes: { o: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: 'https://evil.example/token' } } } } } };
+  assert.equal(oauthClientFor(req, 'https://rpc.agent-d.example/a2a/v1', card10), client);
+  assert.equal(oauthClientFor(req, 'https://rpc.agent-d.example/a2a/v1', card03), client);
+  assert.equal(oauthClientFor(req, 'https://rpc.agent-d.example/a2a/v1', elsewhere), undefined, 'another tokenUrl gets no secret');
+  assert.equal(oauthClientFor(req, 'https://rpc.agent-e.example/a2a/v1', card10), undefined, 'another origin');
+  const { url, init } = tokenRequest(client);
+  assert.equal(url, client.tokenUrl);
+  assert.equal(init.body, 'grant_type=client_credentials');
+  assert.equal(Buffer.from(init.headers.Authorization.slice(6), 'base64').toString(), 'a2ac-d:s3+cr%3Aet');
+  assert.equal(invalidToken('Bearer realm="D", error="invalid_token"'), true);
+  assert.equal(invalidToken('Bearer realm="D"'), false);
 });

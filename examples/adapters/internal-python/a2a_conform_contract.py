@@ -274,6 +274,46 @@ class Credentials:
             self.refusal = "auth-rejected" if presented else "no-credential"
 
 
+def oauth_client_for(req, url, card):
+    """The OAuth 2.0 client the request holds for url's origin
+    (trust.oauth2: {tokenUrl, clientId, clientSecret, scopes}) when the
+    card declares a client credentials flow (oauth2SecurityScheme in 1.0,
+    type oauth2 in 0.3) whose tokenUrl is exactly the client's: the secret
+    may go there and nowhere else. None otherwise."""
+    client = ((req.get("trust") or {}).get("oauth2") or {}).get(origin_of(url))
+    if not client:
+        return None
+    for s in ((card or {}).get("securitySchemes") or {}).values():
+        if not isinstance(s, dict):
+            continue
+        o = s.get("oauth2SecurityScheme") or (s if s.get("type") == "oauth2" else None)
+        flow = ((o or {}).get("flows") or {}).get("clientCredentials") or {}
+        if flow.get("tokenUrl") == client.get("tokenUrl"):
+            return client
+    return None
+
+
+def token_request(client):
+    """The client credentials token request (RFC 6749 §4.4.2) for client,
+    authenticated by HTTP Basic (§2.3.1: id and secret form-encoded first):
+    (url, headers, body). The answer's access_token goes as Authorization:
+    Bearer to the agent."""
+    form = {"grant_type": "client_credentials"}
+    if client.get("scopes"):
+        form["scope"] = " ".join(client["scopes"])
+    enc = urllib.parse.quote_plus
+    basic = base64.b64encode(("%s:%s" % (enc(client["clientId"]), enc(client["clientSecret"]))).encode("utf-8")).decode("ascii")
+    headers = {"Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json", "Authorization": "Basic " + basic}
+    return client["tokenUrl"], headers, urllib.parse.urlencode(form)
+
+
+def invalid_token(challenge):
+    """Whether a 401's WWW-Authenticate says the bearer token expired or was
+    revoked (RFC 6750 §3.1 error="invalid_token"): get a new token once and
+    retry; a second refusal is final."""
+    return 'error="invalid_token"' in str(challenge or "")
+
+
 # --- Results and conversations (contract 1's optional fields) -------------
 #
 # The outcome may carry contextId, artifacts, statusText and error, and the

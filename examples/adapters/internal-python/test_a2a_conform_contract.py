@@ -163,3 +163,22 @@ class ClientCertificates(unittest.TestCase):
         self.assertTrue(kit.declares_mtls({"securitySchemes": {"m": {"type": "mutualTLS"}}}))
         self.assertFalse(kit.declares_mtls({"securitySchemes": {"b": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}}}))
         self.assertFalse(kit.declares_mtls({}))
+class OAuth2(unittest.TestCase):
+    def test_client_credentials(self):
+        import base64
+
+        client = {"tokenUrl": "https://auth.agent-d.example/oauth2/token", "clientId": "a2ac-d", "clientSecret": "s3 cr:et"}
+        req = {"trust": {"oauth2": {"https://rpc.agent-d.example": client}}}
+        card10 = {"securitySchemes": {"o": {"oauth2SecurityScheme": {"flows": {"clientCredentials": {"tokenUrl": client["tokenUrl"], "scopes": {}}}}}}}
+        card03 = {"securitySchemes": {"o": {"type": "oauth2", "flows": {"clientCredentials": {"tokenUrl": client["tokenUrl"]}}}}}
+        elsewhere = {"securitySchemes": {"o": {"oauth2SecurityScheme": {"flows": {"clientCredentials": {"tokenUrl": "https://evil.example/token"}}}}}}
+        self.assertIs(kit.oauth_client_for(req, "https://rpc.agent-d.example/a2a/v1", card10), client)
+        self.assertIs(kit.oauth_client_for(req, "https://rpc.agent-d.example/a2a/v1", card03), client)
+        self.assertIsNone(kit.oauth_client_for(req, "https://rpc.agent-d.example/a2a/v1", elsewhere))
+        self.assertIsNone(kit.oauth_client_for(req, "https://rpc.agent-e.example/a2a/v1", card10))
+        url, headers, body = kit.token_request(client)
+        self.assertEqual(url, client["tokenUrl"])
+        self.assertEqual(body, "grant_type=client_credentials")
+        self.assertEqual(base64.b64decode(headers["Authorization"][6:]).decode(), "a2ac-d:s3+cr%3Aet")
+        self.assertTrue(kit.invalid_token('Bearer realm="D", error="invalid_token"'))
+        self.assertFalse(kit.invalid_token('Bearer realm="D"'))

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/a2a-conform/a2a-conform/contract"
@@ -29,6 +31,12 @@ import (
 type authState struct {
 	// retried is set once the RetryOn401 break has resent a request.
 	retried bool
+	// tokens are the OAuth 2.0 access tokens got, by endpoint origin.
+	tokens map[string]string
+	// refreshed counts, per origin, the tokens renewed after an
+	// invalid_token refusal (at most once per origin and delegation; the
+	// OAuthKeepToken break goes on to oauthKeepTokenTries).
+	refreshed map[string]int
 }
 
 // errAuthRejected is a call the endpoint answered with 401.
@@ -42,7 +50,18 @@ type scheme struct {
 	kind string
 	// header is where an API key goes.
 	header string
+	// tokenURL is an OAuth 2.0 client credentials flow's token endpoint
+	// (kind oauth2).
+	tokenURL string
+	// httpName is an HTTP scheme's name as the card spells it.
+	httpName string
+	// unknown is set for an entry that holds none of the scheme kinds
+	// the reference reads (the oneof members it does not use included).
+	unknown bool
 }
+
+// kindOAuth2 is a card's OAuth 2.0 scheme with a client credentials flow.
+const kindOAuth2 = "oauth2"
 
 // cardSecurity is what a card says about authentication: the 1.0 members
 // (securitySchemes entries with one member per kind, securityRequirements)
@@ -71,6 +90,10 @@ func parseScheme(raw json.RawMessage) scheme {
 			Location string `json:"location"`
 			Name     string `json:"name"`
 		} `json:"apiKeySecurityScheme"`
+		OAuth2 *struct {
+			Flows oauthFlows `json:"flows"`
+		} `json:"oauth2SecurityScheme"`
+		Flows oauthFlows `json:"flows"` // 0.3 type oauth2
 	}
 	if json.Unmarshal(raw, &s) != nil {
 		return scheme{}
@@ -80,15 +103,27 @@ func parseScheme(raw json.RawMessage) scheme {
 	}
 	switch {
 	case s.HTTP != nil && strings.EqualFold(s.HTTP.Scheme, "bearer"):
-		return scheme{kind: contract.CredentialSchemeBearer}
+		return scheme{kind: contract.CredentialSchemeBearer, httpName: s.HTTP.Scheme}
 	case s.APIKey != nil && strings.EqualFold(s.APIKey.Location, "header") && s.APIKey.Name != "":
 		return scheme{kind: contract.CredentialSchemeAPIKey, header: s.APIKey.Name}
 	case s.Type == "http" && strings.EqualFold(s.Scheme, "bearer"):
-		return scheme{kind: contract.CredentialSchemeBearer}
+		return scheme{kind: contract.CredentialSchemeBearer, httpName: "Bearer"}
 	case s.Type == "apiKey" && s.In == "header" && s.Name != "":
 		return scheme{kind: contract.CredentialSchemeAPIKey, header: s.Name}
+	case s.OAuth2 != nil && s.OAuth2.Flows.ClientCredentials != nil:
+		return scheme{kind: kindOAuth2, tokenURL: s.OAuth2.Flows.ClientCredentials.TokenURL}
+	case s.Type == "oauth2" && s.Flows.ClientCredentials != nil:
+		return scheme{kind: kindOAuth2, tokenURL: s.Flows.ClientCredentials.TokenURL}
 	}
-	return scheme{}
+	return scheme{unknown: s.HTTP == nil && s.APIKey == nil && s.Type == ""}
+}
+
+// oauthFlows is the flows member of an OAuth 2.0 scheme (1.0 and 0.3
+// spell the client credentials flow alike).
+type oauthFlows struct {
+	ClientCredentials *struct {
+		TokenURL string `json:"tokenUrl"`
+	} `json:"clientCredentials"`
 }
 
 // demands returns the card's security requirements as alternatives, each
@@ -129,6 +164,9 @@ func (c *agentCard) demands() (alts [][]string, schemes map[string]scheme) {
 // presentation is how one credential goes on a request.
 type presentation struct {
 	header, value string
+	// oauth is the OAuth 2.0 client whose access token goes as a bearer
+	// token (value is then filled when the request is made).
+	oauth *contract.OAuth2Client
 }
 
 // credentialFor decides what the attempt's endpoint gets: ok false when
@@ -141,6 +179,9 @@ func (r *run) credentialFor(a *attempt) (p presentation, ok bool) {
 		return presentation{}, true
 	}
 	origin := contract.OriginOf(a.ep.URL)
+	if p, ok := r.oauthFor(origin, alts, schemes); ok {
+		return p, true
+	}
 	cred, held := r.req.Trust.Credentials[origin]
 	if r.br.CredentialByCard {
 		if c, byCard := r.req.Trust.Credentials[contract.OriginOf(a.cardURL)]; byCard {
@@ -170,6 +211,9 @@ func (r *run) credentialFor(a *attempt) (p presentation, ok bool) {
 		if s.kind == "" || s.kind != cred.Scheme && !r.br.AnyCredential {
 			continue
 		}
+		if r.br.BearerCaseSensitive && s.kind == contract.CredentialSchemeBearer && s.httpName != "Bearer" {
+			continue
+		}
 		if s.kind == contract.CredentialSchemeAPIKey && !r.br.APIKeyAsBearer {
 			return presentation{header: s.header, value: cred.Value}, true
 		}
@@ -181,6 +225,13 @@ func (r *run) credentialFor(a *attempt) (p presentation, ok bool) {
 // credentialStep checks, before the endpoint is contacted, that the caller
 // holds what its card demands. False means the candidate is done.
 func (r *run) credentialStep(a *attempt) bool {
+	if r.br.StrictSecuritySchemes {
+		if _, schemes := a.card.demands(); slices.ContainsFunc(slices.Collect(maps.Values(schemes)), func(s scheme) bool { return s.unknown }) {
+			r.notef("%s: card parsing failed: a security scheme of a kind this client does not know", a.cardURL)
+			a.reason = contract.ReasonOther
+			return false
+		}
+	}
 	if _, ok := r.credentialFor(a); ok || r.br.NoCredentials {
 		return true
 	}
@@ -198,11 +249,33 @@ func (r *run) authorize(a *attempt, req *http.Request) {
 		return
 	}
 	if p, ok := r.credentialFor(a); ok && p.header != "" {
+		if p.oauth != nil {
+			tok, err := r.accessToken(contract.OriginOf(a.ep.URL), *p.oauth)
+			if err != nil {
+				r.notef("%s: no access token: %v", p.oauth.TokenURL, err)
+				return
+			}
+			p.value = "Bearer " + tok
+		}
 		req.Header.Set(p.header, p.value)
 		if r.br.LogCredential {
 			r.notef("%s: %s", p.header, p.value)
 		}
 	}
+}
+
+// withholdCredential reports whether a break keeps the credential off a
+// request of that method (StreamNoCredential, FollowNoCredential).
+func (r *run) withholdCredential(method string) bool {
+	switch method {
+	case "SendStreamingMessage", "message/stream":
+		return r.br.StreamNoCredential
+	case "SubscribeToTask", "tasks/resubscribe":
+		return r.br.StreamNoCredential || r.br.FollowNoCredential
+	case "GetTask", "tasks/get":
+		return r.br.FollowNoCredential
+	}
+	return false
 }
 
 // unauthorized handles a 401: the credential (or its absence) was refused

@@ -192,10 +192,34 @@ type Breaks struct {
 	// again in 0.3.
 	DowngradeOnVersionError bool `break:"downgrade-on-version-error" check:"IFACE-006.NO-DOWNGRADE,IFACE-006.REPORT"`
 	// NoCredentials never presents a credential, whatever the card demands.
-	NoCredentials bool `break:"no-credentials" check:"AUTH-001.ATTACH,AUTH-001.DONE,AUTH-002.ATTACH"`
+	NoCredentials bool `break:"no-credentials" check:"AUTH-001.ATTACH,AUTH-001.DONE,AUTH-002.ATTACH,AUTH-009.ATTACH"`
 	// APIKeyAsBearer presents every credential as Authorization: Bearer,
 	// an API key too.
 	APIKeyAsBearer bool `break:"api-key-as-bearer" check:"AUTH-002.ATTACH,AUTH-002.DONE"`
+	// StreamNoCredential sends SendStreamingMessage and SubscribeToTask
+	// without the credential the card asks for (plain calls keep it).
+	StreamNoCredential bool `break:"stream-no-credential" check:"AUTH-007.ATTACH,AUTH-007.DONE"`
+	// FollowNoCredential sends SubscribeToTask and GetTask without the
+	// credential (the send and the stream keep it).
+	FollowNoCredential bool `break:"follow-no-credential" check:"AUTH-007.ATTACH"`
+	// OAuthSecretAsBearer presents the OAuth 2.0 client secret itself as
+	// the bearer token, and never asks the token endpoint.
+	OAuthSecretAsBearer bool `break:"oauth-secret-as-bearer" check:"AUTH-008.SECRET,AUTH-008.PRESENTED"`
+	// OAuthAnyTokenURL sends the client secret to whatever tokenUrl the
+	// card declares, not only the client's own.
+	OAuthAnyTokenURL bool `break:"oauth-any-token-url" check:"AUTH-012.NO-SECRET"`
+	// OAuthNoRefresh takes a 401 invalid_token as final.
+	OAuthNoRefresh bool `break:"oauth-no-refresh" check:"AUTH-008.REFRESH"`
+	// OAuthKeepToken, after a 401 invalid_token, sends the request again
+	// with the same token, three times.
+	OAuthKeepToken bool `break:"oauth-keep-token" check:"AUTH-008.REFRESH,AUTH-008.NO-LOOP"`
+	// StrictSecuritySchemes refuses a card with a securitySchemes entry of
+	// a kind it does not read (the 1.0 oneof's oauth2, openIdConnect and
+	// mtls members among them), as a2aproject/a2a-go#302's parser did.
+	StrictSecuritySchemes bool `break:"strict-security-schemes" check:"AUTH-009.DONE"`
+	// BearerCaseSensitive takes an HTTP scheme for bearer only when the
+	// card spells it "Bearer".
+	BearerCaseSensitive bool `break:"bearer-case-sensitive" check:"AUTH-009.DONE"`
 	// StreamDespiteCard streams a caller that prefers streaming whatever
 	// the card's capabilities.streaming says, and falls back to
 	// SendMessage when the stream method answers -32004.
@@ -470,10 +494,20 @@ type Alternatives struct {
 	// signature proves nothing.
 	UnsignedOnPlainKeys bool `alt:"unsigned-on-plain-keys" keeps:"KEY-004.NOT-TRUSTED"`
 
+	// OAuthSecretInBody authenticates to the token endpoint with
+	// client_id and client_secret in the form body (client_secret_post)
+	// instead of HTTP Basic: RFC 6749 §2.3.1 allows both.
+	OAuthSecretInBody bool `alt:"oauth-secret-in-body" keeps:"AUTH-008.SECRET,AUTH-008.PRESENTED,AUTH-008.REFRESH,AUTH-008.NO-LOOP"`
+	// OAuthCallerTokenURL uses the caller's OAuth 2.0 client for a card's
+	// client credentials flow whatever tokenUrl the card declares, getting
+	// the token at the client's own tokenUrl (where the caller registered
+	// it) instead of refusing the card.
+	OAuthCallerTokenURL bool `alt:"oauth-caller-token-url" keeps:"AUTH-012.NO-SECRET,AUTH-008.SECRET,AUTH-008.REFRESH"`
+
 	// PollAfterCut follows a task whose stream ended before it did by
 	// polling GetTask instead of subscribing again (both are the spec's
 	// ways: A2A 1.0 §3.1.6, A2A CLI A2ACLI_TASK_POLL_004).
-	PollAfterCut bool `alt:"poll-after-cut" keeps:"STREAM-003.FOLLOW,STREAM-003.NOT-EARLY,STREAM-004.FALLBACK,STREAM-005.DONE,STREAM-005.NO-LOOP"`
+	PollAfterCut bool `alt:"poll-after-cut" keeps:"STREAM-003.FOLLOW,STREAM-003.NOT-EARLY,STREAM-004.FALLBACK,STREAM-005.DONE,STREAM-005.NO-LOOP,AUTH-007.ATTACH,AUTH-007.DONE"`
 	// StreamFollow streams every real send to a JSON-RPC 1.0 interface
 	// whose card claims streaming (SendStreamingMessage, A2A 1.0 §3.1.2),
 	// asked to or not, and follows the task over that stream: read to the

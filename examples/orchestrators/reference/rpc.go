@@ -79,7 +79,9 @@ func (r *run) newRequest(ctx context.Context, a *attempt, method string, params 
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", accept)
-	r.authorize(a, req)
+	if !r.withholdCredential(method) {
+		r.authorize(a, req)
+	}
 	r.activate(a, req) // extensions.go
 	r.rpcCalls++
 	return req, nil
@@ -94,6 +96,11 @@ func (r *run) post(ctx context.Context, a *attempt, method string, params map[st
 	resp, err := r.client.Do(req)
 	if err != nil {
 		return nil, err
+	}
+	if resp.StatusCode == http.StatusUnauthorized && r.renewToken(a, resp) { // oauth.go
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxBody))
+		resp.Body.Close()
+		return r.post(ctx, a, method, params, accept)
 	}
 	r.observe(a, resp)
 	return resp, nil
@@ -757,6 +764,10 @@ func (r *run) stream(a *attempt, params map[string]any) (res callResult, fallbac
 		case e.resp != nil:
 			resp = e.resp
 			if resp.StatusCode == http.StatusUnauthorized {
+				if r.renewToken(a, resp) { // oauth.go: once, with a new token
+					cancel()
+					return r.stream(a, params)
+				}
 				return callResult{err: fmt.Errorf("SendStreamingMessage %s: %w", a.ep.URL, errAuthRejected)}, false
 			}
 			r.observe(a, resp)

@@ -2,6 +2,7 @@ package credentials
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -37,5 +38,23 @@ func TestDeclareOn(t *testing.T) {
 				t.Errorf("card\n got %s\nwant %s", got, c.want)
 			}
 		})
+	}
+}
+
+// TestDeclareOnEveryKind: beside its own scheme, the card declares one of
+// each other kind of the 1.0 oneof, on the card's own origin; the
+// requirement names the own scheme alone; the bearer scheme is written in
+// lower case with a bearerFormat.
+func TestDeclareOnEveryKind(t *testing.T) {
+	card := map[string]any{"supportedInterfaces": []any{map[string]any{"url": "https://rpc.agent-d.example/a2a/v1"}}}
+	tIssuer(t, Config{Vendor: "d", EveryKind: true}).DeclareOn(card)
+	b, _ := json.Marshal(card)
+	got := string(b)
+	for _, want := range []string{`"bearerAuth":{"httpAuthSecurityScheme":{"bearerFormat":"JWT"`, `"scheme":"bearer"`, `"apiKeySecurityScheme"`, `"oauth2SecurityScheme"`,
+		`"openIdConnectUrl":"https://rpc.agent-d.example/.well-known/openid-configuration"`, `"mtlsSecurityScheme"`,
+		`"securityRequirements":[{"schemes":{"bearerAuth":{"list":[]}}}]`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("card %s lacks %s", got, want)
+		}
 	}
 }

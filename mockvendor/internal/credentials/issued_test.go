@@ -25,7 +25,7 @@ func tScan(s *Issued, target string, hdr map[string]string) []string {
 		r.Header.Set(k, v)
 	}
 	var got []string
-	s.Scan(r, func(owner, via string) { got = append(got, owner+" "+via) })
+	s.Scan(r, func(owner, via string, _ int) { got = append(got, owner+" "+via) })
 	slices.Sort(got)
 	return got
 }

@@ -14,6 +14,11 @@ const (
 	Bearer = "bearer"
 	// APIKey is an API key in a request header (Config.Header).
 	APIKey = "apiKey"
+	// OAuth2 is OAuth 2.0's client credentials grant (RFC 6749 §4.4): the
+	// caller holds a client id and secret, gets an access token from the
+	// vendor's token endpoint (Config.TokenURL) and presents it as a
+	// bearer token (oauth.go).
+	OAuth2 = "oauth2"
 )
 
 // DefaultAPIKeyHeader is the API key header when Config.Header is empty.
@@ -36,6 +41,12 @@ type Credential struct {
 	// Origins are the https origins of the vendor's hosts that demand it
 	// (those with a JSON-RPC or HTTP+JSON endpoint).
 	Origins []string `json:"origins"`
+	// ClientID is the OAuth 2.0 client id (OAuth2 only; Value is then the
+	// client secret).
+	ClientID string `json:"clientId,omitempty"`
+	// TokenURL is the token endpoint the client secret goes to (OAuth2
+	// only).
+	TokenURL string `json:"tokenUrl,omitempty"`
 }
 
 // Config is what a vendor declares of its authentication: the root
@@ -62,6 +73,25 @@ type Config struct {
 	Credential string
 	// Revoked makes the vendor refuse its own credential.
 	Revoked bool
+	// ClientID is the OAuth 2.0 client id; empty means "a2ac-<vendor>".
+	// Only read for OAuth2 (Credential is then the client secret).
+	ClientID string
+	// TokenURL is the vendor's token endpoint, which its card declares.
+	// Required for OAuth2, else not read.
+	TokenURL string
+	// DeclaredTokenURL is the tokenUrl the card declares when it is not
+	// TokenURL (a card that sends the client's secret elsewhere); empty
+	// means TokenURL. Only read for OAuth2.
+	DeclaredTokenURL string
+	// EveryKind makes a 1.0-shaped card declare, beside the vendor's own
+	// scheme, one scheme of each other kind the 1.0 SecurityScheme oneof
+	// has (card.go: everyKind); its requirement still names the vendor's
+	// own scheme alone. False means the own scheme only.
+	EveryKind bool
+	// ExpireFirstToken makes the first access token the vendor issues
+	// expire before its first use: every call presenting it gets 401 with
+	// error="invalid_token" (RFC 6750 §3.1). Only read for OAuth2.
+	ExpireFirstToken bool
 }
 
 // ConfigError is a Config that New refuses. Field names the field at fault
@@ -82,6 +112,9 @@ type Issuer struct {
 	// realm names the vendor in its challenges; org names it on its card.
 	realm, org string
 	revoked    bool
+	everyKind  bool
+	// oauth is the OAuth 2.0 state (OAuth2 only; nil otherwise).
+	oauth *oauthState
 }
 
 // New resolves a vendor's Config, making up its credential when none is
@@ -89,7 +122,7 @@ type Issuer struct {
 // refuses gets a *ConfigError.
 func New(c Config) (*Issuer, error) {
 	is := &Issuer{vendor: c.Vendor, scheme: or(c.Scheme, Bearer), header: c.Header, name: c.Name, shape: c.CardShape,
-		value: c.Credential, revoked: c.Revoked,
+		value: c.Credential, revoked: c.Revoked, everyKind: c.EveryKind,
 		realm: or(c.Organization, "Vendor "+strings.ToUpper(c.Vendor)), org: or(c.Organization, "the vendor")}
 	switch is.scheme {
 	case Bearer:
@@ -97,8 +130,13 @@ func New(c Config) (*Issuer, error) {
 	case APIKey:
 		is.name = or(is.name, "apiKeyAuth")
 		is.header = http.CanonicalHeaderKey(or(is.header, DefaultAPIKeyHeader))
+	case OAuth2:
+		is.name = or(is.name, "oauth2ClientCredentials")
+		if err := is.initOAuth(c); err != nil {
+			return nil, err
+		}
 	default:
-		return nil, &ConfigError{Field: "auth.scheme", Msg: fmt.Sprintf("unknown scheme %q (%s or %s)", is.scheme, Bearer, APIKey)}
+		return nil, &ConfigError{Field: "auth.scheme", Msg: fmt.Sprintf("unknown scheme %q (%s, %s or %s)", is.scheme, Bearer, APIKey, OAuth2)}
 	}
 	if is.shape != "" && is.shape != "1.0" && is.shape != "0.3" {
 		return nil, &ConfigError{Field: "auth.cardShape", Msg: fmt.Sprintf("unknown card shape %q (1.0 or 0.3)", is.shape)}
@@ -133,6 +171,9 @@ func (is *Issuer) Credential(origins []string) Credential {
 	c := Credential{Vendor: is.vendor, Scheme: is.scheme, Value: is.value, Origins: origins}
 	if is.scheme == APIKey {
 		c.Header = is.header
+	}
+	if is.oauth != nil {
+		c.ClientID, c.TokenURL = is.oauth.clientID, is.oauth.tokenURL
 	}
 	return c
 }

@@ -59,11 +59,15 @@ const (
 	// status (0 when none came), Event.DeliveryError why it failed or was
 	// not made.
 	OpPushDelivery Op = "push-delivery"
+	// OpToken is a request to an OAuth 2.0 token endpoint of the fleet
+	// (RFC 6749 §3.2): Event.Note says the grant, how the client
+	// authenticated and which access token was issued, or why none was.
+	OpToken Op = "token"
 )
 
 // Ops lists every Op, in the order above.
 var Ops = []Op{OpCardFetch, OpJWKSFetch, OpSend, OpStream, OpGet, OpCancel, OpList, OpSubscribe,
-	OpPushConfig, OpExtendedCard, OpOther, OpRefused, OpTLSFailed, OpConnRefused, OpConnLimit, OpPushDelivery}
+	OpPushConfig, OpExtendedCard, OpOther, OpRefused, OpTLSFailed, OpConnRefused, OpConnLimit, OpPushDelivery, OpToken}
 
 // MaxTracedBody is the largest request body an event keeps (64 KiB). All
 // kept bodies together stay within the trace's body budget (the fleet's
@@ -282,8 +286,14 @@ type Presented struct {
 	// Via says how it was presented: "bearer" (Authorization: Bearer),
 	// "authorization" (the Authorization header in another form),
 	// "header:<Name>" (a request header) or "query:<name>" (a URL query
-	// parameter).
+	// parameter), each with "secret:" before it when the value was an
+	// OAuth 2.0 client secret ("secret:basic": inside an Authorization:
+	// Basic header; "secret:body": in the request body).
 	Via string `json:"via"`
+	// Token is the serial number of the OAuth 2.0 access token presented
+	// (1 for the first the vendor issued). Zero means the credential was
+	// no access token.
+	Token int `json:"token,omitempty"`
 }
 
 // SeenState is one task state a stream frame delivered (Event.Seen).
