@@ -167,6 +167,8 @@ test('client certificates go to their origin only', () => {
   assert.equal(declaresMTLS({ securitySchemes: { m: { type: 'mutualTLS' } } }), true);
   assert.equal(declaresMTLS({ securitySchemes: { b: { httpAuthSecurityScheme: { scheme: 'Bearer' } } } }), false);
   assert.equal(declaresMTLS({}), false);
+});
+
 test('OAuth 2.0 client credentials: the client only for its own tokenUrl, Basic auth, invalid_token', () => {
   const client = { tokenUrl: 'https://auth.agent-d.example/oauth2/token', clientId: 'a2ac-d', clientSecret: 's3 cr:et' };
   const req = { trust: { oauth2: { 'https://rpc.agent-d.example': client } } };

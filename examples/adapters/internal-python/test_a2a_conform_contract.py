@@ -163,6 +163,8 @@ class ClientCertificates(unittest.TestCase):
         self.assertTrue(kit.declares_mtls({"securitySchemes": {"m": {"type": "mutualTLS"}}}))
         self.assertFalse(kit.declares_mtls({"securitySchemes": {"b": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}}}))
         self.assertFalse(kit.declares_mtls({}))
+
+
 class OAuth2(unittest.TestCase):
     def test_client_credentials(self):
         import base64
