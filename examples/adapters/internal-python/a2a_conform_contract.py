@@ -603,8 +603,8 @@ def error_reason(data):
 #
 # trust.clientCertificates holds, per origin, the files of a client
 # certificate ({certFile, keyFile}, PEM). Present one only in TLS handshakes
-# with its origin: load it (ssl.SSLContext.load_cert_chain, httpx's cert=)
-# into the context or client used for that origin alone, never into one
+# with its origin: load it (ssl.SSLContext.load_cert_chain) into the context
+# used for that origin alone (for httpx: client_cert_mounts), never into one
 # shared by every host, which would show it to every host that asks for a
 # certificate (AUTH-010.ONLY-ORIGIN).
 
