@@ -7,7 +7,9 @@
 //     cache, no cache-bypass headers; a fresh fetch per delegation);
 //   - a client is built with a2aclient.NewFromCard and a JSON-RPC transport
 //     over an *http.Client made from the request (trust.caFile,
-//     network.proxy);
+//     network.proxy, and trust.clientCertificates: a transport per origin
+//     whose tls.Config presents that origin's certificate, so no other
+//     host sees it);
 //   - the task's message is sent with SendMessage, or SendStreamingMessage
 //     when task.preferStreaming is set and the card says streaming, with
 //     the skill id in params.metadata.skillId and message.metadata.skillId;
@@ -167,12 +169,14 @@ func (a *adapter) reset() {
 	a.clients = map[string]*http.Client{}
 }
 
-// httpClient returns the client for the request's CA file and proxy: the
-// system roots plus trust.caFile, and every request through network.proxy
-// (Go's ProxyFromEnvironment would skip loopback; the explicit proxy does
-// not). Without a proxy, host names are dialled through network.resolve.
+// httpClient returns the client for the request's CA file, proxy and
+// client certificates: the system roots plus trust.caFile, and every
+// request through network.proxy (Go's ProxyFromEnvironment would skip
+// loopback; the explicit proxy does not). Without a proxy, host names are
+// dialled through network.resolve. A client certificate is presented only
+// to its origin (withClientCerts: a transport per origin).
 func (a *adapter) httpClient(req contract.DelegationRequest) (*http.Client, error) {
-	key := req.Trust.CAFile + "\x00" + req.Network.Proxy
+	key := req.Trust.CAFile + "\x00" + req.Network.Proxy + "\x00" + clientCertsKey(req.Trust.ClientCertificates)
 	if c, ok := a.clients[key]; ok {
 		return c, nil
 	}
@@ -211,7 +215,11 @@ func (a *adapter) httpClient(req contract.DelegationRequest) (*http.Client, erro
 			return d.DialContext(ctx, network, addr)
 		}
 	}
-	c := &http.Client{Transport: t}
+	rt, err := withClientCerts(t, req.Trust.ClientCertificates)
+	if err != nil {
+		return nil, err
+	}
+	c := &http.Client{Transport: rt}
 	a.clients[key] = c
 	return c, nil
 }

@@ -39,7 +39,10 @@
 //
 // HTTP goes through undici's fetch with a ProxyAgent for network.proxy (or an
 // Agent dialling network.resolve) that trusts trust.caFile on top of Node's
-// roots. Install with `npm ci --prefix examples/adapters/a2a-js`, then:
+// roots; the fetchImpl the SDK is given picks the dispatcher by the origin
+// of the URL called, and the one for an origin the request holds a client
+// certificate for (trust.clientCertificates) presents it in the TLS
+// handshake: that origin alone gets it. Install with `npm ci --prefix examples/adapters/a2a-js`, then:
 //
 //   a2a-conform run --orchestrator 'exec:node examples/adapters/a2a-js/adapter.mjs'
 
@@ -73,24 +76,40 @@ const SDK_VERSION = (() => {
   }
 })();
 
-// Dispatchers built so far, keyed by CA file and proxy; reset closes them.
+// Dispatchers built so far, keyed by CA file, proxy and client
+// certificate; reset closes them.
 let dispatchers = new Map();
 
-function dispatcherFor(req) {
+// dispatcherFor returns the undici dispatcher for calls to url: the
+// request's proxy (or network.resolve) and trust.caFile, and, when the
+// request holds a client certificate for url's origin
+// (trust.clientCertificates), that certificate in the TLS options of a
+// dispatcher used for that origin alone, so no other host's handshake sees
+// it (an application would do the same: an undici Agent per mTLS origin).
+function dispatcherFor(req, url) {
   const caFile = req.trust?.caFile ?? '';
   const proxy = req.network?.proxy ?? '';
-  const key = `${caFile}\0${proxy}`;
+  let origin = '';
+  try {
+    origin = new URL(String(url)).origin;
+  } catch {
+    // not a URL: no certificate is held for it
+  }
+  const held = req.trust?.clientCertificates?.[origin];
+  const mine = held?.certFile && held?.keyFile ? held : undefined;
+  const key = `${caFile}\0${proxy}\0${mine ? `${origin}\0${mine.certFile}\0${mine.keyFile}` : ''}`;
   let d = dispatchers.get(key);
   if (d) return d;
-  const ca = [...rootCertificates];
-  if (caFile) ca.push(readFileSync(caFile, 'utf8'));
+  const tls = { ca: [...rootCertificates] };
+  if (caFile) tls.ca.push(readFileSync(caFile, 'utf8'));
+  if (mine) Object.assign(tls, { cert: readFileSync(mine.certFile), key: readFileSync(mine.keyFile) });
   if (proxy) {
-    d = new ProxyAgent({ uri: proxy, requestTls: { ca } });
+    d = new ProxyAgent({ uri: proxy, requestTls: tls });
   } else {
     // No proxy: dial host names through network.resolve, keeping the name
     // for SNI and certificate checks.
     const resolve = req.network?.resolve ?? {};
-    const connector = buildConnector({ ca });
+    const connector = buildConnector(tls);
     d = new Agent({
       connect(opts, cb) {
         const port = opts.port || (opts.protocol === 'https:' ? '443' : '80');
@@ -210,15 +229,14 @@ async function delegate(req) {
   const signal = AbortSignal.timeout(Math.max(deadline - MARGIN_MS, deadline / 2));
   const fail = (reason, detail) => Object.assign(out, { outcome: 'failed', reason, detail });
 
-  let dispatcher;
   let message;
   try {
-    dispatcher = dispatcherFor(req);
+    for (const cand of req.candidates ?? []) dispatcherFor(req, cand); // an unreadable file fails here, before any call
     message = toSdkMessage(req.task?.message ?? {}, req.task?.skill);
   } catch (err) {
     return fail('other', describe(err));
   }
-  const baseFetch = (url, init = {}) => undiciFetch(url, { ...init, dispatcher, signal: init.signal ?? signal });
+  const baseFetch = (url, init = {}) => undiciFetch(url, { ...init, dispatcher: dispatcherFor(req, url), signal: init.signal ?? signal });
   // The SDK's auth hook, one handler per origin: the credential issued for
   // the origin of the URL called (none when the caller holds none for it),
   // the way the card in hand declares it.

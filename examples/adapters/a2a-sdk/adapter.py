@@ -75,7 +75,12 @@ What the adapter passes through the SDK's own hooks:
   * network.proxy and trust.caFile: the httpx.AsyncClient given as
     ClientConfig.httpx_client (the card fetch uses it too), with the proxy
     and an SSL context of httpx's default roots (certifi) plus the fleet
-    CA; nothing else of httpx's defaults changes. An httpx response hook
+    CA; nothing else of httpx's defaults changes. Each certificate of
+    trust.clientCertificates is loaded (load_cert_chain) into an SSL
+    context of its own, on an httpx.AsyncHTTPTransport the client mounts
+    for that origin alone (httpx's mounts=, its way to configure a host;
+    its client-wide cert= would present it to every host that asks). An
+    httpx response hook
     watches (does not change) the traffic: the URL of the last POST that
     was answered is the agent reported (none when the endpoint could not be
     reached), and a 401 says whether the credential presented was refused.
@@ -115,6 +120,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from a2a_conform_contract import (  # noqa: E402
     Credentials,
     Results,
+    client_cert_mounts,
     continuation,
     describe,
     extensions_of,
@@ -173,19 +179,26 @@ class Seen:
 
 def http_client(req, seen):
     """The httpx.AsyncClient the SDK is given: network.proxy, httpx's
-    default roots plus trust.caFile, the watching hooks; httpx defaults
-    otherwise."""
+    default roots plus trust.caFile, each client certificate on a transport
+    mounted for its origin, the watching hooks; httpx defaults otherwise."""
     import ssl
 
     import certifi
     import httpx
 
-    ctx = ssl.create_default_context(cafile=certifi.where())
-    ca = (req.get("trust") or {}).get("caFile")
-    if ca:
-        ctx.load_verify_locations(cafile=ca)
+    def context():
+        ctx = ssl.create_default_context(cafile=certifi.where())
+        ca = (req.get("trust") or {}).get("caFile")
+        if ca:
+            ctx.load_verify_locations(cafile=ca)
+        return ctx
+
     proxy = (req.get("network") or {}).get("proxy") or None
-    return httpx.AsyncClient(proxy=proxy, verify=ctx, event_hooks={"response": [seen.response]})
+    # trust.clientCertificates: a transport per origin, mounted for that
+    # origin alone, whose SSL context holds its certificate (httpx's way to
+    # route by host; its client-wide cert= would show it to every host).
+    mounts = client_cert_mounts(req, lambda ctx: httpx.AsyncHTTPTransport(verify=ctx, proxy=proxy), context)
+    return httpx.AsyncClient(proxy=proxy, verify=context(), mounts=mounts, event_hooks={"response": [seen.response]})
 
 
 def sdk_message(req, m=None):

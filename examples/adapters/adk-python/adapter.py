@@ -52,8 +52,11 @@ paused tasks by itself (_has_default_response_persistence), leaving task
 routing to the hook's owner. Network: ADK accepts an a2a-sdk client
 factory (a2a_client_factory), whose ClientConfig carries the httpx client;
 the adapter builds that client from the request, with network.proxy and an
-SSL context that trusts trust.caFile on top of the system roots, and ADK's
-default 600 s timeout. Credentials: an httpx request hook adds, to each
+SSL context that trusts trust.caFile on top of the system roots, ADK's
+default 600 s timeout, and, for each origin of trust.clientCertificates, a
+transport mounted for that origin alone (httpx's mounts=) whose SSL
+context holds its certificate (load_cert_chain), so no other host's
+handshake sees it. Credentials: an httpx request hook adds, to each
 request, the credential trust.credentials holds for the origin of its URL,
 the way the card ADK read declares it (none on the card fetch, before the
 card is known); a response hook notes a 401. ADK's own auth_scheme /
@@ -101,6 +104,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from a2a_conform_contract import (  # noqa: E402
     Credentials,
+    client_cert_mounts,
     describe,
     extensions_of,
     Results,
@@ -213,16 +217,24 @@ class Adapter:
         self.http, self.net = None, None
 
     def _http(self, req):
-        """The httpx client for the request's proxy and CA (one per process
-        while they stay the same)."""
-        net = ((req.get("network") or {}).get("proxy") or None, (req.get("trust") or {}).get("caFile") or None)
+        """The httpx client for the request's proxy, CA and client
+        certificates (one per process while they stay the same)."""
+        trust = req.get("trust") or {}
+        certs = sorted((o, c.get("certFile"), c.get("keyFile")) for o, c in (trust.get("clientCertificates") or {}).items() if isinstance(c, dict))
+        net = ((req.get("network") or {}).get("proxy") or None, trust.get("caFile") or None, certs)
         if self.http is None or net != self.net:
-            ctx = ssl.create_default_context()
-            if net[1]:
-                ctx.load_verify_locations(cafile=net[1])
+            def context():
+                ctx = ssl.create_default_context()
+                if net[1]:
+                    ctx.load_verify_locations(cafile=net[1])
+                return ctx
+
             httpx = self.lib["httpx"]
+            # trust.clientCertificates: a transport per origin, mounted for
+            # that origin alone, whose SSL context holds its certificate.
+            mounts = client_cert_mounts(req, lambda ctx: httpx.AsyncHTTPTransport(verify=ctx, proxy=net[0]), context)
             self.http = httpx.AsyncClient(
-                timeout=httpx.Timeout(timeout=TIMEOUT), proxy=net[0], verify=ctx,
+                timeout=httpx.Timeout(timeout=TIMEOUT), proxy=net[0], verify=context(), mounts=mounts,
                 event_hooks={"request": [self._on_request], "response": [self._on_response]})
             self.net = net
             self.remotes = {}

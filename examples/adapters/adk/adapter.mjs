@@ -34,6 +34,11 @@
 // (serviceParameters with the SDK's withA2AExtensions: X-A2A-Extensions in
 // @a2a-js/sdk 0.3). Neither ADK nor the SDK compares the card's required
 // extensions with them: a card requiring one the caller lacks is sent to.
+// Client certificates (trust.clientCertificates): that transport's fetch
+// sends a call to an origin the request holds one for through an undici
+// dispatcher of that origin alone whose TLS presents it (the kit's
+// clientCertFetch). ADK fetches the card itself with the global fetch and
+// no option, so a card host that wants a client certificate gets none.
 // Outcome:
 // Replies: each task.replies entry is the next user turn of the same
 // session (runner.runAsync again), ADK's way to go on talking to a remote
@@ -68,6 +73,7 @@ import * as undici from 'undici';
 import {
   artifactJoiner,
   baseOf,
+  clientCertFetch,
   credentialsFor,
   describe,
   extensions,
@@ -109,7 +115,20 @@ async function load() {
   return { delegate: (req, signal) => delegate(adk, req, signal) };
 }
 
+// delegate runs one delegation with a fetch that presents the client
+// certificate the request holds for an origin to that origin alone (the
+// kit's clientCertFetch: an undici dispatcher per such origin), closing
+// those dispatchers after it.
 async function delegate(adk, req, signal) {
+  const certFetch = clientCertFetch(undici, req);
+  try {
+    return await delegateWith(adk, req, signal, certFetch);
+  } finally {
+    certFetch.close();
+  }
+}
+
+async function delegateWith(adk, req, signal, certFetch) {
   const skill = req.task?.skill || '';
   const cand = req.candidates?.[0];
   if (!cand) return { outcome: 'failed', reason: 'other', detail: 'no candidates' };
@@ -122,7 +141,7 @@ async function delegate(adk, req, signal) {
   const { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, createAuthenticatingFetchWithRetry } = adk.sdk;
   const fetchImpl = (url, init) => {
     let presented = false;
-    return createAuthenticatingFetchWithRetry(fetch, {
+    return createAuthenticatingFetchWithRetry(certFetch, {
       headers: async () => {
         const h = creds.headers(url);
         presented = Object.keys(h).length > 0;

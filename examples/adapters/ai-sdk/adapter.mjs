@@ -38,6 +38,13 @@
 // the AI SDK's headers, so trust.credentials cannot be handed to it, nor
 // task.extensions (no header can be added to its calls; a required
 // extension's -32008 is reported as extension-unsupported).
+// Client certificates (trust.clientCertificates): likewise none, for the
+// same reason: the SDK fetches with the global fetch and no per-call
+// option, so a certificate could reach it only through Node's process-wide
+// dispatcher (undici's setGlobalDispatcher with one that routes by origin),
+// which is the runtime's setting, not the provider's; the adapter does not
+// do that, and the provider presents no certificate (it never reaches a
+// 1.0-only card's endpoint either: AUTH-010's D).
 // Replies: the provider's only conversation option is
 // providerOptions.a2a.contextId, so each task.replies entry goes as the
 // next generateText/streamText call in the paused task's context, without

@@ -37,6 +37,13 @@
 // nor can task.extensions: it calls sendMessageStream with no options, so
 // no A2A-Extensions / X-A2A-Extensions header can be added (a required
 // extension's -32008 is reported as extension-unsupported).
+// Client certificates (trust.clientCertificates): likewise none, for the
+// same reason: the SDK fetches with the global fetch and no per-call
+// option, so a certificate could reach it only through Node's process-wide
+// dispatcher (undici's setGlobalDispatcher with one that routes by origin),
+// which is the runtime's setting, not the library's; the adapter does not
+// do that, and BeeAI presents no certificate (it never reaches a 1.0-only
+// card's endpoint either: AUTH-010's D).
 // cardTrust "authoritative" and trustMode "unpinned" once the card was read.
 //
 // Install needs --legacy-peer-deps (.npmrc here sets it): without it npm

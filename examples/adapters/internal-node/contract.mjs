@@ -33,6 +33,7 @@
 
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
 
 const CONTRACT = 1;
 const MARGIN_MS = 500; // kept back from deadlineMs so the outcome is written in time (as a2a-js does)
@@ -642,4 +643,36 @@ export function clientCertFor(req, url) {
   const held = req.trust?.clientCertificates?.[originOf(url)];
   if (!held?.certFile || !held?.keyFile) return undefined;
   return { cert: readFileSync(held.certFile), key: readFileSync(held.keyFile) };
+}
+
+// clientCertFetch wraps a fetch (the global one by default) for a library
+// that takes a fetch implementation: a call to an origin the request holds
+// a client certificate for goes through an undici dispatcher of its own
+// (undici is the adapter's copy), one per origin, whose TLS presents that
+// certificate; every other call goes to base unchanged, so no other host's
+// handshake can see it. The dispatcher tunnels through network.proxy (or
+// $HTTPS_PROXY) as the global one does, and trusts trust.caFile on top of
+// Node's roots. close() closes the dispatchers it made.
+export function clientCertFetch(undici, req, base = (url, init) => globalThis.fetch(url, init)) {
+  const agents = new Map();
+  const dispatcherFor = (url) => {
+    const cert = clientCertFor(req, url);
+    if (!cert) return undefined;
+    const origin = originOf(url);
+    let d = agents.get(origin);
+    if (d) return d;
+    const tls = { ...cert };
+    if (req.trust?.caFile) tls.ca = [...rootCertificates, readFileSync(req.trust.caFile, 'utf8')];
+    const proxy = req.network?.proxy || process.env.HTTPS_PROXY || process.env.https_proxy || '';
+    d = proxy ? new undici.ProxyAgent({ uri: proxy, requestTls: tls }) : new undici.Agent({ connect: tls });
+    agents.set(origin, d);
+    return d;
+  };
+  const certFetch = (input, init = {}) => {
+    const url = typeof input === 'string' || input instanceof URL ? String(input) : input?.url;
+    const dispatcher = dispatcherFor(url);
+    return base(input, dispatcher ? { ...init, dispatcher } : init);
+  };
+  certFetch.close = () => Promise.allSettled([...agents.values()].map((d) => d.close()));
+  return certFetch;
 }

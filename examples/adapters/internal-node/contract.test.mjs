@@ -12,6 +12,7 @@ import {
   artifactJoiner,
   canonicalJSON,
   clientCertFor,
+  clientCertFetch,
   declaresMTLS,
   continuation,
   digestPart,
@@ -185,4 +186,41 @@ test('OAuth 2.0 client credentials: the client only for its own tokenUrl, Basic 
   assert.equal(Buffer.from(init.headers.Authorization.slice(6), 'base64').toString(), 'a2ac-d:s3+cr%3Aet');
   assert.equal(invalidToken('Bearer realm="D", error="invalid_token"'), true);
   assert.equal(invalidToken('Bearer realm="D"'), false);
+});
+
+test('clientCertFetch gives the certificate to its origin only', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kit-'));
+  writeFileSync(join(dir, 'c.pem'), 'CERT');
+  writeFileSync(join(dir, 'k.pem'), 'KEY');
+  const made = [];
+  class Agent {
+    constructor(opts) {
+      this.opts = opts;
+      made.push(this);
+    }
+    close() {
+      this.closed = true;
+      return Promise.resolve();
+    }
+  }
+  const undici = { Agent, ProxyAgent: Agent };
+  const req = {
+    network: { proxy: 'http://127.0.0.1:1' },
+    trust: { clientCertificates: { 'https://rpc.agent-d.example': { certFile: join(dir, 'c.pem'), keyFile: join(dir, 'k.pem') } } },
+  };
+  const calls = [];
+  const f = clientCertFetch(undici, req, async (url, init) => calls.push([String(url), init.dispatcher]));
+  await f('https://rpc.agent-d.example/a2a/v1', {});
+  await f(new URL('https://rpc.agent-d.example/a2a/v1'), {});
+  await f('https://agent-c.example/a2a/v1', {});
+  await f('https://agent-d.example/.well-known/agent-card.json');
+  assert.equal(made.length, 1);
+  assert.equal(made[0].opts.uri, 'http://127.0.0.1:1');
+  assert.equal(String(made[0].opts.requestTls.cert), 'CERT');
+  assert.equal(calls[0][1], made[0]);
+  assert.equal(calls[1][1], made[0]);
+  assert.equal(calls[2][1], undefined);
+  assert.equal(calls[3][1], undefined);
+  await f.close();
+  assert.equal(made[0].closed, true);
 });

@@ -643,8 +643,8 @@ def error_reason(data):
 #
 # trust.clientCertificates holds, per origin, the files of a client
 # certificate ({certFile, keyFile}, PEM). Present one only in TLS handshakes
-# with its origin: load it (ssl.SSLContext.load_cert_chain, httpx's cert=)
-# into the context or client used for that origin alone, never into one
+# with its origin: load it (ssl.SSLContext.load_cert_chain) into the context
+# used for that origin alone (for httpx: client_cert_mounts), never into one
 # shared by every host, which would show it to every host that asks for a
 # certificate (AUTH-010.ONLY-ORIGIN).
 
@@ -664,3 +664,24 @@ def client_cert_for(req, url):
     if not held.get("certFile") or not held.get("keyFile"):
         return None
     return held["certFile"], held["keyFile"]
+
+
+def client_cert_mounts(req, transport, context):
+    """httpx mounts that present each client certificate the request holds
+    to its origin alone: {origin: transport(ctx)}, where ctx is a new
+    context() (an ssl.SSLContext trusting what the client's own does) with
+    the certificate loaded by load_cert_chain. An httpx client given them as
+    mounts= routes a call to that origin through its own transport and
+    connection pool, whose handshakes present the certificate; every other
+    call goes through the client's transport, which has none. An empty dict
+    means the request holds no certificate."""
+    held = (req.get("trust") or {}).get("clientCertificates") or {}
+    mounts = {}
+    for origin in sorted(held):
+        files = held[origin] if isinstance(held[origin], dict) else {}
+        if not files.get("certFile") or not files.get("keyFile"):
+            continue
+        ctx = context()
+        ctx.load_cert_chain(files["certFile"], files["keyFile"])
+        mounts[origin] = transport(ctx)
+    return mounts

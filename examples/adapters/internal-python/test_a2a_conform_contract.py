@@ -164,6 +164,19 @@ class ClientCertificates(unittest.TestCase):
         self.assertFalse(kit.declares_mtls({"securitySchemes": {"b": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}}}))
         self.assertFalse(kit.declares_mtls({}))
 
+    def test_client_cert_mounts(self):
+        class Ctx:
+            def load_cert_chain(self, certfile, keyfile):
+                self.chain = (certfile, keyfile)
+
+        req = {"trust": {"clientCertificates": {
+            "https://rpc.agent-d.example": {"certFile": "/f/c.pem", "keyFile": "/f/k.pem"},
+            "https://agent.vendor-a.example": {"certFile": "/f/a.pem"},
+        }}}
+        mounts = kit.client_cert_mounts(req, lambda ctx: ("transport", ctx), Ctx)
+        self.assertEqual(list(mounts), ["https://rpc.agent-d.example"])
+        self.assertEqual(mounts["https://rpc.agent-d.example"][1].chain, ("/f/c.pem", "/f/k.pem"))
+        self.assertEqual(kit.client_cert_mounts({}, lambda ctx: ctx, Ctx), {})
 
 class OAuth2(unittest.TestCase):
     def test_client_credentials(self):

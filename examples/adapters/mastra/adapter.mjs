@@ -38,6 +38,11 @@
 // 401 (Mastra turns any status but 2xx into an error with data.status and
 // does not retry a 401).
 //
+// Client certificates (trust.clientCertificates): through the same fetch
+// option, a call to an origin the request holds one for goes through an
+// undici dispatcher of that origin alone whose TLS presents it (the
+// kit's clientCertFetch); other hosts never see it.
+//
 // Extensions: Mastra has no extension API and does not read the card's
 // required extensions; task.extensions go in A2AAgent's `headers` option
 // (every request Mastra makes carries them, the card fetch included), as
@@ -72,6 +77,7 @@
 
 import * as undici from 'undici';
 import {
+  clientCertFetch,
   credentialsFor,
   describe,
   extensions,
@@ -103,7 +109,20 @@ async function load() {
   return { delegate: (req, signal) => delegate(A2AAgent, req, signal) };
 }
 
+// delegate runs one delegation with a fetch that presents the client
+// certificate the request holds for an origin to that origin alone (the
+// kit's clientCertFetch: an undici dispatcher per such origin), closing
+// those dispatchers after it.
 async function delegate(A2AAgent, req, signal) {
+  const certFetch = clientCertFetch(undici, req);
+  try {
+    return await delegateWith(A2AAgent, req, signal, certFetch);
+  } finally {
+    certFetch.close();
+  }
+}
+
+async function delegateWith(A2AAgent, req, signal, certFetch) {
   const cand = req.candidates?.[0];
   if (!cand) return { outcome: 'failed', reason: 'other', detail: 'no candidates' };
   let card;
@@ -112,7 +131,7 @@ async function delegate(A2AAgent, req, signal) {
     const extra = creds.headers(url);
     const headers = new Headers(init.headers);
     for (const [k, v] of Object.entries(extra)) headers.set(k, v);
-    const res = await fetch(url, { ...init, headers });
+    const res = await certFetch(url, { ...init, headers });
     creds.saw(url, res.status, Object.keys(extra).length > 0);
     return res;
   };

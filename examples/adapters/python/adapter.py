@@ -43,7 +43,9 @@ write in an afternoon, and it is deliberately not clever:
 Network: every connection goes through network.proxy with an HTTP CONNECT
 tunnel (HTTPSConnection.set_tunnel), or is dialled through network.resolve
 when there is no proxy; TLS verifies against the system roots plus
-trust.caFile.
+trust.caFile. A client certificate of trust.clientCertificates is loaded
+(SSLContext.load_cert_chain) into a TLS context of its own, used for the
+connections to its origin alone, so no other host's handshake sees it.
 
     a2a-conform run --orchestrator 'exec:python3 examples/adapters/python/adapter.py'
 """
@@ -92,17 +94,30 @@ class Unauthorized(Exception):
 
 
 class Net:
-    """How to reach the fleet: proxy or resolve map, and the TLS context."""
+    """How to reach the fleet: proxy or resolve map, and the TLS contexts:
+    one that verifies against the system roots plus trust.caFile, and one
+    more for each origin of trust.clientCertificates, which also holds that
+    origin's client certificate and serves its connections alone."""
 
     def __init__(self, req):
         trust = req.get("trust") or {}
         network = req.get("network") or {}
-        self.ctx = ssl.create_default_context()
-        ca = trust.get("caFile")
-        if ca:
-            self.ctx.load_verify_locations(cafile=ca)
+        self.ctx = self._context(trust)
+        self.origin_ctx = {}
+        for origin, held in (trust.get("clientCertificates") or {}).items():
+            if isinstance(held, dict) and held.get("certFile") and held.get("keyFile"):
+                ctx = self._context(trust)
+                ctx.load_cert_chain(held["certFile"], held["keyFile"])
+                self.origin_ctx[origin] = ctx
         self.proxy = network.get("proxy") or ""
         self.resolve = network.get("resolve") or {}
+
+    @staticmethod
+    def _context(trust):
+        ctx = ssl.create_default_context()
+        if trust.get("caFile"):
+            ctx.load_verify_locations(cafile=trust["caFile"])
+        return ctx
 
     def connection(self, url, timeout):
         u = urllib.parse.urlsplit(url)
@@ -110,17 +125,20 @@ class Net:
             raise Unreachable("unsupported scheme in %s" % url)
         port = u.port or (443 if u.scheme == "https" else 80)
         host = u.hostname
+        # The TLS context of the URL's origin: with its client certificate
+        # when the caller holds one for it, without any otherwise.
+        ctx = self.origin_ctx.get(origin_of(url), self.ctx)
         if self.proxy:
             p = urllib.parse.urlsplit(self.proxy)
             if u.scheme == "https":
-                conn = http.client.HTTPSConnection(p.hostname, p.port or 80, timeout=timeout, context=self.ctx)
+                conn = http.client.HTTPSConnection(p.hostname, p.port or 80, timeout=timeout, context=ctx)
             else:
                 conn = http.client.HTTPConnection(p.hostname, p.port or 80, timeout=timeout)
             conn.set_tunnel(host, port)
             return conn
         target = self.resolve.get("%s:%d" % (host, port))
         if u.scheme == "https":
-            conn = http.client.HTTPSConnection(host, port, timeout=timeout, context=self.ctx)
+            conn = http.client.HTTPSConnection(host, port, timeout=timeout, context=ctx)
         else:
             conn = http.client.HTTPConnection(host, port, timeout=timeout)
         if target:
@@ -129,7 +147,7 @@ class Net:
             def dial(conn=conn, ip=ip, tport=int(tport)):
                 sock = socket.create_connection((ip, tport), conn.timeout)
                 if isinstance(conn, http.client.HTTPSConnection):
-                    sock = self.ctx.wrap_socket(sock, server_hostname=host)
+                    sock = ctx.wrap_socket(sock, server_hostname=host)
                 conn.sock = sock
 
             conn.connect = dial
@@ -339,7 +357,7 @@ def delegate(req):
     try:
         net = Net(req)
     except (OSError, ssl.SSLError) as e:
-        return fail("other", "trust.caFile: %s" % e)
+        return fail("other", "trust.caFile or trust.clientCertificates: %s" % e)
     msg = dict(task.get("message") or {})
     msg.setdefault("role", "user")
     msg.setdefault("messageId", str(uuid.uuid4()))

@@ -71,6 +71,10 @@ and for every A2A request. The adapter's httpx.AsyncClient:
   * proxy=network.proxy and verify=an SSLContext with the system roots plus
     trust.caFile, built from the request (without client_config Strands
     makes its own client, which would read HTTPS_PROXY/SSL_CERT_FILE);
+  * mounts= a transport per origin of trust.clientCertificates whose
+    SSLContext holds that certificate (load_cert_chain), so only that
+    origin's handshakes present it (a client-wide cert= would show it to
+    every host that asks);
   * timeout 300 s, Strands' own default for the client it makes (a caller
     who passes a client must set it);
   * auth=an httpx.Auth that adds the credential trust.credentials holds for
@@ -163,15 +167,22 @@ class Run:
         self.error = None
 
     def client(self):
-        """The httpx client handed to Strands: proxy, CA, credentials, a watch."""
+        """The httpx client handed to Strands: proxy, CA, client certificates,
+        credentials, a watch."""
         trust = self.req.get("trust") or {}
-        ctx = ssl.create_default_context()
-        if trust.get("caFile"):
-            ctx.load_verify_locations(cafile=trust["caFile"])
+
+        def context():
+            ctx = ssl.create_default_context()
+            if trust.get("caFile"):
+                ctx.load_verify_locations(cafile=trust["caFile"])
+            return ctx
+
         proxy = (self.req.get("network") or {}).get("proxy") or None
+        mounts = contract.client_cert_mounts(self.req, lambda ctx: self.httpx.AsyncHTTPTransport(verify=ctx, proxy=proxy), context)
         return self.httpx.AsyncClient(
             proxy=proxy,
-            verify=ctx,
+            verify=context(),
+            mounts=mounts,
             timeout=self.httpx.Timeout(TIMEOUT),
             auth=_auth_class(self.httpx)(self),
             event_hooks={"request": [self._on_request], "response": [self._on_response]},
