@@ -269,7 +269,8 @@ type Request struct {
 	// Text is the user's text. Empty means "reconcile INV-1042".
 	Text string
 	// Candidates are the card hosts to offer, in preference order; each
-	// becomes https://HOST/.well-known/agent-card.json.
+	// becomes https://HOST/.well-known/agent-card.json, except a full
+	// https:// card URL, which is offered as it is.
 	Candidates []string
 	// PreferStreaming asks for a stream method when the card offers one.
 	PreferStreaming bool
@@ -348,7 +349,14 @@ func DefaultIssuers() map[string]contract.Issuer {
 }
 
 // CardURL is the discovery URL of a card host.
-func CardURL(host string) string { return "https://" + host + mockvendor.CardPath }
+// A candidate that is already a URL ("https://host/agents/x/card", a card
+// hosted under a path or given directly, DISC) is offered as it is.
+func CardURL(host string) string {
+	if strings.HasPrefix(host, "https://") {
+		return host
+	}
+	return "https://" + host + mockvendor.CardPath
+}
 
 // WithGlobals returns the scenario's checks followed by the global checks.
 func (s *Scenario) WithGlobals() []Check {
