@@ -389,7 +389,7 @@ func All() []*Scenario { return Catalog(RealTime) }
 // TimeScale), in catalog order. Each call builds fresh values.
 func Catalog(ts TimeScale) []*Scenario {
 	var out []*Scenario
-	for _, area := range [][]*Scenario{cardScenarios(), cardSeedScenarios(ts), probeScenarios(), probeSeedScenarios(), streamScenarios(ts), streamEndScenarios(ts), streamErrScenarios(ts), modeScenarios(), bindScenarios(), sigScenarios(), keyScenarios(), lifeScenarios(ts), resultScenarios(), ifaceScenarios(), authScenarios(), convScenarios(), slowScenarios(ts), readScenarios(), pushScenarios(), capScenarios(), extScenarios()} {
+	for _, area := range [][]*Scenario{cardScenarios(), cardSeedScenarios(ts), probeScenarios(), probeSeedScenarios(), streamScenarios(ts), streamEndScenarios(ts), streamErrScenarios(ts), modeScenarios(), bindScenarios(), sigScenarios(), keyScenarios(), lifeScenarios(ts), resultScenarios(), ifaceScenarios(), authScenarios(), convScenarios(), slowScenarios(ts), readScenarios(), pushScenarios(), capScenarios(), extScenarios(), discScenarios()} {
 		out = append(out, area...)
 	}
 	for _, s := range out {
