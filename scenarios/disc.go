@@ -77,6 +77,17 @@ func discoveryTried(vendor string) Precondition {
 	}
 }
 
+// endpointRequested needs a request meant for one of the vendor's
+// endpoints (isEndpointRequest), wherever it went.
+func endpointRequested(vendor string) Precondition {
+	return Precondition{
+		Needs: "send " + vendorName(vendor) + " a request",
+		Met: func(r *Run) bool {
+			return slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool { return inVendor(e, vendor) && isEndpointRequest(e) })
+		},
+	}
+}
+
 // isEndpointRequest reports whether e is meant for an A2A endpoint: a POST,
 // or a request the HTTP+JSON binding took.
 func isEndpointRequest(e mockvendor.Event) bool {
@@ -180,11 +191,9 @@ func disc001() *Scenario {
 				Sources: []Source{ifaceRule3, ifaceEntry,
 					A2A03("§5.6.3", SrcMust, Client).Read("rule 5: use the correct URL for the selected transport, as the card declares it (the card's 0.3 url keeps the path too)"),
 					Field("a2aproject/a2a-java#837").Read("the fix: keep the agent's path when resolving where to talk to it")},
-				Fix: "Send to supportedInterfaces[i].url exactly; do not rebuild an endpoint from the host and a usual path.",
-				Reached: Precondition{Needs: "send D a request", Met: func(r *Run) bool {
-					return slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool { return inVendor(e, "d") && isEndpointRequest(e) })
-				}},
-				Judge: func(r *Run) Verdict { return judgeAtDeclared(r, "d", discDecl) },
+				Fix:     "Send to supportedInterfaces[i].url exactly; do not rebuild an endpoint from the host and a usual path.",
+				Reached: endpointRequested("d"),
+				Judge:   func(r *Run) Verdict { return judgeAtDeclared(r, "d", discDecl) },
 			},
 			discDone("DISC-001.DONE", given),
 		},

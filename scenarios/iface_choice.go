@@ -161,10 +161,8 @@ func iface008() *Scenario {
 				Requirement: "Every request goes to " + slashURLD + " exactly as declared: a slash trimmed (/a2a/v1) or added (/a2a/v1//), a path normalised or rebuilt, is another URL, and this endpoint answers it 404.",
 				Sources: []Source{ifaceRule3, ifaceEntry,
 					Field("trpc-group/trpc-a2a-go#144").Read("the client turned a declared /a2a/v1 into /a2a/v1/, which the agent's router did not serve")},
-				Fix: "Post to the interface URL exactly as the card gives it; do not trim, append or clean its path.",
-				Reached: Precondition{Needs: "send D a request", Met: func(r *Run) bool {
-					return len(filter(r.Events, func(e mockvendor.Event) bool { return inVendor(e, "d") && isEndpointRequest(e) })) > 0
-				}},
+				Fix:     "Post to the interface URL exactly as the card gives it; do not trim, append or clean its path.",
+				Reached: endpointRequested("d"),
 				Judge: func(r *Run) Verdict {
 					if v, ok := unusableCard(r, "d", decl); ok {
 						return v
