@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import {
   artifactJoiner,
+  baseOf,
   canonicalJSON,
   continuation,
   digestPart,
@@ -143,4 +144,10 @@ test('extensions: activate what the caller implements, refuse what it does not',
   assert.deepStrictEqual(extensionHeader(card, { task: { extensions: ['https://x.example/opt/v1'] } }).missing, ['https://x.example/req/v1']);
   assert.deepStrictEqual(extensionHeader({}, both), { name: 'A2A-Extensions', value: '', missing: [] });
   assert.equal(reasonFor({ code: -32008, message: 'Extension support required' }), 'extension-unsupported');
+});
+
+test('baseOf keeps the path a card is hosted under', () => {
+  assert.equal(baseOf('https://agent-d.example/.well-known/agent-card.json'), 'https://agent-d.example');
+  assert.equal(baseOf('https://hub.agent-d.example/agents/d/.well-known/agent-card.json'), 'https://hub.agent-d.example/agents/d');
+  assert.equal(baseOf('https://hub.agent-d.example/agents/d/card'), 'https://hub.agent-d.example/agents/d/card');
 });
