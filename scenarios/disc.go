@@ -94,14 +94,14 @@ func isEndpointRequest(e mockvendor.Event) bool {
 	return isCall(e) || e.HTTPMethod == "POST"
 }
 
-// judgeCardAsGiven: every discovery request (a GET that is no A2A call) at
-// the host went to the card URL's path, byte for byte; a card URL that
-// loses its path, or gains one, fails.
+// judgeCardAsGiven: every discovery request at the host (a GET that is no
+// A2A call and reads no task) went to the card URL's path, byte for byte;
+// a card URL that loses its path, or gains one, fails.
 func judgeCardAsGiven(r *Run, host, cardPath string) Verdict {
 	n := 0
 	for _, e := range r.Events {
-		if e.Host != host || e.HTTPMethod != "GET" || isEndpointRequest(e) {
-			continue
+		if e.Host != host || e.HTTPMethod != "GET" || isEndpointRequest(e) || strings.Contains(e.Path, "/tasks/") {
+			continue // not a card fetch: an A2A call, or an HTTP+JSON task read gone astray (DISC-001.URL's)
 		}
 		if e.Path != cardPath {
 			return Failf("%s: GET %s, not the card URL given (https://%s%s)", describe(e), e.Path, host, cardPath).At(e.Seq).
