@@ -61,7 +61,7 @@ func hubD(cardPath string) func() mockvendor.Config {
 var (
 	discContract = ContractRule("What the fleet speaks: Cards", SrcMust).Read("candidates are card URLs, at a host's root or below a path or given directly: fetch them as given, the path kept byte for byte, never as a base URL to append to")
 	discDirect   = A2A("§8.2", SrcDescriptive, Client).Read("clients find cards through the well-known URI, registries or direct configuration (pre-configured Agent Card URLs): a URL the caller gives is the card's URL")
-	discRequired = Proto("AgentCard", SrcMust, Server).Broken("name, description, supportedInterfaces, version, capabilities, defaultInputModes, defaultOutputModes and skills are REQUIRED (field_behavior); D's card lacks them")
+	discRequired = Proto("AgentCard", SrcMust, Server).Broken("name, description, supportedInterfaces, version, capabilities, defaultInputModes, defaultOutputModes and skills are REQUIRED (field_behavior); D's card lacks all of them ({}) or six")
 	discCLI      = CLI("A2ACLI_CARD_GET_002", SrcShould).Read("validate the Agent Card against the A2A schema (a2a-cli SPEC §10.1, a Tier 2 requirement)")
 	discPosture  = Posture("a document without the members A2A makes REQUIRED is not an Agent Card: nothing in it is a claim to act on; the agent is refused, with the reason, and sent nothing")
 	discUI       = Field("assistant-ui/assistant-ui#5115").Read("an HTTP 200 {} was accepted as an agent card and its absent members drove capability decisions")
