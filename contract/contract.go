@@ -426,6 +426,10 @@ const (
 	// caller does not implement (not in task.extensions); the detail
 	// names its URI.
 	ReasonExtensionUnsupported = "extension-unsupported"
+	// ReasonInvalidCard: what the card URL answered is no Agent Card: an
+	// empty object, or one without members A2A 1.0 marks REQUIRED; the
+	// detail names what is missing.
+	ReasonInvalidCard = "invalid-card"
 )
 
 // KnownOutcome reports whether s is one of the Outcome* words.
@@ -445,7 +449,7 @@ func KnownReason(s string) bool {
 		ReasonKeyAmbiguous, ReasonUnsignedCard, ReasonTLSSANMismatch,
 		ReasonVersionMismatch, ReasonInputModeMismatch, ReasonStreamTimeout,
 		ReasonDeadline, ReasonOther, ReasonNoCredential, ReasonAuthRejected,
-		ReasonKeyExpired, ReasonExtensionUnsupported:
+		ReasonKeyExpired, ReasonExtensionUnsupported, ReasonInvalidCard:
 		return true
 	}
 	return false

@@ -209,7 +209,7 @@ func TestVocabulary(t *testing.T) {
 	for _, w := range []string{"ok", "stale-card", "skill-unavailable", "endpoint-not-a2a",
 		"signer-endpoint-mismatch", "signature-invalid", "key-unknown", "key-ambiguous", "key-expired",
 		"unsigned-card", "tls-san-mismatch", "version-mismatch", "input-mode-mismatch",
-		"stream-timeout", "deadline", "other"} {
+		"stream-timeout", "deadline", "other", "extension-unsupported", "invalid-card"} {
 		if !contract.KnownReason(w) {
 			t.Errorf("reason %q unknown", w)
 		}

@@ -248,10 +248,22 @@ type HostConfig struct {
 	// host reached as https://127.0.0.1:PORT.
 	Name string `json:"name,omitempty"`
 	// Card makes the host serve the vendor's card (behind the CDN) at
-	// /.well-known/agent.json and /.well-known/agent-card.json.
+	// /.well-known/agent.json and /.well-known/agent-card.json, or at
+	// CardPath alone.
 	Card bool `json:"card,omitempty"`
-	// RPCPath is where the host answers JSON-RPC ("/a2a/v1"). Empty means the
-	// host has no JSON-RPC endpoint.
+	// CardPath, with Card, is the one path the card is served at, byte for
+	// byte: a card hosted under a path
+	// ("/agents/d/.well-known/agent-card.json", A2A 1.0 §8.2's well-known
+	// name below a base path) or at a URL a caller is given directly
+	// ("/agents/d/card", §8.2 Direct Configuration). The root well-known
+	// paths then answer 404, as a host that serves several agents, each
+	// under its own path, has no card of its own. Empty means the root
+	// well-known paths.
+	CardPath string `json:"cardPath,omitempty"`
+	// RPCPath is where the host answers JSON-RPC ("/a2a/v1"), in exactly
+	// this spelling: a request to another spelling of it (a trailing slash
+	// added or dropped, another case) gets 404, as a router that matches
+	// paths exactly answers. Empty means the host has no JSON-RPC endpoint.
 	RPCPath string `json:"rpcPath,omitempty"`
 	// RESTPath is where the host answers the 1.0 HTTP+JSON binding
 	// ("/a2a/rest": POST /a2a/rest/message:send, GET /a2a/rest/tasks/{id},

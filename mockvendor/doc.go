@@ -108,6 +108,11 @@
 //	timestamp-form           status timestamps in one ISO 8601 form 1.0.1
 //	                         allows. form (millis; seconds, zero-millis,
 //	                         micros, nanos)
+//	card-empty               the card fetch answers HTTP 200 with {}
+//	card-missing             the card lacks members the proto marks REQUIRED:
+//	                         members (name, description, version,
+//	                         capabilities, defaultInputModes,
+//	                         defaultOutputModes)
 //	push-trials              a completed task's webhooks also get a delivery
 //	                         for an unknown task, a forged and an unsigned one
 //	                         and a duplicate, each traced with its kind. kinds

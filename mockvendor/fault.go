@@ -111,6 +111,12 @@ type (
 	// TimestampForm is the config of timestamp-form: status timestamps in
 	// one of the ISO 8601 forms A2A 1.0.1 allows.
 	TimestampForm = fault.TimestampForm
+	// CardEmpty is the config of card-empty: the card fetch answers HTTP
+	// 200 with {}.
+	CardEmpty = fault.CardEmpty
+	// CardMissing is the config of card-missing: the card lacks members
+	// the proto marks REQUIRED.
+	CardMissing = fault.CardMissing
 	// StreamErrorEvent is the config of stream-error-event: a stream ends
 	// with an A2A error event after its first events; the task fails.
 	StreamErrorEvent = fault.StreamErrorEvent
@@ -192,6 +198,10 @@ type (
 	// canonicalisation traps; Tamper changes one after signing.
 	CanonTraps = fault.CanonTraps
 )
+
+// DefaultCardMissingMembers are the card members card-missing drops when
+// its config names none.
+var DefaultCardMissingMembers = fault.DefaultCardMissing
 
 // Facts of the unknown-fields fault the READ checks look for.
 const (

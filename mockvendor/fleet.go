@@ -123,6 +123,9 @@ func NewUnstartedFleet(cfg Config) (*Fleet, error) {
 				}
 				names[hc.Name] = true
 			}
+			if hc.CardPath != "" && (!hc.Card || !strings.HasPrefix(hc.CardPath, "/")) {
+				return nil, &ConfigError{Field: fmt.Sprintf("vendors[%d].hosts[%d].cardPath", i, j), Msg: "needs card: true and must start with /"}
+			}
 			h := &host{vendor: v, cfg: hc, name: hc.Name}
 			if h.name == "" {
 				h.name = "127.0.0.1"
@@ -474,6 +477,18 @@ func (f *Fleet) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	h.serve(w, r)
 }
 
+// isCardPath reports whether the host serves the vendor's card at path p:
+// its CardPath exactly, else the root well-known paths.
+func (h *host) isCardPath(p string) bool {
+	if !h.cfg.Card {
+		return false
+	}
+	if h.cfg.CardPath != "" {
+		return p == h.cfg.CardPath
+	}
+	return card.IsPath(p)
+}
+
 // serve answers a request that reached host h (over TLS or through the
 // proxy's plain-HTTP path) and records it.
 func (h *host) serve(w http.ResponseWriter, r *http.Request) {
@@ -504,7 +519,7 @@ func (h *host) serve(w http.ResponseWriter, r *http.Request) {
 	seq := tr.Begin(ev)
 	sw := &statusWriter{ResponseWriter: w}
 	switch {
-	case r.Method == http.MethodGet && h.cfg.Card && card.IsPath(r.URL.Path):
+	case r.Method == http.MethodGet && h.isCardPath(r.URL.Path):
 		ev.Op = OpCardFetch
 		h.vendor.serveCard(sw, r, &ev)
 	case r.Method == http.MethodGet && r.URL.Path == JWKSPath && h.vendor.servesJWKS(h):

@@ -237,7 +237,7 @@ func completedThrough(r *Run, i int, vendor string, urls ...string) Verdict {
 
 func ifaceScenarios() []*Scenario {
 	return []*Scenario{
-		iface001(), iface002(), iface003(), iface004(), iface005(), iface006(),
+		iface001(), iface002(), iface003(), iface004(), iface005(), iface006(), iface007(), iface008(),
 	}
 }
 

@@ -269,7 +269,8 @@ type Request struct {
 	// Text is the user's text. Empty means "reconcile INV-1042".
 	Text string
 	// Candidates are the card hosts to offer, in preference order; each
-	// becomes https://HOST/.well-known/agent-card.json.
+	// becomes https://HOST/.well-known/agent-card.json, except a full
+	// https:// card URL, which is offered as it is.
 	Candidates []string
 	// PreferStreaming asks for a stream method when the card offers one.
 	PreferStreaming bool
@@ -355,7 +356,14 @@ func DefaultIssuers() map[string]contract.Issuer {
 }
 
 // CardURL is the discovery URL of a card host.
-func CardURL(host string) string { return "https://" + host + mockvendor.CardPath }
+// A candidate that is already a URL ("https://host/agents/x/card", a card
+// hosted under a path or given directly, DISC) is offered as it is.
+func CardURL(host string) string {
+	if strings.HasPrefix(host, "https://") {
+		return host
+	}
+	return "https://" + host + mockvendor.CardPath
+}
 
 // WithGlobals returns the scenario's checks followed by the global checks.
 func (s *Scenario) WithGlobals() []Check {
@@ -388,7 +396,7 @@ func All() []*Scenario { return Catalog(RealTime) }
 // TimeScale), in catalog order. Each call builds fresh values.
 func Catalog(ts TimeScale) []*Scenario {
 	var out []*Scenario
-	for _, area := range [][]*Scenario{cardScenarios(), cardSeedScenarios(ts), probeScenarios(), probeSeedScenarios(), streamScenarios(ts), streamEndScenarios(ts), streamErrScenarios(ts), modeScenarios(), bindScenarios(), sigScenarios(), keyScenarios(), lifeScenarios(ts), resultScenarios(), ifaceScenarios(), authScenarios(), authStreamScenarios(ts), oauthScenarios(), authOneofScenarios(), mtlsScenarios(), oauthForeignScenarios(), convScenarios(), slowScenarios(ts), readScenarios(), pushScenarios(), capScenarios(), extScenarios(), xcardScenarios()} {
+	for _, area := range [][]*Scenario{cardScenarios(), cardSeedScenarios(ts), probeScenarios(), probeSeedScenarios(), streamScenarios(ts), streamEndScenarios(ts), streamErrScenarios(ts), modeScenarios(), bindScenarios(), sigScenarios(), keyScenarios(), lifeScenarios(ts), resultScenarios(), ifaceScenarios(), authScenarios(), authStreamScenarios(ts), oauthScenarios(), authOneofScenarios(), mtlsScenarios(), oauthForeignScenarios(), convScenarios(), slowScenarios(ts), readScenarios(), pushScenarios(), capScenarios(), extScenarios(), xcardScenarios(), discScenarios()} {
 		out = append(out, area...)
 	}
 	for _, s := range out {

@@ -105,14 +105,16 @@ export function watchFetch() {
   };
 }
 
-// baseOf returns the origin of a card URL at the standard path (for
-// libraries that take a base URL and append .well-known/agent-card.json
-// themselves), or the URL unchanged.
+// baseOf returns the base URL of a card URL that ends in the standard
+// path (for libraries that take a base URL and append
+// .well-known/agent-card.json themselves): the origin for a card at the
+// root, the origin and the path before it for a card hosted below a path
+// (https://host/agents/x), or the URL unchanged.
 export function baseOf(cardUrl) {
   const suffix = '/.well-known/agent-card.json';
   try {
     const u = new URL(cardUrl);
-    if (u.pathname === suffix && !u.search) return u.origin;
+    if (u.pathname.endsWith(suffix) && !u.search) return u.origin + u.pathname.slice(0, -suffix.length);
   } catch {
     // not a URL: give it to the library as it is
   }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import {
   artifactJoiner,
+  baseOf,
   canonicalJSON,
   clientCertFor,
   clientCertFetch,
@@ -223,4 +224,10 @@ test('clientCertFetch gives the certificate to its origin only', async () => {
   assert.equal(calls[3][1], undefined);
   await f.close();
   assert.equal(made[0].closed, true);
+});
+
+test('baseOf keeps the path a card is hosted under', () => {
+  assert.equal(baseOf('https://agent-d.example/.well-known/agent-card.json'), 'https://agent-d.example');
+  assert.equal(baseOf('https://hub.agent-d.example/agents/d/.well-known/agent-card.json'), 'https://hub.agent-d.example/agents/d');
+  assert.equal(baseOf('https://hub.agent-d.example/agents/d/card'), 'https://hub.agent-d.example/agents/d/card');
 });

@@ -211,11 +211,14 @@ def is_interrupted(state):
 
 
 def base_of(card_url):
-    """The origin of a card URL at the standard path, for libraries that take
-    a base URL and append /.well-known/agent-card.json; else the URL."""
+    """The base URL of a card URL that ends in the standard path, for
+    libraries that take a base URL and append /.well-known/agent-card.json:
+    the origin for a card at the root, the origin and the path before it
+    for a card hosted below a path (https://host/agents/x); else the URL."""
+    suffix = "/.well-known/agent-card.json"
     u = urllib.parse.urlsplit(card_url)
-    if u.path == "/.well-known/agent-card.json" and not u.query and u.scheme and u.netloc:
-        return "%s://%s" % (u.scheme, u.netloc)
+    if u.path.endswith(suffix) and not u.query and u.scheme and u.netloc:
+        return "%s://%s%s" % (u.scheme, u.netloc, u.path[: -len(suffix)])
     return card_url
 
 

@@ -15,6 +15,13 @@ import a2a_conform_contract as kit
 VECTORS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "contract", "testdata", "artifact-vectors.json")
 
 
+class BaseOf(unittest.TestCase):
+    def test_keeps_the_path(self):
+        self.assertEqual(kit.base_of("https://agent-d.example/.well-known/agent-card.json"), "https://agent-d.example")
+        self.assertEqual(kit.base_of("https://hub.agent-d.example/agents/d/.well-known/agent-card.json"), "https://hub.agent-d.example/agents/d")
+        self.assertEqual(kit.base_of("https://hub.agent-d.example/agents/d/card"), "https://hub.agent-d.example/agents/d/card")
+
+
 class ArtifactVectors(unittest.TestCase):
     def test_vectors(self):
         with open(VECTORS, encoding="utf-8") as f:

@@ -100,6 +100,7 @@ within the startup grace.
 """
 
 import os
+import re
 import ssl
 import sys
 
@@ -267,10 +268,15 @@ class Run:
 
     def _reason(self):
         text = contract.describe(self.error)
-        # a2a-sdk's 0.3 AgentCard needs a url: a 1.0-only card fails validation
-        # there, which means the card offers nothing this client speaks.
-        if "Failed to validate agent card" in text and '"loc":["url"]' in text.replace(" ", ""):
-            return "version-mismatch"
+        if "Failed to validate agent card" in text:
+            # a2a-sdk's 0.3 AgentCard needs a url: a 1.0-only card fails
+            # validation there alone, which means the card offers nothing this
+            # client speaks. A card that lacks other members is no card at all.
+            locs = set(re.findall(r'"loc":\["([^"]+)"', text.replace(" ", "")))
+            if locs - {"url"}:
+                return "invalid-card"
+            if "url" in locs:
+                return "version-mismatch"
         return contract.reason_for(self.error, self.creds.refusal)
 
 

@@ -453,6 +453,33 @@ type Breaks struct {
 	// certificate held on every connection (Go's TLS picks one whose
 	// issuer the server names).
 	AnyClientCert bool `break:"any-client-cert" check:"AUTH-011.NO-BORROW,AUTH-010.ONLY-ORIGIN"`
+
+	// Discovery and interface choice (discovery.go).
+
+	// CardAtRoot looks for the card at the root of the candidate's host
+	// (https://host/.well-known/agent-card.json), dropping the path the
+	// candidate URL has.
+	CardAtRoot bool `break:"card-at-root" check:"DISC-001.CARD-PATH,DISC-001.DONE,DISC-002.AS-GIVEN,DISC-002.DONE"`
+	// EndpointWithoutBasePath sends to an interface URL cut down to the
+	// part from its first /a2a segment, the base path before it dropped
+	// (an endpoint rebuilt from the host and the usual path).
+	EndpointWithoutBasePath bool `break:"endpoint-without-base-path" check:"DISC-001.URL"`
+	// UnvalidatedCard takes any JSON object for a card: no required
+	// member is checked, and a card that lists no skills is read as the
+	// wanted skill missing (skill-unavailable).
+	UnvalidatedCard bool `break:"unvalidated-card" check:"DISC-003.REFUSED,DISC-004.NOT-USED,DISC-004.REFUSED"`
+	// GuessEndpoint sends to https://<card host>/a2a/v1 (1.0 JSON-RPC)
+	// when the card names no interface, instead of refusing it.
+	GuessEndpoint bool `break:"guess-endpoint" check:"DISC-003.NOT-USED"`
+	// LastEqualInterface keeps, of several interfaces with the same
+	// binding and version, the last one listed (a map keyed by binding).
+	LastEqualInterface bool `break:"last-equal-interface" check:"IFACE-007.FIRST"`
+	// EmptyTenant sends params.tenant "" to an interface that declares no
+	// tenant.
+	EmptyTenant bool `break:"empty-tenant" check:"IFACE-007.NO-TENANT"`
+	// TrimEndpointSlash trims a trailing slash from a JSON-RPC interface
+	// URL before posting to it.
+	TrimEndpointSlash bool `break:"trim-endpoint-slash" check:"IFACE-008.EXACT,IFACE-008.DONE"`
 }
 
 // Alternatives switch on a different behaviour that the seeds and the
@@ -483,7 +510,7 @@ type Alternatives struct {
 	// CardOrder takes the first supportedInterfaces entry whose binding and
 	// version the reference speaks, in card order (A2A 1.0 §8.3.2 rule 1),
 	// instead of preferring 1.0 entries to 0.3 ones (a2a-cli SPEC §13.2).
-	CardOrder bool `alt:"card-order" keeps:"IFACE-001.NO-MISMATCH,IFACE-001.DONE,IFACE-003.SUPPORTED-FIRST,IFACE-005.TENANT"`
+	CardOrder bool `alt:"card-order" keeps:"IFACE-001.NO-MISMATCH,IFACE-001.DONE,IFACE-003.SUPPORTED-FIRST,IFACE-005.TENANT,IFACE-007.FIRST,IFACE-007.NO-TENANT,IFACE-008.EXACT"`
 	// RefuseWithoutCredential rejects the delegation (reason
 	// no-credential) at the first candidate whose card demands a
 	// credential the caller does not hold, instead of trying the next.
@@ -520,13 +547,13 @@ type Alternatives struct {
 	// does not ask a 1.0 client to read 0.3 cards (§8.3.2 applies to
 	// supportedInterfaces "if present"; a2a-cli SPEC §13.2 makes 0.3 an
 	// opt-in): its a2a-core verdict is judged for 1.0.
-	Only10 bool `alt:"only-1.0" keeps:"IFACE-001.NO-MISMATCH,IFACE-003.SUPPORTED-FIRST,IFACE-005.TENANT,EXT-001.HEADER"`
+	Only10 bool `alt:"only-1.0" keeps:"IFACE-001.NO-MISMATCH,IFACE-003.SUPPORTED-FIRST,IFACE-005.TENANT,EXT-001.HEADER,IFACE-007.FIRST,IFACE-007.NO-TENANT,DISC-001.URL,DISC-001.DONE"`
 	// Only03 speaks A2A 0.3 over JSON-RPC alone (and declares so): it
 	// uses a card's 0.3 interfaces (0.3 supportedInterfaces entries, then
 	// the 0.3 members url and additionalInterfaces) and refuses a card
 	// that offers none with version-mismatch and nothing sent. Its a2a-core
 	// verdict is judged for 0.3, the 1.0-only scenarios saying "needs 1.0".
-	Only03 bool `alt:"only-0.3" keeps:"IFACE-001.NO-MISMATCH,IFACE-002.FALLBACK,IFACE-002.VERSION,READ-001.COMPLETED,READ-001.NOTHING-INVENTED,READ-002.COMPLETED,EXT-001.ACTIVATED,EXT-001.DONE,CAP-001.NO-STREAM,CAP-001.DONE,XCARD-001.AUTH,XCARD-001.REPLACE,XCARD-002.NOT-USED"`
+	Only03 bool `alt:"only-0.3" keeps:"IFACE-001.NO-MISMATCH,IFACE-002.FALLBACK,IFACE-002.VERSION,READ-001.COMPLETED,READ-001.NOTHING-INVENTED,READ-002.COMPLETED,EXT-001.ACTIVATED,EXT-001.DONE,CAP-001.NO-STREAM,CAP-001.DONE,XCARD-001.AUTH,XCARD-001.REPLACE,XCARD-002.NOT-USED,DISC-001.URL,DISC-001.DONE,DISC-002.DONE"`
 	// PushInline registers the webhook in the send's configuration
 	// (taskPushNotificationConfig, A2A 1.0 §6.6's way) instead of by
 	// CreateTaskPushNotificationConfig after the send: deliveries may then
@@ -552,6 +579,10 @@ type Alternatives struct {
 	// once that origin's card has declared a mutual TLS scheme, instead of
 	// whenever the origin asks for one.
 	CertOnlyIfDeclared bool `alt:"cert-only-if-declared" keeps:"AUTH-010.PRESENT,AUTH-010.DONE,AUTH-010.ONLY-ORIGIN"`
+	// InvalidCardAsOther refuses a card without REQUIRED members with
+	// reason other and the missing members in the detail, as a client
+	// written before the contract had the word invalid-card does.
+	InvalidCardAsOther bool `alt:"invalid-card-as-other" keeps:"DISC-003.NOT-USED,DISC-003.REFUSED,DISC-004.NOT-USED,DISC-004.REFUSED"`
 }
 
 // AltInfo describes one Alternatives field.

@@ -155,7 +155,7 @@ func (r *run) card(cardURL string, mode fetchMode) (*agentCard, error) {
 	if r.cardFetches >= maxCardFetches {
 		return nil, fmt.Errorf("card fetch budget (%d) spent", maxCardFetches)
 	}
-	req, err := http.NewRequestWithContext(r.ctx, http.MethodGet, cardURL, nil)
+	req, err := http.NewRequestWithContext(r.ctx, http.MethodGet, r.cardFetchURL(cardURL), nil)
 	if err != nil {
 		return nil, err
 	}

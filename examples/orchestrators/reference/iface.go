@@ -363,6 +363,10 @@ func (r *run) callREST(a *attempt, method string, params map[string]any) callRes
 	if r.rpcCalls >= maxRPCCalls {
 		return callResult{err: fmt.Errorf("call budget (%d) spent", maxRPCCalls)}
 	}
+	// The declared URL is the binding's base: its routes are appended with
+	// their own slash, so a base declared with a trailing one is not
+	// doubled (.../rest/ + /message:send). JSON-RPC URLs are used as
+	// declared, byte for byte (rpc.go).
 	base := strings.TrimSuffix(a.ep.URL, "/")
 	if t := r.tenant(a); t != "" {
 		base += "/" + url.PathEscape(t)

@@ -441,6 +441,9 @@ func (r *run) try(cardURL string) *attempt {
 		a.reason = contract.ReasonOther
 		return a
 	}
+	if !r.validCard(a, card) { // discovery.go
+		return a
+	}
 	if !r.useCard(a, card) {
 		return a
 	}
@@ -485,7 +488,10 @@ func (r *run) try(cardURL string) *attempt {
 func (r *run) useCard(a *attempt, card *agentCard) bool {
 	prev := a.ep.URL
 	a.card = card
-	a.eps, a.epIndex, a.ep = r.interfaces(card), 0, iface{}
+	a.eps, a.epIndex, a.ep = r.withoutBasePath(r.lastOfEqual(r.interfaces(card))), 0, iface{}
+	if len(a.eps) == 0 {
+		a.eps = r.guessedInterfaces(a) // discovery.go
+	}
 	if len(a.eps) > 0 {
 		a.ep = a.eps[0]
 	}

@@ -64,12 +64,17 @@ func (r *run) newRequest(ctx context.Context, a *attempt, method string, params 
 	}
 	if t := r.tenant(a); t != "" {
 		params["tenant"] = t
+	} else if r.br.EmptyTenant && a.ep.version() == ProtocolVersion {
+		params["tenant"] = ""
 	}
 	body, err := r.envelope(method, params)
 	if err != nil {
 		return nil, err
 	}
-	target := a.ep.URL
+	target := a.ep.URL // byte for byte, as the card spells it
+	if r.br.TrimEndpointSlash {
+		target = strings.TrimSuffix(target, "/")
+	}
 	if r.alt.VersionQuery {
 		target = withQuery(target, "A2A-Version", a.ep.version())
 	}
