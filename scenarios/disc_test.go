@@ -22,7 +22,7 @@ func tHubGet(path, cardPath string) mockvendor.Event {
 	return e
 }
 
-// tAt is a D call at host and path (a task completed when task is set).
+// tAtPath is a D call at host and path (a task completed when task is set).
 func tAtPath(host, path, task string) mockvendor.Event {
 	e := tDTask(mockvendor.OpSend, "SendMessage", task, "completed")
 	e.Host, e.Path = host, path
