@@ -244,55 +244,54 @@ func judgeNotUsed(r *Run, vendor string) Verdict {
 	return Passf("only the card was fetched from %s", vendorName(vendor))
 }
 
-// judgeCardRefused: the delegation was refused, and the reason is the
-// card: invalid-card, or other with a detail. A reason drawn from what the
-// card does not say (skill-unavailable, version-mismatch, ...) fails: the
-// client read a claim into nothing.
+// judgeCardRefused: the delegation ends refused (rejected, failed or
+// escalated), not in a success the card could not have led to. The
+// reason word is reported, not judged: what the client read into the
+// document is not on the wire, and a library may name an empty card by
+// its first missing member ("no compatible transport").
 func judgeCardRefused(r *Run) Verdict {
 	o, bad := r.outcome(0)
 	if bad != nil {
 		return *bad
 	}
-	switch {
-	case o.Outcome == contract.OutcomeCompleted || o.Outcome == contract.OutcomeInterrupted:
-		return Failf("outcome %s from a card that is no card", o.Outcome).Want("rejected with reason invalid-card", o.Outcome)
-	case o.Reason == contract.ReasonInvalidCard:
-		return Passf("outcome %s, reason invalid-card", o.Outcome)
-	case (o.Reason == contract.ReasonOther || o.Reason == "") && strings.TrimSpace(o.Detail) != "":
-		return Passf("outcome %s, reason %q with a detail (%s)", o.Outcome, o.Reason, clipQuote(o.Detail))
+	if o.Outcome == contract.OutcomeCompleted || o.Outcome == contract.OutcomeInterrupted {
+		return Failf("outcome %s from a card that is no card", o.Outcome).Want("rejected (invalid-card, or any reason)", o.Outcome)
 	}
-	return Failf("outcome %s with reason %q (detail %q): a reason the card cannot have given", o.Outcome, o.Reason, clipQuote(o.Detail)).
-		Want("reason invalid-card (or other, saying why in the detail)", "reason "+o.Reason)
+	return Passf("outcome %s, reason %q (%s)", o.Outcome, o.Reason, clipQuote(o.Detail))
 }
 
-// discRefusalChecks are the two checks of a card that is no card.
-func discRefusalChecks(id, what string) []Check {
-	return []Check{
-		{
-			ID:     id + ".NOT-USED",
-			Title:  "nothing is sent to an agent whose card is " + what,
-			Grades: must(Safety),
-			Requirement: "What the card URL answered is " + what + ": not an Agent Card. The client sends that agent nothing: no probe, no task, no guessed endpoint. " +
-				"Nothing in the document is a claim to act on.",
-			Sources: []Source{discPosture, discRequired, discCLI, discUI,
-				Field("a2aproject/a2a-python#1267").Read("an AgentCard with no members set is served as HTTP 200 {}; nothing checks the REQUIRED members")},
-			Fix:     "Validate the card before using it: the members A2A 1.0 marks REQUIRED (name, description, supportedInterfaces or a 0.3 url, version, capabilities, defaultInputModes, defaultOutputModes, skills); refuse the agent when one is missing.",
-			Reached: cardFetched("d"),
-			Judge:   func(r *Run) Verdict { return judgeNotUsed(r, "d") },
-		},
-		{
-			ID:     id + ".REFUSED",
-			Title:  "the agent is refused, and the reason is the card",
-			Grades: must(Safety),
-			Requirement: "The delegation ends refused, with the card as the reason: reason invalid-card (the contract's word), or other with a detail saying why. " +
-				"A reason read into the missing members (skill-unavailable because no skills are listed, version-mismatch because no interface is) is a decision drawn from a document that says nothing, and fails; so does a completion.",
-			Sources: []Source{discPosture, discRequired, discUI,
-				ContractRule("Delegation outcome: reason vocabulary", SrcDescriptive).Read("invalid-card: the card URL answered something that is no Agent Card; the detail names what is missing")},
-			Fix:          "Report rejected with reason invalid-card and name the missing members in the detail.",
-			ReadsOutcome: true,
-			Reached:      cardFetched("d"),
-			Judge:        judgeCardRefused,
-		},
+// discNotUsedCheck: an agent whose card is no card is sent nothing.
+func discNotUsedCheck(id, what string) Check {
+	return Check{
+		ID:     id + ".NOT-USED",
+		Title:  "nothing is sent to an agent whose card is " + what,
+		Grades: must(Safety),
+		Requirement: "What the card URL answered is " + what + ": not an Agent Card. The client sends that agent nothing: no probe, no task, no guessed endpoint. " +
+			"Nothing in the document is a claim to act on.",
+		Sources: []Source{discPosture, discRequired, discCLI, discUI,
+			Field("a2aproject/a2a-python#1267").Read("an AgentCard with no members set is served as HTTP 200 {}; nothing checks the REQUIRED members")},
+		Fix:     "Validate the card before using it: the members A2A 1.0 marks REQUIRED (name, description, supportedInterfaces or a 0.3 url, version, capabilities, defaultInputModes, defaultOutputModes, skills); refuse the agent when one is missing.",
+		Reached: cardFetched("d"),
+		Judge:   func(r *Run) Verdict { return judgeNotUsed(r, "d") },
+	}
+}
+
+// discRefusedCheck: the delegation to an agent whose card lacks REQUIRED
+// members ends refused. DISC-003's {} has none: nothing there names an
+// interface, so no client can report a success from it.
+func discRefusedCheck(id string) Check {
+	return Check{
+		ID:     id + ".REFUSED",
+		Title:  "the delegation ends refused, not in a success",
+		Grades: must(Safety),
+		Requirement: "The delegation ends refused (rejected, failed or escalated): a completion or an interruption reported from an agent whose card is no card fails. " +
+			"The reason word is reported, not judged (the wire cannot show why a client refused); invalid-card is the contract's word for it.",
+		Sources: []Source{discPosture, discRequired, discUI,
+			ContractRule("Delegation outcome: reason vocabulary", SrcDescriptive).Read("invalid-card: the card URL answered something that is no Agent Card; the detail names what is missing")},
+		Fix:          "Report rejected with reason invalid-card and name the missing members in the detail.",
+		ReadsOutcome: true,
+		Reached:      cardFetched("d"),
+		Judge:        judgeCardRefused,
 	}
 }
 
@@ -305,7 +304,7 @@ func disc003() *Scenario {
 		Setup:    "D's card URL answers HTTP 200, application/json, with the empty object {} (fault card-empty), with the usual cache headers. D's endpoints (https://" + mockvendor.HostRPCD + mockvendor.DefaultRPCPath + ") answer honestly, as a client that guesses them would find.",
 		Fleet:    discBadD("card-empty"),
 		Requests: []Request{req(skillS, mockvendor.HostCardD)},
-		Checks:   discRefusalChecks("DISC-003", "{}"),
+		Checks:   []Check{discNotUsedCheck("DISC-003", "{}")},
 	}
 }
 
@@ -318,6 +317,6 @@ func disc004() *Scenario {
 		Setup:    "D's card lacks name, description, version, capabilities, defaultInputModes and defaultOutputModes (fault card-missing); it keeps supportedInterfaces, the 0.3 url and skills, so a client that never checks finds an endpoint and the skill, and the endpoints answer honestly.",
 		Fleet:    discBadD("card-missing"),
 		Requests: []Request{req(skillS, mockvendor.HostCardD)},
-		Checks:   discRefusalChecks("DISC-004", "a card without REQUIRED members"),
+		Checks:   []Check{discNotUsedCheck("DISC-004", "a card without REQUIRED members"), discRefusedCheck("DISC-004")},
 	}
 }

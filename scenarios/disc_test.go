@@ -99,10 +99,13 @@ func TestDiscInvalidCards(t *testing.T) {
 			{"refused from the card, reason other", tOne(other, tCardD()), Pass},
 			{"fetched no card", tOne(invalid), NotExercised},
 		})
+		if id == "DISC-003" {
+			continue // {} names no interface: DISC-003 has no REFUSED check
+		}
 		tStreamCases(t, id+".REFUSED", []tStreamCase{
 			{"completed", tOne(tDone("t-1"), tCardD(), send), Fail},
-			{"no skills read as skill-unavailable", tOne(tRejected(contract.ReasonSkillUnavailable, ""), tCardD()), Fail},
-			{"reason other without a word of why", tOne(tRejected(contract.ReasonOther, ""), tCardD()), Fail},
+			{"no skills read as skill-unavailable", tOne(tRejected(contract.ReasonSkillUnavailable, ""), tCardD()), Pass},
+			{"reason other without a word of why", tOne(tRejected(contract.ReasonOther, ""), tCardD()), Pass},
 			{"no outcome", tOne(nil, tCardD()), Fail},
 			{"invalid-card", tOne(invalid, tCardD()), Pass},
 			{"other, with a detail", tOne(other, tCardD()), Pass},

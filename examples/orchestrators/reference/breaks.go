@@ -467,7 +467,7 @@ type Breaks struct {
 	// UnvalidatedCard takes any JSON object for a card: no required
 	// member is checked, and a card that lists no skills is read as the
 	// wanted skill missing (skill-unavailable).
-	UnvalidatedCard bool `break:"unvalidated-card" check:"DISC-003.REFUSED,DISC-004.NOT-USED,DISC-004.REFUSED"`
+	UnvalidatedCard bool `break:"unvalidated-card" check:"DISC-004.NOT-USED,DISC-004.REFUSED"`
 	// GuessEndpoint sends to https://<card host>/a2a/v1 (1.0 JSON-RPC)
 	// when the card names no interface, instead of refusing it.
 	GuessEndpoint bool `break:"guess-endpoint" check:"DISC-003.NOT-USED"`
@@ -582,7 +582,7 @@ type Alternatives struct {
 	// InvalidCardAsOther refuses a card without REQUIRED members with
 	// reason other and the missing members in the detail, as a client
 	// written before the contract had the word invalid-card does.
-	InvalidCardAsOther bool `alt:"invalid-card-as-other" keeps:"DISC-003.NOT-USED,DISC-003.REFUSED,DISC-004.NOT-USED,DISC-004.REFUSED"`
+	InvalidCardAsOther bool `alt:"invalid-card-as-other" keeps:"DISC-003.NOT-USED,DISC-004.NOT-USED,DISC-004.REFUSED"`
 }
 
 // AltInfo describes one Alternatives field.
