@@ -328,7 +328,7 @@ func TestStopAtDeadlineOverAStream(t *testing.T) {
 		{"stream closed at the deadline, task cancelled", run(failedDeadline, streamed(1, lifeDeadlineMs, "submitted", 1, "working", 2), cancel), Pass, Pass},
 		{"stream closed at the deadline, not cancelled", run(failedDeadline, streamed(1, lifeDeadlineMs, "submitted", 1, "working", 2)), Pass, Fail},
 		{"polled up to the deadline, cancelled", run(failedDeadline, append(polled, pcancel)...), Pass, Pass},
-		{"stream read 3 s past the deadline", run(failedDeadline, streamed(1, lifeLongWorkMs, "submitted", 1, "working", 2, "completed", lifeLongWorkMs)), Fail, Fail},
+		{"stream read past the deadline, to the task's end", run(failedDeadline, streamed(1, lifeLongWorkMs, "submitted", 1, "working", 2, "completed", lifeLongWorkMs)), Fail, Fail},
 		{"stream still open at the end", run(failedDeadline, func() mockvendor.Event { e := streamed(1, 0, "submitted", 1); e.Pending = true; return e }()), Fail, Fail},
 		{"no task created", run(failedDeadline, mockvendor.Event{Seq: 1, Time: at(0), Vendor: "d", Op: mockvendor.OpCardFetch}), NotExercised, NotExercised},
 		// Gave up early (its own timer) but left the stream for the
