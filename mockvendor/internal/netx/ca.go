@@ -138,6 +138,12 @@ func (ca *CA) TestKeyPEM() ([]byte, error) { return TestKeyPEM(ca.key) }
 // the hour of back-dating NewCA has). The certs command uses it for the
 // long-lived CA in fixtures/certs; a fleet run keeps NewCA's 24 hours.
 func NewCAValidFor(d time.Duration) (*CA, error) {
+	return newCA(d, "a2a-conform test CA (not for production)")
+}
+
+// newCA makes a self-signed ECDSA P-256 CA named commonName, valid for d
+// from now and back-dated an hour.
+func newCA(d time.Duration, commonName string) (*CA, error) {
 	if d <= 0 {
 		return nil, errors.New("ca: validity must be positive")
 	}
@@ -148,7 +154,7 @@ func NewCAValidFor(d time.Duration) (*CA, error) {
 	now := time.Now()
 	tmpl := &x509.Certificate{
 		SerialNumber:          serial(),
-		Subject:               pkix.Name{Organization: []string{"a2a-conform test fleet"}, CommonName: "a2a-conform test CA (not for production)"},
+		Subject:               pkix.Name{Organization: []string{"a2a-conform test fleet"}, CommonName: commonName},
 		NotBefore:             now.Add(-time.Hour),
 		NotAfter:              now.Add(d),
 		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageCRLSign | x509.KeyUsageDigitalSignature,

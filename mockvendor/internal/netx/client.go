@@ -7,7 +7,6 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
-	"errors"
 	"time"
 )
 
@@ -19,33 +18,7 @@ import (
 // NewClientCAValidFor returns a fresh ECDSA P-256 CA for client
 // certificates, valid for d from now (back-dated an hour, as NewCA is).
 func NewClientCAValidFor(d time.Duration) (*CA, error) {
-	if d <= 0 {
-		return nil, errors.New("client ca: validity must be positive")
-	}
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return nil, err
-	}
-	now := time.Now()
-	tmpl := &x509.Certificate{
-		SerialNumber:          serial(),
-		Subject:               pkix.Name{Organization: []string{"a2a-conform test fleet"}, CommonName: "a2a-conform test client CA (not for production)"},
-		NotBefore:             now.Add(-time.Hour),
-		NotAfter:              now.Add(d),
-		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageCRLSign | x509.KeyUsageDigitalSignature,
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-		MaxPathLenZero:        true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, key.Public(), key)
-	if err != nil {
-		return nil, err
-	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		return nil, err
-	}
-	return &CA{Cert: cert, key: key, der: der}, nil
+	return newCA(d, "a2a-conform test client CA (not for production)")
 }
 
 // IssueClient returns a client certificate (clientAuth only, no SAN) for
