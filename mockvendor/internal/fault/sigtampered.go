@@ -21,6 +21,15 @@ func init() {
 
 // SignCard signs the card honestly, then adds the skill (SignHook).
 func (t *TamperedCard) SignCard(v VendorView, s CardSigner, card []byte) ([]byte, error) {
+	return signedThenChanged(s, card, func(doc map[string]any) {
+		skills, _ := doc["skills"].([]any)
+		doc["skills"] = append(skills, v.SkillEntry(cmp.Or(t.Skill, "wire-transfer")))
+	})
+}
+
+// signedThenChanged signs card honestly, then lets change edit the signed
+// document: the signature stays, and no longer covers what it says.
+func signedThenChanged(s CardSigner, card []byte, change func(doc map[string]any)) ([]byte, error) {
 	signed, err := s.Sign(card)
 	if err != nil {
 		return nil, err
@@ -29,7 +38,6 @@ func (t *TamperedCard) SignCard(v VendorView, s CardSigner, card []byte) ([]byte
 	if err := json.Unmarshal(signed, &doc); err != nil {
 		return nil, err
 	}
-	skills, _ := doc["skills"].([]any)
-	doc["skills"] = append(skills, v.SkillEntry(cmp.Or(t.Skill, "wire-transfer")))
+	change(doc)
 	return json.Marshal(doc)
 }
