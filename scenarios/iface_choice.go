@@ -173,9 +173,9 @@ func iface008() *Scenario {
 			{
 				ID:           "IFACE-008.DONE",
 				Title:        "the delegation completes at the URL as declared",
-				Grades:       must(Core),
-				Requirement:  "Sent to the URL as declared, the task completes.",
-				Sources:      []Source{ifaceRule3, Field("trpc-group/trpc-a2a-go#144")},
+				Grades:       must(Safety),
+				Requirement:  "Sent to the URL as declared, the task completes: D is honest, so the posture costs nothing here. (A2A asks the client to use the declared URL, IFACE-008.EXACT; it does not ask it to delegate, so the completion is graded in delegation-safety.)",
+				Sources:      []Source{ifaceRule3, Field("trpc-group/trpc-a2a-go#144"), Posture("a delegation to an honest vendor completes: the seeds' posture costs nothing where nothing is wrong")},
 				Fix:          "Use the declared URL unchanged.",
 				ReadsOutcome: true,
 				Reached:      cardFetched("d"),
