@@ -270,11 +270,13 @@ func (a *adapter) delegate(req contract.DelegationRequest) contract.DelegationOu
 
 	var problems []string
 	spokeNone := false // a card offered no transport the SDK speaks
+	badCard := false   // the SDK could not decode what a card URL answered
 	for _, cand := range req.Candidates {
 		card, client, err := connect(ctx, hc, cand, req.Trust.Credentials, req.Task.Extensions)
 		if err != nil {
 			problems = append(problems, err.Error())
 			spokeNone = spokeNone || noTransport(err)
+			badCard = badCard || invalidCard(err)
 			fmt.Fprintf(a.logw, "%s: %v\n", cand, err)
 			if ctx.Err() != nil {
 				break
@@ -327,7 +329,19 @@ func (a *adapter) delegate(req contract.DelegationRequest) contract.DelegationOu
 	if spokeNone {
 		return fail(contract.ReasonVersionMismatch, strings.Join(problems, "; "))
 	}
+	if badCard {
+		return fail(contract.ReasonInvalidCard, strings.Join(problems, "; "))
+	}
 	return fail(contract.ReasonOther, strings.Join(problems, "; "))
+}
+
+// invalidCard reports whether err is agentcard.Resolver's refusal of a
+// card response it could not decode into an AgentCard ("card parsing
+// failed"): the library says the card is bad. It checks no REQUIRED
+// member: {} decodes, and NewFromCard then finds no transport
+// (noTransport).
+func invalidCard(err error) bool {
+	return strings.Contains(err.Error(), "card parsing failed")
 }
 
 // noTransport reports whether err is NewFromCard's refusal of a card whose

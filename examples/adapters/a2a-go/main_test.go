@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -49,5 +50,22 @@ func TestServe(t *testing.T) {
 	}
 	if !strings.Contains(logw.String(), "not JSON") {
 		t.Errorf("garbage not reported: %q", logw.String())
+	}
+}
+
+// TestInvalidCard: a card the SDK's resolver could not decode is
+// invalid-card, in the resolver's own words; no other error is.
+func TestInvalidCard(t *testing.T) {
+	for _, tc := range []struct {
+		err  string
+		want bool
+	}{
+		{"resolving https://a.example/card: card parsing failed: json: cannot unmarshal array into Go value of type a2a.AgentCard", true},
+		{"client from card https://a.example/card: no compatible transports found: available transports - [JSONRPC]", false},
+		{"card request failed: dial tcp: refused", false},
+	} {
+		if got := invalidCard(errors.New(tc.err)); got != tc.want {
+			t.Errorf("invalidCard(%q) = %v, want %v", tc.err, got, tc.want)
+		}
 	}
 }

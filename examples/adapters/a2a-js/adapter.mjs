@@ -6,7 +6,10 @@
 //
 //   - the first candidate's card is fetched with DefaultAgentCardResolver and
 //     a client is built by ClientFactory with the JSON-RPC transport (fresh
-//     card per delegation, no cache, no cache-bypass headers);
+//     card per delegation, no cache, no cache-bypass headers); the candidate
+//     goes to createFromUrl(cardUrl, ''), the form the SDK documents for a
+//     full card URL, so it is fetched byte for byte (a card below a path or
+//     given directly as well as a well-known one at the root);
 //   - the task's message (0.3 shape in the request) is turned into the SDK's
 //     1.0 Message with the SDK's own Message.fromJSON and sent with
 //     sendMessage, or sendMessageStream when task.preferStreaming is set and
@@ -275,8 +278,9 @@ async function delegate(req) {
     let client;
     card = undefined;
     try {
-      const u = new URL(cand);
-      client = await factory.createFromUrl(u.origin, u.pathname);
+      // The card URL as given, with the empty path: createFromUrl's own
+      // documented form for a full card URL (new URL('', cand) is cand).
+      client = await factory.createFromUrl(cand, '');
       card = client.agentCard;
     } catch (err) {
       problems.push(`${cand}: ${describe(err)}`);

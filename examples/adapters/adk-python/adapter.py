@@ -109,6 +109,7 @@ from a2a_conform_contract import (  # noqa: E402
     extensions_of,
     Results,
     is_interrupted,
+    origin_of,
     reason_for,
     replies_of,
     serve,
@@ -133,14 +134,43 @@ def load():
     from google.adk.runners import InMemoryRunner
     from google.genai import types
     from google.protobuf.json_format import MessageToDict
+    from fastapi.openapi.models import OAuth2, OAuthFlowClientCredentials, OAuthFlows
+    from google.adk.auth.auth_credential import AuthCredential, AuthCredentialTypes, OAuth2Auth
 
-    lib = dict(httpx=httpx, ClientConfig=ClientConfig, ClientFactory=ClientFactory,
+    lib = dict(OAuth2=OAuth2, OAuthFlows=OAuthFlows, OAuthFlowClientCredentials=OAuthFlowClientCredentials,
+               AuthCredential=AuthCredential, AuthCredentialTypes=AuthCredentialTypes, OAuth2Auth=OAuth2Auth,
+               httpx=httpx, ClientConfig=ClientConfig, ClientFactory=ClientFactory,
                bindings=[TransportProtocol.JSONRPC, TransportProtocol.HTTP_JSON],
                A2aRemoteAgentConfig=A2aRemoteAgentConfig, RemoteA2aAgent=RemoteA2aAgent, RequestInterceptor=RequestInterceptor,
                InMemoryRunner=InMemoryRunner, types=types, MessageToDict=MessageToDict)
     adapter = Adapter(lib)
     asyncio.run(adapter.warm_up())
     return adapter
+
+
+def oauth_client(lib, req, card_url):
+    """ADK's own OAuth 2.0 client credentials flow for the agent at card_url:
+    RemoteA2aAgent's auth_scheme (an OAuth2 scheme whose clientCredentials
+    flow names the client's tokenUrl and scopes) and auth_credential (the
+    client id and secret), for the trust.oauth2 client held for the card
+    URL's origin, the only origin ADK lets the card's RPC URLs have. ADK's
+    CredentialManager exchanges them for a token (authlib, through requests,
+    which takes its proxy and CA from HTTPS_PROXY and REQUESTS_CA_BUNDLE)
+    once per invocation and sends it as a bearer token on the card fetch and
+    on every call. (None, None) when the caller holds no client there."""
+    client = ((req.get("trust") or {}).get("oauth2") or {}).get(origin_of(card_url))
+    if not isinstance(client, dict) or not client.get("tokenUrl"):
+        return None, None
+    proxy, ca = (req.get("network") or {}).get("proxy"), (req.get("trust") or {}).get("caFile")
+    if proxy:
+        os.environ["HTTPS_PROXY"] = proxy
+    if ca:
+        os.environ["REQUESTS_CA_BUNDLE"] = ca
+    flow = lib["OAuthFlowClientCredentials"](tokenUrl=client["tokenUrl"], scopes={s: "" for s in client.get("scopes") or []})
+    credential = lib["AuthCredential"](
+        auth_type=lib["AuthCredentialTypes"].OAUTH2,
+        oauth2=lib["OAuth2Auth"](client_id=client.get("clientId"), client_secret=client.get("clientSecret")))
+    return lib["OAuth2"](flows=lib["OAuthFlows"](clientCredentials=flow)), credential
 
 
 class Seen:
@@ -269,9 +299,10 @@ class Adapter:
         lib = self.lib
         factory = lib["ClientFactory"](lib["ClientConfig"](
             httpx_client=self._http(req), supported_protocol_bindings=list(lib["bindings"])))
+        scheme, credential = oauth_client(lib, req, card_url)
         agent = lib["RemoteA2aAgent"](
             name="remote_agent", agent_card=card_url, description="the first candidate",
-            a2a_client_factory=factory,
+            a2a_client_factory=factory, auth_scheme=scheme, auth_credential=credential,
             config=lib["A2aRemoteAgentConfig"](request_interceptors=[lib["RequestInterceptor"](
                 before_request=self._before_request)]))
         remote = Remote(agent, lib["InMemoryRunner"](agent=agent, app_name=APP))

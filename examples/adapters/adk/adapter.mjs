@@ -4,12 +4,19 @@
 // the way ADK's docs put a remote A2A agent behind an ADK app. What ADK does
 // by default, and so what this scores:
 //
-//   - RemoteA2AAgent takes the agent's base URL and fetches
-//     <base>/.well-known/agent-card.json with @a2a-js/sdk 0.3's
-//     DefaultAgentCardResolver (given the card URL itself it would fetch
-//     /.well-known/.well-known/agent-card.json, so the adapter passes the
-//     first candidate's origin); one remote agent, so only the first
-//     candidate is used;
+//   - RemoteA2AAgent's agentCard string ("URL to AgentCard" in its type
+//     doc) goes to @a2a-js/sdk 0.3's DefaultAgentCardResolver as a base
+//     URL: the resolver fetches new URL('.well-known/agent-card.json',
+//     base), a relative reference (RFC 3986 §5.2), so given the card URL
+//     itself it would fetch /.well-known/.well-known/agent-card.json. The
+//     adapter passes what a user who knows that would: the card URL with
+//     exactly the part ADK adds taken off, ".well-known/agent-card.json",
+//     so https://h/agents/x/ for a card below a path (DISC-001; the slash
+//     kept, as relative resolution needs it) and https://h/ at the root. A
+//     card URL that does not end so (given directly, DISC-002) goes as it
+//     is, and ADK appends the well-known path to it: no agentCard string
+//     fetches it, and ADK has no card-path option; one remote agent, so
+//     only the first candidate is used;
 //   - it builds a 0.3 JSON-RPC client from the card's url/preferredTransport
 //     (ClientFactory.createFromAgentCard) and reads nothing of the 1.0
 //     supportedInterfaces;
@@ -72,7 +79,6 @@ import { pathToFileURL } from 'node:url';
 import * as undici from 'undici';
 import {
   artifactJoiner,
-  baseOf,
   clientCertFetch,
   credentialsFor,
   describe,
@@ -119,6 +125,21 @@ async function load() {
 // certificate the request holds for an origin to that origin alone (the
 // kit's clientCertFetch: an undici dispatcher per such origin), closing
 // those dispatchers after it.
+// agentBase is the agentCard string for a card URL: the URL with the
+// ".well-known/agent-card.json" that ADK's resolver resolves against it
+// taken off (the slash before it kept), so that ADK fetches the card URL
+// byte for byte; any other card URL as it is.
+function agentBase(cardUrl) {
+  const suffix = '.well-known/agent-card.json';
+  try {
+    const u = new URL(cardUrl);
+    if (u.pathname.endsWith('/' + suffix) && !u.search && !u.hash) return u.href.slice(0, -suffix.length);
+  } catch {
+    // not a URL: give it to ADK as it is
+  }
+  return cardUrl;
+}
+
 async function delegate(adk, req, signal) {
   const certFetch = clientCertFetch(undici, req);
   try {
@@ -175,7 +196,7 @@ async function delegateWith(adk, req, signal, certFetch) {
   remote = new adk.RemoteA2AAgent({
     name: 'remote_agent',
     description: 'the first candidate',
-    agentCard: baseOf(cand),
+    agentCard: agentBase(cand),
     clientFactory,
     beforeRequestCallbacks: [
       (_ctx, params) => {

@@ -5,11 +5,14 @@
 // the framework leaves to the application). What BeeAI does by default, and
 // so what this scores:
 //
-//   - A2AAgent({ url, memory }) resolves ".well-known/agent-card.json"
-//     against url and fetches it with A2AClient.fromCardUrl (given the card
-//     URL itself it would fetch /.well-known/.well-known/agent-card.json, so
-//     the adapter passes the first candidate's origin); one remote agent, so
-//     only the first candidate is used;
+//   - A2AAgent({ url, agentCardPath, memory }) resolves agentCardPath
+//     (default ".well-known/agent-card.json") against url and fetches it
+//     with A2AClient.fromCardUrl. Given a card URL, the adapter uses the
+//     option BeeAI has for it: url is the candidate's origin and
+//     agentCardPath its path (with its query), absolute, so the URL fetched
+//     is the candidate byte for byte, whether it is a well-known URL at the
+//     root, one below a path (DISC-001) or a card URL given directly
+//     (DISC-002); one remote agent, so only the first candidate is used;
 //   - it sends to the card's 0.3 `url` (new A2AClient(card)); a card with
 //     only the 1.0 supportedInterfaces is refused by the SDK;
 //   - it only streams: message/stream, whatever the caller prefers; a card
@@ -63,7 +66,6 @@ import { randomUUID } from 'node:crypto';
 import * as undici from 'undici';
 import {
   artifactJoiner,
-  baseOf,
   describe,
   isInterrupted,
   reasonFor,
@@ -89,12 +91,26 @@ async function load() {
   return { delegate: (req, signal) => delegate(A2AAgent, UnconstrainedMemory, req, signal) };
 }
 
+// cardOption splits a card URL into A2AAgent's url (the origin) and
+// agentCardPath (the absolute path and query), which BeeAI joins back with
+// new URL(agentCardPath, url): the candidate itself. A string that is not
+// a URL goes to BeeAI as url, with its default path (and fails there).
+function cardOption(cand) {
+  try {
+    const u = new URL(cand);
+    return { url: u.origin, agentCardPath: u.pathname + u.search };
+  } catch {
+    return { url: cand, agentCardPath: '.well-known/agent-card.json' };
+  }
+}
+
 async function delegate(A2AAgent, UnconstrainedMemory, req, signal) {
   const skill = req.task?.skill || '';
   const cand = req.candidates?.[0];
   if (!cand) return { outcome: 'failed', reason: 'other', detail: 'no candidates' };
   watch.clear();
-  const agent = new A2AAgent({ url: baseOf(cand), memory: new UnconstrainedMemory() });
+  const { url, agentCardPath } = cardOption(cand);
+  const agent = new A2AAgent({ url, agentCardPath, memory: new UnconstrainedMemory() });
   const message = {
     kind: 'message',
     role: 'user',
@@ -143,7 +159,7 @@ async function delegate(A2AAgent, UnconstrainedMemory, req, signal) {
   const card = agent.agentCard;
   // The card counts as read when the GET succeeded, even if the SDK then
   // refused it (a 1.0-only card has no url), as in the other adapters.
-  if (card || watch.cardRead(new URL('.well-known/agent-card.json', baseOf(cand) + '/').href)) {
+  if (card || watch.cardRead(URL.canParse(agentCardPath, url) ? new URL(agentCardPath, url).href : cand)) {
     Object.assign(out, { cardTrust: 'authoritative', trustMode: 'unpinned' });
   }
   if (card?.url) out.agent = card.url;

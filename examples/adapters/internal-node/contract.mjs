@@ -141,17 +141,26 @@ export function describe(err) {
 // not advertise a JSON-RPC interface"), and -32009 from the agent.
 const unspoken = /does not contain a valid 'url'|No compatible transport found|does not advertise a JSON-RPC interface|-32009|version not supported/i;
 
+// badCard matches a library's own words for a card document it refused as
+// invalid (failed validation, not an Agent Card). A card the library merely
+// finds nothing to speak to on ("No compatible transport found", or
+// @a2a-js/sdk 0.3's "does not contain a valid 'url'", which a valid 1.0-only
+// card gets too) is unspoken, not this.
+const badCard = /invalid agent card|agent card is invalid|not a valid agent card|failed to validate agent card|agent card (?:failed|fails) validation/i;
+
 // reasonFor maps an error to a reason word: deadline; refusal when given
 // (what a 401 meant, from credentialsFor or a watched fetch);
 // endpoint-not-a2a for a -32601 (by code or in the text);
-// extension-unsupported for a -32008 ExtensionSupportRequired; version-mismatch
-// for the errors unspoken matches; or other.
+// extension-unsupported for a -32008 ExtensionSupportRequired; invalid-card
+// for the errors badCard matches; version-mismatch for the errors unspoken
+// matches; or other.
 export function reasonFor(err, signal, refusal) {
   if (signal?.aborted || err?.name === 'TimeoutError' || err?.name === 'AbortError') return 'deadline';
   if (refusal) return refusal;
   const text = describe(err);
   if (err?.code === -32601 || /-32601|method not found/i.test(text)) return 'endpoint-not-a2a';
   if (err?.code === -32008 || /-32008|extension support required/i.test(text)) return 'extension-unsupported';
+  if (badCard.test(text)) return 'invalid-card';
   if (unspoken.test(text)) return 'version-mismatch';
   return 'other';
 }

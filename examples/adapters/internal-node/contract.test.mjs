@@ -154,6 +154,18 @@ test('extensions: activate what the caller implements, refuse what it does not',
   assert.equal(reasonFor({ code: -32008, message: 'Extension support required' }), 'extension-unsupported');
 });
 
+test('a card the library calls invalid is invalid-card; one it cannot speak to is not', () => {
+  for (const [msg, want] of [
+    ['Invalid agent card: missing name', 'invalid-card'],
+    ['Agent card failed validation: supportedInterfaces is required', 'invalid-card'],
+    ['No compatible transport found, available transports: JSONRPC', 'version-mismatch'],
+    ["Provided Agent Card does not contain a valid 'url' for the service endpoint.", 'version-mismatch'],
+    ['Failed to fetch Agent Card from https://a.example/card: 404', 'other'],
+  ]) {
+    assert.equal(reasonFor(new Error(msg)), want, msg);
+  }
+});
+
 test('client certificates go to their origin only', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kit-mtls-'));
   writeFileSync(join(dir, 'c.pem'), 'CERT');

@@ -32,6 +32,7 @@ import asyncio
 import hmac
 import json
 import os
+import re
 import secrets
 import sys
 import time
@@ -167,12 +168,35 @@ def describe(err):
 _UNSPOKEN = ("no compatible transport", "version not supported", "-32009", "versionnotsupported",
              "unsupported protocol version", "no supported interface")
 
+# A library's own words for a card document it refused as invalid (failed
+# validation, not an Agent Card). a2a-sdk 0.3's A2ACardResolver says "Failed
+# to validate agent card structure" with pydantic's list of the members at
+# fault ("loc"); see card_reason.
+_BAD_CARD = ("failed to validate agent card", "invalid agent card", "agent card is invalid",
+             "not a valid agent card", "agent card validation failed")
+
+
+def card_reason(text):
+    """invalid-card when the library's error says the card failed its
+    validation; version-mismatch when a2a-sdk 0.3's pydantic validation
+    faults the 0.3 url alone (a valid 1.0-only card has none: nothing this
+    client speaks); None when text is no card validation error."""
+    low = text.lower()
+    if not any(b in low for b in _BAD_CARD):
+        return None
+    locs = set(re.findall(r'"loc":\["([^"]+)"', text.replace(" ", "").replace("\\\"", "\"")))
+    locs |= set(re.findall(r"'loc':\('([^']+)'", text.replace(" ", "")))
+    if locs == {"url"}:
+        return "version-mismatch"
+    return "invalid-card"
+
 
 def reason_for(err, refusal=None):
     """A reason word for an error: deadline, refusal when given (what a 401
     meant), endpoint-not-a2a for -32601, extension-unsupported for -32008
-    (ExtensionSupportRequired), version-mismatch for a card the library
-    cannot speak to, or other."""
+    (ExtensionSupportRequired), invalid-card for a card the library says
+    failed its validation (card_reason), version-mismatch for a card the
+    library cannot speak to, or other."""
     if isinstance(err, (asyncio.TimeoutError, TimeoutError)) or type(err).__name__ in ("ReadTimeout", "A2AClientTimeoutError"):
         return "deadline"
     if refusal:
@@ -182,6 +206,9 @@ def reason_for(err, refusal=None):
         return "endpoint-not-a2a"
     if getattr(err, "code", None) == -32008 or "-32008" in text or "extension support required" in text:
         return "extension-unsupported"
+    card = card_reason(text)
+    if card:
+        return card
     if any(u in text for u in _UNSPOKEN):
         return "version-mismatch"
     return "other"

@@ -155,6 +155,19 @@ class Extensions(unittest.TestCase):
             code = -32008
         self.assertEqual(kit.reason_for(E("Extension support required")), "extension-unsupported")
 
+    def test_card_reason(self):
+        missing = 'Failed to validate agent card structure from https://a.example/card: [{"type":"missing","loc":["%s"],"msg":"Field required"}%s]'
+        for text, want in [
+            (missing % ("name", ',{"type":"missing","loc":["url"]}'), "invalid-card"),
+            (missing % ("url", ""), "version-mismatch"),  # a 1.0-only card read as 0.3
+            ("Invalid agent card: no skills", "invalid-card"),
+            ("no compatible transports found.", "version-mismatch"),
+            ("Agent card must have a valid URL for RPC communication", "other"),
+        ]:
+            with self.subTest(text=text):
+                self.assertEqual(kit.reason_for(ValueError(text)), want)
+        self.assertIsNone(kit.card_reason("card request failed"))
+
 
 class ClientCertificates(unittest.TestCase):
     REQ = {"trust": {"clientCertificates": {"https://rpc.agent-d.example": {"certFile": "/f/c.pem", "keyFile": "/f/k.pem"}}}}

@@ -100,7 +100,6 @@ within the startup grace.
 """
 
 import os
-import re
 import ssl
 import sys
 
@@ -267,16 +266,10 @@ class Run:
         return dict(out, outcome="failed", reason="other", detail="%s: remote task %s ended in state %s" % (how, self.task_id or "(none)", self.state or "unknown"))
 
     def _reason(self):
-        text = contract.describe(self.error)
-        if "Failed to validate agent card" in text:
-            # a2a-sdk's 0.3 AgentCard needs a url: a 1.0-only card fails
-            # validation there alone, which means the card offers nothing this
-            # client speaks. A card that lacks other members is no card at all.
-            locs = set(re.findall(r'"loc":\["([^"]+)"', text.replace(" ", "")))
-            if locs - {"url"}:
-                return "invalid-card"
-            if "url" in locs:
-                return "version-mismatch"
+        # a2a-sdk's 0.3 AgentCard needs a url: a 1.0-only card fails its
+        # validation there alone, which the kit's card_reason reads as
+        # version-mismatch (nothing this client speaks); a card that lacks
+        # other members is no card at all (invalid-card).
         return contract.reason_for(self.error, self.creds.refusal)
 
 
