@@ -172,7 +172,11 @@ func TestAdapters(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v (run go test ./suite -run TestAdapters -update)", err)
 			}
-			if got != string(want) {
+			switch {
+			case got == string(want):
+			case onlyDeadlineReach(string(want), got):
+				t.Logf("%s adapter: only a deadline-bound check's reach differs from the golden (a loaded machine):\n%s", a.name, lineDiff(string(want), got))
+			default:
 				t.Errorf("%s adapter's scorecard changed:\n%s%s", a.name, lineDiff(string(want), got), changedDetails(string(want), got, details))
 			}
 		})
@@ -356,6 +360,52 @@ func stableDetail(d string) string {
 	return volatileMs.ReplaceAllString(d, "N ms")
 }
 
+// deadlineBound are the checks whose reach depends on the machine's load:
+// their scenario's deadline runs while the orchestrator discovers and
+// sends, and a framework client starved of CPU may send after it (not
+// exercised) where an unloaded run sees it held past it (failed) or
+// cancelled (passed).
+var deadlineBound = []string{"LIFE-004.", "SLOW-003."}
+
+// onlyDeadlineReach reports whether want and got differ only in
+// deadline-bound checks turning NOT_EXERCISED or back, and in the
+// scorecard's head those flips move (scores, counts, the delegation
+// tally). Any other change is a real one.
+func onlyDeadlineReach(want, got string) bool {
+	w, wh := checkLines(want)
+	g, gh := checkLines(got)
+	if len(w) != len(g) || wh == gh {
+		return false // a flip moves the head; a head that did not move means another change
+	}
+	flips := 0
+	for i := range w {
+		if w[i] == g[i] {
+			continue
+		}
+		wid, wres, _ := strings.Cut(w[i], " ")
+		gid, gres, _ := strings.Cut(g[i], " ")
+		bound := slices.ContainsFunc(deadlineBound, func(p string) bool { return strings.HasPrefix(wid, p) })
+		if wid != gid || !bound || (wres != "NOT_EXERCISED" && gres != "NOT_EXERCISED") {
+			return false
+		}
+		flips++
+	}
+	return flips > 0
+}
+
+// checkLines splits a golden into its "ID RESULT" lines (the indented
+// lines under a core failure dropped: a flip adds or removes them) and
+// its head (the profile lines and the delegation tally).
+func checkLines(golden string) (checks []string, head string) {
+	h, body, _ := strings.Cut(golden, "\n\n")
+	for _, l := range strings.Split(body, "\n") {
+		if l != "" && !strings.HasPrefix(l, " ") {
+			checks = append(checks, l)
+		}
+	}
+	return checks, h
+}
+
 // lineDiff lists the lines only in want (-) and only in got (+).
 func lineDiff(want, got string) string {
 	count := map[string]int{}
@@ -379,4 +429,28 @@ func lineDiff(want, got string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+func TestOnlyDeadlineReach(t *testing.T) {
+	head := func(ne int) string {
+		return fmt.Sprintf("a2a-core  score 90.0  not exercised 0\ndelegation-safety  score 40.0  not exercised %d\ndelegations completed 3/9\n\n", ne)
+	}
+	want := head(1) + "LIFE-004.STOP NOT_EXERCISED\nSLOW-003.STOP FAIL\nCARD-001.ROUTE PASS\n"
+	cases := []struct {
+		name string
+		got  string
+		ok   bool
+	}{
+		{"a deadline-bound check reached", head(0) + "LIFE-004.STOP FAIL\nSLOW-003.STOP FAIL\nCARD-001.ROUTE PASS\n", true},
+		{"another deadline-bound check not reached", head(2) + "LIFE-004.STOP NOT_EXERCISED\nSLOW-003.STOP NOT_EXERCISED\nCARD-001.ROUTE PASS\n", true},
+		{"FAIL to PASS of a deadline-bound check", head(1) + "LIFE-004.STOP NOT_EXERCISED\nSLOW-003.STOP PASS\nCARD-001.ROUTE PASS\n", false},
+		{"another check changed", head(0) + "LIFE-004.STOP FAIL\nSLOW-003.STOP FAIL\nCARD-001.ROUTE FAIL\n", false},
+		{"the head alone changed", head(3) + "LIFE-004.STOP NOT_EXERCISED\nSLOW-003.STOP FAIL\nCARD-001.ROUTE PASS\n", false},
+		{"a check missing", head(0) + "LIFE-004.STOP FAIL\nSLOW-003.STOP FAIL\n", false},
+	}
+	for _, tc := range cases {
+		if got := onlyDeadlineReach(want, tc.got); got != tc.ok {
+			t.Errorf("%s: onlyDeadlineReach = %v, want %v", tc.name, got, tc.ok)
+		}
+	}
 }
