@@ -3,8 +3,9 @@ package contract
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
-	"sort"
+	"slices"
 )
 
 // ClientCertificate is a client certificate of the caller, for an agent
@@ -34,13 +35,8 @@ type ClientCertificate struct {
 // files. A nil error means the entries are usable as far as the request
 // shows (the files are read by the OUT).
 func (t Trust) validateClientCertificates() error {
-	keys := make([]string, 0, len(t.ClientCertificates))
-	for k := range t.ClientCertificates {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var errs []error
-	for _, origin := range keys {
+	for _, origin := range slices.Sorted(maps.Keys(t.ClientCertificates)) {
 		c := t.ClientCertificates[origin]
 		if err := checkOrigin(origin); err != nil {
 			errs = append(errs, fmt.Errorf("clientCertificates[%q]: %w", origin, err))

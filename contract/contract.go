@@ -11,8 +11,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -174,12 +175,7 @@ const (
 func (t Trust) Validate() error {
 	var errs []error
 	errs = append(errs, t.ValidateOAuth2()) // contract/oauth2.go
-	keys := make([]string, 0, len(t.Credentials))
-	for k := range t.Credentials {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, origin := range keys {
+	for _, origin := range slices.Sorted(maps.Keys(t.Credentials)) {
 		c := t.Credentials[origin]
 		if err := checkOrigin(origin); err != nil {
 			errs = append(errs, fmt.Errorf("credentials[%q]: %w", origin, err))

@@ -3,8 +3,9 @@ package contract
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -36,13 +37,8 @@ type OAuth2Client struct {
 // colon either, which HTTP Basic could not carry, RFC 7617 §2). A nil
 // error means the clients are usable. [Trust.Validate] calls it.
 func (t Trust) ValidateOAuth2() error {
-	keys := make([]string, 0, len(t.OAuth2))
-	for k := range t.OAuth2 {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var errs []error
-	for _, origin := range keys {
+	for _, origin := range slices.Sorted(maps.Keys(t.OAuth2)) {
 		c := t.OAuth2[origin]
 		if err := checkOrigin(origin); err != nil {
 			errs = append(errs, fmt.Errorf("oauth2[%q]: %w", origin, err))
