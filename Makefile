@@ -12,6 +12,8 @@
 #   make reports  the reference run's JSON, JUnit and HTML reports in reports/
 #   make image    the container image (Dockerfile) with podman or docker
 #   make fuzz     every fuzz target for FUZZTIME (default 60s)
+#   make proto    regenerates internal/a2apb from proto/ with the pinned
+#                 protoc and Go plugins (proto/README.md)
 #   make bench    fleet vs a bare TLS server (both dialects, load client in
 #                 its own process), start-up, suite wall time
 GO      ?= go
@@ -38,10 +40,15 @@ NPM_DIRS := cardsig/testdata/jsinterop examples/adapters/a2a-js \
 PY_DIRS := examples/adapters/a2a-sdk examples/adapters/adk-python examples/adapters/strands
 PYTHON ?= python3
 
-.PHONY: build test test-short lint cross deps fleet reports adapters fuzz bench image
+.PHONY: build test test-short lint cross deps fleet reports adapters fuzz bench image proto
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/a2a-conform
+
+# proto regenerates the gRPC binding's Go code (internal/a2apb) from the
+# vendored A2A 1.0.1 proto; go test ./internal/a2apb checks it is current.
+proto:
+	proto/generate.sh
 
 # image builds the container image (Dockerfile) as a2a-conform:$(VERSION).
 # GO_IMAGE replaces the build stage's base where golang:1.26-bookworm
