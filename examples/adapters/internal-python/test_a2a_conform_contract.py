@@ -130,8 +130,17 @@ class Conversation(unittest.TestCase):
         self.assertEqual(kit.error_reason("text"), "")
 
 
-if __name__ == "__main__":
-    unittest.main()
+class HelloAnswer(unittest.TestCase):
+    def test_declares_what_is_given(self):
+        got = kit.hello_answer("x", "1", bindings=["JSONRPC", "GRPC"], protocol_versions=["1.0"])
+        self.assertEqual(got["bindings"], ["JSONRPC", "GRPC"])
+        self.assertEqual(got["protocolVersions"], ["1.0"])
+        self.assertEqual((got["type"], got["name"], got["version"]), ("hello", "x", "1"))
+
+    def test_omits_what_is_not(self):
+        got = kit.hello_answer("x", "1")
+        self.assertNotIn("bindings", got)
+        self.assertNotIn("protocolVersions", got)
 
 
 class Extensions(unittest.TestCase):
@@ -217,3 +226,7 @@ class OAuth2(unittest.TestCase):
         self.assertEqual(base64.b64decode(headers["Authorization"][6:]).decode(), "a2ac-d:s3+cr%3Aet")
         self.assertTrue(kit.invalid_token('Bearer realm="D", error="invalid_token"'))
         self.assertFalse(kit.invalid_token('Bearer realm="D"'))
+
+
+if __name__ == "__main__":
+    unittest.main()
