@@ -1,6 +1,7 @@
 // Package reference is a2a-conform's reference orchestrator: an A2A 1.0
-// JSON-RPC client that delegates a task the way the two source documents
-// ask, and that passes every check of the catalog.
+// client (JSON-RPC, HTTP+JSON and gRPC; 0.3 over JSON-RPC) that delegates
+// a task the way the two source documents ask, and that passes every check
+// of the catalog.
 //
 // Its posture, per delegation:
 //
