@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"net"
 	"net/url"
 	"slices"
 	"strings"
@@ -76,9 +77,8 @@ func (r *Run) completionContradiction(i int, o *contract.DelegationOutcome) stri
 	if o.TaskID == "" {
 		// A reply that is a Message and no task is a completion (A2A CLI
 		// A2ACLI_SEND_003): it needs that reply, from agent, for skill.
-		host, path := hostPath(o.Agent)
 		if slices.ContainsFunc(evs, func(e mockvendor.Event) bool {
-			return isRealSend(e) && e.MessageReply && e.Host == host && e.Path == path && e.Skill == o.Skill
+			return isRealSend(e) && e.MessageReply && atAgent(o.Agent, e) && e.Skill == o.Skill
 		}) {
 			return ""
 		}
@@ -89,9 +89,8 @@ func (r *Run) completionContradiction(i int, o *contract.DelegationOutcome) stri
 		return says + fmt.Sprintf("; the wire shows no real task %q created in this delegation (%s)", o.TaskID, completedTasks(evs))
 	}
 	created := evs[k]
-	host, path := hostPath(o.Agent)
-	if created.Host != host || created.Path != path && !(created.Binding == mockvendor.BindingREST && strings.HasPrefix(created.Path, path+"/")) {
-		return says + fmt.Sprintf("; the wire shows task %q at https://%s%s", o.TaskID, created.Host, created.Path)
+	if !atAgent(o.Agent, created) {
+		return says + fmt.Sprintf("; the wire shows task %q at %s", o.TaskID, endpointOf(created))
 	}
 	if created.Skill != o.Skill {
 		return says + fmt.Sprintf("; the wire shows task %q sent for skill %q", o.TaskID, created.Skill)
@@ -194,7 +193,13 @@ func lastState(evs []mockvendor.Event, id string) string {
 }
 
 // hostPath splits a URL into the host as the trace names it and the path.
+// A URL without a scheme is an authority, host:port, the form a gRPC
+// interface's url takes (the proto's AgentInterface.url): its host, the
+// port left out when it is 443, and no path.
 func hostPath(raw string) (host, path string) {
+	if !strings.Contains(raw, "://") {
+		return authorityHost(raw), ""
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "", ""
@@ -204,6 +209,52 @@ func hostPath(raw string) (host, path string) {
 		h = u.Hostname()
 	}
 	return h, u.Path
+}
+
+// authorityHost is the host as the trace names it of an authority
+// ("rpc.agent-d.example:443" is rpc.agent-d.example; "127.0.0.1:8443"
+// stays so); "" when it is no host[:port].
+func authorityHost(a string) string {
+	a = strings.TrimSpace(a)
+	if a == "" || strings.ContainsAny(a, "/?#@ ") {
+		return ""
+	}
+	host, port, err := net.SplitHostPort(a)
+	if err != nil {
+		return strings.ToLower(a) // no port: the default, 443
+	}
+	if port == "443" {
+		return strings.ToLower(host)
+	}
+	return strings.ToLower(a)
+}
+
+// atAgent reports whether the request e went to the endpoint the
+// outcome's agent names: the same host and path; for HTTP+JSON a route
+// below the path; for gRPC the same host, the agent being the card's
+// host:port or an https URL (a gRPC call's path is its method's, A2A
+// 1.0.1 §10.3, never the interface's).
+func atAgent(agent string, e mockvendor.Event) bool {
+	host, path := hostPath(agent)
+	if host == "" || e.Host != host {
+		return false
+	}
+	switch e.Binding {
+	case mockvendor.BindingGRPC:
+		return true
+	case mockvendor.BindingREST:
+		return e.Path == path || strings.HasPrefix(e.Path, path+"/")
+	}
+	return e.Path == path
+}
+
+// endpointOf names the endpoint a request reached, for people: its URL,
+// or for a gRPC call the host:port it dialled.
+func endpointOf(e mockvendor.Event) string {
+	if e.Binding == mockvendor.BindingGRPC {
+		return e.Host + " (gRPC)"
+	}
+	return "https://" + e.Host + e.Path
 }
 
 // interruptionContradiction holds an interrupted outcome against the wire:
@@ -217,8 +268,8 @@ func (r *Run) interruptionContradiction(i int, o *contract.DelegationOutcome) st
 	if k < 0 {
 		return says + "; the wire shows no real task with that id created in this delegation"
 	}
-	if host, path := hostPath(o.Agent); evs[k].Host != host || evs[k].Path != path {
-		return says + fmt.Sprintf("; the wire shows task %q at https://%s%s", o.TaskID, evs[k].Host, evs[k].Path)
+	if !atAgent(o.Agent, evs[k]) {
+		return says + fmt.Sprintf("; the wire shows task %q at %s", o.TaskID, endpointOf(evs[k]))
 	}
 	if !slices.ContainsFunc(evs[k:], func(e mockvendor.Event) bool { return e.TaskID == o.TaskID && e.State == want }) {
 		return says + fmt.Sprintf("; the wire shows task %q never answered in that state (last state %q)", o.TaskID, lastState(evs[k:], o.TaskID))

@@ -57,7 +57,7 @@ func sentMessage(e mockvendor.Event) (taskID, contextID, text string, ok bool) {
 		return "", "", "", false
 	}
 	raw := body.Params.Message
-	if e.Binding == mockvendor.BindingREST {
+	if bareBody(e) {
 		raw = body.Message
 	}
 	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {

@@ -162,10 +162,14 @@ func GlobalChecks() []Check {
 }
 
 func judgeJSONRPC(r *Run) Verdict {
-	n := 0
+	n, other := 0, 0
 	for _, e := range r.Events {
-		if !isRPC(e) || e.Pending || e.Binding == mockvendor.BindingREST {
-			continue // not known yet (still being answered), or not JSON-RPC (HTTP+JSON)
+		if isRPC(e) && bareBody(e) {
+			other++ // HTTP+JSON or gRPC: no JSON-RPC envelope to judge
+			continue
+		}
+		if !isRPC(e) || e.Pending {
+			continue // not known yet (still being answered)
 		}
 		body := e.Body() // a body nested too deep for the report is kept as text
 		if e.Method == "" && e.ErrorCode == 0 && len(body) == 0 && (e.Status == http.StatusNotFound || e.Status == http.StatusMethodNotAllowed) {
@@ -210,6 +214,9 @@ func judgeJSONRPC(r *Run) Verdict {
 			return Failf("%s: params is %s, want an object", describe(e), clip(string(p))).At(e.Seq)
 		}
 	}
+	if n == 0 && other > 0 {
+		return NotApplicablef("no JSON-RPC request was made: the %s went over HTTP+JSON or gRPC, which have no JSON-RPC envelope", plural(other, "call"))
+	}
 	if n == 0 {
 		return NotExercisedf("no JSON-RPC request was made")
 	}
@@ -236,6 +243,10 @@ func judgeVersionHeader(r *Run) Verdict {
 			continue
 		}
 		judged++
+		if !sent && e.Binding == mockvendor.BindingGRPC {
+			return Failf("%s: a gRPC call without a2a-version metadata (A2A 1.0.1 §10.2: service parameters go as gRPC metadata), which the agent reads as a 0.3 request", describe(e)).At(e.Seq).
+				Want("metadata a2a-version: 1.0", "absent")
+		}
 		if !sent {
 			return Failf("%s: a 1.0 request without A2A-Version (header or query parameter)", describe(e)).At(e.Seq).Want("A2A-Version: 1.0", "absent")
 		}

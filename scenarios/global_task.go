@@ -86,9 +86,10 @@ func judgeMessageShape(r *Run) Verdict {
 			continue
 		}
 		n++
-		if e.Binding == mockvendor.BindingREST {
-			// An HTTP+JSON body is the request message itself, the params
-			// of its JSON-RPC form.
+		if bareBody(e) {
+			// An HTTP+JSON body, and a gRPC call's message as protojson
+			// JSON, is the request message itself, the params of its
+			// JSON-RPC form.
 			body = append(append([]byte(`{"params":`), body...), '}')
 		}
 		if why := messageShapeError(e.Dialect, body); why != "" {

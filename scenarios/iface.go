@@ -61,14 +61,18 @@ type declared struct {
 }
 
 // at reports whether a request reached the interface: its JSON-RPC URL,
-// or a route below its HTTP+JSON URL.
+// a route below its HTTP+JSON URL, or a gRPC call at the host its gRPC url
+// names (host:port or an https URL).
 func (d declared) at(e mockvendor.Event) bool {
 	host, path := hostPath(d.url)
 	if e.Host != host {
 		return false
 	}
-	if d.binding == mockvendor.BindingREST {
+	switch d.binding {
+	case mockvendor.BindingREST:
 		return e.Binding == mockvendor.BindingREST && strings.HasPrefix(e.Path, path+"/")
+	case mockvendor.BindingGRPC:
+		return e.Binding == mockvendor.BindingGRPC
 	}
 	return e.Binding == "" && e.Path == path
 }
