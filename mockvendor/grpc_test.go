@@ -465,3 +465,76 @@ func TestGRPCExplicitInterface(t *testing.T) {
 		})
 	}
 }
+
+// tRawCodec sends a []byte as the message as it is (a request message
+// no method can read).
+type tRawCodec struct{}
+
+func (tRawCodec) Marshal(v any) ([]byte, error)   { return v.([]byte), nil }
+func (tRawCodec) Unmarshal(b []byte, v any) error { return nil }
+func (tRawCodec) Name() string                    { return "proto" }
+
+// TestGRPCUnreadMessage: a request message grpc-go cannot read (not the
+// method's proto: INTERNAL; over Limits.MaxBody: RESOURCE_EXHAUSTED) is
+// refused before the handler, and traced as the other bindings trace an
+// unreadable or over-limit body (-32700; -32600 with 413).
+func TestGRPCUnreadMessage(t *testing.T) {
+	cfg := tGRPCConfig(nil)
+	cfg.Limits.MaxBody = 4096
+	f := tStart(t, cfg)
+	c := tGRPCDial(t, f, tViaResolve, tGRPCHost)
+	cc, err := grpc.NewClient("passthrough:///"+tGRPCHost+":443",
+		grpc.WithTransportCredentials(credentials.NewTLS(f.TLSConfig())),
+		grpc.WithContextDialer(func(ctx context.Context, addr string) (net.Conn, error) { return f.DialContext(ctx, "tcp", addr) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cc.Close()
+	since := f.Trace().Seq()
+	err = cc.Invoke(tGRPCCtx(t), a2apb.A2AService_SendMessage_FullMethodName, []byte{0x0a, 0xff, 0xff}, new([]byte), grpc.ForceCodec(tRawCodec{}))
+	tGRPCStatus(t, err, codes.Internal, "")
+	if ev := tGRPCEvent(t, f, since, OpSend); ev.ErrorCode != -32700 || !strings.Contains(ev.Note, "not read") {
+		t.Errorf("trace of an unreadable message: %+v", ev)
+	}
+	since = f.Trace().Seq()
+	_, err = c.SendMessage(tGRPCCtx(t), tGRPCSend(strings.Repeat("x", 8000), ""))
+	tGRPCStatus(t, err, codes.ResourceExhausted, "")
+	if ev := tGRPCEvent(t, f, since, OpSend); ev.ErrorCode != -32600 || ev.Status != 413 {
+		t.Errorf("trace of an over-limit message: %+v", ev)
+	}
+}
+
+// TestGRPCCloseEndsStreams: Fleet.Close ends a gRPC stream held open (a
+// subscription to a task that works for ever) and returns; the client
+// reads the stream's end.
+func TestGRPCCloseEndsStreams(t *testing.T) {
+	f, err := NewFleet(tGRPCConfig(func(v *VendorConfig) { v.Faults = []FaultSpec{Spec("long-task", LongTask{Forever: true})} }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	c := tGRPCDial(t, f, tViaProxy, tGRPCHost)
+	q := tGRPCSend("forever", "")
+	q.Configuration = &a2apb.SendMessageConfiguration{ReturnImmediately: true}
+	r, err := c.SendMessage(tGRPCCtx(t), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := c.SubscribeToTask(tGRPCCtx(t), &a2apb.SubscribeToTaskRequest{Id: r.GetTask().GetId()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Recv(); err != nil {
+		t.Fatalf("first event: %v", err)
+	}
+	done := make(chan struct{})
+	go func() { f.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Fleet.Close did not return with a gRPC stream open")
+	}
+	if _, err := tRecv(t, st); status.Code(err) == codes.DeadlineExceeded {
+		t.Errorf("the stream did not end with the fleet: %v", err)
+	}
+}

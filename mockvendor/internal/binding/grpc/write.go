@@ -113,7 +113,7 @@ func settle(ctx context.Context, c *call, q *request, res *ops.Result) error {
 
 // unrenderable is the status of an answer the proto cannot carry.
 func unrenderable(err error, ev *trace.Event) error {
-	ev.Note = "the answer does not convert to the method's proto message: " + trace.CutUTF8(err.Error(), 160)
+	ev.Note = "the answer does not convert to the method's proto message: " + err.Error() // trace.Clip bounds it
 	e := a2a.Internal("the answer does not convert to the proto: " + err.Error())
 	ev.ErrorCode, ev.ErrorMessage = e.Code, e.Message
 	return Status(e, http.StatusOK, "").Err()
