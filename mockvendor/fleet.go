@@ -207,11 +207,7 @@ func (f *Fleet) Start() error {
 			return err
 		}
 	}
-	for _, h := range f.hosts {
-		if h.cfg.GRPC && f.grpc == nil {
-			f.grpc = grpcbinding.NewServer(f.limits.MaxBody)
-		}
-	}
+	f.grpc = f.newGRPCServer()
 	for _, v := range f.vendors {
 		if err := v.init(); err != nil {
 			f.Close()
@@ -238,6 +234,17 @@ func (f *Fleet) Start() error {
 		return err
 	}
 	f.proxy = p
+	return nil
+}
+
+// newGRPCServer is the fleet's gRPC server when a host serves the gRPC
+// binding (nil when none does).
+func (f *Fleet) newGRPCServer() *grpcbinding.Server {
+	for _, h := range f.hosts {
+		if h.cfg.GRPC {
+			return grpcbinding.NewServer(f.limits.MaxBody)
+		}
+	}
 	return nil
 }
 

@@ -415,3 +415,126 @@ func TestGRPCUnknownMethod(t *testing.T) {
 		t.Errorf("trace of an unknown method: %+v", ev)
 	}
 }
+
+// TestCardGRPCInterface: vendor D's card lists its gRPC interface last,
+// as host:port (the proto's AgentInterface.url), and a gRPC client
+// reaches it there in the default fleet; a card with explicit
+// interfaces lists only those.
+func TestCardGRPCInterface(t *testing.T) {
+	f := tDefault(t)
+	card := tGet(t, tClient(t, f, tViaProxy), "https://"+HostCardD+CardPath, nil).JSON
+	ifaces := tAsList(card["supportedInterfaces"])
+	last := ifaces[len(ifaces)-1]
+	if tPath(last, "protocolBinding") != BindingGRPC || tPath(last, "url") != HostRPCD+":443" || tPath(last, "protocolVersion") != "1.0" {
+		t.Fatalf("D's last interface %v, want GRPC 1.0 at %s:443", last, HostRPCD)
+	}
+	c := tGRPCDial(t, f, tViaProxy, HostRPCD)
+	if _, err := c.SendMessage(tGRPCCtx(t), tGRPCSend("via the card", "")); err != nil {
+		t.Fatalf("SendMessage to D's gRPC interface: %v", err)
+	}
+	f2 := tStart(t, tGRPCConfig(func(v *VendorConfig) {
+		v.Card.Interfaces = []CardInterface{{URL: "https://" + tGRPCHost + DefaultRPCPath}}
+	}))
+	card = tGet(t, tClient(t, f2, tViaProxy), "https://agent-g.example"+CardPath, nil).JSON
+	if n := len(tAsList(card["supportedInterfaces"])); n != 1 {
+		t.Errorf("explicit card: %d interfaces, want the 1 given", n)
+	}
+}
+
+// TestGRPCExplicitInterface: an explicit card's GRPC entry names the
+// endpoint as host:port or as an https URL alike; the tenant it declares
+// is the one a call's tenant field must name (A2A 1.0 §8.3.2).
+func TestGRPCExplicitInterface(t *testing.T) {
+	for _, u := range []string{tGRPCHost + ":443", "https://" + tGRPCHost, "https://" + tGRPCHost + ":443/"} {
+		t.Run(u, func(t *testing.T) {
+			f := tStart(t, tGRPCConfig(func(v *VendorConfig) {
+				v.Card.Interfaces = []CardInterface{{URL: u, Binding: BindingGRPC, Tenant: "acme"}}
+			}))
+			c := tGRPCDial(t, f, tViaResolve, tGRPCHost)
+			_, err := c.SendMessage(tGRPCCtx(t), tGRPCSend("no tenant", ""))
+			tGRPCStatus(t, err, codes.InvalidArgument, "INVALID_PARAMS")
+			q := tGRPCSend("tenant", "")
+			q.Tenant = "acme"
+			since := f.Trace().Seq()
+			if _, err := c.SendMessage(tGRPCCtx(t), q); err != nil {
+				t.Fatalf("with the declared tenant: %v", err)
+			}
+			if ev := tGRPCEvent(t, f, since, OpSend); ev.Tenant != "acme" {
+				t.Errorf("trace: tenant %q", ev.Tenant)
+			}
+		})
+	}
+}
+
+// tRawCodec sends a []byte as the message as it is (a request message
+// no method can read).
+type tRawCodec struct{}
+
+func (tRawCodec) Marshal(v any) ([]byte, error)   { return v.([]byte), nil }
+func (tRawCodec) Unmarshal(b []byte, v any) error { return nil }
+func (tRawCodec) Name() string                    { return "proto" }
+
+// TestGRPCUnreadMessage: a request message grpc-go cannot read (not the
+// method's proto: INTERNAL; over Limits.MaxBody: RESOURCE_EXHAUSTED) is
+// refused before the handler, and traced as the other bindings trace an
+// unreadable or over-limit body (-32700; -32600 with 413).
+func TestGRPCUnreadMessage(t *testing.T) {
+	cfg := tGRPCConfig(nil)
+	cfg.Limits.MaxBody = 4096
+	f := tStart(t, cfg)
+	c := tGRPCDial(t, f, tViaResolve, tGRPCHost)
+	cc, err := grpc.NewClient("passthrough:///"+tGRPCHost+":443",
+		grpc.WithTransportCredentials(credentials.NewTLS(f.TLSConfig())),
+		grpc.WithContextDialer(func(ctx context.Context, addr string) (net.Conn, error) { return f.DialContext(ctx, "tcp", addr) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cc.Close()
+	since := f.Trace().Seq()
+	err = cc.Invoke(tGRPCCtx(t), a2apb.A2AService_SendMessage_FullMethodName, []byte{0x0a, 0xff, 0xff}, new([]byte), grpc.ForceCodec(tRawCodec{}))
+	tGRPCStatus(t, err, codes.Internal, "")
+	if ev := tGRPCEvent(t, f, since, OpSend); ev.ErrorCode != -32700 || !strings.Contains(ev.Note, "not read") {
+		t.Errorf("trace of an unreadable message: %+v", ev)
+	}
+	since = f.Trace().Seq()
+	_, err = c.SendMessage(tGRPCCtx(t), tGRPCSend(strings.Repeat("x", 8000), ""))
+	tGRPCStatus(t, err, codes.ResourceExhausted, "")
+	if ev := tGRPCEvent(t, f, since, OpSend); ev.ErrorCode != -32600 || ev.Status != 413 {
+		t.Errorf("trace of an over-limit message: %+v", ev)
+	}
+}
+
+// TestGRPCCloseEndsStreams: Fleet.Close ends a gRPC stream held open (a
+// subscription to a task that works for ever) and returns; the client
+// reads the stream's end.
+func TestGRPCCloseEndsStreams(t *testing.T) {
+	f, err := NewFleet(tGRPCConfig(func(v *VendorConfig) { v.Faults = []FaultSpec{Spec("long-task", LongTask{Forever: true})} }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	c := tGRPCDial(t, f, tViaProxy, tGRPCHost)
+	q := tGRPCSend("forever", "")
+	q.Configuration = &a2apb.SendMessageConfiguration{ReturnImmediately: true}
+	r, err := c.SendMessage(tGRPCCtx(t), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := c.SubscribeToTask(tGRPCCtx(t), &a2apb.SubscribeToTaskRequest{Id: r.GetTask().GetId()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Recv(); err != nil {
+		t.Fatalf("first event: %v", err)
+	}
+	done := make(chan struct{})
+	go func() { f.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Fleet.Close did not return with a gRPC stream open")
+	}
+	if _, err := tRecv(t, st); status.Code(err) == codes.DeadlineExceeded {
+		t.Errorf("the stream did not end with the fleet: %v", err)
+	}
+}

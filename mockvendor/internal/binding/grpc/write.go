@@ -29,16 +29,23 @@ import (
 // contentType is the Content-Type the trace records of a gRPC answer.
 const contentType = "application/grpc"
 
-// unmarshal reads the JSON answers: members the proto does not know are
-// dropped (an answer fault's extra members, the 0.3 members).
-var unmarshal = protojson.UnmarshalOptions{DiscardUnknown: true}
+// lenient reads the JSON answers an exact reading refuses: members the
+// proto does not know are dropped (unknown-fields' extra members).
+var lenient = protojson.UnmarshalOptions{DiscardUnknown: true}
 
-// fromJSON fills out from the JSON b (null: the empty message).
+// fromJSON fills out from the JSON b (null: the empty message). An
+// honest answer reads exactly; one that does not (a fault's) is read
+// again with its enum names outside the proto's enums sent as
+// unrecognized values (enums.go) and its unknown members dropped.
 func fromJSON(b []byte, out proto.Message) error {
 	if len(b) == 0 || string(b) == "null" {
 		b = []byte("{}")
 	}
-	return unmarshal.Unmarshal(b, out)
+	if protojson.Unmarshal(b, out) == nil {
+		return nil
+	}
+	proto.Reset(out)
+	return lenient.Unmarshal(unrecognizedEnums(b, out.ProtoReflect().Descriptor()), out)
 }
 
 // prelude does what every answer of q does before its body: the trace's
@@ -97,7 +104,7 @@ func settle(ctx context.Context, c *call, q *request, res *ops.Result) error {
 	case binding.Dropped:
 		c.ev.Note = "answer lost: the task was created, then the call's HTTP/2 stream was reset before the answer (lost-answer)"
 		c.reset.Store(true)
-		return status.Error(codes.Unavailable, "answer lost")
+		return errAborted
 	case binding.Gone:
 		return status.Error(codes.Canceled, "the call ended before its answer")
 	}
@@ -106,7 +113,7 @@ func settle(ctx context.Context, c *call, q *request, res *ops.Result) error {
 
 // unrenderable is the status of an answer the proto cannot carry.
 func unrenderable(err error, ev *trace.Event) error {
-	ev.Note = "the answer does not convert to the method's proto message: " + trace.CutUTF8(err.Error(), 160)
+	ev.Note = "the answer does not convert to the method's proto message: " + err.Error() // trace.Clip bounds it
 	e := a2a.Internal("the answer does not convert to the proto: " + err.Error())
 	ev.ErrorCode, ev.ErrorMessage = e.Code, e.Message
 	return Status(e, http.StatusOK, "").Err()
