@@ -477,7 +477,7 @@ func iface004() *Scenario {
 		Area:   "iface",
 		Source: "a2aproject/a2a-go PR 50; A2A 1.0 §5.2, §8.3.2; A2ACLI_TX_001",
 		Setup: "D's card lists supportedInterfaces [GRPC 1.0 at " + grpcURLD + ", JSONRPC 1.0 at " + downURLD + " (its host closes every connection), JSONRPC 1.0 at " + rpcURLD + "]. " +
-			"The gRPC host serves no A2A over HTTP/1.1; the card is a 1.0 card (no 0.3 members). The dead interface is an outage as a client meets one, " +
+			"The gRPC host serves no A2A: no HTTP binding, and its TLS offers no h2, so a gRPC client cannot reach it either and moves on as from the dead interface; the card is a 1.0 card (no 0.3 members). The dead interface is an outage as a client meets one, " +
 			"not a card that misdeclares its interfaces (A2A 1.0 §5.2 asks clients to fall back).",
 		Fleet: func() mockvendor.Config {
 			d := withFaults(ifaceVendorD(func(c *mockvendor.CardConfig) {

@@ -191,7 +191,7 @@ func (r *run) grpcClient(a *attempt) (a2apb.A2AServiceClient, error) {
 // (credential, extensions), lowercased, and a2a-version.
 func (r *run) grpcMetadata(a *attempt, method string) metadata.MD {
 	req := &http.Request{Header: http.Header{}}
-	if !r.withholdCredential(method) {
+	if !r.withholdCredential(method) && !r.br.GRPCNoCredential {
 		r.authorize(a, req) // auth.go
 	}
 	if method == "GetExtendedAgentCard" && r.br.ExtendedCardNoCredential {
@@ -202,7 +202,7 @@ func (r *run) grpcMetadata(a *attempt, method string) metadata.MD {
 	for k, v := range req.Header {
 		md[strings.ToLower(k)] = v
 	}
-	if !r.br.NoVersionHeader && !r.br.GRPCNoVersion {
+	if !r.br.NoVersionHeader && !r.br.GRPCNoVersion && !r.br.GRPCSwallowStatus {
 		md.Set("a2a-version", a.ep.version())
 	}
 	return md
@@ -334,6 +334,11 @@ func (r *run) grpcFailure(a *attempt, method string, err error, header, trailer 
 	st := status.Convert(err)
 	if e := grpcTransportError(method, a.ep.URL, st, p, first); e != nil {
 		return callResult{err: e, tls: wire.IsTLSVerifyError(e)}, nil
+	}
+	if r.br.GRPCSwallowStatus && method == "SendMessage" {
+		// The break: the status is not looked at, and an empty answer
+		// reads as a Message reply.
+		return callResult{info: wire.TaskInfo{Message: true}, raw: json.RawMessage(`{"message":{"role":"ROLE_AGENT","parts":[]}}`)}, nil
 	}
 	code := http.StatusOK
 	if st.Code() == codes.Unauthenticated {

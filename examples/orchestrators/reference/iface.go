@@ -62,12 +62,13 @@ type legacyInterface struct {
 }
 
 // speaks reports whether the reference speaks the binding at the version
-// (gRPC at 1.0 only; not at all under the GRPCSkip break).
+// (gRPC at 1.0 only; not at all under the GRPCSkip break and the NoGRPC
+// alternative).
 func (r *run) speaks(binding, version string) bool {
 	b := strings.ToUpper(strings.TrimSpace(binding))
 	switch version {
 	case ProtocolVersion:
-		return b == bindingJSONRPC || b == bindingREST || b == bindingGRPC && !r.br.GRPCSkip
+		return b == bindingJSONRPC || b == bindingREST || b == bindingGRPC && !r.br.GRPCSkip && !r.alt.NoGRPC
 	case legacyVersion:
 		return b == bindingJSONRPC
 	}
@@ -167,9 +168,29 @@ func (r *run) fromSupported(list []cardInterface) []iface {
 		}
 	}
 	if r.alt.CardOrder || r.br.AnyVersionInterface {
-		return all
+		return r.grpcFirst(all)
 	}
-	return append(v10, v03...)
+	return r.grpcFirst(append(v10, v03...))
+}
+
+// grpcFirst moves the gRPC interfaces ahead of the others, in their
+// order, under the PreferGRPC alternative (A2A 1.0.1 §5.2: a client may
+// choose any protocol the agent declares); a delegation that asks for
+// push notifications keeps the card's order, since the reference
+// registers webhooks over JSON-RPC only (push.go).
+func (r *run) grpcFirst(l []iface) []iface {
+	if !r.alt.PreferGRPC || r.req.Task.Push {
+		return l
+	}
+	var g, other []iface
+	for _, i := range l {
+		if i.Binding == bindingGRPC {
+			g = append(g, i)
+		} else {
+			other = append(other, i)
+		}
+	}
+	return append(g, other...)
 }
 
 // fromLegacy reads a card without supportedInterfaces: url at its

@@ -138,14 +138,16 @@ func New(opts Options) *Orchestrator {
 // Speaks declares what the reference speaks as an A2A client, for its
 // hello answer (driver contract, Control messages): A2A 1.0 (preferred)
 // and 0.3, over JSON-RPC, HTTP+JSON and gRPC (0.3 over JSON-RPC only).
-// The Only10 and Only03 alternatives declare their one version. The
-// GRPCSkip break declares gRPC all the same.
+// The Only10 and Only03 alternatives declare their one version, NoGRPC
+// no gRPC. The GRPCSkip break declares gRPC all the same.
 func (o *Orchestrator) Speaks() (protocolVersions, bindings []string) {
 	switch {
 	case o.opts.Alt.Only10:
 		return []string{ProtocolVersion}, []string{contract.BindingJSONRPC, contract.BindingHTTPJSON, contract.BindingGRPC}
 	case o.opts.Alt.Only03:
 		return []string{legacyVersion}, []string{contract.BindingJSONRPC}
+	case o.opts.Alt.NoGRPC:
+		return []string{legacyVersion, ProtocolVersion}, []string{contract.BindingJSONRPC, contract.BindingHTTPJSON}
 	}
 	return []string{legacyVersion, ProtocolVersion}, []string{contract.BindingJSONRPC, contract.BindingHTTPJSON, contract.BindingGRPC}
 }

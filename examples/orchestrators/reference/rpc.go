@@ -315,10 +315,19 @@ func (r *run) transportFailure(a *attempt, what string, res callResult) bool {
 	}
 	r.notef("%s of %s: %v", what, a.ep.URL, res.err)
 	a.reason = contract.ReasonOther
-	if r.ctx.Err() != nil {
+	// A gRPC call's deadline travels with it (grpc-timeout): the server
+	// may end it a moment before the delegation's own context runs out.
+	if r.ctx.Err() != nil || errors.Is(res.err, context.DeadlineExceeded) && r.nearDeadline() {
 		a.reason = contract.ReasonDeadline
 	}
 	return false
+}
+
+// nearDeadline reports whether the delegation's deadline is at most
+// 200 ms away.
+func (r *run) nearDeadline() bool {
+	dl, ok := r.ctx.Deadline()
+	return ok && time.Until(dl) < 200*time.Millisecond
 }
 
 // reroute handles a server-range error (probe or real task): the card is
