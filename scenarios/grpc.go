@@ -439,7 +439,7 @@ func auth013() *Scenario {
 				Sources: []Source{
 					authProcess,
 					Proto("APIKeySecurityScheme", SrcDescriptive, Server).Read("location (query, header or cookie) and name: the parameter the key goes in; over gRPC a header is metadata"),
-					A2A("§10.2", SrcDescriptive, Client).Read("gRPC metadata carries what the HTTP bindings put in headers; metadata keys are case-insensitive and lowercased by gRPC"),
+					A2A("§10.2", SrcDescriptive, Client).Read("over gRPC, service parameters travel as metadata (headers), whose keys gRPC lowercases; the section names no credential, so it is read only as where a header goes over gRPC"),
 					authCLIAttach,
 					Field("a2aproject/a2a-java#708").Read("credentials missing from requests on one of the client's paths"),
 				},
