@@ -196,6 +196,22 @@ func TestExistingJudgesReadGRPC(t *testing.T) {
 	}
 }
 
+// TestIfaceUnreachableGRPC: for a gRPC client, IFACE-004's first
+// interface it speaks is the gRPC one, whose host offers no h2: a broken
+// off handshake there is the failure that leads to the next interface.
+func TestIfaceUnreachableGRPC(t *testing.T) {
+	card := tCardD()
+	broke := mockvendor.Event{Vendor: "d", Host: hostGRPCD, Op: mockvendor.OpTLSFailed, Note: "the client broke off the TLS handshake"}
+	down := mockvendor.Event{Vendor: "d", Host: hostDownD, Op: mockvendor.OpConnRefused, Note: "the endpoint refused the connection"}
+	send := tDTask(mockvendor.OpSend, "SendMessage", "t-1", "completed")
+	tStreamCases(t, "IFACE-004.NEXT-ON-FAIL", []tStreamCase{
+		{"gave up after the gRPC interface", tSpeaking(tOne(tFailed(contract.ReasonOther, nil), card, broke), contract.BindingGRPC), Fail},
+		{"gRPC, then the dead interface, then the live one", tSpeaking(tOne(tDone("t-1"), card, broke, down, send), contract.BindingGRPC), Pass},
+		{"the dead interface, then the live one", tOne(tDone("t-1"), card, down, send), Pass},
+		{"tried nothing", tSpeaking(tOne(tFailed(contract.ReasonOther, nil), card), contract.BindingGRPC), NotExercised},
+	})
+}
+
 // TestHostPathAuthority: a gRPC url (host:port) names its host as the
 // trace does; https URLs are read as before.
 func TestHostPathAuthority(t *testing.T) {

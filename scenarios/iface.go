@@ -121,14 +121,19 @@ func interfaceTried(vendor string) Precondition {
 	}
 }
 
-// connRefusedAt needs a connection the host refused.
-func connRefusedAt(host string) Precondition {
-	return Precondition{
-		Needs: "try the interface at " + host + ", which refuses connections",
-		Met: func(r *Run) bool {
-			return slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool { return e.Op == mockvendor.OpConnRefused && e.Host == host })
-		},
-	}
+// unreachedIFACE004 reports whether e is IFACE-004's client failing to
+// reach an interface: the dead JSON-RPC host refusing the connection, or
+// a TLS handshake with the gRPC host broken off (its TLS offers no h2,
+// which is all a gRPC client offers).
+func unreachedIFACE004(e mockvendor.Event) bool {
+	return e.Op == mockvendor.OpConnRefused && e.Host == hostDownD || e.Op == mockvendor.OpTLSFailed && e.Host == hostGRPCD
+}
+
+// unreachableTried needs IFACE-004's client to have met an interface it
+// could not reach.
+var unreachableTried = Precondition{
+	Needs: "try an interface that cannot be reached (the JSON-RPC one at " + hostDownD + ", which refuses connections; for a gRPC client, the gRPC one at " + hostGRPCD + ", whose TLS offers no h2)",
+	Met:   func(r *Run) bool { return slices.ContainsFunc(r.Events, unreachedIFACE004) },
 }
 
 // versionRefused needs a 1.x request the vendor answered -32009.
@@ -532,9 +537,9 @@ func iface004() *Scenario {
 				},
 				Fix:          "Keep the ordered list of usable interfaces; on a connection failure move to the next before reporting failure.",
 				ReadsOutcome: true,
-				Reached:      connRefusedAt(hostDownD),
+				Reached:      unreachableTried,
 				Judge: func(r *Run) Verdict {
-					refused := slices.IndexFunc(r.Events, func(e mockvendor.Event) bool { return e.Op == mockvendor.OpConnRefused && e.Host == hostDownD })
+					refused := slices.IndexFunc(r.Events, unreachedIFACE004)
 					if refused < 0 {
 						if v, ok := unusableCard(r, "d", decl); ok {
 							return v
@@ -548,7 +553,7 @@ func iface004() *Scenario {
 					if v.Seq != 0 && v.Seq < r.Events[refused].Seq {
 						return Failf("the task completed at %s before the dead interface was tried", rpcURLD).At(v.Seq)
 					}
-					return Passf("the connection to %s failed (#%d); the task completed at %s", downURLD, r.Events[refused].Seq, rpcURLD).At(v.Seq)
+					return Passf("the connection to %s failed (#%d); the task completed at %s", r.Events[refused].Host, r.Events[refused].Seq, rpcURLD).At(v.Seq)
 				},
 			},
 		},
