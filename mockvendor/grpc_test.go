@@ -17,6 +17,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/encoding/gzip"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/structpb"
@@ -589,5 +590,16 @@ func TestHTTP2OnGRPCHost(t *testing.T) {
 	ev := tWaitEvent(t, f, since, func(e Event) bool { return e.Op == OpSend && !e.Pending })
 	if !strings.Contains(ev.Note, "HTTP/2 stream was reset") {
 		t.Errorf("trace note %q", ev.Note)
+	}
+}
+
+// TestGRPCGzip: a call compressed with gzip (grpc-encoding) is read and
+// answered.
+func TestGRPCGzip(t *testing.T) {
+	f := tStart(t, tGRPCConfig(nil))
+	c := tGRPCDial(t, f, tViaResolve, tGRPCHost)
+	r, err := c.SendMessage(tGRPCCtx(t), tGRPCSend(strings.Repeat("zip ", 100), ""), grpc.UseCompressor(gzip.Name))
+	if err != nil || r.GetTask().GetStatus().GetState() != a2apb.TaskState_TASK_STATE_COMPLETED {
+		t.Fatalf("gzip call: %v %v", r, err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	gogrpc "google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	_ "google.golang.org/grpc/encoding/gzip" // calls compressed with gzip are read (and answered so)
 	"google.golang.org/grpc/stats"
 	"google.golang.org/grpc/status"
 
