@@ -620,6 +620,10 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
+// ResetStream asks for the request's HTTP/2 stream to be reset once its
+// trace event is complete (binding.StreamResetter).
+func (w *statusWriter) ResetStream() { w.reset = true }
+
 // Done is closed when the fleet closes, so servers that ride on it (the
 // admin API) can stop with it.
 func (f *Fleet) Done() <-chan struct{} { return f.closing }

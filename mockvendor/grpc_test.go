@@ -1,10 +1,13 @@
 package mockvendor
 
 import (
+	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"io"
 	"net"
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,9 +17,12 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/encoding/gzip"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	"golang.org/x/net/http2"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2apb"
 )
@@ -536,5 +542,64 @@ func TestGRPCCloseEndsStreams(t *testing.T) {
 	}
 	if _, err := tRecv(t, st); status.Code(err) == codes.DeadlineExceeded {
 		t.Errorf("the stream did not end with the fleet: %v", err)
+	}
+}
+
+// TestHTTP2OnGRPCHost: a host with the gRPC binding offers h2 after
+// http/1.1: a client offering both keeps HTTP/1.1; one offering only h2
+// (as gRPC clients do) gets HTTP/2 for JSON-RPC too, and a lost answer
+// there resets the request's stream, the trace event completed.
+func TestHTTP2OnGRPCHost(t *testing.T) {
+	f := tStart(t, tGRPCConfig(nil))
+	u := "https://" + tGRPCHost + DefaultRPCPath
+	tr := tResolveTransport(f)
+	tr.ForceAttemptHTTP2 = true // offers h2 and http/1.1
+	defer tr.CloseIdleConnections()
+	h2 := &http2.Transport{TLSClientConfig: f.TLSConfig(), DialTLSContext: func(ctx context.Context, network, addr string, cfg *tls.Config) (net.Conn, error) {
+		conn, err := f.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return tls.Client(conn, cfg), nil
+	}}
+	defer h2.CloseIdleConnections()
+	post := func(rt http.RoundTripper, text string) (*http.Response, error) {
+		req, _ := http.NewRequest(http.MethodPost, u, bytes.NewReader(tEnvelope("SendMessage", tSendParams(Dialect10, text, ""))))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("A2A-Version", "1.0")
+		return (&http.Client{Transport: rt, Timeout: 10 * time.Second}).Do(req)
+	}
+	for rt, major := range map[http.RoundTripper]int{tr: 1, h2: 2} {
+		resp, err := post(rt, "which protocol")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.ProtoMajor != major || resp.StatusCode != 200 {
+			t.Errorf("%T: HTTP/%d %d, want HTTP/%d 200", rt, resp.ProtoMajor, resp.StatusCode, major)
+		}
+	}
+	if _, err := f.AddFault("g", Spec("lost-answer", nil)); err != nil {
+		t.Fatal(err)
+	}
+	since := f.Trace().Seq()
+	if resp, err := post(h2, "lost"); err == nil {
+		resp.Body.Close()
+		t.Fatalf("lost answer over HTTP/2 answered %d", resp.StatusCode)
+	}
+	ev := tWaitEvent(t, f, since, func(e Event) bool { return e.Op == OpSend && !e.Pending })
+	if !strings.Contains(ev.Note, "HTTP/2 stream was reset") {
+		t.Errorf("trace note %q", ev.Note)
+	}
+}
+
+// TestGRPCGzip: a call compressed with gzip (grpc-encoding) is read and
+// answered.
+func TestGRPCGzip(t *testing.T) {
+	f := tStart(t, tGRPCConfig(nil))
+	c := tGRPCDial(t, f, tViaResolve, tGRPCHost)
+	r, err := c.SendMessage(tGRPCCtx(t), tGRPCSend(strings.Repeat("zip ", 100), ""), grpc.UseCompressor(gzip.Name))
+	if err != nil || r.GetTask().GetStatus().GetState() != a2apb.TaskState_TASK_STATE_COMPLETED {
+		t.Fatalf("gzip call: %v %v", r, err)
 	}
 }

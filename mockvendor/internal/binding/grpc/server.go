@@ -8,6 +8,7 @@ import (
 
 	gogrpc "google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	_ "google.golang.org/grpc/encoding/gzip" // calls compressed with gzip are read (and answered so)
 	"google.golang.org/grpc/stats"
 	"google.golang.org/grpc/status"
 
@@ -49,13 +50,13 @@ func IsGRPC(r *http.Request) bool {
 }
 
 // Serve answers the gRPC call r to host h, recording it in ev, and
-// returns only once the call's handler has returned. reset reports that
-// the call's HTTP/2 stream must be reset instead of ended (a lost answer,
-// a stream broken off): nothing more was written, and the caller, once it
-// has completed the trace event, panics with http.ErrAbortHandler, which
-// net/http answers with RST_STREAM.
-func (s *Server) Serve(w http.ResponseWriter, r *http.Request, h binding.Host, ev *trace.Event) (reset bool) {
-	c := &call{host: h, ev: ev, header: r.Header, done: make(chan struct{})}
+// returns only once nothing touches ev any more. A call whose HTTP/2
+// stream is to be reset instead of ended (a lost answer, a stream broken
+// off) writes nothing more and has w reset it once traced (w is a
+// binding.StreamResetter; else Serve panics with http.ErrAbortHandler,
+// which net/http answers with RST_STREAM).
+func (s *Server) Serve(w http.ResponseWriter, r *http.Request, h binding.Host, ev *trace.Event) {
+	c := &call{host: h, ev: ev, header: r.Header, done: make(chan struct{}), flushedC: make(chan struct{}, 1)}
 	c.method, c.known = methods[r.URL.Path]
 	ev.Binding, ev.Dialect, ev.Method, ev.Op = Name, string(a2a.Dialect10), c.method.name, c.method.op
 	if !c.known {
@@ -63,7 +64,13 @@ func (s *Server) Serve(w http.ResponseWriter, r *http.Request, h binding.Host, e
 	}
 	ctx := context.WithValue(r.Context(), callKey{}, c)
 	s.srv.ServeHTTP(&resetWriter{ResponseWriter: w, c: c}, r.WithContext(ctx))
-	return c.finish()
+	if c.finish() {
+		if rs, ok := w.(binding.StreamResetter); ok {
+			rs.ResetStream()
+			return
+		}
+		panic(http.ErrAbortHandler)
+	}
 }
 
 // callKey is the context key of a call's *call.
@@ -85,7 +92,11 @@ type call struct {
 	started bool // the call's goroutine took it (lifecycle's Begin)
 	over    bool // Serve returned: the goroutine must not take it
 	done    chan struct{}
-	reset   atomic.Bool
+	// reset and the write counts: reset.go.
+	reset    atomic.Bool
+	queued   atomic.Int64
+	flushed  atomic.Int64
+	flushedC chan struct{}
 	// handled is set by the method's handler: it answers the call and
 	// records its outcome (else lifecycle's End records an error grpc-go
 	// answered before the handler ran).
@@ -186,33 +197,3 @@ func traceUnread(ev *trace.Event, err error) {
 	ev.ContentType = contentType
 	ev.Note = "the request message was not read: " + st.Message() // trace.Clip bounds it
 }
-
-// resetWriter is the ResponseWriter grpc-go writes the call to: once the
-// call is to be reset it writes nothing more, so that Serve's caller can
-// reset the stream.
-type resetWriter struct {
-	http.ResponseWriter
-	c *call
-}
-
-func (w *resetWriter) WriteHeader(code int) {
-	if !w.c.reset.Load() {
-		w.ResponseWriter.WriteHeader(code)
-	}
-}
-
-func (w *resetWriter) Write(b []byte) (int, error) {
-	if w.c.reset.Load() {
-		return len(b), nil
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-// Flush flushes what was written (grpc-go requires an http.Flusher).
-func (w *resetWriter) Flush() {
-	if !w.c.reset.Load() {
-		_ = http.NewResponseController(w.ResponseWriter).Flush()
-	}
-}
-
-func (w *resetWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -103,7 +103,7 @@ func settle(ctx context.Context, c *call, q *request, res *ops.Result) error {
 	switch binding.Settle(ctx, &q.Request, res, c.ev) {
 	case binding.Dropped:
 		c.ev.Note = "answer lost: the task was created, then the call's HTTP/2 stream was reset before the answer (lost-answer)"
-		c.reset.Store(true)
+		c.resetAfterWrites(ctx)
 		return errAborted
 	case binding.Gone:
 		return status.Error(codes.Canceled, "the call ended before its answer")
@@ -135,6 +135,7 @@ func (s *streamSink) Frame(b []byte) bool {
 		s.badErr = err
 		return false
 	}
+	s.c.queue()
 	return s.st.Send(m) == nil
 }
 
@@ -144,8 +145,9 @@ func (s *streamSink) EndError(e *a2a.Error) bool {
 	return true
 }
 
-// Abort resets the call's stream: no status ends it.
-func (s *streamSink) Abort() { s.c.reset.Store(true) }
+// Abort resets the call's stream after the events sent: no status ends
+// it.
+func (s *streamSink) Abort() { s.c.resetAfterWrites(s.st.Context()) }
 
 // errAborted is what the handler of a reset stream returns (never sent).
 var errAborted = errors.New("stream reset")
