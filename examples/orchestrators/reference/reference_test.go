@@ -175,3 +175,164 @@ func TestResetDropsCaches(t *testing.T) {
 		t.Fatalf("%d card fetches after Reset, want 2", n)
 	}
 }
+
+// TestGRPCDelegation runs delegations against the fleet's gRPC binding
+// (vendor D's rpc.agent-d.example serves it): with D's card listing gRPC
+// first the reference completes the task over gRPC, through the in-process
+// driver's client and through a client it builds (proxy, resolve map);
+// streamed; with an API key in the metadata the card's scheme names; and
+// when the gRPC host serves nothing (no h2), it moves to the card's next
+// interface. The breaks show the opposite: grpc-skip takes JSON-RPC,
+// grpc-no-version is refused as a 0.3 call.
+func TestGRPCDelegation(t *testing.T) {
+	const grpcHost = "grpc.agent-d.example"
+	rpcURL := "https://" + mockvendor.HostRPCD + mockvendor.DefaultRPCPath
+	grpcFirst := func(url string) func(*mockvendor.VendorConfig) {
+		return func(d *mockvendor.VendorConfig) {
+			d.Card.Interfaces = []mockvendor.CardInterface{{URL: url, Binding: mockvendor.BindingGRPC}, {URL: rpcURL}}
+		}
+	}
+	cases := []struct {
+		name    string
+		vendor  func(*mockvendor.VendorConfig)
+		br      reference.Breaks
+		client  string // "driver" (the fleet's client), "proxy" or "resolve" (built by the reference)
+		stream  bool
+		outcome string
+		agent   string // the outcome's agent
+		binding string // the binding of every call at D ("" for JSON-RPC)
+		failed  string // a host whose TLS handshake the client broke off
+	}{
+		{"gRPC first, host:port", grpcFirst(mockvendor.HostRPCD + ":443"), reference.Breaks{}, "driver", false,
+			contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, ""},
+		{"gRPC first, https URL", grpcFirst("https://" + mockvendor.HostRPCD), reference.Breaks{}, "driver", false,
+			contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, ""},
+		{"gRPC first, own client through the proxy", grpcFirst(mockvendor.HostRPCD + ":443"), reference.Breaks{}, "proxy", false,
+			contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, ""},
+		{"gRPC first, own client through the resolve map", grpcFirst(mockvendor.HostRPCD + ":443"), reference.Breaks{}, "resolve", false,
+			contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, ""},
+		{"gRPC first, streamed", grpcFirst(mockvendor.HostRPCD + ":443"), reference.Breaks{}, "driver", true,
+			contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, ""},
+		{"gRPC first, an API key", func(d *mockvendor.VendorConfig) {
+			grpcFirst(mockvendor.HostRPCD + ":443")(d)
+			d.Auth = &mockvendor.AuthConfig{Scheme: mockvendor.AuthAPIKey, Header: "X-Vendor-Key"}
+		}, reference.Breaks{}, "driver", false, contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, ""},
+		{"D's default card: gRPC last, JSON-RPC first", nil, reference.Breaks{}, "driver", false,
+			contract.OutcomeCompleted, rpcURL, "", ""},
+		{"the gRPC host serves nothing: the next interface", func(d *mockvendor.VendorConfig) {
+			grpcFirst(grpcHost + ":443")(d)
+			d.Hosts = append(d.Hosts, mockvendor.HostConfig{Name: grpcHost})
+		}, reference.Breaks{}, "driver", false, contract.OutcomeCompleted, rpcURL, "", grpcHost},
+		{"grpc-skip (break)", grpcFirst(mockvendor.HostRPCD + ":443"), reference.Breaks{GRPCSkip: true}, "driver", false,
+			contract.OutcomeCompleted, rpcURL, "", ""},
+		{"grpc-no-version (break)", grpcFirst(mockvendor.HostRPCD + ":443"), reference.Breaks{GRPCNoVersion: true}, "driver", false,
+			contract.OutcomeRejected, "", mockvendor.BindingGRPC, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := mockvendor.VendorD()
+			if c.vendor != nil {
+				c.vendor(&d)
+			}
+			f, err := mockvendor.NewFleet(mockvendor.Config{Vendors: []mockvendor.VendorConfig{d}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			req := request("grpc-1", delegation{skill: mockvendor.SkillInvoice, cards: []string{mockvendor.HostCardD}})
+			req.Task.PreferStreaming = c.stream
+			if cred, ok := f.Credential("d"); ok {
+				req.Trust.Credentials = map[string]contract.Credential{}
+				for _, o := range cred.Origins {
+					req.Trust.Credentials[o] = contract.Credential{Scheme: cred.Scheme, Value: cred.Value}
+				}
+			}
+			client := f.Client()
+			if c.client != "driver" {
+				client = nil
+				if req.Trust.CAFile, err = f.WriteCAFile(); err != nil {
+					t.Fatal(err)
+				}
+				if c.client == "proxy" {
+					req.Network.Proxy = f.ProxyURL()
+				} else {
+					req.Network.Resolve = f.Resolve()
+				}
+			}
+			o := reference.New(reference.Options{Break: c.br})
+			defer o.Reset()
+			out := o.Delegate(context.Background(), req, client)
+			if out.Outcome != c.outcome || out.Agent != c.agent {
+				t.Fatalf("outcome %s at %q (%s: %s), want %s at %q", out.Outcome, out.Agent, out.Reason, out.Detail, c.outcome, c.agent)
+			}
+			t.Logf("%s: %s", out.Outcome, out.Detail)
+			if c.outcome == contract.OutcomeRejected && out.Reason != contract.ReasonVersionMismatch {
+				t.Errorf("reason %s, want %s (%s)", out.Reason, contract.ReasonVersionMismatch, out.Detail)
+			}
+			calls, streamed, failed := 0, false, false
+			for _, e := range f.Trace().Events() {
+				if e.Op == mockvendor.OpTLSFailed && e.Host == c.failed {
+					failed = true
+				}
+				if e.Host != mockvendor.HostRPCD || e.Method == "" {
+					continue
+				}
+				calls++
+				if e.Binding != c.binding {
+					t.Errorf("#%d %s %s: binding %q, want %q", e.Seq, e.Op, e.Method, e.Binding, c.binding)
+				}
+				if e.Binding == mockvendor.BindingGRPC {
+					if want := !c.br.GRPCNoVersion; e.HasA2AVersion != want || want && e.A2AVersion != "1.0" {
+						t.Errorf("#%d %s: a2a-version %q (sent %v)", e.Seq, e.Method, e.A2AVersion, e.HasA2AVersion)
+					}
+					if d.Auth != nil && len(e.Credentials) != 1 {
+						t.Errorf("#%d %s: credentials %+v, want D's API key", e.Seq, e.Method, e.Credentials)
+					}
+				}
+				streamed = streamed || e.Op == mockvendor.OpStream
+			}
+			if calls == 0 {
+				t.Fatalf("no call reached %s", mockvendor.HostRPCD)
+			}
+			if streamed != c.stream {
+				t.Errorf("streamed %v, want %v", streamed, c.stream)
+			}
+			if failed != (c.failed != "") {
+				t.Errorf("TLS handshake broken off at %q: %v", c.failed, failed)
+			}
+		})
+	}
+}
+
+// TestGRPCTrust: vendor A's signed card listing gRPC first; the signer is
+// bound to the gRPC endpoint by the certificate the gRPC handshake saw,
+// and the endpoint's a2a-version answer agrees with the card: full trust,
+// an authoritative card, as over JSON-RPC.
+func TestGRPCTrust(t *testing.T) {
+	a := mockvendor.VendorA()
+	a.Hosts[0].GRPC = true
+	a.Card.Interfaces = []mockvendor.CardInterface{
+		{URL: mockvendor.HostVendorA + ":443", Binding: mockvendor.BindingGRPC},
+		{URL: "https://" + mockvendor.HostVendorA + mockvendor.VendorARPCPath},
+	}
+	f, err := mockvendor.NewFleet(mockvendor.Config{Vendors: []mockvendor.VendorConfig{a}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	o := reference.New(reference.Options{})
+	out := o.Delegate(context.Background(), request("grpc-a", delegation{skill: mockvendor.SkillSummarize, cards: []string{mockvendor.HostVendorA}}), f.Client())
+	if out.Outcome != contract.OutcomeCompleted || out.Agent != "https://"+mockvendor.HostVendorA ||
+		out.TrustMode != contract.TrustModeFull || out.CardTrust != contract.CardTrustAuthoritative {
+		t.Fatalf("outcome %+v", out)
+	}
+	grpcCalls := 0
+	for _, e := range f.Trace().Events() {
+		if e.Binding == mockvendor.BindingGRPC {
+			grpcCalls++
+		}
+	}
+	if grpcCalls == 0 {
+		t.Fatal("no gRPC call in the trace")
+	}
+}
