@@ -75,7 +75,14 @@ func (d declared) at(e mockvendor.Event) bool {
 
 func (d declared) String() string { return d.binding + " " + d.version + " interface " + d.url }
 
-// isCall reports whether the event is an A2A call on either binding.
+// bodyIsParams reports whether the event's traced body is the request
+// message itself, the params of its JSON-RPC form: an HTTP+JSON body, or
+// a gRPC request as its protojson.
+func bodyIsParams(e mockvendor.Event) bool {
+	return e.Binding == mockvendor.BindingREST || e.Binding == mockvendor.BindingGRPC
+}
+
+// isCall reports whether the event is an A2A call on any binding.
 func isCall(e mockvendor.Event) bool {
 	return isRPC(e) || e.Binding == mockvendor.BindingREST
 }
