@@ -61,14 +61,18 @@ type declared struct {
 }
 
 // at reports whether a request reached the interface: its JSON-RPC URL,
-// or a route below its HTTP+JSON URL.
+// a route below its HTTP+JSON URL, or a gRPC call to its gRPC host (url
+// host:port or an https URL; the path is the service method's).
 func (d declared) at(e mockvendor.Event) bool {
 	host, path := hostPath(d.url)
 	if e.Host != host {
 		return false
 	}
-	if d.binding == mockvendor.BindingREST {
+	switch d.binding {
+	case mockvendor.BindingREST:
 		return e.Binding == mockvendor.BindingREST && strings.HasPrefix(e.Path, path+"/")
+	case mockvendor.BindingGRPC:
+		return e.Binding == mockvendor.BindingGRPC
 	}
 	return e.Binding == "" && e.Path == path
 }

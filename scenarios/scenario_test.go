@@ -199,3 +199,25 @@ func TestGlobalsReadGRPCBodies(t *testing.T) {
 		t.Errorf("tenantSent of a call without tenant = %q, %v", got, ok)
 	}
 }
+
+// TestDeclaredURLOverGRPC: CARD-002.URL takes a gRPC call to the host of
+// D's gRPC interface (rpc.agent-d.example:443) as a call to a declared
+// interface, and a gRPC call to any other host as none.
+func TestDeclaredURLOverGRPC(t *testing.T) {
+	at := func(host string) mockvendor.Event {
+		return mockvendor.Event{Seq: 1, Op: mockvendor.OpSend, Method: "SendMessage", Binding: mockvendor.BindingGRPC, Host: host, Path: "/lf.a2a.v1.A2AService/SendMessage"}
+	}
+	for _, c := range []struct {
+		name string
+		ev   mockvendor.Event
+		want Outcome
+	}{
+		{"gRPC at D's gRPC interface", at(mockvendor.HostRPCD), Pass},
+		{"gRPC at the card's host", at(mockvendor.HostCardD), Fail},
+		{"JSON-RPC at the gRPC method path", mockvendor.Event{Seq: 1, Op: mockvendor.OpSend, Method: "SendMessage", Host: mockvendor.HostRPCD, Path: "/lf.a2a.v1.A2AService/SendMessage"}, Fail},
+	} {
+		if v := judgeDeclaredURL(&Run{Events: []mockvendor.Event{c.ev}}); v.Outcome != c.want {
+			t.Errorf("%s: %s (%s), want %s", c.name, v.Outcome, v.Detail, c.want)
+		}
+	}
+}

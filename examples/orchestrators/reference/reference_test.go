@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -180,10 +181,12 @@ func TestResetDropsCaches(t *testing.T) {
 // (vendor D's rpc.agent-d.example serves it): with D's card listing gRPC
 // first the reference completes the task over gRPC, through the in-process
 // driver's client and through a client it builds (proxy, resolve map);
-// streamed; with an API key in the metadata the card's scheme names; and
-// when the gRPC host serves nothing (no h2), it moves to the card's next
-// interface. The breaks show the opposite: grpc-skip takes JSON-RPC,
-// grpc-no-version is refused as a 0.3 call.
+// streamed; with an API key in the metadata the card's scheme names; after
+// a lost answer (the call's HTTP/2 stream reset: the same send again) and a
+// stream cut short (SubscribeToTask over gRPC); and when the gRPC host
+// serves nothing (no h2), it moves to the card's next interface. The breaks
+// show the opposite: grpc-skip takes JSON-RPC, grpc-no-version is refused
+// as a 0.3 call.
 func TestGRPCDelegation(t *testing.T) {
 	const grpcHost = "grpc.agent-d.example"
 	rpcURL := "https://" + mockvendor.HostRPCD + mockvendor.DefaultRPCPath
@@ -202,31 +205,40 @@ func TestGRPCDelegation(t *testing.T) {
 		agent   string // the outcome's agent
 		binding string // the binding of every call at D ("" for JSON-RPC)
 		failed  string // a host whose TLS handshake the client broke off
+		faults  []mockvendor.FaultSpec
+		ops     []mockvendor.Op // operations that must reach D
+		sends   int             // real sends at D, all with one messageId (0: not counted)
 	}{
 		{"gRPC first, host:port", grpcFirst(mockvendor.HostRPCD + ":443"), reference.Breaks{}, "driver", false,
-			contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, ""},
+			contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, "", nil, nil, 0},
 		{"gRPC first, https URL", grpcFirst("https://" + mockvendor.HostRPCD), reference.Breaks{}, "driver", false,
-			contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, ""},
+			contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, "", nil, nil, 0},
 		{"gRPC first, own client through the proxy", grpcFirst(mockvendor.HostRPCD + ":443"), reference.Breaks{}, "proxy", false,
-			contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, ""},
+			contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, "", nil, nil, 0},
 		{"gRPC first, own client through the resolve map", grpcFirst(mockvendor.HostRPCD + ":443"), reference.Breaks{}, "resolve", false,
-			contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, ""},
+			contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, "", nil, nil, 0},
 		{"gRPC first, streamed", grpcFirst(mockvendor.HostRPCD + ":443"), reference.Breaks{}, "driver", true,
-			contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, ""},
+			contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, "", nil, nil, 0},
 		{"gRPC first, an API key", func(d *mockvendor.VendorConfig) {
 			grpcFirst(mockvendor.HostRPCD + ":443")(d)
 			d.Auth = &mockvendor.AuthConfig{Scheme: mockvendor.AuthAPIKey, Header: "X-Vendor-Key"}
-		}, reference.Breaks{}, "driver", false, contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, ""},
+		}, reference.Breaks{}, "driver", false, contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, "", nil, nil, 0},
+		{"gRPC first, the send's answer lost", grpcFirst(mockvendor.HostRPCD + ":443"), reference.Breaks{}, "driver", false,
+			contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, "",
+			[]mockvendor.FaultSpec{mockvendor.Spec("lost-answer", nil)}, nil, 2},
+		{"gRPC first, the stream cut short", grpcFirst(mockvendor.HostRPCD + ":443"), reference.Breaks{}, "driver", true,
+			contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, "",
+			[]mockvendor.FaultSpec{mockvendor.Spec("stream-cut", nil)}, []mockvendor.Op{mockvendor.OpStream, mockvendor.OpSubscribe}, 1},
 		{"D's default card: gRPC last, JSON-RPC first", nil, reference.Breaks{}, "driver", false,
-			contract.OutcomeCompleted, rpcURL, "", ""},
+			contract.OutcomeCompleted, rpcURL, "", "", nil, nil, 0},
 		{"the gRPC host serves nothing: the next interface", func(d *mockvendor.VendorConfig) {
 			grpcFirst(grpcHost + ":443")(d)
 			d.Hosts = append(d.Hosts, mockvendor.HostConfig{Name: grpcHost})
-		}, reference.Breaks{}, "driver", false, contract.OutcomeCompleted, rpcURL, "", grpcHost},
+		}, reference.Breaks{}, "driver", false, contract.OutcomeCompleted, rpcURL, "", grpcHost, nil, nil, 0},
 		{"grpc-skip (break)", grpcFirst(mockvendor.HostRPCD + ":443"), reference.Breaks{GRPCSkip: true}, "driver", false,
-			contract.OutcomeCompleted, rpcURL, "", ""},
+			contract.OutcomeCompleted, rpcURL, "", "", nil, nil, 0},
 		{"grpc-no-version (break)", grpcFirst(mockvendor.HostRPCD + ":443"), reference.Breaks{GRPCNoVersion: true}, "driver", false,
-			contract.OutcomeRejected, "", mockvendor.BindingGRPC, ""},
+			contract.OutcomeRejected, "", mockvendor.BindingGRPC, "", nil, nil, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -234,6 +246,7 @@ func TestGRPCDelegation(t *testing.T) {
 			if c.vendor != nil {
 				c.vendor(&d)
 			}
+			d.Faults = c.faults
 			f, err := mockvendor.NewFleet(mockvendor.Config{Vendors: []mockvendor.VendorConfig{d}})
 			if err != nil {
 				t.Fatal(err)
@@ -270,6 +283,8 @@ func TestGRPCDelegation(t *testing.T) {
 				t.Errorf("reason %s, want %s (%s)", out.Reason, contract.ReasonVersionMismatch, out.Detail)
 			}
 			calls, streamed, failed := 0, false, false
+			seen := map[mockvendor.Op]bool{}
+			var sends []string // the real sends' messageIds
 			for _, e := range f.Trace().Events() {
 				if e.Op == mockvendor.OpTLSFailed && e.Host == c.failed {
 					failed = true
@@ -290,6 +305,29 @@ func TestGRPCDelegation(t *testing.T) {
 					}
 				}
 				streamed = streamed || e.Op == mockvendor.OpStream
+				seen[e.Op] = true
+				if (e.Op == mockvendor.OpSend || e.Op == mockvendor.OpStream) && !e.Probe {
+					var body struct {
+						Message struct {
+							MessageID string `json:"messageId"`
+						} `json:"message"`
+						Params struct {
+							Message struct {
+								MessageID string `json:"messageId"`
+							} `json:"message"`
+						} `json:"params"`
+					}
+					_ = json.Unmarshal(e.Body(), &body)
+					sends = append(sends, body.Message.MessageID+body.Params.Message.MessageID)
+				}
+			}
+			for _, op := range c.ops {
+				if !seen[op] {
+					t.Errorf("no %s reached D", op)
+				}
+			}
+			if c.sends > 0 && (len(sends) != c.sends || sends[0] == "" || slices.ContainsFunc(sends, func(id string) bool { return id != sends[0] })) {
+				t.Errorf("real sends (their messageIds) %q, want %d with one messageId", sends, c.sends)
 			}
 			if calls == 0 {
 				t.Fatalf("no call reached %s", mockvendor.HostRPCD)
