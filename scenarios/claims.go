@@ -2,7 +2,6 @@ package scenarios
 
 import (
 	"fmt"
-	"net"
 	"net/url"
 	"slices"
 	"strings"
@@ -78,7 +77,7 @@ func (r *Run) completionContradiction(i int, o *contract.DelegationOutcome) stri
 		// A reply that is a Message and no task is a completion (A2A CLI
 		// A2ACLI_SEND_003): it needs that reply, from agent, for skill.
 		if slices.ContainsFunc(evs, func(e mockvendor.Event) bool {
-			return isRealSend(e) && e.MessageReply && atAgent(o.Agent, e) && e.Skill == o.Skill
+			return isRealSend(e) && e.MessageReply && atAgent(e, o.Agent) && e.Skill == o.Skill
 		}) {
 			return ""
 		}
@@ -89,7 +88,7 @@ func (r *Run) completionContradiction(i int, o *contract.DelegationOutcome) stri
 		return says + fmt.Sprintf("; the wire shows no real task %q created in this delegation (%s)", o.TaskID, completedTasks(evs))
 	}
 	created := evs[k]
-	if !atAgent(o.Agent, created) {
+	if !atAgent(created, o.Agent) {
 		return says + fmt.Sprintf("; the wire shows task %q at %s", o.TaskID, endpointOf(created))
 	}
 	if created.Skill != o.Skill {
@@ -193,12 +192,11 @@ func lastState(evs []mockvendor.Event, id string) string {
 }
 
 // hostPath splits a URL into the host as the trace names it and the path.
-// A URL without a scheme is an authority, host:port, the form a gRPC
-// interface's url takes (the proto's AgentInterface.url): its host, the
-// port left out when it is 443, and no path.
+// A bare host:port (a gRPC interface's url, the proto's comment on
+// AgentInterface.url) is read as the https origin it names.
 func hostPath(raw string) (host, path string) {
-	if !strings.Contains(raw, "://") {
-		return authorityHost(raw), ""
+	if !strings.Contains(raw, "://") && raw != "" {
+		raw = "https://" + raw
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -211,45 +209,25 @@ func hostPath(raw string) (host, path string) {
 	return h, u.Path
 }
 
-// authorityHost is the host as the trace names it of an authority
-// ("rpc.agent-d.example:443" is rpc.agent-d.example; "127.0.0.1:8443"
-// stays so); "" when it is no host[:port].
-func authorityHost(a string) string {
-	a = strings.TrimSpace(a)
-	if a == "" || strings.ContainsAny(a, "/?#@ ") {
-		return ""
-	}
-	host, port, err := net.SplitHostPort(a)
-	if err != nil {
-		return strings.ToLower(a) // no port: the default, 443
-	}
-	if port == "443" {
-		return strings.ToLower(host)
-	}
-	return strings.ToLower(a)
-}
-
-// atAgent reports whether the request e went to the endpoint the
-// outcome's agent names: the same host and path; for HTTP+JSON a route
-// below the path; for gRPC the same host, the agent being the card's
-// host:port or an https URL (a gRPC call's path is its method's, A2A
-// 1.0.1 §10.3, never the interface's).
-func atAgent(agent string, e mockvendor.Event) bool {
+// atAgent reports whether e reached the endpoint an outcome names as its
+// agent: the same host and, for JSON-RPC, the same path; for HTTP+JSON a
+// route below it; for gRPC, whose paths are the service's methods, the
+// host alone (the agent named as host:port or as an https URL).
+func atAgent(e mockvendor.Event, agent string) bool {
 	host, path := hostPath(agent)
-	if host == "" || e.Host != host {
+	switch {
+	case e.Host != host:
 		return false
-	}
-	switch e.Binding {
-	case mockvendor.BindingGRPC:
+	case e.Binding == mockvendor.BindingGRPC:
 		return true
-	case mockvendor.BindingREST:
+	case e.Binding == mockvendor.BindingREST:
 		return e.Path == path || strings.HasPrefix(e.Path, path+"/")
 	}
 	return e.Path == path
 }
 
 // endpointOf names the endpoint a request reached, for people: its URL,
-// or for a gRPC call the host:port it dialled.
+// or for a gRPC call the host it dialled.
 func endpointOf(e mockvendor.Event) string {
 	if e.Binding == mockvendor.BindingGRPC {
 		return e.Host + " (gRPC)"
@@ -268,7 +246,7 @@ func (r *Run) interruptionContradiction(i int, o *contract.DelegationOutcome) st
 	if k < 0 {
 		return says + "; the wire shows no real task with that id created in this delegation"
 	}
-	if !atAgent(o.Agent, evs[k]) {
+	if !atAgent(evs[k], o.Agent) {
 		return says + fmt.Sprintf("; the wire shows task %q at %s", o.TaskID, endpointOf(evs[k]))
 	}
 	if !slices.ContainsFunc(evs[k:], func(e mockvendor.Event) bool { return e.TaskID == o.TaskID && e.State == want }) {

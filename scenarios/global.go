@@ -165,7 +165,7 @@ func GlobalChecks() []Check {
 func judgeJSONRPC(r *Run) Verdict {
 	n, other := 0, 0
 	for _, e := range r.Events {
-		if isRPC(e) && bareBody(e) {
+		if isRPC(e) && bodyIsParams(e) {
 			other++ // HTTP+JSON or gRPC: no JSON-RPC envelope to judge
 			continue
 		}

@@ -86,10 +86,7 @@ func judgeMessageShape(r *Run) Verdict {
 			continue
 		}
 		n++
-		if bareBody(e) {
-			// An HTTP+JSON body, and a gRPC call's message as protojson
-			// JSON, is the request message itself, the params of its
-			// JSON-RPC form.
+		if bodyIsParams(e) {
 			body = append(append([]byte(`{"params":`), body...), '}')
 		}
 		if why := messageShapeError(e.Dialect, body); why != "" {

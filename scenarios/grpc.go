@@ -20,7 +20,8 @@ import (
 // Only a client that speaks gRPC is judged on it: one that neither
 // declares GRPC in its hello nor was seen sending gRPC anywhere in the run
 // (Run.speaks) gets NOT_APPLICABLE from the checks about gRPC calls, never
-// FAIL. A gRPC interface's url is host:port, as the proto's comment on
+// FAIL; one of which nothing at all is known (it declared nothing and sent
+// nothing) gets NOT_EXERCISED. A gRPC interface's url is host:port, as the proto's comment on
 // main has it (a2aproject/A2A PR 1997, after issue 1388 found 1.0.1's
 // https example wrong for gRPC); clients read it as the host and port to
 // dial.
@@ -32,13 +33,12 @@ const (
 	hostGRPCOnlyD = "grpc-api.agent-d.example"
 )
 
-var (
-	// grpcAddrD is D's default gRPC interface url: its JSON-RPC host,
-	// which serves A2AService too.
-	grpcAddrD = mockvendor.HostRPCD + ":443"
-	// grpcOnlyAddrD is IFACE-009's gRPC interface url.
-	grpcOnlyAddrD = hostGRPCOnlyD + ":443"
-)
+// grpcTargetD is D's default gRPC interface url as its card names it,
+// host:port: its JSON-RPC host, which serves A2AService too.
+const grpcTargetD = mockvendor.HostRPCD + ":443"
+
+// grpcOnlyAddrD is IFACE-009's gRPC interface url.
+var grpcOnlyAddrD = hostGRPCOnlyD + ":443"
 
 // The clauses the gRPC checks share.
 var (
@@ -52,12 +52,11 @@ var (
 	grpcFieldVersion = Field("a2aproject/a2a-java#1004").Read("the gRPC client sent no A2A-Version metadata, so a 1.0 server read every call as 0.3 and refused it: \"Protocol version '0.3' is not supported\"")
 )
 
-// grpcScenarios are the scenarios where gRPC matters, each in its area:
-// IFACE-009, BIND-008, AUTH-013 (Catalog puts each after its area's
-// others).
-func grpcIfaceScenarios() []*Scenario { return []*Scenario{iface009()} }
-func grpcBindScenarios() []*Scenario  { return []*Scenario{bind008()} }
-func grpcAuthScenarios() []*Scenario  { return []*Scenario{auth013()} }
+// grpcBindScenarios and grpcAuthScenarios are BIND-008 and AUTH-013,
+// which Catalog puts after their areas' others (IFACE-009 is in
+// ifaceScenarios).
+func grpcBindScenarios() []*Scenario { return []*Scenario{bind008()} }
+func grpcAuthScenarios() []*Scenario { return []*Scenario{auth013()} }
 
 // grpcAt needs a gRPC call to the vendor.
 func grpcAt(vendor string) Precondition {
@@ -105,15 +104,17 @@ func notGRPC(r *Run) Verdict {
 	return NotApplicablef("the client neither declares GRPC in its hello nor was seen sending gRPC in the run (it speaks %s): the check is about gRPC calls", over)
 }
 
-// grpcJudge runs judge on a client that speaks gRPC; a client that sent
-// the vendor nothing because its card offers nothing it speaks gets
-// unusableCard's verdict, and a client that speaks no gRPC notGRPC.
+// grpcJudge runs judge on a client that speaks gRPC, or of which nothing
+// is known (it sent nothing anywhere and declared nothing: the judge finds
+// nothing and says NOT_EXERCISED); a client that sent the vendor nothing
+// because its card offers nothing it speaks gets unusableCard's verdict,
+// and a client known to speak no gRPC notGRPC.
 func grpcJudge(vendor string, decl []declared, judge func(r *Run) Verdict) func(r *Run) Verdict {
 	return func(r *Run) Verdict {
 		if v, ok := unusableCard(r, vendor, decl); ok {
 			return v
 		}
-		if ok, _ := speaksGRPC(r); !ok {
+		if ok, _ := speaksGRPC(r); !ok && r.speaks().Known() {
 			return notGRPC(r)
 		}
 		return judge(r)
@@ -177,7 +178,7 @@ func iface009() *Scenario {
 		Offers:   []string{V10},
 		Checks: []Check{
 			{
-				ID:     "IFACE-009.FIRST",
+				ID:     "IFACE-009.GRPC-FIRST",
 				Title:  "a client that speaks gRPC takes the card's first interface, gRPC",
 				Grades: should(Core),
 				Requirement: "The card's first entry is its preferred interface, and a client that speaks gRPC supports it: its first attempt at D is the gRPC interface, not the JSON-RPC entry behind it. " +
@@ -237,7 +238,7 @@ func iface009() *Scenario {
 				Title:  "the delegation completes over the interface the client chose",
 				Grades: must(Safety),
 				Requirement: "D is honest and both its interfaces work: the task completes, created at one of the card's interfaces on its binding (a gRPC call at " + grpcOnlyAddrD + ", or JSON-RPC at " + rpcURLD + "), " +
-					"and the outcome names the interface that ran it. (A2A asks the client to select and use an interface, IFACE-009.FIRST and .ADDRESS; it does not ask it to delegate, so the completion is graded in delegation-safety.)",
+					"and the outcome names the interface that ran it. (A2A asks the client to select and use an interface, IFACE-009.GRPC-FIRST and .ADDRESS; it does not ask it to delegate, so the completion is graded in delegation-safety.)",
 				Sources: []Source{ifaceRule3, ifaceFallback,
 					Posture("a delegation to an honest vendor completes: the seeds' posture costs nothing where nothing is wrong"),
 					ContractRule("Delegation outcome", SrcDescriptive).Read("agent is the endpoint URL that ran the task (for a gRPC interface, its host:port or https URL)")},
@@ -306,7 +307,7 @@ func grpcOnlyD(d mockvendor.VendorConfig) mockvendor.VendorConfig {
 			d.Hosts[i].GRPC = true
 		}
 	}
-	d.Card.Interfaces = []mockvendor.CardInterface{{URL: grpcAddrD, Binding: mockvendor.BindingGRPC}}
+	d.Card.Interfaces = []mockvendor.CardInterface{{URL: grpcTargetD, Binding: mockvendor.BindingGRPC}}
 	return d
 }
 
@@ -314,7 +315,7 @@ func grpcOnlyD(d mockvendor.VendorConfig) mockvendor.VendorConfig {
 // metadata is a 0.3 call and is refused VersionNotSupported, as A2A 1.0.1
 // §3.6.2 asks of D [a2aproject/a2a-java#1004].
 func bind008() *Scenario {
-	decl := []declared{{grpcAddrD, mockvendor.BindingGRPC, V10}}
+	decl := []declared{{grpcTargetD, mockvendor.BindingGRPC, V10}}
 	refused := Precondition{
 		Needs: "call D over gRPC and get VersionNotSupported (-32009)",
 		Met: func(r *Run) bool {
@@ -326,7 +327,7 @@ func bind008() *Scenario {
 		Title:  "a2a-version over gRPC",
 		Area:   "bind",
 		Source: "A2A 1.0.1 §3.6.1, §3.6.2, §10.2; a2aproject/a2a-java#1004. D breaks no clause",
-		Setup: "D serves A2A 1.0 only; its card lists one interface, GRPC 1.0 at " + grpcAddrD + " (host:port). Its gRPC binding reads the a2a-version metadata as the HTTP bindings read the A2A-Version header: " +
+		Setup: "D serves A2A 1.0 only; its card lists one interface, GRPC 1.0 at " + grpcTargetD + " (host:port). Its gRPC binding reads the a2a-version metadata as the HTTP bindings read the A2A-Version header: " +
 			"a call without it is a 0.3 call, answered FAILED_PRECONDITION with ErrorInfo VERSION_NOT_SUPPORTED (VersionNotSupportedError, -32009; A2A 1.0.1 §3.6.2, §5.4, §10.6).",
 		Fleet:    fleetOf(grpcOnlyD(mockvendor.VendorD())),
 		Requests: []Request{req(skillS, mockvendor.HostCardD)},
@@ -417,14 +418,14 @@ func refusedNote(e mockvendor.Event) string {
 // header its card names; over gRPC that header is metadata (lowercase)
 // [A2A 1.0.1 §7.3, §10.2; a2aproject/a2a-java#708].
 func auth013() *Scenario {
-	decl := []declared{{grpcAddrD, mockvendor.BindingGRPC, V10}}
+	decl := []declared{{grpcTargetD, mockvendor.BindingGRPC, V10}}
 	const metaKey = "x-vendor-key"
 	return &Scenario{
 		ID:     "AUTH-013",
 		Title:  "an API key on gRPC calls",
 		Area:   "auth",
 		Source: "A2A 1.0.1 §7.3 (credentials in protocol-appropriate headers or metadata), §10.2; a2a-cli COMPLIANCE.md A2ACLI_AUTH_001; a2aproject/a2a-java#708. D breaks no clause",
-		Setup: "D serves A2A 1.0 only; its card lists one interface, GRPC 1.0 at " + grpcAddrD + ", and declares an API key in the header " + apiKeyHeader + " (apiKeySecurityScheme, location header). " +
+		Setup: "D serves A2A 1.0 only; its card lists one interface, GRPC 1.0 at " + grpcTargetD + ", and declares an API key in the header " + apiKeyHeader + " (apiKeySecurityScheme, location header). " +
 			"Over gRPC the header is the metadata key " + metaKey + " (gRPC metadata keys are lowercase); a call without D's key there is refused UNAUTHENTICATED. The request hands out D's key for https://" + mockvendor.HostRPCD + ".",
 		Fleet:    fleetOf(grpcOnlyD(protectedD(mockvendor.AuthConfig{Scheme: mockvendor.AuthAPIKey, Header: apiKeyHeader}, true))),
 		Requests: []Request{authReq(skillS, []string{"d"}, mockvendor.HostCardD)},
@@ -472,10 +473,10 @@ func auth013() *Scenario {
 					if v, ok := unusableCard(r, "d", decl); ok {
 						return v
 					}
-					if ok, _ := speaksGRPC(r); !ok {
+					if ok, _ := speaksGRPC(r); !ok && r.speaks().Known() {
 						return notGRPC(r)
 					}
-					return completedThrough(r, 0, "d", grpcAddrD)
+					return completedThrough(r, 0, "d", grpcTargetD)
 				},
 			},
 		},

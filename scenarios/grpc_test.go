@@ -52,7 +52,7 @@ func TestIfaceGRPCFirst(t *testing.T) {
 	failed := tFailed(contract.ReasonOther, nil)
 	grpcDone := tDoneAt(grpcOnlyAddrD, "t-1")
 	rpcDone := tDone("t-1")
-	tStreamCases(t, "IFACE-009.FIRST", []tStreamCase{
+	tStreamCases(t, "IFACE-009.GRPC-FIRST", []tStreamCase{
 		{"JSON-RPC first from a client that declares gRPC", tSpeaking(tOne(rpcDone, card, rpcSend), contract.BindingJSONRPC, contract.BindingGRPC), Fail},
 		{"JSON-RPC first from a client seen sending gRPC elsewhere", func() *Run {
 			r := tOne(rpcDone, card, rpcSend)
@@ -93,7 +93,7 @@ func TestBindGRPCVersion(t *testing.T) {
 		e.A2AVersion, e.HasA2AVersion, e.ErrorCode, e.TaskID, e.State = "", false, -32009, "", ""
 	})
 	failed := tFailed(contract.ReasonVersionMismatch, nil)
-	done := tDoneAt(grpcAddrD, "t-1")
+	done := tDoneAt(grpcTargetD, "t-1")
 	tStreamCases(t, "BIND-008.METADATA", []tStreamCase{
 		{"no a2a-version", tOne(failed, card, bare), Fail},
 		{"the second call without it", tOne(failed, card, send, tWith(bare, func(e *mockvendor.Event) { e.Op, e.Method = mockvendor.OpGet, "GetTask" })), Fail},
@@ -103,8 +103,8 @@ func TestBindGRPCVersion(t *testing.T) {
 		{"a client that declares gRPC and sent D nothing", tSpeaking(tOne(failed, card), contract.BindingGRPC), NotExercised},
 	})
 	tStreamCases(t, "BIND-008.REPORT", []tStreamCase{
-		{"refused, reported completed", tOne(tDoneAt(grpcAddrD, ""), card, bare), Fail},
-		{"refused, reported interrupted", tOne(&contract.DelegationOutcome{Outcome: contract.OutcomeInterrupted, Agent: grpcAddrD, TaskState: "input-required"}, card, bare), Fail},
+		{"refused, reported completed", tOne(tDoneAt(grpcTargetD, ""), card, bare), Fail},
+		{"refused, reported interrupted", tOne(&contract.DelegationOutcome{Outcome: contract.OutcomeInterrupted, Agent: grpcTargetD, TaskState: "input-required"}, card, bare), Fail},
 		{"refused, reported failed", tOne(failed, card, bare), Pass},
 		{"refused, reported rejected with reason other", tOne(tRejected(contract.ReasonOther, "gRPC FAILED_PRECONDITION VERSION_NOT_SUPPORTED"), card, bare), Pass},
 		{"refused, sent again with a2a-version and completed", tOne(done, card, bare, send), Pass},
@@ -123,7 +123,7 @@ func TestAuthGRPCCredential(t *testing.T) {
 		e.Credentials, e.Status, e.ErrorCode, e.TaskID, e.State = nil, 401, -32000, "", ""
 	})
 	bearer := tWith(refused, func(e *mockvendor.Event) { e.Credentials = []mockvendor.Presented{{Owner: "d", Via: viaBearer}} })
-	done := tDoneAt(grpcAddrD, "t-1")
+	done := tDoneAt(grpcTargetD, "t-1")
 	failed := tFailed(contract.ReasonAuthRejected, nil)
 	tStreamCases(t, "AUTH-013.ATTACH", []tStreamCase{
 		{"no key", tOne(failed, card, refused), Fail},
@@ -139,7 +139,7 @@ func TestAuthGRPCCredential(t *testing.T) {
 		{"completed, agent host:port", tOne(done, card, send), Pass},
 		{"a JSON-RPC-only client sent D nothing", tSpeaking(tOne(tRejected(contract.ReasonVersionMismatch, ""), card), contract.BindingJSONRPC), NotApplicable},
 		{"a client that declares gRPC never fetched the card", tSpeaking(tOne(failed), contract.BindingGRPC), NotExercised},
-		{"a client of which nothing is known never fetched the card", tOne(failed), NotApplicable},
+		{"a client of which nothing is known never fetched the card", tOne(failed), NotExercised},
 	})
 }
 
@@ -155,7 +155,7 @@ func TestExistingJudgesReadGRPC(t *testing.T) {
 	send := tWith(tGRPC(mockvendor.HostRPCD, mockvendor.OpSend, "SendMessage", "t-1", "completed"),
 		msg(`{"message":{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"reconcile INV-1042"}],"metadata":{"skillId":"invoice-reconciliation"}}}`))
 	get := tWith(tGRPC(mockvendor.HostRPCD, mockvendor.OpGet, "GetTask", "t-1", "completed"), msg(`{"id":"t-1"}`))
-	done := tDoneAt(grpcAddrD, "t-1")
+	done := tDoneAt(grpcTargetD, "t-1")
 	tStreamCases(t, "CARD-002.G-JSONRPC", []tStreamCase{
 		{"gRPC calls only", tOne(done, card, send, get), NotApplicable},
 		{"a gRPC call beside an invalid JSON-RPC one", tOne(done, card, send, tWith(tDTask(mockvendor.OpGet, "GetTask", "t-1", "completed"), msg(`{"jsonrpc":"1.0","id":1,"method":"GetTask","params":{"id":"t-1"}}`))), Fail},
@@ -217,7 +217,6 @@ func TestIfaceUnreachableGRPC(t *testing.T) {
 func TestHostPathAuthority(t *testing.T) {
 	cases := []struct{ raw, host, path string }{
 		{"rpc.agent-d.example:443", "rpc.agent-d.example", ""},
-		{"RPC.agent-d.example:443", "rpc.agent-d.example", ""},
 		{"rpc.agent-d.example", "rpc.agent-d.example", ""},
 		{"127.0.0.1:8443", "127.0.0.1:8443", ""},
 		{"https://rpc.agent-d.example:443/a2a/v1", "rpc.agent-d.example", "/a2a/v1"},

@@ -81,13 +81,6 @@ func isGRPC(e mockvendor.Event) bool {
 		e.HTTPMethod != "" && (strings.HasPrefix(e.Path, "/lf.a2a.v1.A2AService/") || strings.HasPrefix(e.Path, "/a2a.v1.A2AService/"))
 }
 
-// bareBody reports whether the event's request body is the request
-// message itself (HTTP+JSON's body, a gRPC call's message as protojson
-// JSON), not a JSON-RPC envelope whose params hold it.
-func bareBody(e mockvendor.Event) bool {
-	return e.Binding == mockvendor.BindingREST || e.Binding == mockvendor.BindingGRPC
-}
-
 // FromHello is what a hello declared, its unknown entries left out and
 // every version taken as its family (V03, V10).
 func FromHello(h contract.Hello) Speaks {

@@ -190,7 +190,7 @@ type Breaks struct {
 	// GRPCSkip never uses a gRPC interface, not even the card's first,
 	// though the hello declares gRPC: a client that says it speaks gRPC
 	// and takes the card's JSON-RPC interface all the same.
-	GRPCSkip bool `break:"grpc-skip" check:"IFACE-009.FIRST"`
+	GRPCSkip bool `break:"grpc-skip" check:"IFACE-009.GRPC-FIRST"`
 	// GRPCNoVersion sends no a2a-version metadata on gRPC calls (the
 	// HTTP bindings keep A2A-Version): the server reads each call as 0.3
 	// (a2aproject/a2a-java#1004).
@@ -609,7 +609,7 @@ type Alternatives struct {
 	// gRPC, push notifications aside (the reference registers webhooks
 	// over JSON-RPC only, so a delegation that asks for push takes the
 	// card's order).
-	PreferGRPC bool `alt:"grpc-first" keeps:"IFACE-009.FIRST,IFACE-009.ADDRESS,IFACE-009.DONE,BIND-008.METADATA,AUTH-013.ATTACH,AUTH-013.DONE,CARD-002.URL,CARD-002.DONE,AUTH-001.ATTACH,AUTH-001.DONE,LIFE-003.DONE,STREAM-003.FOLLOW"`
+	PreferGRPC bool `alt:"grpc-first" keeps:"IFACE-009.GRPC-FIRST,IFACE-009.ADDRESS,IFACE-009.DONE,BIND-008.METADATA,AUTH-013.ATTACH,AUTH-013.DONE,CARD-002.URL,CARD-002.DONE,AUTH-001.ATTACH,AUTH-001.DONE,LIFE-003.DONE,STREAM-003.FOLLOW"`
 	// InvalidCardAsOther refuses a card without REQUIRED members with
 	// reason other and the missing members in the detail, as a client
 	// written before the contract had the word invalid-card does.

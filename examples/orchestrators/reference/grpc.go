@@ -356,10 +356,15 @@ func (r *run) grpcFailure(a *attempt, method string, err error, header, trailer 
 // (nil when it did): nothing reached (no connection, a failed handshake:
 // unreachableError), what answered at the interface's first call serves no
 // A2AService (UNIMPLEMENTED without an A2A ErrorInfo: unreachableError),
-// the deadline, or a connection that broke after the call went out (its
-// answer lost: io.ErrUnexpectedEOF, retry.go).
+// the deadline, or a call whose connection broke, or whose HTTP/2 stream
+// was reset, after it went out (its answer lost: io.ErrUnexpectedEOF,
+// retry.go; grpc-go reads a reset as INTERNAL "stream terminated by
+// RST_STREAM").
 func grpcTransportError(method, ep string, st *status.Status, p *peer.Peer, first bool) error {
 	base := fmt.Errorf("gRPC %s %s: %s: %s", method, ep, st.Code(), st.Message())
+	if _, ok := a2aReason(st); !ok && p != nil && p.Addr != nil && strings.Contains(st.Message(), "RST_STREAM") {
+		return fmt.Errorf("%w: answer lost: %w", base, io.ErrUnexpectedEOF)
+	}
 	switch st.Code() {
 	case codes.Unavailable:
 		if _, ok := a2aReason(st); ok {
