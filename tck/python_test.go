@@ -231,3 +231,81 @@ func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
 }
+
+// oneModuleClient imports the TCK's generated package the way its client
+// and stub do (specification.generated.a2a_pb2, then the stub's top-level
+// `import a2a_pb2`, on the path the package's __init__ adds) and prints
+// whether both names are one module and how often its code ran.
+const oneModuleClient = `
+import builtins, json
+from specification.generated import a2a_pb2 as pkg
+import a2a_pb2 as top
+print(json.dumps({"same": pkg is top, "runs": builtins.A2A_RUNS, "topName": top.__name__}))
+`
+
+// TestPythonShimOneA2AModule: under python.sh the stub's top-level
+// a2a_pb2 is the package's specification.generated.a2a_pb2, so there is
+// one class per message as with PyPI's protobuf (upb); without the shim
+// (bookworm's cpp backend) they are two modules and two classes per
+// message. A top-level a2a_pb2 imported before the package is left alone.
+func TestPythonShimOneA2AModule(t *testing.T) {
+	py := "/usr/bin/python3"
+	if _, err := os.Stat(py); err != nil {
+		t.Skipf("no %s", py)
+	}
+	dir := t.TempDir()
+	gen := filepath.Join(dir, "specification", "generated")
+	if err := os.MkdirAll(gen, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		// The TCK's specification/generated/__init__.py, in short.
+		filepath.Join(gen, "__init__.py"): "import sys\nfrom pathlib import Path\n_d = str(Path(__file__).parent)\nif _d not in sys.path:\n    sys.path.insert(0, _d)\n",
+		filepath.Join(gen, "a2a_pb2.py"):  "import builtins\nbuiltins.A2A_RUNS = getattr(builtins, 'A2A_RUNS', 0) + 1\nRUNS = builtins.A2A_RUNS\n",
+		filepath.Join(dir, "client.py"):   oneModuleClient,
+	}
+	for name, body := range files {
+		if err := os.WriteFile(name, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shim, err := filepath.Abs("python.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		Same    bool   `json:"same"`
+		Runs    int    `json:"runs"`
+		TopName string `json:"topName"`
+	}
+	run := func(interp string, args ...string) result {
+		t.Helper()
+		cmd := exec.Command(interp, args...)
+		cmd.Dir = dir
+		cmd.Env = noProxyEnv("PYTHONPATH=" + dir)
+		out, err := cmd.Output()
+		if err != nil {
+			stderr := ""
+			if ee, ok := err.(*exec.ExitError); ok {
+				stderr = string(ee.Stderr)
+			}
+			t.Fatalf("%s %v: %v\n%s%s", interp, args, err, out, stderr)
+		}
+		var r result
+		if err := json.Unmarshal(out, &r); err != nil {
+			t.Fatalf("%s printed %q: %v", interp, out, err)
+		}
+		return r
+	}
+	if got := run(shim, "client.py"); !got.Same || got.Runs != 1 || got.TopName != "specification.generated.a2a_pb2" {
+		t.Errorf("python.sh: %+v, want one module specification.generated.a2a_pb2 executed once", got)
+	}
+	if got := run(py, "client.py"); got.Same || got.Runs != 2 {
+		t.Errorf("bare interpreter: %+v, want two modules (the reason for the shim)", got)
+	}
+	// a2a_pb2 found on the path before the package is imported: not aliased.
+	early := "import sys; sys.path.insert(0, 'specification/generated'); import a2a_pb2, json; print(json.dumps({'same': False, 'runs': a2a_pb2.RUNS, 'topName': a2a_pb2.__name__}))"
+	if got := run(shim, "-c", early); got.TopName != "a2a_pb2" || got.Runs != 1 {
+		t.Errorf("python.sh, a2a_pb2 without the package: %+v, want the plain module a2a_pb2", got)
+	}
+}
