@@ -60,17 +60,30 @@ def _send(obj):
     _out.flush()
 
 
-def serve(name, version, load):
-    """Run the contract loop until stdin ends, then exit."""
+def serve(name, version, load, bindings=None):
+    """Run the contract loop until stdin ends, then exit. bindings, when
+    given, are the A2A protocol bindings the hello declares the adapter
+    speaks (hello_message)."""
     _claim_stdout()
     try:
-        asyncio.run(_loop(name, version, load))
+        asyncio.run(_loop(name, version, load, bindings))
     finally:
         _out.flush()
     os._exit(0)  # threads a library left behind must not hold the process
 
 
-async def _loop(name, version, load):
+def hello_message(name, version, bindings=None):
+    """The hello answer: the adapter's name and version and, when given,
+    the bindings it speaks ("JSONRPC", "HTTP+JSON", "GRPC", as an A2A 1.0
+    AgentInterface.protocolBinding spells them). A hello without them
+    declares nothing, and the harness goes by what the wire shows."""
+    hello = {"contract": CONTRACT, "type": "hello", "name": name, "version": version}
+    if bindings:
+        hello["bindings"] = list(bindings)
+    return hello
+
+
+async def _loop(name, version, load, bindings=None):
     loaded = None
     abandoned = set()
 
@@ -95,7 +108,7 @@ async def _loop(name, version, load):
         kind = msg.get("type") if isinstance(msg, dict) else None
         if kind == "hello":
             await _until_grace_ends(impl())
-            _send({"contract": CONTRACT, "type": "hello", "name": name, "version": version})
+            _send(hello_message(name, version, bindings))
         elif kind == "reset":
             try:
                 got = await impl()
@@ -247,6 +260,47 @@ def base_of(card_url):
     if u.path.endswith(suffix) and not u.query and u.scheme and u.netloc:
         return "%s://%s%s" % (u.scheme, u.netloc, u.path[: -len(suffix)])
     return card_url
+
+
+BINDINGS = ("JSONRPC", "HTTP+JSON", "GRPC")
+
+
+def bindings_option(argv, default=None):
+    """The bindings named by a --bindings option in argv ("--bindings
+    JSONRPC,GRPC" or "--bindings=JSONRPC,GRPC"), in the order given, or
+    default when there is none. A word that is no binding (BINDINGS) is a
+    ValueError: a typo must not quietly leave a binding out."""
+    value = None
+    for i, a in enumerate(argv):
+        if a == "--bindings" and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif a.startswith("--bindings="):
+            value = a[len("--bindings="):]
+    if value is None:
+        return default
+    words = [w.strip() for w in value.split(",") if w.strip()]
+    bad = [w for w in words if w not in BINDINGS]
+    if bad or not words:
+        raise ValueError("--bindings %r: each must be one of %s" % (value, ", ".join(BINDINGS)))
+    return list(dict.fromkeys(words))
+
+
+def grpc_target(url):
+    """The gRPC target ("host:port") and the endpoint's https origin for a
+    GRPC interface's url, which A2A 1.0 writes as host:port (the proto's
+    AgentInterface comment) and some cards as an https URL; port 443 when
+    none is given. The origin keys trust.credentials and
+    trust.clientCertificates (port 443 left out, as the contract writes
+    origins)."""
+    raw = str(url).strip()
+    u = urllib.parse.urlsplit(raw if "//" in raw else "//" + raw)
+    if not u.hostname:
+        raise ValueError("gRPC interface url %r names no host" % raw)
+    host = u.hostname
+    port = u.port or 443
+    shown = "[%s]" % host if ":" in host else host
+    origin = "https://" + shown + ("" if port == 443 else ":%d" % port)
+    return "%s:%d" % (shown, port), origin
 
 
 def origin_of(url):
