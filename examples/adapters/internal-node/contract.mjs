@@ -267,11 +267,25 @@ export function textOf(req) {
     .join('\n');
 }
 
+// helloAnswer is the hello answer: name and version, and what the client
+// declares it speaks (the driver contract's hello: bindings "JSONRPC",
+// "HTTP+JSON", "GRPC"; protocolVersions "0.3", "1.0"), omitted when not
+// given, the harness then reads the wire. A check about a binding the
+// client does not declare is not applicable to it.
+export function helloAnswer({ name, version, bindings, protocolVersions }) {
+  const out = { contract: CONTRACT, type: 'hello', name, version };
+  if (bindings?.length) out.bindings = [...bindings];
+  if (protocolVersions?.length) out.protocolVersions = [...protocolVersions];
+  return out;
+}
+
 // serve runs the contract loop. load() is called once, after hello (or at
 // the first delegation), and resolves to { delegate(req, signal) ->
 // outcome fields, reset?() }. delegate returns the outcome's fields; the
-// loop adds contract and id.
-export async function serve({ name, version, load }) {
+// loop adds contract and id. bindings and protocolVersions, when given, go
+// into the hello answer (helloAnswer).
+export async function serve({ name, version, load, bindings, protocolVersions }) {
+  const hello = helloAnswer({ name, version, bindings, protocolVersions });
   claimStdout();
   const { createInterface } = await import('node:readline');
   let loaded;
@@ -296,7 +310,7 @@ export async function serve({ name, version, load }) {
     if (msg.type === 'hello') {
       const importing = impl().catch(() => {}); // errors surface at the first delegation
       await untilGraceEnds(importing);
-      await send({ contract: CONTRACT, type: 'hello', name, version });
+      await send(hello);
     } else if (msg.type === 'reset') {
       try {
         await (await impl()).reset?.();

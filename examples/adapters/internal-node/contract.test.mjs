@@ -22,6 +22,7 @@ import {
   pushTaskId,
   extensionHeader,
   extensions,
+  helloAnswer,
   invalidToken,
   oauthClientFor,
   tokenRequest,
@@ -242,4 +243,14 @@ test('baseOf keeps the path a card is hosted under', () => {
   assert.equal(baseOf('https://agent-d.example/.well-known/agent-card.json'), 'https://agent-d.example');
   assert.equal(baseOf('https://hub.agent-d.example/agents/d/.well-known/agent-card.json'), 'https://hub.agent-d.example/agents/d');
   assert.equal(baseOf('https://hub.agent-d.example/agents/d/card'), 'https://hub.agent-d.example/agents/d/card');
+});
+
+test('hello declares the bindings and versions given, and only those', () => {
+  const full = helloAnswer({ name: 'x', version: '1', bindings: ['JSONRPC', 'GRPC'], protocolVersions: ['1.0'] });
+  assert.deepEqual(full.bindings, ['JSONRPC', 'GRPC']);
+  assert.deepEqual(full.protocolVersions, ['1.0']);
+  assert.equal(full.type, 'hello');
+  const bare = helloAnswer({ name: 'x', version: '1' });
+  assert.equal('bindings' in bare, false);
+  assert.equal('protocolVersions' in bare, false);
 });

@@ -25,7 +25,11 @@ What it does, and why:
 
 An adapter calls serve(name, version, load): load() imports the library and
 returns an object with an async delegate(request) giving the outcome's
-fields (a dict) and, optionally, reset().
+fields (a dict) and, optionally, reset(). serve's bindings and
+protocol_versions, when given, go into the hello answer (the driver
+contract's hello: the A2A bindings, "JSONRPC", "HTTP+JSON", "GRPC", and the
+versions, "0.3", "1.0", the client speaks), so that a check about a binding
+the client does not speak is not applicable to it rather than failed.
 """
 
 import asyncio
@@ -60,30 +64,29 @@ def _send(obj):
     _out.flush()
 
 
-def serve(name, version, load, bindings=None):
-    """Run the contract loop until stdin ends, then exit. bindings, when
-    given, are the A2A protocol bindings the hello declares the adapter
-    speaks (hello_message)."""
+def hello_answer(name, version, bindings=None, protocol_versions=None):
+    """The hello answer: name and version, and what the client declares it
+    speaks (omitted when not given: the harness then reads the wire)."""
+    out = {"contract": CONTRACT, "type": "hello", "name": name, "version": version}
+    if bindings:
+        out["bindings"] = list(bindings)
+    if protocol_versions:
+        out["protocolVersions"] = list(protocol_versions)
+    return out
+
+
+def serve(name, version, load, bindings=None, protocol_versions=None):
+    """Run the contract loop until stdin ends, then exit."""
     _claim_stdout()
+    hello = hello_answer(name, version, bindings, protocol_versions)
     try:
-        asyncio.run(_loop(name, version, load, bindings))
+        asyncio.run(_loop(hello, load))
     finally:
         _out.flush()
     os._exit(0)  # threads a library left behind must not hold the process
 
 
-def hello_message(name, version, bindings=None):
-    """The hello answer: the adapter's name and version and, when given,
-    the bindings it speaks ("JSONRPC", "HTTP+JSON", "GRPC", as an A2A 1.0
-    AgentInterface.protocolBinding spells them). A hello without them
-    declares nothing, and the harness goes by what the wire shows."""
-    hello = {"contract": CONTRACT, "type": "hello", "name": name, "version": version}
-    if bindings:
-        hello["bindings"] = list(bindings)
-    return hello
-
-
-async def _loop(name, version, load, bindings=None):
+async def _loop(hello, load):
     loaded = None
     abandoned = set()
 
@@ -108,7 +111,7 @@ async def _loop(name, version, load, bindings=None):
         kind = msg.get("type") if isinstance(msg, dict) else None
         if kind == "hello":
             await _until_grace_ends(impl())
-            _send(hello_message(name, version, bindings))
+            _send(hello)
         elif kind == "reset":
             try:
                 got = await impl()

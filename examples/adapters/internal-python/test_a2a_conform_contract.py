@@ -130,8 +130,17 @@ class Conversation(unittest.TestCase):
         self.assertEqual(kit.error_reason("text"), "")
 
 
-if __name__ == "__main__":
-    unittest.main()
+class HelloAnswer(unittest.TestCase):
+    def test_declares_what_is_given(self):
+        got = kit.hello_answer("x", "1", bindings=["JSONRPC", "GRPC"], protocol_versions=["1.0"])
+        self.assertEqual(got["bindings"], ["JSONRPC", "GRPC"])
+        self.assertEqual(got["protocolVersions"], ["1.0"])
+        self.assertEqual((got["type"], got["name"], got["version"]), ("hello", "x", "1"))
+
+    def test_omits_what_is_not(self):
+        got = kit.hello_answer("x", "1")
+        self.assertNotIn("bindings", got)
+        self.assertNotIn("protocolVersions", got)
 
 
 class Extensions(unittest.TestCase):
@@ -178,10 +187,6 @@ class Bindings(unittest.TestCase):
         for bad in (["--bindings", "grpc"], ["--bindings", "REST"], ["--bindings="]):
             with self.assertRaises(ValueError):
                 kit.bindings_option(bad)
-
-    def test_hello(self):
-        self.assertEqual(kit.hello_message("n", "v"), {"contract": 1, "type": "hello", "name": "n", "version": "v"})
-        self.assertEqual(kit.hello_message("n", "v", ["JSONRPC", "GRPC"])["bindings"], ["JSONRPC", "GRPC"])
 
     def test_grpc_target(self):
         for url, target, origin in (
@@ -244,3 +249,7 @@ class OAuth2(unittest.TestCase):
         self.assertEqual(base64.b64decode(headers["Authorization"][6:]).decode(), "a2ac-d:s3+cr%3Aet")
         self.assertTrue(kit.invalid_token('Bearer realm="D", error="invalid_token"'))
         self.assertFalse(kit.invalid_token('Bearer realm="D"'))
+
+
+if __name__ == "__main__":
+    unittest.main()
