@@ -6,6 +6,7 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/binding"
+	grpcbinding "github.com/a2a-conform/a2a-conform/mockvendor/internal/binding/grpc"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/binding/jsonrpc"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/binding/rest"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/fault"
@@ -21,10 +22,14 @@ import (
 // implements binding.Host, the host as the bindings see it.
 
 // serveBinding answers r when it is for one of the host's bindings,
-// reporting whether it was: POST to RPCPath is JSON-RPC, anything below
-// RESTPath is HTTP+JSON. A new binding is one more case here.
-func (h *host) serveBinding(w http.ResponseWriter, r *http.Request, ev *Event) bool {
+// reporting whether it was: a Content-Type of application/grpc* on a host
+// with GRPC is gRPC (a call the binding resets marks w to be reset once
+// traced), POST to RPCPath is JSON-RPC, anything below RESTPath is
+// HTTP+JSON. A new binding is one more case here.
+func (h *host) serveBinding(w *statusWriter, r *http.Request, ev *Event) bool {
 	switch {
+	case h.cfg.GRPC && grpcbinding.IsGRPC(r):
+		w.reset = h.vendor.fleet.grpc.Serve(w, r, (*bindingHost)(h), ev)
 	case h.cfg.RPCPath != "" && r.URL.Path == h.cfg.RPCPath && r.Method == http.MethodPost:
 		jsonrpc.Serve(w, r, (*bindingHost)(h), !h.vendor.fleet.cfg.PlainJSON, ev)
 	case h.isREST(r):
@@ -43,6 +48,10 @@ func (h *host) bindingPath(name string) string {
 		return h.cfg.RPCPath
 	case BindingREST:
 		return h.cfg.RESTPath
+	case BindingGRPC:
+		if h.cfg.GRPC {
+			return "/" // the service's methods are below the root
+		}
 	}
 	return ""
 }

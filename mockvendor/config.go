@@ -281,6 +281,15 @@ type HostConfig struct {
 	// the first such host of the vendor is the token endpoint its card
 	// declares. Empty means no token endpoint.
 	TokenPath string `json:"tokenPath,omitempty"`
+	// GRPC makes the host serve the gRPC binding (A2A 1.0.1 §10, 1.0
+	// only): its TLS offers ALPN "h2" after "http/1.1", and a request
+	// whose Content-Type is application/grpc* is a call of A2AService
+	// (/lf.a2a.v1.A2AService/<Method>), answered by the same operations,
+	// tasks, faults and trace as the host's other bindings. A card without
+	// explicit interfaces lists it last, as the GRPC 1.0 interface
+	// "<name>:443" (host:port, the proto's AgentInterface.url). False
+	// (the zero value) means no gRPC binding on the host.
+	GRPC bool `json:"grpc,omitempty"`
 }
 
 // CardConfig is the self-description a vendor publishes.

@@ -41,12 +41,17 @@
 //	5      internal/binding        what every protocol binding shares: the
 //	                               Binding and Host interfaces, the stages
 //	                               from version negotiation to the operation
-//	                               (Handle), the one answer writer (Respond,
-//	                               SSE), body limits, errors to the wire
+//	                               (Handle), what every answer writer
+//	                               shares (Settle, StreamEvents) and the
+//	                               HTTP one (Respond, SSE), body limits,
+//	                               errors to the wire
 //	6      internal/binding/jsonrpc the JSON-RPC binding: envelope, method
 //	                               table, fast JSON path, rendering
 //	6      internal/binding/rest   the HTTP+JSON binding: routes, body and
 //	                               query, rendering
+//	6      internal/binding/grpc   the gRPC binding: A2AService over
+//	                               grpc-go's ServeHTTP, protojson to the
+//	                               shared stages and back, status mapping
 //	9      mockvendor              the public face (NewFleet, Fleet, Vendor,
 //	                               config, aliases of moved types) and the
 //	                               wiring of the layers below

@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	grpcbinding "github.com/a2a-conform/a2a-conform/mockvendor/internal/binding/grpc"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/card"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/credentials"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/fault"
@@ -44,8 +45,12 @@ type Fleet struct {
 	hosts    []*host
 	byAddr   map[string]*host // "agent-b.example:443" and "127.0.0.1:PORT"
 
-	srv     *http.Server
-	proxy   *netx.Proxy
+	srv   *http.Server
+	proxy *netx.Proxy
+	// grpc serves the calls of the hosts with HostConfig.GRPC (nil when
+	// no host has it): one server for the fleet, each call finding its
+	// host in its context.
+	grpc    *grpcbinding.Server
 	closing chan struct{}
 	wg      sync.WaitGroup // listener and proxy goroutines
 	// active counts running handlers and proxy splices; Close waits for it.
@@ -163,6 +168,7 @@ func (f *Fleet) Start() error {
 	}
 	f.srv = &http.Server{
 		Handler:           http.HandlerFunc(f.serveHTTP),
+		Protocols:         serverProtocols(),
 		ReadHeaderTimeout: f.limits.ReadTimeout,
 		ReadTimeout:       f.limits.ReadTimeout,
 		IdleTimeout:       f.limits.IdleTimeout,
@@ -201,6 +207,11 @@ func (f *Fleet) Start() error {
 			return err
 		}
 	}
+	for _, h := range f.hosts {
+		if h.cfg.GRPC && f.grpc == nil {
+			f.grpc = grpcbinding.NewServer(f.limits.MaxBody)
+		}
+	}
 	for _, v := range f.vendors {
 		if err := v.init(); err != nil {
 			f.Close()
@@ -209,7 +220,7 @@ func (f *Fleet) Start() error {
 	}
 	for _, h := range f.hosts {
 		tcfg := &tls.Config{
-			NextProtos:     []string{"http/1.1"},
+			NextProtos:     h.alpn(),
 			MinVersion:     tls.VersionTLS12,
 			GetCertificate: func(*tls.ClientHelloInfo) (*tls.Certificate, error) { return h.cert.Load(), nil },
 		}
@@ -230,6 +241,27 @@ func (f *Fleet) Start() error {
 	return nil
 }
 
+// serverProtocols are the protocols the fleet's server speaks: HTTP/1.1,
+// and HTTP/2 on the connections whose ALPN chose h2 (only a host with
+// HostConfig.GRPC offers it: host.alpn).
+func serverProtocols() *http.Protocols {
+	p := new(http.Protocols)
+	p.SetHTTP1(true)
+	p.SetHTTP2(true)
+	return p
+}
+
+// alpn are the protocols the host's TLS offers (RFC 7301), in the
+// server's order of preference: "http/1.1", then "h2" on a host with
+// the gRPC binding (a gRPC client offers only h2 and gets it; a client
+// that offers both keeps HTTP/1.1, as on every other host).
+func (h *host) alpn() []string {
+	if h.cfg.GRPC {
+		return []string{"http/1.1", "h2"}
+	}
+	return []string{"http/1.1"}
+}
+
 // Close stops the proxy and every listener, ends open connections and
 // streams, and waits until no goroutine of the fleet is left.
 func (f *Fleet) Close() {
@@ -245,6 +277,9 @@ func (f *Fleet) Close() {
 	}
 	if f.proxy != nil {
 		f.proxy.Close()
+	}
+	if f.grpc != nil {
+		f.grpc.Stop()
 	}
 	if f.srv != nil {
 		_ = f.srv.Close()
@@ -543,6 +578,9 @@ func (h *host) serve(w http.ResponseWriter, r *http.Request) {
 	trace.Clip(&ev)
 	trace.CheckText(&ev)
 	tr.Finish(seq, func(e *Event) { *e = withSeq(ev, e) })
+	if sw.reset {
+		panic(http.ErrAbortHandler) // net/http resets the HTTP/2 stream (RST_STREAM)
+	}
 }
 
 func withSeq(ev Event, old *Event) Event {
@@ -553,6 +591,10 @@ func withSeq(ev Event, old *Event) Event {
 type statusWriter struct {
 	http.ResponseWriter
 	status int
+	// reset asks for the request's HTTP/2 stream to be reset once its
+	// trace event is complete (a gRPC call's lost answer or broken-off
+	// stream).
+	reset bool
 }
 
 func (w *statusWriter) WriteHeader(code int) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	grpcbinding "github.com/a2a-conform/a2a-conform/mockvendor/internal/binding/grpc"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/binding/jsonrpc"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/binding/rest"
 )
@@ -35,6 +36,7 @@ var layers = map[string]int{
 	"internal/binding":         5,
 	"internal/binding/jsonrpc": 6,
 	"internal/binding/rest":    6,
+	"internal/binding/grpc":    6,
 	"":                         9, // the public face and the wiring
 	"admin":                    10,
 }
@@ -52,6 +54,7 @@ var mayImport = map[string][]string{
 	"internal/binding":         {"internal/a2a", "internal/trace", "internal/fault", "internal/ops"},
 	"internal/binding/jsonrpc": {"internal/binding", "internal/ops", "internal/a2a", "internal/tasks", "internal/trace"},
 	"internal/binding/rest":    {"internal/binding", "internal/ops", "internal/a2a", "internal/trace"},
+	"internal/binding/grpc":    {"internal/binding", "internal/ops", "internal/a2a", "internal/trace"},
 }
 
 // importViolations lists what breaks the layering in imports, which maps
@@ -152,7 +155,7 @@ func TestImportViolations(t *testing.T) {
 // TestBindingNames: each binding package names itself as the card does
 // (the public BindingJSONRPC and BindingREST).
 func TestBindingNames(t *testing.T) {
-	for _, c := range [][2]string{{jsonrpc.Name, BindingJSONRPC}, {rest.Name, BindingREST}} {
+	for _, c := range [][2]string{{jsonrpc.Name, BindingJSONRPC}, {rest.Name, BindingREST}, {grpcbinding.Name, BindingGRPC}} {
 		if c[0] != c[1] {
 			t.Errorf("binding package names itself %q, the card %q", c[0], c[1])
 		}

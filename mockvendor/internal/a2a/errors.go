@@ -231,11 +231,7 @@ func (e *Error) Domain(vendor string) string {
 // data object.
 func (e *Error) Details(reason, domain string) []any {
 	info := map[string]any{"@type": ErrorInfoType, "reason": reason, "domain": domain}
-	if len(e.Data) > 0 {
-		md := map[string]string{}
-		for k, v := range e.Data {
-			md[k] = flatten(v)
-		}
+	if md := e.InfoMetadata(); md != nil {
 		info["metadata"] = md
 	}
 	data := []any{info}
@@ -247,6 +243,20 @@ func (e *Error) Details(reason, domain string) []any {
 		data = append(data, vd)
 	}
 	return data
+}
+
+// InfoMetadata is e.Data flattened as an ErrorInfo's metadata (lists
+// comma-joined); nil when e has no data. Every binding's ErrorInfo (the
+// JSON error data of 1.0, the gRPC status details) carries it.
+func (e *Error) InfoMetadata() map[string]string {
+	if len(e.Data) == 0 {
+		return nil
+	}
+	md := make(map[string]string, len(e.Data))
+	for k, v := range e.Data {
+		md[k] = flatten(v)
+	}
+	return md
 }
 
 // flatten renders a data value as an ErrorInfo metadata string (lists are

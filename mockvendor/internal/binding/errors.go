@@ -51,8 +51,9 @@ type AuthError struct {
 
 func (e *AuthError) Error() string { return e.Err.Message }
 
-// challengeHeader sets WWW-Authenticate for an authentication error.
-func challengeHeader(hdr http.Header, err error) {
+// ChallengeHeader sets WWW-Authenticate for an authentication error (any
+// other error, or nil, sets nothing).
+func ChallengeHeader(hdr http.Header, err error) {
 	var ae *AuthError
 	if errors.As(err, &ae) {
 		hdr.Set("WWW-Authenticate", ae.Challenge)

@@ -2,9 +2,9 @@ package binding
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
@@ -12,32 +12,25 @@ import (
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
 
-// Respond writes the outcome of a request as its binding encodes it.
-// What every binding shares is here: the response's A2A-Version, the
-// header hooks, the authentication challenge, the no-answer of a
-// notification, and the trace event's completion (the faults' record, the
-// error, the task and state the answer carries).
+// Respond writes the outcome of a request as its binding encodes it, over
+// HTTP (the JSON-RPC and HTTP+JSON bindings). What every binding shares,
+// whatever its wire, is in the functions it calls: AnswerHeader (the
+// response's A2A-Version, the extensions activated, the header hooks),
+// TraceCall and TraceError (the faults' record, the error), Settle (the
+// task and state the answer carries, the answer hooks, a held or lost
+// answer) and StreamEvents (a stream's events, waits and end).
 func Respond(w http.ResponseWriter, r *http.Request, q *Request, res ops.Result, err error, ev *trace.Event) {
 	hdr := w.Header()
-	if rv := q.Host.ResponseVersion(q.Version, q.Dialect); rv != "" {
-		hdr[A2AVersionKey] = []string{rv} // hdr.Set("A2A-Version", rv)
-	}
-	echoExtensions(hdr, q)
-	q.Host.RunHeaderHooks(hdr)
-	if c := q.Call; c != nil {
-		ev.Coercions = c.Coercions
-		ev.Faults = c.Faults
-	}
+	AnswerHeader(hdr, q)
+	TraceCall(q, ev)
 	b := q.Binding
 	if err != nil {
-		rpcErr, status := WireError(err)
-		ev.ErrorCode, ev.ErrorMessage = rpcErr.Code, rpcErr.Message
-		traceErrorData(ev, rpcErr)
+		rpcErr, status := TraceError(err, ev)
 		if !b.Answers() {
 			writeNoAnswer(w, ev)
 			return
 		}
-		challengeHeader(hdr, err)
+		ChallengeHeader(hdr, err)
 		status, body, asEvent := b.ErrorAnswer(rpcErr, status)
 		if asEvent {
 			writeErrorEvent(w, body, ev)
@@ -50,6 +43,74 @@ func Respond(w http.ResponseWriter, r *http.Request, q *Request, res ops.Result,
 		writeNoAnswer(w, ev)
 		return
 	}
+	switch Settle(r.Context(), q, &res, ev) {
+	case Dropped:
+		dropAnswer(w, ev)
+		return
+	case Gone:
+		return
+	}
+	if res.Stream != nil {
+		writeSSE(w, r, q, res, ev)
+		return
+	}
+	WriteJSON(w, http.StatusOK, b.Answer(res), ev)
+	trace.KeepResults(ev, res.Results)
+}
+
+// AnswerHeader sets the headers every answer of q carries, whatever its
+// binding: the A2A-Version an honest vendor answers with, the extensions
+// the request activated (extensions.go), then what the faults' header
+// hooks make of them. The gRPC binding sends them as header metadata.
+func AnswerHeader(hdr http.Header, q *Request) {
+	if rv := q.Host.ResponseVersion(q.Version, q.Dialect); rv != "" {
+		hdr[A2AVersionKey] = []string{rv} // hdr.Set("A2A-Version", rv)
+	}
+	echoExtensions(hdr, q)
+	q.Host.RunHeaderHooks(hdr)
+}
+
+// TraceCall records in ev what the faults did to the call: the parts
+// they coerced and the faults that acted.
+func TraceCall(q *Request, ev *trace.Event) {
+	if c := q.Call; c != nil {
+		ev.Coercions = c.Coercions
+		ev.Faults = c.Faults
+	}
+}
+
+// TraceError maps err to the A2A error and HTTP status that answer it
+// (WireError) and records the error in ev.
+func TraceError(err error, ev *trace.Event) (*a2a.Error, int) {
+	rpcErr, status := WireError(err)
+	ev.ErrorCode, ev.ErrorMessage = rpcErr.Code, rpcErr.Message
+	traceErrorData(ev, rpcErr)
+	return rpcErr, status
+}
+
+// Settled is what is left to do with a successful answer once Settle
+// has run.
+type Settled int
+
+const (
+	// Write: write the answer (res as Settle left it).
+	Write Settled = iota
+	// Dropped: the answer is lost (lost-answer): the operation ran, its
+	// task is marked undelivered, and the binding ends the exchange
+	// without answering (HTTP: the connection closed; gRPC: the stream
+	// reset).
+	Dropped
+	// Gone: nothing is to be written: the client left while the answer
+	// was held, or the fleet is closing (the trace says so).
+	Gone
+)
+
+// Settle does what every binding does with a successful answer before
+// writing it: it records the task, the webhook and a resend in ev, drops
+// a lost answer, holds a long task's blocking answer until ctx (the
+// client) or the task ends (holdAnswer), lets the answer faults rewrite
+// it, and records the state and message reply it carries.
+func Settle(ctx context.Context, q *Request, res *ops.Result, ev *trace.Event) Settled {
 	if ev.TaskID == "" {
 		ev.TaskID = res.TaskID
 	}
@@ -61,24 +122,18 @@ func Respond(w http.ResponseWriter, r *http.Request, q *Request, res ops.Result,
 		if res.Task != nil {
 			res.Task.MarkUndelivered()
 		}
-		dropAnswer(w, ev)
-		return
+		return Dropped
 	}
-	if res.HoldAnswer && !holdAnswer(r, q, &res, ev) {
-		return
+	if res.HoldAnswer && !holdAnswer(ctx, q, res, ev) {
+		return Gone
 	}
 	if rw := q.Host.AnswerHook(q.Call); rw != nil {
-		rewriteAnswer(&res, rw)
+		rewriteAnswer(res, rw)
 		ev.Faults = q.Call.Faults // the answer faults name themselves too
 	}
 	ev.State = a2a.NormalState(a2a.StateName(res.State, q.Dialect)) // as the wire said it
 	ev.MessageReply = res.Message
-	if res.Stream != nil {
-		writeSSE(w, r, q, res, ev)
-		return
-	}
-	WriteJSON(w, http.StatusOK, b.Answer(res), ev)
-	trace.KeepResults(ev, res.Results)
+	return Write
 }
 
 // rewriteAnswer lets the answer faults (fault.AnswerHook) change an
@@ -118,7 +173,7 @@ func dropAnswer(w http.ResponseWriter, ev *trace.Event) {
 // closes, and brings res up to the task's state then. False means nothing
 // is to be written: the client left (the trace says so) or the fleet is
 // closing.
-func holdAnswer(r *http.Request, q *Request, res *ops.Result, ev *trace.Event) bool {
+func holdAnswer(ctx context.Context, q *Request, res *ops.Result, ev *trace.Event) bool {
 	t := res.Task
 	work := q.Host.Vendor().WorkTime()
 	timer := time.NewTimer(max(time.Until(t.DoneAt(work)), 0))
@@ -126,7 +181,7 @@ func holdAnswer(r *http.Request, q *Request, res *ops.Result, ev *trace.Event) b
 	select {
 	case <-timer.C:
 	case <-t.CanceledC():
-	case <-r.Context().Done():
+	case <-ctx.Done():
 		t.MarkUndelivered()
 		ev.Note = "client left before the answer: a blocking send held while its task worked"
 		return false
@@ -189,16 +244,8 @@ func WriteJSON(w http.ResponseWriter, status int, body []byte, ev *trace.Event) 
 }
 
 // writeSSE sends the events of a stream as server-sent events (both
-// bindings stream so: A2A 1.0 §9.4.2, §11.7), each encoded by the
-// request's binding, and closes the stream. An event the dialect does not
-// send (nil) is skipped; it counts all the same, so that every dialect
-// and binding counts a stream's events alike (restFrom, stream-cut). The
-// events after the first wait res.RestAfter (a subscription waits for the
-// task's next change); a task cancelled meanwhile ends the stream with its
-// canceled status instead (A2A 1.0 §3.5.2: every stream of a task gets its
-// events). The trace records each state a frame delivered when the frame
-// was written (Event.Seen), so a stream the client left, or that broke
-// off, before its final frame does not show the final state.
+// HTTP bindings stream so: A2A 1.0 §9.4.2, §11.7), each encoded by the
+// request's binding (StreamEvents drives them).
 func writeSSE(w http.ResponseWriter, r *http.Request, q *Request, res ops.Result, ev *trace.Event) {
 	hdr := w.Header()
 	hdr.Set("Content-Type", "text/event-stream")
@@ -207,151 +254,41 @@ func writeSSE(w http.ResponseWriter, r *http.Request, q *Request, res ops.Result
 	ev.Status, ev.ContentType, ev.State = http.StatusOK, "text/event-stream", ""
 	rc := http.NewResponseController(w)
 	_ = rc.Flush()
-	if d := q.Call.FirstFrameDelay; d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-r.Context().Done():
-			ev.Note = "client left before the first frame"
-			return
-		case <-q.Host.Closing():
-			return
-		}
-	}
-	var buf bytes.Buffer
-	restFrom := max(res.RestFrom, 1)
-	for i, item := range res.Stream {
-		if i == restFrom && res.RestAfter > 0 {
-			switch waitRest(r, q, res, ev) {
-			case restCanceled:
-				end := ops.StatusFrame(res.Task, q.Dialect, "canceled")
-				writeFrame(w, rc, &buf, q.Binding.Frame(end), end, ev)
-				return
-			case restGone:
-				return
-			}
-		}
-		if item == nil {
-			continue // an event the dialect does not send
-		}
-		if !writeFrame(w, rc, &buf, q.Binding.Frame(item), item, ev) {
-			return
-		}
-		if i == res.ResultsAt {
-			trace.KeepResults(ev, res.Results) // every part of them is out
-		}
-	}
-	if res.EndError != nil {
-		writeEndError(w, rc, &buf, q, res.EndError, ev)
-		return
-	}
-	if res.Abort {
-		ev.Note = "stream broken off mid-way, the task still running (stream-cut)"
-		if conn, _, err := rc.Hijack(); err == nil {
-			_ = conn.Close() // no closing chunk: the client reads an unexpected EOF
-		}
-		return
-	}
-	if len(ev.Faults) > 0 && slices.Contains(ev.Faults, "stream-cut") {
-		ev.Note = "stream ended cleanly, the task still running (stream-cut)"
-	}
+	StreamEvents(r.Context(), q, res, ev, &sseSink{w: w, rc: rc, q: q})
 }
 
-// writeEndError ends a stream with an error event (stream-error-event):
-// the error as the request's binding renders it (a JSON-RPC error
-// response; an HTTP+JSON google.rpc.Status object), as one more SSE
-// event, recorded as the error the stream answered.
-func writeEndError(w http.ResponseWriter, rc *http.ResponseController, buf *bytes.Buffer, q *Request, e *a2a.Error, ev *trace.Event) {
-	_, body, _ := q.Binding.ErrorAnswer(e, http.StatusOK)
-	buf.Reset()
-	buf.WriteString("data: ")
-	buf.Write(body)
-	buf.WriteString("\n\n")
-	if _, err := w.Write(buf.Bytes()); err != nil || rc.Flush() != nil {
-		ev.Note = "client left mid-stream"
-		return
-	}
-	ev.ErrorCode, ev.ErrorMessage = e.Code, e.Message
-	traceErrorData(ev, e)
-	ev.Note = "stream ended by an error event (stream-error-event)"
+// sseSink writes a stream's events as server-sent events.
+type sseSink struct {
+	w   http.ResponseWriter
+	rc  *http.ResponseController
+	q   *Request
+	buf bytes.Buffer
 }
 
-// writeFrame writes one stream event item, encoded as b, and flushes it,
-// recording the state it announces (if any) as seen now; false when the
-// client is gone.
-func writeFrame(w http.ResponseWriter, rc *http.ResponseController, buf *bytes.Buffer, b []byte, item any, ev *trace.Event) bool {
-	buf.Reset()
-	buf.WriteString("data: ")
-	buf.Write(b)
-	buf.WriteString("\n\n")
-	if _, err := w.Write(buf.Bytes()); err != nil {
-		ev.Note = "client left mid-stream"
+// Frame writes one event's data and flushes it.
+func (s *sseSink) Frame(b []byte) bool {
+	s.buf.Reset()
+	s.buf.WriteString("data: ")
+	s.buf.Write(b)
+	s.buf.WriteString("\n\n")
+	if _, err := s.w.Write(s.buf.Bytes()); err != nil {
 		return false
 	}
-	if rc.Flush() != nil {
-		ev.Note = "client left mid-stream"
-		return false
-	}
-	if st := frameState(item); st != "" {
-		ev.State = st
-		if len(ev.Seen) < trace.MaxTracedSeen {
-			ev.Seen = append(ev.Seen, trace.SeenState{State: st, Time: time.Now()})
-		} else {
-			ev.Clipped = trace.AppendOnce(ev.Clipped, "seen")
-		}
-	}
-	return true
+	return s.rc.Flush() == nil
 }
 
-// frameState is the task state a stream event announces, in the 0.3
-// spelling ("" for a Message or an artifact update): a Task's status or a
-// status update's, in each dialect's shape.
-func frameState(item any) string {
-	m, ok := item.(map[string]any)
-	if !ok {
-		return ""
-	}
-	for _, k := range []string{"task", "statusUpdate"} { // 1.0 wraps them
-		if inner, ok := m[k].(map[string]any); ok {
-			m = inner
-			break
-		}
-	}
-	status, _ := m["status"].(map[string]any)
-	st, _ := status["state"].(string)
-	if st == "" {
-		return ""
-	}
-	return a2a.NormalState(st)
+// EndError writes e as the stream's last event, the error as the
+// request's binding renders it (a JSON-RPC error response; an HTTP+JSON
+// google.rpc.Status object).
+func (s *sseSink) EndError(e *a2a.Error) bool {
+	_, body, _ := s.q.Binding.ErrorAnswer(e, http.StatusOK)
+	return s.Frame(body)
 }
 
-// restWait is how a stream's wait for the rest of its events ended.
-type restWait int
-
-const (
-	restDue      restWait = iota // the wait ran out: the rest is due
-	restCanceled                 // the task was cancelled meanwhile
-	restGone                     // the client left or the fleet closed
-)
-
-// waitRest waits res.RestAfter for the rest of a stream's events, unless
-// the task is cancelled, the client leaves or the fleet closes first.
-func waitRest(r *http.Request, q *Request, res ops.Result, ev *trace.Event) restWait {
-	t := time.NewTimer(res.RestAfter)
-	defer t.Stop()
-	var canceled <-chan struct{}
-	if res.Task != nil {
-		canceled = res.Task.CanceledC()
+// Abort closes the connection without the closing chunk: the client
+// reads an unexpected EOF.
+func (s *sseSink) Abort() {
+	if conn, _, err := s.rc.Hijack(); err == nil {
+		_ = conn.Close()
 	}
-	select {
-	case <-t.C:
-		return restDue
-	case <-canceled:
-		return restCanceled
-	case <-r.Context().Done():
-		ev.Note = "client left mid-stream"
-	case <-q.Host.Closing():
-	}
-	return restGone
 }

@@ -118,8 +118,10 @@ type Event struct {
 	// Method is the raw JSON-RPC method; Dialect is "0.1", "0.3" or "1.0".
 	Method  string `json:"method,omitempty"`
 	Dialect string `json:"dialect,omitempty"`
-	// Binding is "HTTP+JSON" for a request to the 1.0 REST binding (the
-	// method is then the operation's 1.0 name); empty for JSON-RPC.
+	// Binding is "HTTP+JSON" for a request to the 1.0 REST binding, "GRPC"
+	// for a call of the gRPC binding (the method is then the operation's
+	// 1.0 name; for a method A2AService does not have, the full gRPC
+	// method name); empty for JSON-RPC.
 	Binding string `json:"binding,omitempty"`
 	// RPCID is the JSON-RPC id as sent (absent for notifications).
 	RPCID json.RawMessage `json:"rpcId,omitempty"`
@@ -178,6 +180,10 @@ type Event struct {
 	// TaskID is the task issued (send/stream) or referenced (get/cancel).
 	TaskID string `json:"taskId,omitempty"`
 	// Status is the HTTP status answered; ContentType its content type.
+	// A gRPC call (always HTTP 200 on the wire) records the status the
+	// other bindings record for its outcome: 200, or 401 for an
+	// authentication refusal (its gRPC status is UNAUTHENTICATED); its
+	// error is in ErrorCode as theirs is.
 	Status      int    `json:"status"`
 	ContentType string `json:"contentType,omitempty"`
 	// State is the task state answered, normalized to the 0.3 spelling.
