@@ -71,6 +71,18 @@ func (v *Vendor) restURL() string {
 	return ""
 }
 
+// grpcURL is the gRPC interface URL the card names: the first gRPC
+// host's host:port ("rpc.agent-d.example:443"; "127.0.0.1:PORT" for a
+// bare-IP host), "" when none.
+func (v *Vendor) grpcURL() string {
+	for _, h := range v.hosts {
+		if h.cfg.GRPC {
+			return h.authority()
+		}
+	}
+	return ""
+}
+
 // bindingHost is a host as its bindings see it (binding.Host). A pointer
 // conversion of *host, so passing it as the interface allocates nothing.
 type bindingHost host

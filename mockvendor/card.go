@@ -60,7 +60,7 @@ func (v *Vendor) newCardSpec() *card.Spec {
 	s := &card.Spec{
 		ID: v.cfg.ID, Organization: v.cfg.Organization,
 		Name: c.Name, Description: c.Description, Version: c.Version,
-		URL: v.endpointURL(), RESTURL: v.restURL(), ProviderURL: v.providerURL(),
+		URL: v.endpointURL(), RESTURL: v.restURL(), GRPCURL: v.grpcURL(), ProviderURL: v.providerURL(),
 		Versions:  v.servedVersions(),
 		Streaming: c.Streaming, PushNotifications: c.PushNotifications, ExtendedCard: c.ExtendedCard != nil,
 		Extensions:        c.Extensions,

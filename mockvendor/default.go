@@ -98,8 +98,9 @@ func VendorC() VendorConfig {
 }
 
 // VendorD is well behaved: card at agent-d.example naming
-// https://rpc.agent-d.example/a2a/v1 (JSON-RPC, 1.0 and 0.3) and
-// https://rpc.agent-d.example/a2a/rest (HTTP+JSON, 1.0), skills
+// https://rpc.agent-d.example/a2a/v1 (JSON-RPC, 1.0 and 0.3),
+// https://rpc.agent-d.example/a2a/rest (HTTP+JSON, 1.0) and, last,
+// rpc.agent-d.example:443 (gRPC, 1.0: A2AService on the same host), skills
 // invoice-reconciliation and fx-hedging, streaming, push notifications
 // (delivered to loopback webhooks: push_deliver.go).
 func VendorD() VendorConfig {
@@ -108,7 +109,7 @@ func VendorD() VendorConfig {
 		Organization: "Vendor D",
 		Hosts: []HostConfig{
 			{Name: HostCardD, Card: true},
-			{Name: HostRPCD, RPCPath: DefaultRPCPath, RESTPath: DefaultRESTPath},
+			{Name: HostRPCD, RPCPath: DefaultRPCPath, RESTPath: DefaultRESTPath, GRPC: true},
 		},
 		Card:   CardConfig{Streaming: true, PushNotifications: true},
 		Skills: []SkillConfig{{ID: SkillInvoice, Name: "Invoice reconciliation"}, {ID: SkillFXHedging, Name: "FX hedging"}},

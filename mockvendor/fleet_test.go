@@ -477,18 +477,22 @@ func TestCardMembers(t *testing.T) {
 				if len(ifaces) == 0 {
 					t.Fatal("no supportedInterfaces")
 				}
-				rest := 0
-				for _, i := range ifaces {
+				rest, grpc := 0, 0
+				for n, i := range ifaces {
 					if tPath(i, "protocolBinding") == BindingREST && tPath(i, "url") == "https://"+HostRPCD+DefaultRESTPath && tPath(i, "protocolVersion") == "1.0" {
 						rest++ // D's HTTP+JSON interface
+						continue
+					}
+					if tPath(i, "protocolBinding") == BindingGRPC && tPath(i, "url") == HostRPCD+":443" && tPath(i, "protocolVersion") == "1.0" && n == len(ifaces)-1 {
+						grpc++ // D's gRPC interface, last
 						continue
 					}
 					if tPath(i, "url") != tc.rpcURL || tPath(i, "protocolBinding") != "JSONRPC" {
 						t.Errorf("interface %v", i)
 					}
 				}
-				if want := map[bool]int{true: 1}[tc.host == HostCardD]; rest != want {
-					t.Errorf("%d HTTP+JSON interfaces, want %d", rest, want)
+				if want := map[bool]int{true: 1}[tc.host == HostCardD]; rest != want || grpc != want {
+					t.Errorf("%d HTTP+JSON and %d gRPC interfaces, want %d of each", rest, grpc, want)
 				}
 				if tPath(ifaces, 0, "protocolVersion") != "1.0" {
 					t.Errorf("first interface %v is not 1.0", ifaces[0])

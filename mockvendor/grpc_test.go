@@ -415,3 +415,53 @@ func TestGRPCUnknownMethod(t *testing.T) {
 		t.Errorf("trace of an unknown method: %+v", ev)
 	}
 }
+
+// TestCardGRPCInterface: vendor D's card lists its gRPC interface last,
+// as host:port (the proto's AgentInterface.url), and a gRPC client
+// reaches it there in the default fleet; a card with explicit
+// interfaces lists only those.
+func TestCardGRPCInterface(t *testing.T) {
+	f := tDefault(t)
+	card := tGet(t, tClient(t, f, tViaProxy), "https://"+HostCardD+CardPath, nil).JSON
+	ifaces := tAsList(card["supportedInterfaces"])
+	last := ifaces[len(ifaces)-1]
+	if tPath(last, "protocolBinding") != BindingGRPC || tPath(last, "url") != HostRPCD+":443" || tPath(last, "protocolVersion") != "1.0" {
+		t.Fatalf("D's last interface %v, want GRPC 1.0 at %s:443", last, HostRPCD)
+	}
+	c := tGRPCDial(t, f, tViaProxy, HostRPCD)
+	if _, err := c.SendMessage(tGRPCCtx(t), tGRPCSend("via the card", "")); err != nil {
+		t.Fatalf("SendMessage to D's gRPC interface: %v", err)
+	}
+	f2 := tStart(t, tGRPCConfig(func(v *VendorConfig) {
+		v.Card.Interfaces = []CardInterface{{URL: "https://" + tGRPCHost + DefaultRPCPath}}
+	}))
+	card = tGet(t, tClient(t, f2, tViaProxy), "https://agent-g.example"+CardPath, nil).JSON
+	if n := len(tAsList(card["supportedInterfaces"])); n != 1 {
+		t.Errorf("explicit card: %d interfaces, want the 1 given", n)
+	}
+}
+
+// TestGRPCExplicitInterface: an explicit card's GRPC entry names the
+// endpoint as host:port or as an https URL alike; the tenant it declares
+// is the one a call's tenant field must name (A2A 1.0 §8.3.2).
+func TestGRPCExplicitInterface(t *testing.T) {
+	for _, u := range []string{tGRPCHost + ":443", "https://" + tGRPCHost, "https://" + tGRPCHost + ":443/"} {
+		t.Run(u, func(t *testing.T) {
+			f := tStart(t, tGRPCConfig(func(v *VendorConfig) {
+				v.Card.Interfaces = []CardInterface{{URL: u, Binding: BindingGRPC, Tenant: "acme"}}
+			}))
+			c := tGRPCDial(t, f, tViaResolve, tGRPCHost)
+			_, err := c.SendMessage(tGRPCCtx(t), tGRPCSend("no tenant", ""))
+			tGRPCStatus(t, err, codes.InvalidArgument, "INVALID_PARAMS")
+			q := tGRPCSend("tenant", "")
+			q.Tenant = "acme"
+			since := f.Trace().Seq()
+			if _, err := c.SendMessage(tGRPCCtx(t), q); err != nil {
+				t.Fatalf("with the declared tenant: %v", err)
+			}
+			if ev := tGRPCEvent(t, f, since, OpSend); ev.Tenant != "acme" {
+				t.Errorf("trace: tenant %q", ev.Tenant)
+			}
+		})
+	}
+}

@@ -60,7 +60,9 @@ func (s *Spec) Document() map[string]any {
 
 // interfaceDocs are supportedInterfaces: the explicit interfaces, else
 // one per version served, the preferred first (A2A 1.0 §8.3.2), the
-// HTTP+JSON binding (1.0 only) after JSON-RPC 1.0.
+// HTTP+JSON binding (1.0 only) after JSON-RPC 1.0, and the gRPC binding
+// (1.0 only) last, so that a client that takes the first entry it speaks
+// finds JSON-RPC first as before.
 func (s *Spec) interfaceDocs() []any {
 	if len(s.Interfaces) > 0 {
 		return s.explicitInterfaceDocs()
@@ -71,6 +73,9 @@ func (s *Spec) interfaceDocs() []any {
 		if ver == "1.0" && s.RESTURL != "" {
 			ifaces = append(ifaces, map[string]any{"url": s.RESTURL, "protocolBinding": BindingREST, "protocolVersion": "1.0"})
 		}
+	}
+	if s.GRPCURL != "" && s.serves("1.0") {
+		ifaces = append(ifaces, map[string]any{"url": s.GRPCURL, "protocolBinding": BindingGRPC, "protocolVersion": "1.0"})
 	}
 	return ifaces
 }

@@ -2,6 +2,7 @@ package card
 
 import (
 	"cmp"
+	"net"
 	"slices"
 	"strings"
 
@@ -66,7 +67,8 @@ func (i Interface) version(form string) string {
 // Endpoint is one endpoint of a vendor's host: the host part of the
 // host's https URL (its DNS name, or 127.0.0.1:PORT for a bare-IP host),
 // the endpoint's path there ("" when the host has no endpoint of the
-// binding) and the binding's name (BindingJSONRPC, BindingREST).
+// binding; "/" for gRPC, whose methods are below the root) and the
+// binding's name (BindingJSONRPC, BindingREST, BindingGRPC).
 type Endpoint struct {
 	Host, Path, Binding string
 }
@@ -192,14 +194,33 @@ func (s *Spec) DeclaredAt(e Endpoint) []Interface {
 	if e.Path == "" || len(s.Interfaces) == 0 {
 		return nil
 	}
-	u := e.url()
 	var out []Interface
 	for _, i := range s.Interfaces {
-		if strings.EqualFold(i.binding(), e.Binding) && sameURL(i.URL, u) {
+		if strings.EqualFold(i.binding(), e.Binding) && e.named(i.URL) {
 			out = append(out, i)
 		}
 	}
 	return out
+}
+
+// named reports whether a card's interface URL u names endpoint e: the
+// same URL, or for gRPC the same authority, u being host:port (the
+// proto's AgentInterface.url) or an https URL, port 443 when it has none.
+func (e Endpoint) named(u string) bool {
+	if !strings.EqualFold(e.Binding, BindingGRPC) {
+		return sameURL(u, e.url())
+	}
+	return strings.EqualFold(grpcAuthority(u), grpcAuthority(e.Host))
+}
+
+// grpcAuthority is the host:port a gRPC interface URL names.
+func grpcAuthority(u string) string {
+	u = strings.TrimPrefix(strings.TrimPrefix(u, "https://"), "HTTPS://")
+	u, _, _ = strings.Cut(u, "/")
+	if _, _, err := net.SplitHostPort(u); err != nil {
+		return net.JoinHostPort(strings.Trim(u, "[]"), "443")
+	}
+	return u
 }
 
 func sameURL(a, b string) bool {

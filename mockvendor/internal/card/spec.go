@@ -23,6 +23,10 @@ type Spec struct {
 	URL string
 	// RESTURL is the vendor's HTTP+JSON endpoint ("" for none).
 	RESTURL string
+	// GRPCURL is the vendor's gRPC endpoint as host:port
+	// ("rpc.agent-d.example:443", the proto's AgentInterface.url; "" for
+	// none).
+	GRPCURL string
 	// ProviderURL is provider.url: the first card host's URL.
 	ProviderURL string
 	// Versions are the A2A versions (Major.Minor) the vendor serves, the

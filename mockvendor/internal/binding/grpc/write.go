@@ -29,16 +29,23 @@ import (
 // contentType is the Content-Type the trace records of a gRPC answer.
 const contentType = "application/grpc"
 
-// unmarshal reads the JSON answers: members the proto does not know are
-// dropped (an answer fault's extra members, the 0.3 members).
-var unmarshal = protojson.UnmarshalOptions{DiscardUnknown: true}
+// lenient reads the JSON answers an exact reading refuses: members the
+// proto does not know are dropped (unknown-fields' extra members).
+var lenient = protojson.UnmarshalOptions{DiscardUnknown: true}
 
-// fromJSON fills out from the JSON b (null: the empty message).
+// fromJSON fills out from the JSON b (null: the empty message). An
+// honest answer reads exactly; one that does not (a fault's) is read
+// again with its enum names outside the proto's enums sent as
+// unrecognized values (enums.go) and its unknown members dropped.
 func fromJSON(b []byte, out proto.Message) error {
 	if len(b) == 0 || string(b) == "null" {
 		b = []byte("{}")
 	}
-	return unmarshal.Unmarshal(b, out)
+	if protojson.Unmarshal(b, out) == nil {
+		return nil
+	}
+	proto.Reset(out)
+	return lenient.Unmarshal(unrecognizedEnums(b, out.ProtoReflect().Descriptor()), out)
 }
 
 // prelude does what every answer of q does before its body: the trace's
