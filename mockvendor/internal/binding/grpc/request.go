@@ -18,7 +18,8 @@ import (
 // message. It is the call's binding.Binding.
 type request struct {
 	binding.Request
-	msg proto.Message
+	msg  proto.Message
+	fast *fastSend // the common send, read without JSON (fast.go)
 }
 
 var _ binding.Binding = (*request)(nil)
@@ -38,7 +39,8 @@ func newRequest(c *call, in proto.Message) *request {
 // the 1.0 JSON-RPC method takes (kept in the trace), and runs the stages
 // every binding shares.
 func (q *request) read(ev *trace.Event) (ops.Result, error) {
-	params, err := toJSON(q.msg)
+	params, fast, err := paramsJSON(q.msg)
+	q.fast = fast
 	if err != nil {
 		return ops.Result{}, a2a.InvalidParams(err.Error())
 	}
@@ -82,8 +84,13 @@ func (q *request) Tenant() string {
 // Answers: every gRPC call gets an answer.
 func (*request) Answers() bool { return true }
 
-// DecodeSend decodes the params of a send or stream with encoding/json.
+// DecodeSend decodes the params of a send or stream with encoding/json,
+// or takes what the fast path read of the common send (fast.go).
 func (q *request) DecodeSend() (*a2a.Message, error) {
+	if q.fast != nil {
+		q.Send = q.fast.send
+		return q.fast.msg, nil
+	}
 	return binding.DecodeSend(q.Params, q.Dialect, &q.Send)
 }
 
