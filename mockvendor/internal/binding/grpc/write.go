@@ -106,7 +106,7 @@ func settle(ctx context.Context, c *call, q *request, res *ops.Result) error {
 	case binding.Dropped:
 		c.ev.Note = "answer lost: the task was created, then the call's HTTP/2 stream was reset before the answer (lost-answer)"
 		c.reset.Store(true)
-		return status.Error(codes.Unavailable, "answer lost")
+		return errAborted
 	case binding.Gone:
 		return status.Error(codes.Canceled, "the call ended before its answer")
 	}
