@@ -208,7 +208,9 @@ func TestFastAnswerMatchesBridge(t *testing.T) {
 			tk.Input = msg(func(m *a2a.Message) { m.Metadata = map[string]any{"k": "v"} })
 		}), "completed", now), decline: true},
 		{name: "file part", res: sent(task(func(tk *tasks.Task) {
-			tk.Input = msg(func(m *a2a.Message) { m.Parts = []a2a.Part{{Kind: "file", File: []byte(`{"url":"https://x.example/f"}`)}} })
+			tk.Input = msg(func(m *a2a.Message) {
+				m.Parts = []a2a.Part{{Kind: "file", File: []byte(`{"url":"https://x.example/f"}`)}}
+			})
 		}), "completed", now), decline: true},
 		{name: "text part with a media type", res: sent(task(func(tk *tasks.Task) {
 			tk.Input = msg(func(m *a2a.Message) { m.Parts[0].MediaType = "text/plain" })
