@@ -1,6 +1,8 @@
 // Command fleetbench measures the mock vendor fleet against a bare net/http
-// TLS server, in both JSON-RPC dialects, with the load client in a process
-// of its own, and prints name=value lines (D is the dialect, 03 or 10):
+// TLS server, in both JSON-RPC dialects, and its gRPC binding against bare
+// grpc-go servers (dialect grpc, grpc.go: its own lines), with the load
+// client in a process of its own, and prints name=value lines (D is the
+// dialect, 03 or 10):
 //
 //	fleet_startup_ms
 //	D_T_rps, D_T_p50_ms, D_T_p99_ms, D_T_client_cpu_us for each target T:
