@@ -23,13 +23,14 @@ import (
 
 // serveBinding answers r when it is for one of the host's bindings,
 // reporting whether it was: a Content-Type of application/grpc* on a host
-// with GRPC is gRPC (a call the binding resets marks w to be reset once
-// traced), POST to RPCPath is JSON-RPC, anything below RESTPath is
-// HTTP+JSON. A new binding is one more case here.
+// with GRPC is gRPC, POST to RPCPath is JSON-RPC, anything below RESTPath
+// is HTTP+JSON. A new binding is one more case here. A binding that breaks
+// an HTTP/2 exchange off asks w to reset its stream once it is traced
+// (binding.StreamResetter).
 func (h *host) serveBinding(w *statusWriter, r *http.Request, ev *Event) bool {
 	switch {
 	case h.cfg.GRPC && grpcbinding.IsGRPC(r):
-		w.reset = h.vendor.fleet.grpc.Serve(w, r, (*bindingHost)(h), ev)
+		h.vendor.fleet.grpc.Serve(w, r, (*bindingHost)(h), ev)
 	case h.cfg.RPCPath != "" && r.URL.Path == h.cfg.RPCPath && r.Method == http.MethodPost:
 		jsonrpc.Serve(w, r, (*bindingHost)(h), !h.vendor.fleet.cfg.PlainJSON, ev)
 	case h.isREST(r):

@@ -133,7 +133,7 @@ func TestConfigFileJSONAndFiles(t *testing.T) {
    "skills": [{"id": "summarize"}],
    "signing": {"kid": "a-prod-2026-11", "keyFile": "a.pem"}},
   {"id": "d", "organization": "Vendor D", "cardFile": "d.json",
-   "hosts": [{"name": "agent-d.example", "card": true}, {"name": "rpc.agent-d.example", "rpcPath": "/a2a/v1", "restPath": "/a2a/rest"}]}
+   "hosts": [{"name": "agent-d.example", "card": true}, {"name": "rpc.agent-d.example", "rpcPath": "/a2a/v1", "restPath": "/a2a/rest", "grpc": true}]}
 ]}`
 	p := filepath.Join(dir, "fleet.json")
 	if err := os.WriteFile(p, []byte(js), 0o644); err != nil {

@@ -207,11 +207,7 @@ func (f *Fleet) Start() error {
 			return err
 		}
 	}
-	for _, h := range f.hosts {
-		if h.cfg.GRPC && f.grpc == nil {
-			f.grpc = grpcbinding.NewServer(f.limits.MaxBody)
-		}
-	}
+	f.grpc = f.newGRPCServer()
 	for _, v := range f.vendors {
 		if err := v.init(); err != nil {
 			f.Close()
@@ -238,6 +234,17 @@ func (f *Fleet) Start() error {
 		return err
 	}
 	f.proxy = p
+	return nil
+}
+
+// newGRPCServer is the fleet's gRPC server when a host serves the gRPC
+// binding (nil when none does).
+func (f *Fleet) newGRPCServer() *grpcbinding.Server {
+	for _, h := range f.hosts {
+		if h.cfg.GRPC {
+			return grpcbinding.NewServer(f.limits.MaxBody)
+		}
+	}
 	return nil
 }
 
@@ -612,6 +619,10 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 }
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// ResetStream asks for the request's HTTP/2 stream to be reset once its
+// trace event is complete (binding.StreamResetter).
+func (w *statusWriter) ResetStream() { w.reset = true }
 
 // Done is closed when the fleet closes, so servers that ride on it (the
 // admin API) can stop with it.

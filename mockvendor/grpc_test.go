@@ -1,10 +1,13 @@
 package mockvendor
 
 import (
+	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"io"
 	"net"
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,9 +17,12 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/encoding/gzip"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	"golang.org/x/net/http2"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2apb"
 )
@@ -463,5 +469,137 @@ func TestGRPCExplicitInterface(t *testing.T) {
 				t.Errorf("trace: tenant %q", ev.Tenant)
 			}
 		})
+	}
+}
+
+// tRawCodec sends a []byte as the message as it is (a request message
+// no method can read).
+type tRawCodec struct{}
+
+func (tRawCodec) Marshal(v any) ([]byte, error)   { return v.([]byte), nil }
+func (tRawCodec) Unmarshal(b []byte, v any) error { return nil }
+func (tRawCodec) Name() string                    { return "proto" }
+
+// TestGRPCUnreadMessage: a request message grpc-go cannot read (not the
+// method's proto: INTERNAL; over Limits.MaxBody: RESOURCE_EXHAUSTED) is
+// refused before the handler, and traced as the other bindings trace an
+// unreadable or over-limit body (-32700; -32600 with 413).
+func TestGRPCUnreadMessage(t *testing.T) {
+	cfg := tGRPCConfig(nil)
+	cfg.Limits.MaxBody = 4096
+	f := tStart(t, cfg)
+	c := tGRPCDial(t, f, tViaResolve, tGRPCHost)
+	cc, err := grpc.NewClient("passthrough:///"+tGRPCHost+":443",
+		grpc.WithTransportCredentials(credentials.NewTLS(f.TLSConfig())),
+		grpc.WithContextDialer(func(ctx context.Context, addr string) (net.Conn, error) { return f.DialContext(ctx, "tcp", addr) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cc.Close()
+	since := f.Trace().Seq()
+	err = cc.Invoke(tGRPCCtx(t), a2apb.A2AService_SendMessage_FullMethodName, []byte{0x0a, 0xff, 0xff}, new([]byte), grpc.ForceCodec(tRawCodec{}))
+	tGRPCStatus(t, err, codes.Internal, "")
+	if ev := tGRPCEvent(t, f, since, OpSend); ev.ErrorCode != -32700 || !strings.Contains(ev.Note, "not read") {
+		t.Errorf("trace of an unreadable message: %+v", ev)
+	}
+	since = f.Trace().Seq()
+	_, err = c.SendMessage(tGRPCCtx(t), tGRPCSend(strings.Repeat("x", 8000), ""))
+	tGRPCStatus(t, err, codes.ResourceExhausted, "")
+	if ev := tGRPCEvent(t, f, since, OpSend); ev.ErrorCode != -32600 || ev.Status != 413 {
+		t.Errorf("trace of an over-limit message: %+v", ev)
+	}
+}
+
+// TestGRPCCloseEndsStreams: Fleet.Close ends a gRPC stream held open (a
+// subscription to a task that works for ever) and returns; the client
+// reads the stream's end.
+func TestGRPCCloseEndsStreams(t *testing.T) {
+	f, err := NewFleet(tGRPCConfig(func(v *VendorConfig) { v.Faults = []FaultSpec{Spec("long-task", LongTask{Forever: true})} }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	c := tGRPCDial(t, f, tViaProxy, tGRPCHost)
+	q := tGRPCSend("forever", "")
+	q.Configuration = &a2apb.SendMessageConfiguration{ReturnImmediately: true}
+	r, err := c.SendMessage(tGRPCCtx(t), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := c.SubscribeToTask(tGRPCCtx(t), &a2apb.SubscribeToTaskRequest{Id: r.GetTask().GetId()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Recv(); err != nil {
+		t.Fatalf("first event: %v", err)
+	}
+	done := make(chan struct{})
+	go func() { f.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Fleet.Close did not return with a gRPC stream open")
+	}
+	if _, err := tRecv(t, st); status.Code(err) == codes.DeadlineExceeded {
+		t.Errorf("the stream did not end with the fleet: %v", err)
+	}
+}
+
+// TestHTTP2OnGRPCHost: a host with the gRPC binding offers h2 after
+// http/1.1: a client offering both keeps HTTP/1.1; one offering only h2
+// (as gRPC clients do) gets HTTP/2 for JSON-RPC too, and a lost answer
+// there resets the request's stream, the trace event completed.
+func TestHTTP2OnGRPCHost(t *testing.T) {
+	f := tStart(t, tGRPCConfig(nil))
+	u := "https://" + tGRPCHost + DefaultRPCPath
+	tr := tResolveTransport(f)
+	tr.ForceAttemptHTTP2 = true // offers h2 and http/1.1
+	defer tr.CloseIdleConnections()
+	h2 := &http2.Transport{TLSClientConfig: f.TLSConfig(), DialTLSContext: func(ctx context.Context, network, addr string, cfg *tls.Config) (net.Conn, error) {
+		conn, err := f.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return tls.Client(conn, cfg), nil
+	}}
+	defer h2.CloseIdleConnections()
+	post := func(rt http.RoundTripper, text string) (*http.Response, error) {
+		req, _ := http.NewRequest(http.MethodPost, u, bytes.NewReader(tEnvelope("SendMessage", tSendParams(Dialect10, text, ""))))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("A2A-Version", "1.0")
+		return (&http.Client{Transport: rt, Timeout: 10 * time.Second}).Do(req)
+	}
+	for rt, major := range map[http.RoundTripper]int{tr: 1, h2: 2} {
+		resp, err := post(rt, "which protocol")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.ProtoMajor != major || resp.StatusCode != 200 {
+			t.Errorf("%T: HTTP/%d %d, want HTTP/%d 200", rt, resp.ProtoMajor, resp.StatusCode, major)
+		}
+	}
+	if _, err := f.AddFault("g", Spec("lost-answer", nil)); err != nil {
+		t.Fatal(err)
+	}
+	since := f.Trace().Seq()
+	if resp, err := post(h2, "lost"); err == nil {
+		resp.Body.Close()
+		t.Fatalf("lost answer over HTTP/2 answered %d", resp.StatusCode)
+	}
+	ev := tWaitEvent(t, f, since, func(e Event) bool { return e.Op == OpSend && !e.Pending })
+	if !strings.Contains(ev.Note, "HTTP/2 stream was reset") {
+		t.Errorf("trace note %q", ev.Note)
+	}
+}
+
+// TestGRPCGzip: a call compressed with gzip (grpc-encoding) is read and
+// answered.
+func TestGRPCGzip(t *testing.T) {
+	f := tStart(t, tGRPCConfig(nil))
+	c := tGRPCDial(t, f, tViaResolve, tGRPCHost)
+	r, err := c.SendMessage(tGRPCCtx(t), tGRPCSend(strings.Repeat("zip ", 100), ""), grpc.UseCompressor(gzip.Name))
+	if err != nil || r.GetTask().GetStatus().GetState() != a2apb.TaskState_TASK_STATE_COMPLETED {
+		t.Fatalf("gzip call: %v %v", r, err)
 	}
 }

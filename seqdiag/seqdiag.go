@@ -232,8 +232,8 @@ func Labels(e mockvendor.Event) (req, res string) {
 		parts = append(parts, verb)
 		res = result(e)
 	}
-	if e.Dialect != "" {
-		parts = append(parts, "("+e.Dialect+")")
+	if v := version(e); v != "" {
+		parts = append(parts, "("+v+")")
 	}
 	if len(e.Faults) > 0 {
 		parts = append(parts, "["+strings.Join(e.Faults, ",")+"]")
@@ -242,6 +242,16 @@ func Labels(e mockvendor.Event) (req, res string) {
 		parts = append(parts, "cred:"+p.Owner) // whose, never the value
 	}
 	return strings.Join(parts, " "), res
+}
+
+// version is the dialect a request label names, with the binding when
+// it is gRPC ("1.0 gRPC": the HTTP+JSON and JSON-RPC bindings tell
+// themselves apart by their paths, a gRPC call by this).
+func version(e mockvendor.Event) string {
+	if e.Binding == mockvendor.BindingGRPC {
+		return strings.TrimSpace(e.Dialect + " gRPC")
+	}
+	return e.Dialect
 }
 
 func status(e mockvendor.Event) string {

@@ -176,6 +176,26 @@ func TestLabelsShowCredentialOwners(t *testing.T) {
 	}
 }
 
+// TestLabelsNameGRPC: a gRPC call is labelled with its operation's 1.0
+// name, "(1.0 gRPC)", whatever its op; JSON-RPC and HTTP+JSON keep the
+// dialect alone.
+func TestLabelsNameGRPC(t *testing.T) {
+	cases := []struct {
+		ev       mockvendor.Event
+		req, res string
+	}{
+		{mockvendor.Event{Op: mockvendor.OpSend, Method: "SendMessage", Binding: mockvendor.BindingGRPC, Dialect: "1.0", Skill: "s", Status: 200, State: "completed"}, "SendMessage skill=s (1.0 gRPC)", "200 completed"},
+		{mockvendor.Event{Op: mockvendor.OpSubscribe, Method: "SubscribeToTask", Binding: mockvendor.BindingGRPC, Dialect: "1.0", Status: 200, ErrorCode: -32001}, "SubscribeToTask (1.0 gRPC)", "-32001"},
+		{mockvendor.Event{Op: mockvendor.OpSend, Method: "SendMessage", Binding: mockvendor.BindingREST, Dialect: "1.0", Status: 200, State: "completed"}, "SendMessage (1.0)", "200 completed"},
+		{mockvendor.Event{Op: mockvendor.OpSend, Method: "SendMessage", Dialect: "1.0", Status: 200, State: "completed"}, "SendMessage (1.0)", "200 completed"},
+	}
+	for _, c := range cases {
+		if req, res := Labels(c.ev); req != c.req || res != c.res {
+			t.Errorf("Labels = %q, %q; want %q, %q", req, res, c.req, c.res)
+		}
+	}
+}
+
 // TestPushDeliveryArrows: a push notification is drawn from the lane of
 // the vendor that sent it to the receiver's, labelled with its attempt and
 // state, and an undelivered one as an error, in both renderers.

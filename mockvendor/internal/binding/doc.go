@@ -18,18 +18,25 @@
 //     ops.Run, one implementation of each operation. It is the layer just
 //     above ops rather than a part of it: negotiation and tenants are
 //     facts of an endpoint (a binding at a URL), which ops never sees;
-//   - Respond, the one writer of an answer (the A2A-Version header, the
-//     header hooks, the authentication challenge, JSON or server-sent
-//     events, the trace event's completion);
+//   - what every writer of an answer shares, whatever its wire:
+//     AnswerHeader (the A2A-Version, the extensions activated, the
+//     header hooks), TraceCall and TraceError (the faults' record, the
+//     error), Settle (the task and state the answer carries, a held or
+//     lost answer, the answer hooks) and StreamEvents (a stream's events,
+//     waits and end, sent to a binding's FrameSink); and Respond, the
+//     HTTP writer built on them (JSON or server-sent events, the
+//     authentication challenge, a connection closed or an HTTP/2 stream
+//     reset through StreamResetter);
 //   - reading a body under the body limit (ReadBody), the Content-Type
 //     check (CheckContentType), and WireError, the one place where an
 //     error becomes an A2A error and an HTTP status.
 //
 // The bindings themselves are its subpackages, one per binding
-// (binding/jsonrpc, binding/rest): each reads its envelope into a
-// Request, calls Handle and Respond, and renders answers and errors in
-// its form. A new binding (gRPC) is one more such package, and the root
-// package's dispatch to it.
+// (binding/jsonrpc, binding/rest, binding/grpc): each reads its envelope
+// into a Request, calls Handle, and renders answers and errors in its
+// form, the HTTP ones through Respond, the gRPC one through the shared
+// steps Respond is built on. A new binding is one more such package, and
+// the root package's dispatch to it.
 //
 // No *trace.Event passes through an interface method here (Binding and
 // Host take none): the stages and the writer are plain functions the

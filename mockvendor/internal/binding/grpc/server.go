@@ -7,6 +7,10 @@ import (
 	"sync/atomic"
 
 	gogrpc "google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	_ "google.golang.org/grpc/encoding/gzip" // calls compressed with gzip are read (and answered so)
+	"google.golang.org/grpc/stats"
+	"google.golang.org/grpc/status"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2apb"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
@@ -28,6 +32,7 @@ func NewServer(maxBody int64) *Server {
 	srv := gogrpc.NewServer(
 		gogrpc.MaxRecvMsgSize(int(min(maxBody, 1<<30))),
 		gogrpc.UnknownServiceHandler(unknownMethod),
+		gogrpc.StatsHandler(lifecycle{}),
 	)
 	a2apb.RegisterA2AServiceServer(srv, service{})
 	return &Server{srv: srv}
@@ -45,13 +50,13 @@ func IsGRPC(r *http.Request) bool {
 }
 
 // Serve answers the gRPC call r to host h, recording it in ev, and
-// returns only once the call's handler has returned. reset reports that
-// the call's HTTP/2 stream must be reset instead of ended (a lost answer,
-// a stream broken off): nothing more was written, and the caller, once it
-// has completed the trace event, panics with http.ErrAbortHandler, which
-// net/http answers with RST_STREAM.
-func (s *Server) Serve(w http.ResponseWriter, r *http.Request, h binding.Host, ev *trace.Event) (reset bool) {
-	c := &call{host: h, ev: ev, header: r.Header, done: make(chan struct{})}
+// returns only once nothing touches ev any more. A call whose HTTP/2
+// stream is to be reset instead of ended (a lost answer, a stream broken
+// off) writes nothing more and has w reset it once traced (w is a
+// binding.StreamResetter; else Serve panics with http.ErrAbortHandler,
+// which net/http answers with RST_STREAM).
+func (s *Server) Serve(w http.ResponseWriter, r *http.Request, h binding.Host, ev *trace.Event) {
+	c := &call{host: h, ev: ev, header: r.Header, done: make(chan struct{}), flushedC: make(chan struct{}, 1)}
 	c.method, c.known = methods[r.URL.Path]
 	ev.Binding, ev.Dialect, ev.Method, ev.Op = Name, string(a2a.Dialect10), c.method.name, c.method.op
 	if !c.known {
@@ -59,7 +64,13 @@ func (s *Server) Serve(w http.ResponseWriter, r *http.Request, h binding.Host, e
 	}
 	ctx := context.WithValue(r.Context(), callKey{}, c)
 	s.srv.ServeHTTP(&resetWriter{ResponseWriter: w, c: c}, r.WithContext(ctx))
-	return c.finish()
+	if c.finish() {
+		if rs, ok := w.(binding.StreamResetter); ok {
+			rs.ResetStream()
+			return
+		}
+		panic(http.ErrAbortHandler)
+	}
 }
 
 // callKey is the context key of a call's *call.
@@ -67,7 +78,9 @@ type callKey struct{}
 
 // call is one gRPC call as the service sees it: the host it came to, its
 // trace event, its metadata (the request's header) and method, and the
-// handshake between Serve and the handler goroutine grpc-go runs it on.
+// handshake between Serve and the goroutine grpc-go runs the call on
+// (lifecycle brackets it, from before the request message is read to
+// after the status is written).
 type call struct {
 	host   binding.Host
 	ev     *trace.Event
@@ -76,33 +89,58 @@ type call struct {
 	known  bool
 
 	mu      sync.Mutex
-	started bool // the handler took the call
-	over    bool // Serve returned: the handler must not take it
+	started bool // the call's goroutine took it (lifecycle's Begin)
+	over    bool // Serve returned: the goroutine must not take it
 	done    chan struct{}
-	reset   atomic.Bool
+	// reset and the write counts: reset.go.
+	reset    atomic.Bool
+	queued   atomic.Int64
+	flushed  atomic.Int64
+	flushedC chan struct{}
+	// handled is set by the method's handler: it answers the call and
+	// records its outcome (else lifecycle's End records an error grpc-go
+	// answered before the handler ran).
+	handled bool
 }
 
-// enter is the call of ctx, taken by its handler; false when there is
-// none or Serve has already returned (the client left first).
-func enter(ctx context.Context) (*call, bool) {
+// callOf is the call of ctx (nil: none).
+func callOf(ctx context.Context) *call {
 	c, _ := ctx.Value(callKey{}).(*call)
+	return c
+}
+
+// enter is the call of ctx for its method's handler; false when the
+// call's goroutine did not take it (Serve had returned: the client left).
+func enter(ctx context.Context) (*call, bool) {
+	c := callOf(ctx)
 	if c == nil {
 		return nil, false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.over {
-		return nil, false
-	}
-	c.started = true
-	return c, true
+	c.handled = c.started
+	return c, c.started
 }
 
-// leave marks the handler done with the call.
-func (c *call) leave() { close(c.done) }
+// begin takes the call for its goroutine unless Serve has returned.
+func (c *call) begin() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.started = !c.over
+}
 
-// finish waits for the handler, if it took the call, and reports whether
-// the stream is to be reset.
+// end records an error grpc-go answered before the handler ran (a
+// request message it could not read, or over the size limit), and marks
+// the goroutine done with the call.
+func (c *call) end(err error) {
+	if !c.handled && err != nil {
+		traceUnread(c.ev, err)
+	}
+	close(c.done)
+}
+
+// finish waits for the call's goroutine, if it took the call, and
+// reports whether the stream is to be reset.
 func (c *call) finish() bool {
 	c.mu.Lock()
 	c.over = true
@@ -114,32 +152,48 @@ func (c *call) finish() bool {
 	return c.reset.Load()
 }
 
-// resetWriter is the ResponseWriter grpc-go writes the call to: once the
-// call is to be reset it writes nothing more, so that Serve's caller can
-// reset the stream.
-type resetWriter struct {
-	http.ResponseWriter
-	c *call
-}
+// lifecycle is the server's stats.Handler: it brackets each call's life
+// on its goroutine (call.begin, call.end), so that Serve returns only
+// when nothing touches the call's trace event any more, and a call
+// refused before its handler ran is traced.
+type lifecycle struct{}
 
-func (w *resetWriter) WriteHeader(code int) {
-	if !w.c.reset.Load() {
-		w.ResponseWriter.WriteHeader(code)
+func (lifecycle) TagRPC(ctx context.Context, _ *stats.RPCTagInfo) context.Context { return ctx }
+
+func (lifecycle) HandleRPC(ctx context.Context, s stats.RPCStats) {
+	c := callOf(ctx)
+	if c == nil {
+		return
+	}
+	switch s := s.(type) {
+	case *stats.Begin:
+		c.begin()
+	case *stats.End:
+		c.mu.Lock()
+		started := c.started
+		c.mu.Unlock()
+		if started {
+			c.end(s.Error)
+		}
 	}
 }
 
-func (w *resetWriter) Write(b []byte) (int, error) {
-	if w.c.reset.Load() {
-		return len(b), nil
-	}
-	return w.ResponseWriter.Write(b)
-}
+func (lifecycle) TagConn(ctx context.Context, _ *stats.ConnTagInfo) context.Context { return ctx }
 
-// Flush flushes what was written (grpc-go requires an http.Flusher).
-func (w *resetWriter) Flush() {
-	if !w.c.reset.Load() {
-		_ = http.NewResponseController(w.ResponseWriter).Flush()
-	}
-}
+func (lifecycle) HandleConn(context.Context, stats.ConnStats) {}
 
-func (w *resetWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+// traceUnread records in ev the error of a request message grpc-go
+// refused before the handler ran: over the size limit, -32600 with HTTP
+// 413 as the other bindings record an over-limit body (its gRPC status
+// RESOURCE_EXHAUSTED); otherwise not a message of the method, -32700.
+func traceUnread(ev *trace.Event, err error) {
+	st := status.Convert(err)
+	e := a2a.ParseError(st.Message())
+	ev.Status = http.StatusOK
+	if st.Code() == codes.ResourceExhausted {
+		e, ev.Status = a2a.InvalidRequest(st.Message()), http.StatusRequestEntityTooLarge
+	}
+	ev.ErrorCode, ev.ErrorMessage = e.Code, e.Message
+	ev.ContentType = contentType
+	ev.Note = "the request message was not read: " + st.Message() // trace.Clip bounds it
+}

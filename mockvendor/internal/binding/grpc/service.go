@@ -78,7 +78,6 @@ func unary[T proto.Message](ctx context.Context, in proto.Message, out T) (T, er
 	if !ok {
 		return zero, errGone
 	}
-	defer c.leave()
 	q := newRequest(c, in)
 	res, err := q.read(c.ev)
 	if err := answer(ctx, c, q, res, err, out); err != nil {
@@ -97,7 +96,6 @@ func serverStream(in proto.Message, st gogrpc.ServerStreamingServer[a2apb.Stream
 	if !ok {
 		return errGone
 	}
-	defer c.leave()
 	q := newRequest(c, in)
 	res, err := q.read(c.ev)
 	prelude(ctx, q, err, c.ev)
@@ -107,6 +105,7 @@ func serverStream(in proto.Message, st gogrpc.ServerStreamingServer[a2apb.Stream
 	if err := settle(ctx, c, q, &res); err != nil {
 		return err
 	}
+	c.queue()
 	_ = st.SendHeader(nil) // the stream is open, as the HTTP bindings' 200 says, before any event
 	sink := &streamSink{st: st, c: c}
 	if res.Stream == nil {
@@ -148,7 +147,6 @@ func unknownMethod(_ any, st gogrpc.ServerStream) error {
 	if !ok {
 		return errGone
 	}
-	defer c.leave()
 	name, _ := gogrpc.Method(st.Context())
 	e := a2a.MethodNotFound(name)
 	binding.TraceError(e, c.ev)

@@ -105,7 +105,7 @@ func settle(ctx context.Context, c *call, q *request, res *ops.Result) error {
 	switch binding.Settle(ctx, &q.Request, res, c.ev) {
 	case binding.Dropped:
 		c.ev.Note = "answer lost: the task was created, then the call's HTTP/2 stream was reset before the answer (lost-answer)"
-		c.reset.Store(true)
+		c.resetAfterWrites(ctx)
 		return errAborted
 	case binding.Gone:
 		return status.Error(codes.Canceled, "the call ended before its answer")
@@ -115,7 +115,7 @@ func settle(ctx context.Context, c *call, q *request, res *ops.Result) error {
 
 // unrenderable is the status of an answer the proto cannot carry.
 func unrenderable(err error, ev *trace.Event) error {
-	ev.Note = "the answer does not convert to the method's proto message: " + trace.CutUTF8(err.Error(), 160)
+	ev.Note = "the answer does not convert to the method's proto message: " + err.Error() // trace.Clip bounds it
 	e := a2a.Internal("the answer does not convert to the proto: " + err.Error())
 	ev.ErrorCode, ev.ErrorMessage = e.Code, e.Message
 	return Status(e, http.StatusOK, "").Err()
@@ -137,6 +137,7 @@ func (s *streamSink) Frame(b []byte) bool {
 		s.badErr = err
 		return false
 	}
+	s.c.queue()
 	return s.st.Send(m) == nil
 }
 
@@ -146,8 +147,9 @@ func (s *streamSink) EndError(e *a2a.Error) bool {
 	return true
 }
 
-// Abort resets the call's stream: no status ends it.
-func (s *streamSink) Abort() { s.c.reset.Store(true) }
+// Abort resets the call's stream after the events sent: no status ends
+// it.
+func (s *streamSink) Abort() { s.c.resetAfterWrites(s.st.Context()) }
 
 // errAborted is what the handler of a reset stream returns (never sent).
 var errAborted = errors.New("stream reset")
