@@ -16,8 +16,9 @@
 #     grpc_server_cpu_us_{fleet,bare,bare_servehttp}, grpc_rps_*,
 #     grpc_server_cpu_ratio and grpc_throughput_ratio (fleet / bare),
 #     grpc_servehttp_cpu_ratio (bare_servehttp / bare: the transport's
-#     share of the gap) and grpc_fleet_servehttp_cpu_ratio (the fleet's
-#     own work on that transport).
+#     share of the gap), grpc_fleet_servehttp_cpu_ratio (the fleet's own
+#     work on that transport) and grpc_fastpath_cpu_gain (against the
+#     fleet with PlainJSON: every call through protojson).
 #   suite wall time: suite_wall_s (builtin:reference) and suite_exec_wall_s
 #     (the reference orchestrator as an exec: driver program).
 #   scenarios at once: the built CLI against the reference as exec: and

@@ -11,18 +11,23 @@ package main
 //	bare_servehttp  (*grpc.Server).ServeHTTP behind net/http's HTTP/2
 //	                server, as the fleet serves it
 //
+// and the fleet with Config.PlainJSON (fleet_plain: the binding's fast
+// path for the common send off, every call through protojson).
+//
 // All three use the same certificate chain and TLS settings (TLS 1.3
 // from the client, the fleet's CA); the load client opens -conns
 // ClientConns, each with -inflight calls at once. The lines:
 //
 //	grpc_server_cpu_us_T, grpc_rps_T, grpc_p50_ms_T, grpc_p99_ms_T,
-//	  grpc_client_cpu_us_T for T in fleet, bare, bare_servehttp
+//	  grpc_client_cpu_us_T for T in fleet, bare, bare_servehttp,
+//	  fleet_plain
 //	grpc_server_cpu_ratio (fleet / bare), grpc_throughput_ratio (fleet /
 //	  bare requests per second)
 //	grpc_servehttp_cpu_ratio (bare_servehttp / bare: what ServeHTTP costs
 //	  over grpc-go's transport), grpc_servehttp_throughput_ratio
 //	grpc_fleet_servehttp_cpu_ratio (fleet / bare_servehttp: the fleet's
 //	  own work on the same transport)
+//	grpc_fastpath_cpu_gain (1 - fleet / fleet_plain)
 
 import (
 	"bufio"
@@ -41,6 +46,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
 
@@ -81,13 +87,25 @@ func grpcSendRequest() *a2apb.SendMessageRequest {
 // §3.6.1, §10.2).
 var grpcCallMD = metadata.Pairs("a2a-version", "1.0")
 
-// grpcTargets checks the fleet's gRPC answer at fleetAddr, starts the
-// bare servers answering it and hands keep the lane's targets; the
-// returned function stops the bare servers.
-func grpcTargets(fleetAddr string, cert tls.Certificate, clientTLS *tls.Config, keep func(*target)) (func(), error) {
+// grpcTargets checks the gRPC answers of the fleet at fleetAddr and of
+// the plain-JSON fleet at plainAddr (alike, ids and timestamps aside),
+// starts the bare servers answering the fleet's and hands keep the
+// lane's targets; the returned function stops the bare servers.
+func grpcTargets(fleetAddr, plainAddr string, cert tls.Certificate, clientTLS *tls.Config, keep func(*target)) (func(), error) {
 	resp, hdr, err := onceGRPC(fleetAddr, clientTLS)
 	if err != nil {
 		return nil, fmt.Errorf("fleet grpc: %w", err)
+	}
+	presp, phdr, err := onceGRPC(plainAddr, clientTLS)
+	if err != nil {
+		return nil, fmt.Errorf("plain fleet grpc: %w", err)
+	}
+	norm := func(m proto.Message, md metadata.MD) string {
+		b, _ := protojson.Marshal(m)
+		return volatile.ReplaceAllString(strings.Join(strings.Fields(string(b)), ""), "X") + fmt.Sprint(answerMD(md))
+	}
+	if a, b := norm(resp, hdr), norm(presp, phdr); a != b {
+		return nil, fmt.Errorf("the plain-JSON fleet answers gRPC\n%s\nthe fast path\n%s", b, a)
 	}
 	svc := &bareService{resp: resp, hdr: answerMD(hdr)}
 	bare, err := startBareGRPC(cert, svc)
@@ -110,6 +128,7 @@ func grpcTargets(fleetAddr string, cert tls.Certificate, clientTLS *tls.Config, 
 	keep(&target{name: "fleet", dialect: grpcDialect, addr: fleetAddr})
 	keep(&target{name: "bare", dialect: grpcDialect, addr: bare.addr})
 	keep(&target{name: "bare_servehttp", dialect: grpcDialect, addr: viaHTTP.addr})
+	keep(&target{name: "fleet_plain", dialect: grpcDialect, addr: plainAddr})
 	return stop, nil
 }
 
@@ -303,7 +322,7 @@ func runGRPCClient(a clientArgs, conns, inflight int, dur time.Duration) error {
 
 // reportGRPC prints the gRPC lane's lines (see the top of this file).
 func reportGRPC(byName map[string]*target) {
-	names := []string{"fleet", "bare", "bare_servehttp"}
+	names := []string{"fleet", "bare", "bare_servehttp", "fleet_plain"}
 	for _, n := range names {
 		t := byName[grpcDialect+"_"+n]
 		if t == nil {
@@ -335,6 +354,9 @@ func reportGRPC(byName map[string]*target) {
 	}
 	ratio("servehttp", sh, bt)
 	ratio("fleet_servehttp", fl, sh)
+	if pl := byName[grpcDialect+"_fleet_plain"]; fl != nil && pl != nil {
+		fmt.Printf("grpc_fastpath_cpu_gain=%.3f\n", 1-median(fl.srvCPU)/median(pl.srvCPU))
+	}
 }
 
 // waitGo waits for the parent's "go" line on stdin.

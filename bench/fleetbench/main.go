@@ -217,7 +217,7 @@ func run(rounds int, load loadShape, startups int, dialects []string, only strin
 	}
 	for _, d := range dialects {
 		if d == grpcDialect {
-			closeBare, err := grpcTargets(fast.Resolve()[rpcHost+":443"], cert, clientTLS, keep)
+			closeBare, err := grpcTargets(fast.Resolve()[rpcHost+":443"], plain.Resolve()[rpcHost+":443"], cert, clientTLS, keep)
 			if err != nil {
 				return err
 			}

@@ -34,7 +34,8 @@ import (
 // artifacts or a question, a history cap, an answer a fault rewrote, an
 // enum value the proto does not have) declines, and the bridge does it.
 // TestFastSendMatchesBridge and TestFastAnswerMatchesBridge hold the two
-// paths to the same bytes.
+// paths to the same bytes, TestGRPCPlainJSONSameAnswers (mockvendor) the
+// fleet's answers and trace with Config.PlainJSON (the bridge alone).
 
 // fastSend is what the fast path read of a SendMessageRequest: the
 // message and the send params (all but Message, which nothing reads
@@ -44,11 +45,11 @@ type fastSend struct {
 	send ops.SendParams
 }
 
-// paramsJSON is m's params as the trace keeps them (toJSON), and for a
-// SendMessageRequest of the common shape what DecodeSend reads of it
-// (nil otherwise).
-func paramsJSON(m proto.Message) ([]byte, *fastSend, error) {
-	if in, ok := m.(*a2apb.SendMessageRequest); ok {
+// paramsJSON is m's params as the trace keeps them (toJSON), and, with
+// the fast path on, for a SendMessageRequest of the common shape what
+// DecodeSend reads of it (nil otherwise).
+func paramsJSON(m proto.Message, fast bool) ([]byte, *fastSend, error) {
+	if in, ok := m.(*a2apb.SendMessageRequest); ok && fast {
 		if b, fs, ok := sendFast(in); ok {
 			return b, fs, nil
 		}

@@ -257,10 +257,13 @@ func TestFastPathTaken(t *testing.T) {
 	in := tSend(func(in *a2apb.SendMessageRequest) {
 		in.Metadata = tMeta(t, map[string]any{"skillId": "invoice-reconciliation"})
 	})
-	if _, fs, err := paramsJSON(in); err != nil || fs == nil {
+	if _, fs, err := paramsJSON(in, true); err != nil || fs == nil {
 		t.Fatalf("paramsJSON: fast %v, %v", fs, err)
 	}
-	if _, fs, err := paramsJSON(&a2apb.GetTaskRequest{Id: "t-1"}); err != nil || fs != nil {
+	if _, fs, err := paramsJSON(&a2apb.GetTaskRequest{Id: "t-1"}, true); err != nil || fs != nil {
 		t.Fatalf("paramsJSON of a get: fast %v, %v", fs, err)
+	}
+	if _, fs, err := paramsJSON(in, false); err != nil || fs != nil {
+		t.Fatalf("paramsJSON with the fast path off: fast %v, %v", fs, err)
 	}
 }

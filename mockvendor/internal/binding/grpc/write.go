@@ -90,7 +90,7 @@ func answer(ctx context.Context, c *call, q *request, res ops.Result, err error,
 	if st := settle(ctx, c, q, &res); st != nil {
 		return st
 	}
-	if !answerFast(&res, out) { // the common send's task without JSON (fast.go)
+	if !q.fastOn || !answerFast(&res, out) { // the common send's task without JSON (fast.go)
 		if err := fromJSON(q.Answer(res), out); err != nil {
 			return unrenderable(err, ev)
 		}
