@@ -164,8 +164,8 @@ func GlobalChecks() []Check {
 func judgeJSONRPC(r *Run) Verdict {
 	n := 0
 	for _, e := range r.Events {
-		if !isRPC(e) || e.Pending || e.Binding == mockvendor.BindingREST {
-			continue // not known yet (still being answered), or not JSON-RPC (HTTP+JSON)
+		if !isRPC(e) || e.Pending || bodyIsParams(e) {
+			continue // not known yet (still being answered), or not JSON-RPC (HTTP+JSON, gRPC)
 		}
 		body := e.Body() // a body nested too deep for the report is kept as text
 		if e.Method == "" && e.ErrorCode == 0 && len(body) == 0 && (e.Status == http.StatusNotFound || e.Status == http.StatusMethodNotAllowed) {

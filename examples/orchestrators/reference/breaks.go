@@ -186,6 +186,14 @@ type Breaks struct {
 	// NoInterfaceFallback gives up on a candidate when its first interface
 	// cannot be reached instead of trying the next one.
 	NoInterfaceFallback bool `break:"no-interface-fallback" check:"IFACE-004.NEXT-ON-FAIL"`
+	// GRPCSkip never uses a gRPC interface, not even the card's first,
+	// though the hello declares gRPC: a client that says it speaks gRPC
+	// and takes the card's JSON-RPC interface all the same.
+	GRPCSkip bool `break:"grpc-skip" check:"IFACE-009.GRPC-FIRST"`
+	// GRPCNoVersion sends no a2a-version metadata on gRPC calls (the
+	// HTTP bindings keep A2A-Version): the server reads each call as 0.3
+	// (a2aproject/a2a-java#1004).
+	GRPCNoVersion bool `break:"grpc-no-version" check:"IFACE-009.G-VERSION-HEADER"`
 	// OmitTenant sends no tenant, whatever the interface declares.
 	OmitTenant bool `break:"omit-tenant" check:"IFACE-005.TENANT,IFACE-005.DONE"`
 	// DowngradeOnVersionError answers -32009 by trying the same endpoint
