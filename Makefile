@@ -15,7 +15,8 @@
 #   make proto    regenerates internal/a2apb from proto/ with the pinned
 #                 protoc and Go plugins (proto/README.md)
 #   make bench    fleet vs a bare TLS server (both dialects, load client in
-#                 its own process), start-up, suite wall time
+#                 its own process), gRPC fleet vs bare grpc-go (own transport
+#                 and ServeHTTP), start-up, suite wall time
 GO      ?= go
 BIN     ?= bin/a2a-conform
 # REVISION is stamped into the binary (a2a-conform version): Go records no
@@ -146,7 +147,8 @@ fuzz:
 	  $(GO) test -run='^$$' -fuzz="^$$fn\$$" -fuzztime=$(FUZZTIME) $(FUZZFLAGS) $$pkg; \
 	done
 
-# bench prints the fleet's figures against a bare TLS server and the suite's
-# wall time as name=value lines (see bench/run.sh).
+# bench prints the fleet's figures against a bare TLS server (JSON-RPC) and
+# bare grpc-go servers (gRPC), and the suite's wall time, as name=value lines
+# (see bench/run.sh).
 bench:
 	@GO=$(GO) ./bench/run.sh

@@ -9,6 +9,16 @@
 #     target's rps, p50/p99 latency and load-client CPU, fleet_startup_ms.
 #     The load client runs in a process of its own, so its CPU is not
 #     counted as the servers'.
+#   gRPC (the grpc lane of bench/fleetbench, see its grpc.go): unary
+#     SendMessage through the fleet's gRPC binding against a bare grpc-go
+#     server on its own transport and the same handler behind net/http's
+#     HTTP/2 server through ServeHTTP, as the fleet serves it:
+#     grpc_server_cpu_us_{fleet,bare,bare_servehttp}, grpc_rps_*,
+#     grpc_server_cpu_ratio and grpc_throughput_ratio (fleet / bare),
+#     grpc_servehttp_cpu_ratio (bare_servehttp / bare: the transport's
+#     share of the gap), grpc_fleet_servehttp_cpu_ratio (the fleet's own
+#     work on that transport) and grpc_fastpath_cpu_gain (against the
+#     fleet with PlainJSON: every call through protojson).
 #   suite wall time: suite_wall_s (builtin:reference) and suite_exec_wall_s
 #     (the reference orchestrator as an exec: driver program).
 #   scenarios at once: the built CLI against the reference as exec: and
@@ -18,17 +28,21 @@
 #
 # The load client and the servers still share the machine's cores: compare
 # the ratios, not the absolute numbers. Knobs: BENCH_ROUNDS (5),
-# BENCH_DURATION (3s), BENCH_CONNS (16), BENCH_STARTUPS (20), GO (go).
+# BENCH_DURATION (3s), BENCH_CONNS (16; gRPC: ClientConns), BENCH_INFLIGHT
+# (4 gRPC calls at once on each ClientConn), BENCH_DIALECTS (03,10,grpc),
+# BENCH_STARTUPS (20), GO (go).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 GO=${GO:-go}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# 1. Fleet against a bare net/http TLS server, interleaved rounds.
+# 1. Fleet against a bare net/http TLS server (JSON-RPC) and bare grpc-go
+#    servers (gRPC), interleaved rounds.
 "$GO" build -o "$tmp/fleetbench" ./bench/fleetbench || { echo "fleetbench=build-failed"; exit 2; }
 "$tmp/fleetbench" -rounds "${BENCH_ROUNDS:-5}" -duration "${BENCH_DURATION:-3s}" \
-	-conns "${BENCH_CONNS:-16}" -startups "${BENCH_STARTUPS:-20}" 2>"$tmp/rounds.txt"
+	-conns "${BENCH_CONNS:-16}" -inflight "${BENCH_INFLIGHT:-4}" -dialects "${BENCH_DIALECTS:-03,10,grpc}" \
+	-startups "${BENCH_STARTUPS:-20}" 2>"$tmp/rounds.txt"
 rc=$?
 sed 's/^/# /' "$tmp/rounds.txt" >&2
 [ $rc -eq 0 ] || echo "fleetbench=failed"

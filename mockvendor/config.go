@@ -22,7 +22,9 @@ type Config struct {
 	// PlainJSON turns off the JSON-RPC endpoint's fast JSON path
 	// (internal/binding/jsonrpc: github.com/go-json-experiment/json, typed structs and a
 	// token encoder for the send answers): requests are then read and
-	// answers written with encoding/json alone. The answers are the same
+	// answers written with encoding/json alone; and the gRPC binding's
+	// fast path for the common send (internal/binding/grpc/fast.go), so
+	// that every call goes through protojson. The answers are the same
 	// either way. False (the zero value) keeps the fast path on; true is
 	// for printing its gain (bench/fleetbench's fleet_plain) and for
 	// bisecting a wire bug.

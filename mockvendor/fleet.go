@@ -242,7 +242,7 @@ func (f *Fleet) Start() error {
 func (f *Fleet) newGRPCServer() *grpcbinding.Server {
 	for _, h := range f.hosts {
 		if h.cfg.GRPC {
-			return grpcbinding.NewServer(f.limits.MaxBody)
+			return grpcbinding.NewServer(f.limits.MaxBody, !f.cfg.PlainJSON)
 		}
 	}
 	return nil

@@ -45,6 +45,10 @@ var adapters = []adapter{
 	{name: "mastra-1.0", dir: "mastra", argv: withArgs(nodeAdapter("mastra", "@mastra/core", "undici"), "--protocol-version", "1.0")},
 	{name: "ai-sdk", argv: nodeAdapter("ai-sdk", "a2a-ai-provider", "ai", "undici")},
 	{name: "a2a-sdk", argv: venvAdapter("a2a-sdk")},
+	// a2a-sdk-grpc: the same SDK told it may speak every binding it
+	// implements (ClientConfig.supported_protocol_bindings), gRPC among
+	// them on the application's grpc_channel_factory.
+	{name: "a2a-sdk-grpc", dir: "a2a-sdk", argv: withArgs(venvAdapter("a2a-sdk"), "--bindings", "JSONRPC,HTTP+JSON,GRPC")},
 	{name: "strands", argv: venvAdapter("strands")},
 	{name: "adk-python", argv: venvAdapter("adk-python")},
 }

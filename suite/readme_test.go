@@ -25,6 +25,7 @@ var readmeRows = []struct{ label, golden string }{
 	{"@mastra/core 1.71.0 (A2AAgent, 1.0)", "testdata/adapters/mastra-1.0.golden"},
 	{"a2a-ai-provider 0.5.0-alpha.1 (AI SDK)", "testdata/adapters/ai-sdk.golden"},
 	{"a2a-sdk 1.3.0 (Python)", "testdata/adapters/a2a-sdk.golden"},
+	{"a2a-sdk 1.3.0 (Python, gRPC enabled)", "testdata/adapters/a2a-sdk-grpc.golden"},
 	{"google-adk 2.13.0 (Python, RemoteA2aAgent)", "testdata/adapters/adk-python.golden"},
 	{"strands-agents 1.62.0 (Python, A2AAgent)", "testdata/adapters/strands.golden"},
 	{"does nothing (refuses everything)", "testdata/do-nothing.golden"},

@@ -4,7 +4,7 @@
 // disabled tests with their reasons:
 //
 //	go build -o bin/tckgate ./tck
-//	bin/tckgate [-expect tck/expected-failures.tsv] [-strict] -transport jsonrpc|http_json DIR/summary.tsv
+//	bin/tckgate [-expect tck/expected-failures.tsv] [-strict] -transport jsonrpc|http_json|grpc DIR/summary.tsv
 //
 // It reads the run's summary.tsv (one row per test: suite, outcome, node
 // id, requirement, detail) and fails (exit 1) when
@@ -35,16 +35,18 @@ import (
 )
 
 // Transports are the values of a run's TCK10_TRANSPORT that the gate
-// knows. The 0.3 suite (tck03) runs over JSON-RPC in every run.
-var Transports = []string{"jsonrpc", "http_json"}
+// knows: the three bindings of A2A 1.0.1 (§9 JSON-RPC, §10 gRPC, §11
+// HTTP+JSON), spelled as the TCK's --transport option spells them. The
+// 0.3 suite (tck03) runs over JSON-RPC in every run.
+var Transports = []string{"jsonrpc", "http_json", "grpc"}
 
 // Expectation is one line of the expected-failures file: a test that is
 // known to fail against vendor D, and why D keeps its behaviour.
 type Expectation struct {
 	// Suite is the TCK suite: "tck10" or "tck03".
 	Suite string
-	// Transport is the run the entry applies to (TCK10_TRANSPORT:
-	// "jsonrpc" or "http_json"); "*" means every run.
+	// Transport is the run the entry applies to (TCK10_TRANSPORT: one
+	// of Transports); "*" means every run.
 	Transport string
 	// NodeID is pytest's node id of the test, as summary.tsv has it.
 	NodeID string
@@ -98,7 +100,7 @@ func ReadExpectations(r io.Reader) ([]Expectation, error) {
 		case e.Suite != "tck10" && e.Suite != "tck03":
 			return nil, fmt.Errorf("line %d: suite %q is not tck10 or tck03", n, e.Suite)
 		case e.Transport != "*" && !knownTransport(e.Transport):
-			return nil, fmt.Errorf("line %d: transport %q is not *, %s", n, e.Transport, strings.Join(Transports, " or "))
+			return nil, fmt.Errorf("line %d: transport %q is not * or one of %s", n, e.Transport, strings.Join(Transports, ", "))
 		case e.NodeID == "":
 			return nil, fmt.Errorf("line %d: empty node id", n)
 		case e.Reason == "":
@@ -284,13 +286,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("tckgate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	expect := fs.String("expect", "tck/expected-failures.tsv", "the expected-failures file")
-	transport := fs.String("transport", "", "the run's TCK10_TRANSPORT: "+strings.Join(Transports, " or "))
+	transport := fs.String("transport", "", "the run's TCK10_TRANSPORT: one of "+strings.Join(Transports, ", "))
 	strict := fs.Bool("strict", false, "ignore the expected failures: any failure fails the run")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() != 1 || !knownTransport(*transport) {
-		fmt.Fprintln(stderr, "usage: tckgate [-expect FILE] [-strict] -transport jsonrpc|http_json SUMMARY.tsv")
+		fmt.Fprintf(stderr, "usage: tckgate [-expect FILE] [-strict] -transport %s SUMMARY.tsv\n", strings.Join(Transports, "|"))
 		return 2
 	}
 	ef, err := os.Open(*expect)

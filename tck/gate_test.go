@@ -66,6 +66,10 @@ func TestGate(t *testing.T) {
 			"stale tck10 tests/a.py::test_rest_only", // listed for http_json, not in the run
 			"unexpected tck10 tests/a.py::test_new[jsonrpc]",
 		}},
+		{"grpc", "grpc", false, 3, 2, []string{
+			"stale tck10 tests/a.py::test_grpc", // listed for grpc, N/A in this summary
+			"unexpected tck10 tests/a.py::test_new[jsonrpc]",
+		}},
 		{"strict", "jsonrpc", true, 3, 0, []string{
 			"unexpected tck03 tests/b.py::test_notification",
 			"unexpected tck10 tests/a.py::test_expected",
@@ -99,6 +103,76 @@ func TestGateClean(t *testing.T) {
 	}
 }
 
+// TestGateGRPC is a run over gRPC: an entry for grpc or * applies, one
+// for another transport does not (neither expected nor stale), and
+// -transport grpc is accepted by the command.
+func TestGateGRPC(t *testing.T) {
+	const summary = "# tck10: passed=1 failed=2 skipped=0\n# tck03: passed=1 failed=0 skipped=0\n" +
+		"suite\toutcome\tnodeid\trequirement\tdetail\n" +
+		"tck10\tFAIL\tt::status[grpc]\tGRPC-ERR-001\tgot UNKNOWN\n" +
+		"tck10\tFAIL\tt::card\tCARD-STRUCT-001\tschema\n" +
+		"tck10\tPASS\tt::send[grpc]\tCORE-SEND-001\t\n" +
+		"tck10\tN/A\tt::send[jsonrpc]\tCORE-SEND-001\tother transport\n" +
+		"tck03\tPASS\tt::b\t\t\n"
+	const expect = "tck10\tgrpc\tt::status[grpc]\tr §10.6\n" +
+		"tck10\t*\tt::card\tr §5.7\n" +
+		"tck10\thttp_json\tt::send[http_json]\tr §11\n" +
+		"tck10\tjsonrpc\tt::send[jsonrpc]\tr §9\n"
+	s, err := ReadSummary(strings.NewReader(summary))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp, err := ReadExpectations(strings.NewReader(expect))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		transport string
+		expected  int
+		findings  []string
+	}{
+		{"grpc", 2, []string{}},
+		{"jsonrpc", 1, []string{"stale tck10 t::send[jsonrpc]", "unexpected tck10 t::status[grpc]"}},
+	} {
+		t.Run(tc.transport, func(t *testing.T) {
+			res := Gate(s, exp, tc.transport, false)
+			if res.Failed != 2 || res.Expected != tc.expected {
+				t.Errorf("failed %d expected %d, want 2 and %d", res.Failed, res.Expected, tc.expected)
+			}
+			if got := gFindings(res); !reflect.DeepEqual(got, tc.findings) {
+				t.Errorf("findings\n got %q\nwant %q", got, tc.findings)
+			}
+		})
+	}
+	dir := t.TempDir()
+	ef, sf := filepath.Join(dir, "expect.tsv"), filepath.Join(dir, "summary.tsv")
+	if err := os.WriteFile(ef, []byte(expect), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(sf, []byte(summary), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		transport string
+		code      int
+		out       string
+	}{
+		{"grpc", 0, "tckgate (grpc): passes: 2 failed, 2 of them expected, 0 findings"},
+		{"websocket", 2, ""},
+	} {
+		var out, errb bytes.Buffer
+		if code := run([]string{"-expect", ef, "-transport", tc.transport, sf}, &out, &errb); code != tc.code {
+			t.Errorf("-transport %s: exit %d, want %d\nstdout: %s\nstderr: %s", tc.transport, code, tc.code, out.String(), errb.String())
+		}
+		if !strings.Contains(out.String(), tc.out) {
+			t.Errorf("-transport %s: stdout lacks %q:\n%s", tc.transport, tc.out, out.String())
+		}
+		if tc.code == 2 && !strings.Contains(errb.String(), "jsonrpc|http_json|grpc") {
+			t.Errorf("-transport %s: usage does not name grpc: %s", tc.transport, errb.String())
+		}
+	}
+}
+
 // TestGateMissingSuite: a suite with no count line, or with nothing that
 // passed or failed, did not run, whatever the expectations say.
 func TestGateMissingSuite(t *testing.T) {
@@ -128,10 +202,11 @@ func TestReadExpectationsErrors(t *testing.T) {
 	for _, tc := range []struct{ name, in, want string }{
 		{"three fields", "tck10\tjsonrpc\tt::a\n", "line 1: want 4"},
 		{"unknown suite", "tck09\tjsonrpc\tt::a\tr\n", `suite "tck09"`},
-		{"unknown transport", "tck10\tgrpc\tt::a\tr\n", `transport "grpc"`},
+		{"unknown transport", "tck10\twebsocket\tt::a\tr\n", `transport "websocket" is not * or one of jsonrpc, http_json, grpc`},
 		{"empty node id", "tck10\tjsonrpc\t\tr\n", "empty node id"},
 		{"empty reason", "# c\ntck10\tjsonrpc\tt::a\t \n", "line 2: t::a has no reason"},
 		{"duplicate through *", "tck10\tjsonrpc\tt::a\tr\ntck10\t*\tt::a\tr\n", "line 2: t::a (tck10, jsonrpc) is already listed on line 1"},
+		{"grpc duplicate through *", "tck10\tgrpc\tt::a\tr\ntck10\t*\tt::a\tr\n", "line 2: t::a (tck10, grpc) is already listed on line 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ReadExpectations(strings.NewReader(tc.in))

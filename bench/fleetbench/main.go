@@ -1,6 +1,8 @@
 // Command fleetbench measures the mock vendor fleet against a bare net/http
-// TLS server, in both JSON-RPC dialects, with the load client in a process
-// of its own, and prints name=value lines (D is the dialect, 03 or 10):
+// TLS server, in both JSON-RPC dialects, and its gRPC binding against bare
+// grpc-go servers (dialect grpc, grpc.go: its own lines), with the load
+// client in a process of its own, and prints name=value lines (D is the
+// dialect, 03 or 10):
 //
 //	fleet_startup_ms
 //	D_T_rps, D_T_p50_ms, D_T_p99_ms, D_T_client_cpu_us for each target T:
@@ -79,10 +81,11 @@ var sendBodies = map[string]struct{ version, body string }{
 func main() {
 	rounds := flag.Int("rounds", 5, "interleaved rounds")
 	dur := flag.Duration("duration", 3*time.Second, "length of one measurement")
-	conns := flag.Int("conns", 16, "keep-alive connections")
+	conns := flag.Int("conns", 16, "keep-alive connections (gRPC: ClientConns)")
+	inflight := flag.Int("inflight", 4, "gRPC: calls in flight on each ClientConn")
 	startups := flag.Int("startups", 20, "fleet start-ups measured")
-	dialects := flag.String("dialects", "03,10", "dialects measured (03, 10)")
-	only := flag.String("only", "", "measure only these targets, a comma-separated list of fleet, bare, fleet_plain, fleet_live (for profiling)")
+	dialects := flag.String("dialects", "03,10,grpc", "dialects measured (03, 10: JSON-RPC; grpc: the gRPC binding)")
+	only := flag.String("only", "", "measure only these targets, a comma-separated list of fleet, bare, fleet_plain, fleet_live, bare_servehttp (for profiling)")
 	traceCap := flag.Int("tracecap", 0, "the fleets' MaxTraceEvents (0: the default), for diagnosis")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the servers to this file")
 	gcBudget := flag.Bool("gcbudget", true, "run the servers with a2a-conform's GC settings (internal/gcbudget); false keeps Go's defaults")
@@ -95,7 +98,11 @@ func main() {
 	flag.StringVar(&cl.token, "client-token", "", "load client: the admin API token")
 	flag.Parse()
 	if cl.on {
-		if err := runClient(cl, *conns, *dur); err != nil {
+		run := runClient
+		if cl.dialect == grpcDialect {
+			run = runGRPCClient
+		}
+		if err := run(cl, *conns, *inflight, *dur); err != nil {
 			fmt.Fprintln(os.Stderr, "fleetbench client:", err)
 			os.Exit(2)
 		}
@@ -114,17 +121,25 @@ func main() {
 		_ = pprof.StartCPUProfile(pf)
 		defer pprof.StopCPUProfile()
 	}
-	if err := run(*rounds, *dur, *conns, *startups, strings.Split(*dialects, ","), *only, *traceCap); err != nil {
+	load := loadShape{conns: *conns, inflight: *inflight, dur: *dur}
+	if err := run(*rounds, load, *startups, strings.Split(*dialects, ","), *only, *traceCap); err != nil {
 		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, "fleetbench:", err)
 		os.Exit(2)
 	}
 }
 
+// loadShape is what the load client puts on a target: conns connections
+// (gRPC: ClientConns, each with inflight calls at once) for dur.
+type loadShape struct {
+	conns, inflight int
+	dur             time.Duration
+}
+
 // target is one server configuration measured in one dialect.
 type target struct {
-	name    string // "fleet", "fleet_plain", "fleet_live", "bare"
-	dialect string
+	name    string // "fleet", "fleet_plain", "fleet_live", "bare", "bare_servehttp"
+	dialect string // "03", "10" or grpcDialect
 	addr    string
 	stream  string // the admin trace stream the client reads, if any
 	rps     []float64
@@ -135,9 +150,11 @@ type target struct {
 	errs    int64
 }
 
-// armedFleet starts the default fleet with the benchmark's faults on D.
+// armedFleet starts the default fleet with the benchmark's faults on D,
+// whose host rpc.agent-d.example serves the gRPC binding too.
 func armedFleet(traceCap int, plain bool, ca *mockvendor.CA) (*mockvendor.Fleet, error) {
 	cfg := mockvendor.DefaultConfig()
+	grpcOnRPCHost(&cfg)
 	cfg.Limits.MaxTraceEvents = traceCap
 	cfg.PlainJSON = plain
 	cfg.CA = ca
@@ -157,7 +174,7 @@ func armedFleet(traceCap int, plain bool, ca *mockvendor.CA) (*mockvendor.Fleet,
 	return f, nil
 }
 
-func run(rounds int, dur time.Duration, conns, startups int, dialects []string, only string, traceCap int) error {
+func run(rounds int, load loadShape, startups int, dialects []string, only string, traceCap int) error {
 	startup, err := measureStartup(startups)
 	if err != nil {
 		return err
@@ -193,9 +210,22 @@ func run(rounds int, dur time.Duration, conns, startups int, dialects []string, 
 	}
 
 	var targets []*target
+	keep := func(t *target) {
+		if only == "" || slices.Contains(strings.Split(only, ","), t.name) {
+			targets = append(targets, t)
+		}
+	}
 	for _, d := range dialects {
+		if d == grpcDialect {
+			closeBare, err := grpcTargets(fast.Resolve()[rpcHost+":443"], plain.Resolve()[rpcHost+":443"], cert, clientTLS, keep)
+			if err != nil {
+				return err
+			}
+			defer closeBare()
+			continue
+		}
 		if _, ok := sendBodies[d]; !ok {
-			return fmt.Errorf("unknown dialect %q (03 or 10)", d)
+			return fmt.Errorf("unknown dialect %q (03, 10 or grpc)", d)
 		}
 		fastAddr := fast.Resolve()[rpcHost+":443"]
 		plainAddr := plain.Resolve()[rpcHost+":443"]
@@ -226,16 +256,14 @@ func run(rounds int, dur time.Duration, conns, startups int, dialects []string, 
 			{name: "fleet_live", dialect: d, addr: fastAddr, stream: adm.URL + "/admin/trace/stream"},
 			{name: "bare", dialect: d, addr: bare.addr},
 		} {
-			if only == "" || slices.Contains(strings.Split(only, ","), t.name) {
-				targets = append(targets, t)
-			}
+			keep(t)
 		}
 	}
 	seq0 := fast.Trace().Seq() + plain.Trace().Seq()
 	for r := 0; r < rounds; r++ {
 		for i := range targets {
 			t := targets[(i+r)%len(targets)]
-			if err := measure(t, caFile.Name(), adm.Token, conns, dur); err != nil {
+			if err := measure(t, caFile.Name(), adm.Token, load); err != nil {
 				return err
 			}
 			fmt.Fprintf(os.Stderr, "round %d %s %s: %.0f req/s, server %.1f us CPU/req, client %.1f\n",
@@ -246,6 +274,9 @@ func run(rounds int, dur time.Duration, conns, startups int, dialects []string, 
 	byName := map[string]*target{}
 	for _, t := range targets {
 		byName[t.dialect+"_"+t.name] = t
+		if t.dialect == grpcDialect {
+			continue // printed by reportGRPC
+		}
 		p := t.dialect + "_" + t.name
 		fmt.Printf("%s_rps=%.0f\n", p, median(t.rps))
 		fmt.Printf("%s_p50_ms=%.3f\n", p, median(t.p50))
@@ -257,6 +288,10 @@ func run(rounds int, dur time.Duration, conns, startups int, dialects []string, 
 	}
 	// Server CPU per request side by side, then the ratios.
 	for _, d := range dialects {
+		if d == grpcDialect {
+			reportGRPC(byName)
+			continue
+		}
 		for _, n := range []string{"fleet", "bare", "fleet_plain", "fleet_live"} {
 			if t := byName[d+"_"+n]; t != nil {
 				fmt.Printf("%s_server_cpu_us_%s=%.1f\n", d, n, median(t.srvCPU))
@@ -303,9 +338,9 @@ type clientResult struct {
 // measure runs the load client against t once: it starts the client,
 // waits until it is warmed up, then takes the server process's CPU over
 // the load.
-func measure(t *target, caFile, token string, conns int, dur time.Duration) error {
+func measure(t *target, caFile, token string, load loadShape) error {
 	args := []string{"-client", "-client-addr", t.addr, "-client-dialect", t.dialect, "-client-ca", caFile,
-		"-conns", fmt.Sprint(conns), "-duration", dur.String()}
+		"-conns", fmt.Sprint(load.conns), "-inflight", fmt.Sprint(load.inflight), "-duration", load.dur.String()}
 	if t.stream != "" {
 		args = append(args, "-client-stream", t.stream, "-client-token", token)
 	}
@@ -360,16 +395,11 @@ type clientArgs struct {
 // runClient is the load client: it warms conns connections up, prints
 // "ready", waits for "go" on stdin, sends requests for dur and prints a
 // clientResult.
-func runClient(a clientArgs, conns int, dur time.Duration) error {
-	pem, err := os.ReadFile(a.caFile)
+func runClient(a clientArgs, conns, _ int, dur time.Duration) error {
+	clientTLS, err := clientTLSFrom(a.caFile)
 	if err != nil {
 		return err
 	}
-	pool := x509.NewCertPool()
-	if !pool.AppendCertsFromPEM(pem) {
-		return errors.New("no certificate in " + a.caFile)
-	}
-	clientTLS := &tls.Config{RootCAs: pool, ServerName: rpcHost, MinVersion: tls.VersionTLS13, MaxVersion: tls.VersionTLS13}
 	tr := transport(a.addr, clientTLS, conns)
 	defer tr.CloseIdleConnections()
 	var wg sync.WaitGroup
@@ -449,6 +479,20 @@ func runClient(a clientArgs, conns int, dur time.Duration) error {
 	b, _ := json.Marshal(res)
 	fmt.Println(string(b))
 	return nil
+}
+
+// clientTLSFrom is the load client's TLS: TLS 1.3 to rpc.agent-d.example,
+// trusting the CA in the PEM file caFile.
+func clientTLSFrom(caFile string) (*tls.Config, error) {
+	pem, err := os.ReadFile(caFile)
+	if err != nil {
+		return nil, err
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, errors.New("no certificate in " + caFile)
+	}
+	return &tls.Config{RootCAs: pool, ServerName: rpcHost, MinVersion: tls.VersionTLS13, MaxVersion: tls.VersionTLS13}, nil
 }
 
 // transport dials addr whatever the URL says, over TLS 1.3 with SNI set.

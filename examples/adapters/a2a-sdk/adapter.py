@@ -25,9 +25,22 @@ default, and so what this scores:
     SendStreamingMessage). A card with no JSONRPC interface fails with "no
     compatible transports found" (version-mismatch here). gRPC and
     HTTP+JSON are used only when the application lists them in
-    ClientConfig.supported_protocol_bindings; a card listing GRPC first is
-    therefore still served over its first JSONRPC interface, and gRPC
-    scoring waits for a fleet that serves the gRPC binding;
+    ClientConfig.supported_protocol_bindings, which --bindings does (below);
+  * with --bindings (e.g. JSONRPC,HTTP+JSON,GRPC) the ClientConfig's
+    supported_protocol_bindings are those, still in the server's order: the
+    first entry of supportedInterfaces whose binding is listed picks the
+    binding, then the best version among that binding's entries as above.
+    A GRPC interface gets the SDK's GrpcTransport (1.0; CompatGrpcTransport
+    for 0.3) on the channel ClientConfig.grpc_channel_factory makes for the
+    interface's url: the SDK sends the metadata a2a-version: 1.0 (0.3 on
+    the compat transport) on every call, and its call context's service
+    parameters lowercased as metadata (the AuthInterceptor's authorization
+    or API key, with_a2a_extensions' a2a-extensions); no deadline unless
+    the call context sets one (it does not here); a gRPC status becomes the
+    A2AError of its google.rpc.ErrorInfo reason (domain a2a-protocol.org),
+    else A2AClientError("gRPC Error CODE: ..."), DEADLINE_EXCEEDED
+    A2AClientTimeoutError. The hello then declares those bindings;
+    without --bindings it declares none, as before;
   * send_message streams (SendStreamingMessage) when ClientConfig.streaming
     (default True) and the card's capabilities.streaming are both set, else
     sends SendMessage. Client.send_message has no per-call choice; the
@@ -85,6 +98,19 @@ What the adapter passes through the SDK's own hooks:
     was answered is the agent reported (none when the endpoint could not be
     reached), and a 401 says whether the credential presented was refused.
 
+The gRPC channel (--bindings with GRPC) is the application's, the SDK's
+hook for it being grpc_channel_factory(url): the adapter accepts the url
+as host:port (the proto's form) or an https URL, and makes a grpc.aio
+secure channel to host:port (443 by default) whose roots are certifi's plus
+trust.caFile, with the client certificate of trust.clientCertificates for
+that origin (none for others: the factory is per interface), through
+network.proxy as gRPC's grpc.http_proxy channel argument (an HTTP CONNECT
+to host:port; without one, gRPC reads https_proxy from the environment).
+Its interceptors watch each call as the httpx hook does: the origin is the
+agent reported once a call was answered (a status other than UNAVAILABLE),
+and UNAUTHENTICATED (A2A 1.0 §10.6's 401) says whether a credential was
+in its metadata.
+
 What the SDK cannot be told: network.resolve (httpx has no name override;
 without a proxy the adapter leaves httpx to HTTPS_PROXY from the
 environment, which the exec driver sets); trust.issuers (it has no signer
@@ -109,6 +135,7 @@ metadata but not its reason; a code it does not know becomes an
 A2AClientError whose text names the code, which is read from it).
 
     a2a-conform run --orchestrator 'exec:examples/adapters/a2a-sdk/.venv/bin/python examples/adapters/a2a-sdk/adapter.py'
+    a2a-conform run --orchestrator 'exec:examples/adapters/a2a-sdk/.venv/bin/python examples/adapters/a2a-sdk/adapter.py --bindings JSONRPC,HTTP+JSON,GRPC'
 """
 
 import os
@@ -120,10 +147,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from a2a_conform_contract import (  # noqa: E402
     Credentials,
     Results,
+    bindings_option,
+    client_cert_for,
     client_cert_mounts,
     continuation,
     describe,
     extensions_of,
+    grpc_target,
     is_interrupted,
     origin_of,
     reason_for,
@@ -154,7 +184,10 @@ def load():
     import a2a.client  # noqa: F401 - the import is the cost being moved
     import httpx  # noqa: F401
 
-    return Adapter()
+    if BINDINGS and "GRPC" in BINDINGS:
+        import a2a.client.transports.grpc  # noqa: F401 - grpcio, from a2a-sdk[grpc]
+
+    return Adapter(BINDINGS)
 
 
 class Seen:
@@ -165,6 +198,16 @@ class Seen:
     def __init__(self, creds):
         self.creds = creds
         self.posted = ""
+        self.grpc_endpoint = ""  # the origin of the gRPC channel made
+        self.grpc_calls = set()  # the watchers of its calls (grpc_watchers)
+
+    async def settle(self):
+        """Wait for the watchers of the gRPC calls made (each ends with its
+        call; closing the channel ends every call)."""
+        import asyncio
+
+        if self.grpc_calls:
+            await asyncio.wait(self.grpc_calls, timeout=0.5)
 
     async def response(self, response):
         if response.request.method == "POST":
@@ -173,8 +216,91 @@ class Seen:
             return
         held = self.creds.held.get(origin_of(str(response.request.url))) or {}
         value = held.get("value")
-        presented = bool(value) and any(value in v for v in response.request.headers.values())
-        self.creds.saw(401, presented)
+        self.creds.saw(401, presented_in(response.request.headers.items(), value))
+
+
+def presented_in(pairs, value):
+    """Whether a credential value was sent in any of the (name, value)
+    header or metadata pairs."""
+    return bool(value) and any(value in str(v) for _, v in pairs or [])
+
+
+def grpc_watchers(seen):
+    """gRPC client interceptors for the channel the adapter makes, the
+    counterpart of the httpx response hook: they watch (do not change) each
+    call and, once it ends, note in seen whether the endpoint answered
+    (any status but UNAVAILABLE, or response headers) and an
+    UNAUTHENTICATED status (A2A 1.0 §10.6: HTTP 401) with whether a
+    credential was presented in its metadata."""
+    import asyncio
+
+    import grpc
+
+    async def after(details, call):
+        try:
+            code = await call.code()
+            headers = await call.initial_metadata()
+        except (asyncio.CancelledError, grpc.RpcError):
+            return
+        if code != grpc.StatusCode.UNAVAILABLE or headers:
+            seen.posted = seen.grpc_endpoint
+        if code == grpc.StatusCode.UNAUTHENTICATED:
+            held = seen.creds.held.get(origin_of(seen.grpc_endpoint)) or {}
+            seen.creds.saw(401, presented_in(details.metadata, held.get("value")))
+
+    def watch(details, call):
+        task = asyncio.ensure_future(after(details, call))
+        seen.grpc_calls.add(task)
+
+    class Unary(grpc.aio.UnaryUnaryClientInterceptor):
+        async def intercept_unary_unary(self, continuation, details, request):
+            call = await continuation(details, request)
+            watch(details, call)
+            return call
+
+    class Stream(grpc.aio.UnaryStreamClientInterceptor):
+        async def intercept_unary_stream(self, continuation, details, request):
+            call = await continuation(details, request)
+            watch(details, call)
+            return call
+
+    return [Unary(), Stream()]
+
+
+def grpc_channel_factory(req, seen):
+    """ClientConfig.grpc_channel_factory: for the GRPC interface's url (host:port,
+    or an https URL), a grpc.aio secure channel that trusts certifi's roots
+    plus trust.caFile, presents the client certificate the request holds
+    for that origin (trust.clientCertificates; none otherwise), goes
+    through network.proxy (gRPC's grpc.http_proxy channel argument: an HTTP
+    CONNECT to host:port; without one gRPC reads https_proxy from the
+    environment, which the exec driver sets) and carries the watching
+    interceptors. gRPC's defaults otherwise."""
+    import certifi
+    import grpc
+
+    def factory(url):
+        target, origin = grpc_target(url)
+        seen.grpc_endpoint = origin
+        with open(certifi.where(), "rb") as f:
+            roots = f.read()
+        ca = (req.get("trust") or {}).get("caFile")
+        if ca:
+            with open(ca, "rb") as f:
+                roots += b"\n" + f.read()
+        key = chain = None
+        files = client_cert_for(req, origin)
+        if files:
+            with open(files[0], "rb") as f:
+                chain = f.read()
+            with open(files[1], "rb") as f:
+                key = f.read()
+        creds = grpc.ssl_channel_credentials(root_certificates=roots, private_key=key, certificate_chain=chain)
+        proxy = (req.get("network") or {}).get("proxy")
+        options = [("grpc.http_proxy", proxy)] if proxy else []
+        return grpc.aio.secure_channel(target, creds, options=options, interceptors=grpc_watchers(seen))
+
+    return factory
 
 
 def http_client(req, seen):
@@ -313,13 +439,16 @@ def detail_of(err):
     return text + (" (code %d)" % code if code is not None else "")
 
 
-def built_from(client):
+def built_from(client, seen):
     """The card a client was built from and the URL of the interface it
     chose. BaseClient has no getters for either, so they are read from its
     attributes (the transport's url, under a TenantTransportDecorator's
-    _base when the interface names a tenant)."""
+    _base when the interface names a tenant); a gRPC transport has none,
+    and its endpoint is the origin of the channel the factory made."""
     transport = getattr(client, "_transport", None)  # noqa: SLF001
     url = getattr(transport, "url", None) or getattr(getattr(transport, "_base", None), "url", "")
+    if not url and hasattr(getattr(transport, "_base", transport), "channel"):
+        url = seen.grpc_endpoint
     return client._card, url  # noqa: SLF001
 
 
@@ -370,7 +499,12 @@ class Tracker:
 
 
 class Adapter:
-    """One delegation at a time through a fresh SDK client."""
+    """One delegation at a time through a fresh SDK client. bindings, when
+    given (--bindings), are ClientConfig.supported_protocol_bindings; None
+    leaves the default ClientConfig's (JSON-RPC only)."""
+
+    def __init__(self, bindings=None):
+        self.bindings = bindings
 
     async def delegate(self, req):
         cands = req.get("candidates") or []
@@ -392,6 +526,10 @@ class Adapter:
         if skill_of(req):
             out["skill"] = skill_of(req)
         config = ClientConfig(httpx_client=http)  # the default, but for the httpx client
+        if self.bindings:
+            config.supported_protocol_bindings = list(self.bindings)
+            if "GRPC" in self.bindings:
+                config.grpc_channel_factory = grpc_channel_factory(req, seen)
         factory = ClientFactory(config)
         base, path = card_location(cand)
         try:
@@ -402,7 +540,7 @@ class Adapter:
             return dict(out, outcome="failed", reason=reason_of(err, creds), cardTrust="authoritative", trustMode="unpinned",
                         detail="create_from_url: " + detail_of(err))
         out.update(cardTrust="authoritative", trustMode="unpinned")
-        card, endpoint = built_from(client)
+        card, endpoint = built_from(client, seen)
         session = origin_of(endpoint)
         # The endpoint is known once the client is built: the auth hook goes
         # on then (Client.add_interceptor), before any call.
@@ -418,6 +556,7 @@ class Adapter:
         try:
             await self._converse(client, request, context, req, t)
         except Exception as err:  # noqa: BLE001 - every SDK failure is an outcome
+            await seen.settle()  # the call that failed has ended: its watcher is done or about to be
             self._note(out, seen, t)
             if sdk_error(err):
                 out["error"] = sdk_error(err)
@@ -425,6 +564,7 @@ class Adapter:
                         detail="%s to %s: %s" % (how, endpoint, detail_of(err)))
         finally:
             await client.close()
+        await seen.settle()
         self._note(out, seen, t)
         if t.state == "completed" or (t.message and not t.state):
             return dict(out, outcome="completed", reason="ok", detail="a2a-sdk %s via %s" % (how, out.get("agent")))
@@ -465,5 +605,10 @@ class Adapter:
         t.results.report(out)
 
 
+# --bindings JSONRPC,HTTP+JSON,GRPC: the bindings the SDK is configured with
+# (ClientConfig.supported_protocol_bindings) and the hello declares; absent,
+# the default ClientConfig (JSON-RPC only) and a hello that declares none.
+BINDINGS = bindings_option(sys.argv[1:])
+
 if __name__ == "__main__":
-    serve(NAME, "a2a-sdk@" + sdk_version(), load)
+    serve(NAME, "a2a-sdk@" + sdk_version(), load, BINDINGS)

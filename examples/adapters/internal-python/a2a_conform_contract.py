@@ -265,6 +265,47 @@ def base_of(card_url):
     return card_url
 
 
+BINDINGS = ("JSONRPC", "HTTP+JSON", "GRPC")
+
+
+def bindings_option(argv, default=None):
+    """The bindings named by a --bindings option in argv ("--bindings
+    JSONRPC,GRPC" or "--bindings=JSONRPC,GRPC"), in the order given, or
+    default when there is none. A word that is no binding (BINDINGS) is a
+    ValueError: a typo must not quietly leave a binding out."""
+    value = None
+    for i, a in enumerate(argv):
+        if a == "--bindings" and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif a.startswith("--bindings="):
+            value = a[len("--bindings="):]
+    if value is None:
+        return default
+    words = [w.strip() for w in value.split(",") if w.strip()]
+    bad = [w for w in words if w not in BINDINGS]
+    if bad or not words:
+        raise ValueError("--bindings %r: each must be one of %s" % (value, ", ".join(BINDINGS)))
+    return list(dict.fromkeys(words))
+
+
+def grpc_target(url):
+    """The gRPC target ("host:port") and the endpoint's https origin for a
+    GRPC interface's url, which A2A 1.0 writes as host:port (the proto's
+    AgentInterface comment) and some cards as an https URL; port 443 when
+    none is given. The origin keys trust.credentials and
+    trust.clientCertificates (port 443 left out, as the contract writes
+    origins)."""
+    raw = str(url).strip()
+    u = urllib.parse.urlsplit(raw if "//" in raw else "//" + raw)
+    if not u.hostname:
+        raise ValueError("gRPC interface url %r names no host" % raw)
+    host = u.hostname
+    port = u.port or 443
+    shown = "[%s]" % host if ":" in host else host
+    origin = "https://" + shown + ("" if port == 443 else ":%d" % port)
+    return "%s:%d" % (shown, port), origin
+
+
 def origin_of(url):
     """The origin of url as trust.credentials keys it ("" when none)."""
     u = urllib.parse.urlsplit(str(url))

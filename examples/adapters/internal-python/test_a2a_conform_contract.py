@@ -178,6 +178,29 @@ class Extensions(unittest.TestCase):
         self.assertIsNone(kit.card_reason("card request failed"))
 
 
+class Bindings(unittest.TestCase):
+    def test_option(self):
+        self.assertIsNone(kit.bindings_option(["adapter.py"]))
+        self.assertEqual(kit.bindings_option([], ["JSONRPC"]), ["JSONRPC"])
+        self.assertEqual(kit.bindings_option(["--bindings", "GRPC,JSONRPC"]), ["GRPC", "JSONRPC"])
+        self.assertEqual(kit.bindings_option(["--bindings=JSONRPC, HTTP+JSON,GRPC,GRPC"]), ["JSONRPC", "HTTP+JSON", "GRPC"])
+        for bad in (["--bindings", "grpc"], ["--bindings", "REST"], ["--bindings="]):
+            with self.assertRaises(ValueError):
+                kit.bindings_option(bad)
+
+    def test_grpc_target(self):
+        for url, target, origin in (
+            ("rpc.agent-d.example:443", "rpc.agent-d.example:443", "https://rpc.agent-d.example"),
+            ("https://rpc.agent-d.example", "rpc.agent-d.example:443", "https://rpc.agent-d.example"),
+            ("https://rpc.agent-d.example:8443/", "rpc.agent-d.example:8443", "https://rpc.agent-d.example:8443"),
+            ("rpc.agent-d.example", "rpc.agent-d.example:443", "https://rpc.agent-d.example"),
+            ("[::1]:9443", "[::1]:9443", "https://[::1]:9443"),
+        ):
+            self.assertEqual(kit.grpc_target(url), (target, origin), url)
+        with self.assertRaises(ValueError):
+            kit.grpc_target("")
+
+
 class ClientCertificates(unittest.TestCase):
     REQ = {"trust": {"clientCertificates": {"https://rpc.agent-d.example": {"certFile": "/f/c.pem", "keyFile": "/f/k.pem"}}}}
 

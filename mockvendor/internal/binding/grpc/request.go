@@ -18,7 +18,9 @@ import (
 // message. It is the call's binding.Binding.
 type request struct {
 	binding.Request
-	msg proto.Message
+	msg    proto.Message
+	fastOn bool      // the fast path is on (fast.go)
+	fast   *fastSend // the common send, read without JSON (fast.go)
 }
 
 var _ binding.Binding = (*request)(nil)
@@ -27,7 +29,7 @@ var _ binding.Binding = (*request)(nil)
 // version from the a2a-version metadata ("" when absent: 0.3, A2A 1.0.1
 // §3.6.2, §10.2), its metadata as the header the extensions stage reads.
 func newRequest(c *call, in proto.Message) *request {
-	q := &request{msg: in}
+	q := &request{msg: in, fastOn: c.fast}
 	q.Host, q.Binding, q.Header = c.host, q, c.header
 	q.Version, q.Dialect = binding.HeaderGet(c.header, binding.A2AVersionKey), a2a.Dialect10
 	q.Method, q.Info, q.Known = c.method.name, binding.MethodInfo{Op: c.method.op, Dialect: a2a.Dialect10}, true
@@ -38,7 +40,8 @@ func newRequest(c *call, in proto.Message) *request {
 // the 1.0 JSON-RPC method takes (kept in the trace), and runs the stages
 // every binding shares.
 func (q *request) read(ev *trace.Event) (ops.Result, error) {
-	params, err := toJSON(q.msg)
+	params, fast, err := paramsJSON(q.msg, q.fastOn)
+	q.fast = fast
 	if err != nil {
 		return ops.Result{}, a2a.InvalidParams(err.Error())
 	}
@@ -82,8 +85,13 @@ func (q *request) Tenant() string {
 // Answers: every gRPC call gets an answer.
 func (*request) Answers() bool { return true }
 
-// DecodeSend decodes the params of a send or stream with encoding/json.
+// DecodeSend decodes the params of a send or stream with encoding/json,
+// or takes what the fast path read of the common send (fast.go).
 func (q *request) DecodeSend() (*a2a.Message, error) {
+	if q.fast != nil {
+		q.Send = q.fast.send
+		return q.fast.msg, nil
+	}
 	return binding.DecodeSend(q.Params, q.Dialect, &q.Send)
 }
 

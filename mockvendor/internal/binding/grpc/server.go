@@ -23,19 +23,21 @@ import (
 // finds its host in its context), serving inside the hosts' HTTP
 // handler ((*grpc.Server).ServeHTTP).
 type Server struct {
-	srv *gogrpc.Server
+	srv  *gogrpc.Server
+	fast bool
 }
 
 // NewServer returns a Server whose calls' request messages are at most
-// maxBody bytes (the fleet's Limits.MaxBody).
-func NewServer(maxBody int64) *Server {
+// maxBody bytes (the fleet's Limits.MaxBody), with the fast path of the
+// common send on (fast.go) unless fast is false (Config.PlainJSON).
+func NewServer(maxBody int64, fast bool) *Server {
 	srv := gogrpc.NewServer(
 		gogrpc.MaxRecvMsgSize(int(min(maxBody, 1<<30))),
 		gogrpc.UnknownServiceHandler(unknownMethod),
 		gogrpc.StatsHandler(lifecycle{}),
 	)
 	a2apb.RegisterA2AServiceServer(srv, service{})
-	return &Server{srv: srv}
+	return &Server{srv: srv, fast: fast}
 }
 
 // Stop ends the calls in progress (the fleet is closing).
@@ -56,7 +58,7 @@ func IsGRPC(r *http.Request) bool {
 // binding.StreamResetter; else Serve panics with http.ErrAbortHandler,
 // which net/http answers with RST_STREAM).
 func (s *Server) Serve(w http.ResponseWriter, r *http.Request, h binding.Host, ev *trace.Event) {
-	c := &call{host: h, ev: ev, header: r.Header, done: make(chan struct{}), flushedC: make(chan struct{}, 1)}
+	c := &call{host: h, ev: ev, header: r.Header, fast: s.fast, done: make(chan struct{}), flushedC: make(chan struct{}, 1)}
 	c.method, c.known = methods[r.URL.Path]
 	ev.Binding, ev.Dialect, ev.Method, ev.Op = Name, string(a2a.Dialect10), c.method.name, c.method.op
 	if !c.known {
@@ -87,6 +89,7 @@ type call struct {
 	header http.Header
 	method method
 	known  bool
+	fast   bool // the fast path is on (fast.go)
 
 	mu      sync.Mutex
 	started bool // the call's goroutine took it (lifecycle's Begin)

@@ -90,8 +90,10 @@ func answer(ctx context.Context, c *call, q *request, res ops.Result, err error,
 	if st := settle(ctx, c, q, &res); st != nil {
 		return st
 	}
-	if err := fromJSON(q.Answer(res), out); err != nil {
-		return unrenderable(err, ev)
+	if !q.fastOn || !answerFast(&res, out) { // the common send's task without JSON (fast.go)
+		if err := fromJSON(q.Answer(res), out); err != nil {
+			return unrenderable(err, ev)
+		}
 	}
 	trace.KeepResults(ev, res.Results)
 	return nil
