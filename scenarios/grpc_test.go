@@ -212,6 +212,20 @@ func TestIfaceUnreachableGRPC(t *testing.T) {
 	})
 }
 
+// TestIfaceSkipUnspokenGRPC: a gRPC client whose only attempt was a TLS
+// handshake at IFACE-004's gRPC host directed nothing but gRPC there (it
+// passes); a JSON-RPC request there fails; nothing at all is not exercised.
+func TestIfaceSkipUnspokenGRPC(t *testing.T) {
+	card := tCardD()
+	broke := mockvendor.Event{Vendor: "d", Host: hostGRPCD, Op: mockvendor.OpTLSFailed, Note: "the client broke off the TLS handshake"}
+	wrong := mockvendor.Event{Vendor: "d", Host: hostGRPCD, Op: mockvendor.OpSend, HTTPMethod: "POST", Path: "/", Method: "SendMessage", Status: 404}
+	tStreamCases(t, "IFACE-004.SKIP-UNSPOKEN", []tStreamCase{
+		{"a gRPC handshake only", tSpeaking(tOne(tFailed(contract.ReasonOther, nil), card, broke), contract.BindingGRPC), Pass},
+		{"JSON-RPC at the gRPC host", tSpeaking(tOne(tFailed(contract.ReasonOther, nil), card, wrong), contract.BindingGRPC), Fail},
+		{"tried nothing", tSpeaking(tOne(tFailed(contract.ReasonOther, nil), card), contract.BindingGRPC), NotExercised},
+	})
+}
+
 // TestHostPathAuthority: a gRPC url (host:port) names its host as the
 // trace does; https URLs are read as before.
 func TestHostPathAuthority(t *testing.T) {

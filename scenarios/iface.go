@@ -136,6 +136,22 @@ func deadInterfaceEvent(e mockvendor.Event) bool {
 	return e.Op == mockvendor.OpConnRefused && e.Host == hostDownD || e.Op == mockvendor.OpTLSFailed && e.Host == hostGRPCD
 }
 
+// interfaceOrGRPCHostTried needs one of D's interfaces tried, a call
+// or a refused connection, or a TLS handshake at IFACE-004's gRPC host: a
+// gRPC client that offered it only h2 directed nothing but gRPC there, and
+// the wire shows it.
+func interfaceOrGRPCHostTried() Precondition {
+	tried := interfaceTried("d")
+	return Precondition{
+		Needs: tried.Needs + " (a TLS handshake at " + hostGRPCD + " counts)",
+		Met: func(r *Run) bool {
+			return tried.Met(r) || slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool {
+				return e.Op == mockvendor.OpTLSFailed && e.Host == hostGRPCD
+			})
+		},
+	}
+}
+
 // deadInterfaceTried needs one of IFACE-004's dead interfaces tried.
 func deadInterfaceTried() Precondition {
 	return Precondition{
@@ -516,7 +532,7 @@ func iface004() *Scenario {
 					A2A03("§5.6.3", SrcMust, Client).Read("rule 5: use the correct URL for the selected transport as the card declares it, the same rule that 0.3 states over a card's url and additionalInterfaces: a URL the card declares for gRPC gets no JSON-RPC. The card here is 1.0 only, so a 0.3-only client is judged only where the wire shows it sending there anyway"),
 				},
 				Fix:     "Filter supportedInterfaces by protocolBinding before taking the first entry.",
-				Reached: interfaceTried("d"),
+				Reached: interfaceOrGRPCHostTried(),
 				Judge: func(r *Run) Verdict {
 					if v, ok := unusableCard(r, "d", decl); ok {
 						return v
@@ -529,7 +545,7 @@ func iface004() *Scenario {
 							return Failf("%s: an HTTP request that is not gRPC at the gRPC interface %s", describe(e), grpcURLD).At(e.Seq).Want("no JSON-RPC or HTTP+JSON request to a GRPC interface", e.HTTPMethod+" "+e.Path)
 						}
 					}
-					return Passf("nothing but gRPC (here: nothing) reached the gRPC interface")
+					return Passf("nothing but gRPC (here: at most a gRPC client's TLS handshake) reached the gRPC interface")
 				},
 			},
 			{
