@@ -249,6 +249,7 @@ func (f *Fleet) newGRPCServer() *grpcbinding.Server {
 				MaxBody:        f.limits.MaxBody,
 				Fast:           !f.cfg.PlainJSON,
 				IdleTimeout:    f.limits.IdleTimeout,
+				ReadTimeout:    f.limits.ReadTimeout,
 				MaxHeaderBytes: netx.MaxHeaderBytes,
 			})
 		}

@@ -624,3 +624,56 @@ func TestGRPCGzip(t *testing.T) {
 		t.Fatalf("gzip call: %v %v", r, err)
 	}
 }
+
+// TestGRPCConnTimeouts: on grpc-go's transport the connection bounds
+// still hold: a gRPC connection with no call is closed after
+// Limits.IdleTimeout, and one whose call's request message is not in by
+// Limits.ReadTimeout is closed then, the call traced as not read.
+func TestGRPCConnTimeouts(t *testing.T) {
+	const limit = 300 * time.Millisecond
+	cfg := tGRPCConfig(nil)
+	cfg.Limits = Limits{IdleTimeout: limit, ReadTimeout: limit}
+	f := tStart(t, cfg)
+	t.Run("idle", func(t *testing.T) {
+		c := tGRPCDial(t, f, tViaResolve, tGRPCHost)
+		if _, err := c.SendMessage(tGRPCCtx(t), tGRPCSend("hello", "")); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		if open, _ := f.Conns(); open != 1 {
+			t.Fatalf("%d connections open after the call, want 1", open)
+		}
+		for open, _ := f.Conns(); open > 0; open, _ = f.Conns() {
+			if time.Since(start) > 5*time.Second {
+				t.Fatal("the idle gRPC connection is still open after 5 s")
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		if d := time.Since(start); d < limit*2/3 {
+			t.Errorf("closed after %v, before the idle timeout", d)
+		}
+	})
+	t.Run("read", func(t *testing.T) {
+		h2 := tH2Transport(f)
+		defer h2.CloseIdleConnections()
+		body, w := io.Pipe()
+		defer w.Close()
+		req, _ := http.NewRequest(http.MethodPost, "https://"+tGRPCHost+a2apb.A2AService_SendMessage_FullMethodName, body)
+		req.Header.Set("Content-Type", "application/grpc")
+		since := f.Trace().Seq()
+		start := time.Now()
+		resp, err := (&http.Client{Transport: h2, Timeout: 5 * time.Second}).Do(req)
+		if err == nil {
+			_, err = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+		d := time.Since(start)
+		if d < limit*2/3 || d > 3*time.Second {
+			t.Errorf("a call with no message ended after %v (%v), want about %v", d, err, limit)
+		}
+		ev := tWaitEvent(t, f, since, func(e Event) bool { return e.Op == OpSend && !e.Pending })
+		if !strings.Contains(ev.Note, "not read") {
+			t.Errorf("trace note %q, want the message not read", ev.Note)
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	gogrpc "google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -115,6 +116,7 @@ type call struct {
 	// trace event.
 	conn        *conn
 	finishTrace func()
+	readTimer   *time.Timer // the transport mode's Limits.ReadTimeout
 	// handled is set by the method's handler: it answers the call and
 	// records its outcome (else lifecycle's End records an error grpc-go
 	// answered before the handler ran).

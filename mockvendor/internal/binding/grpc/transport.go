@@ -48,10 +48,14 @@ type TransportHost interface {
 
 // TransportConfig bounds the connections of the transport mode.
 type TransportConfig struct {
-	MaxBody        int64         // Limits.MaxBody: a request message's size
-	Fast           bool          // the fast path of the common send (fast.go)
-	IdleTimeout    time.Duration // a connection with no call is closed after it
-	MaxHeaderBytes int           // a call's metadata
+	MaxBody     int64         // Limits.MaxBody: a request message's size
+	Fast        bool          // the fast path of the common send (fast.go)
+	IdleTimeout time.Duration // a connection with no call is closed after it
+	// ReadTimeout bounds the wait for a call's request message: past it
+	// the connection is closed, as net/http closes an HTTP/1.1 one whose
+	// request is not in by Limits.ReadTimeout (0: no bound).
+	ReadTimeout    time.Duration
+	MaxHeaderBytes int // a call's metadata
 }
 
 // maxStreams is how many calls a connection has open at once, as
@@ -73,7 +77,7 @@ func NewTransportServer(cfg TransportConfig) *Server {
 		// keepalive on GOAWAY "too_many_pings".
 		gogrpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: time.Second, PermitWithoutStream: true}),
 		gogrpc.UnknownServiceHandler(unknownMethod),
-		gogrpc.StatsHandler(transportStats{fast: cfg.Fast}),
+		gogrpc.StatsHandler(transportStats{fast: cfg.Fast, readTimeout: cfg.ReadTimeout}),
 	)
 	registerService(srv)
 	s := &Server{srv: srv, fast: cfg.Fast, ln: ln}
@@ -178,7 +182,10 @@ func (handshaken) OverrideServerName(string) error { return nil }
 // call's trace event (the host from its connection) before its message
 // is read, End records an error grpc-go answered before the handler ran
 // and completes the event.
-type transportStats struct{ fast bool }
+type transportStats struct {
+	fast        bool
+	readTimeout time.Duration
+}
 
 func (t transportStats) TagRPC(ctx context.Context, info *stats.RPCTagInfo) context.Context {
 	p, _ := peer.FromContext(ctx)
@@ -202,6 +209,9 @@ func (t transportStats) TagRPC(ctx context.Context, info *stats.RPCTagInfo) cont
 		ev.Method, ev.Op = info.FullMethodName, trace.OpOther
 	}
 	c.started = true
+	if t.readTimeout > 0 {
+		c.readTimer = time.AfterFunc(t.readTimeout, func() { _ = ai.conn.Close() })
+	}
 	return context.WithValue(ctx, callKey{}, c)
 }
 
@@ -214,8 +224,15 @@ func (transportStats) HandleRPC(ctx context.Context, s stats.RPCStats) {
 		lifecycle{}.HandleRPC(ctx, s)
 		return
 	}
-	end, ok := s.(*stats.End)
-	if !ok {
+	var end *stats.End
+	switch s := s.(type) {
+	case *stats.InPayload:
+		c.stopReadTimer()
+		return
+	case *stats.End:
+		c.stopReadTimer()
+		end = s
+	default:
 		return
 	}
 	if !c.handled && end.Error != nil {
@@ -265,4 +282,12 @@ func streamID(ctx context.Context) uint32 {
 		return 0
 	}
 	return uint32(id.Uint())
+}
+
+// stopReadTimer stops the bound on the wait for the call's request
+// message (transportStats): it is in, or the call is over.
+func (c *call) stopReadTimer() {
+	if c.readTimer != nil {
+		c.readTimer.Stop()
+	}
 }
