@@ -82,7 +82,7 @@ func cardScenarios() []*Scenario {
 			Title:    "url host differs from card host (control)",
 			Area:     "card",
 			Source:   "seed 000, Core Distinction; A2A 1.0 §8.3.2",
-			Setup:    "D's card is served by agent-d.example and names https://rpc.agent-d.example/a2a/v1 (JSON-RPC) and https://rpc.agent-d.example/a2a/rest (HTTP+JSON); everything works.",
+			Setup:    "D's card is served by agent-d.example and names https://rpc.agent-d.example/a2a/v1 (JSON-RPC), https://rpc.agent-d.example/a2a/rest (HTTP+JSON) and rpc.agent-d.example:443 (gRPC); everything works.",
 			Fleet:    fleetOf(mockvendor.VendorD()),
 			Requests: []Request{req(skillS, mockvendor.HostCardD)},
 			Checks: []Check{
@@ -346,18 +346,19 @@ func cardScenarios() []*Scenario {
 }
 
 // judgeDeclaredURL: every call to D reached an interface D's card declares,
-// on that interface's binding: the JSON-RPC URL, or a route below the
-// HTTP+JSON URL [A2A 1.0 §8.3.2 rule 3]. Which interface the client should
-// have chosen is IFACE's question.
+// on that interface's binding: the JSON-RPC URL, a route below the
+// HTTP+JSON URL, or a gRPC call to the gRPC interface's host [A2A 1.0
+// §8.3.2 rule 3]. Which interface the client should have chosen is
+// IFACE's question.
 func judgeDeclaredURL(r *Run) Verdict {
-	ifaces := []declared{{url: rpcURLD, binding: "JSONRPC"}, {url: restURLD, binding: mockvendor.BindingREST}}
+	ifaces := []declared{{url: rpcURLD, binding: "JSONRPC"}, {url: restURLD, binding: mockvendor.BindingREST}, {url: grpcTargetD, binding: mockvendor.BindingGRPC}}
 	calls := filter(r.Events, isCall)
 	if len(calls) == 0 {
 		return NotExercisedf("no A2A call was made")
 	}
 	for _, e := range calls {
 		if !slices.ContainsFunc(ifaces, func(d declared) bool { return d.at(e) }) {
-			return Failf("%s: want %s (JSON-RPC) or a route below %s (HTTP+JSON)", describe(e), rpcURLD, restURLD).At(e.Seq)
+			return Failf("%s: want %s (JSON-RPC), a route below %s (HTTP+JSON) or gRPC at %s", describe(e), rpcURLD, restURLD, grpcTargetD).At(e.Seq)
 		}
 	}
 	return Passf("%d calls, all to an interface URL D's card declares", len(calls))

@@ -76,9 +76,8 @@ func (r *Run) completionContradiction(i int, o *contract.DelegationOutcome) stri
 	if o.TaskID == "" {
 		// A reply that is a Message and no task is a completion (A2A CLI
 		// A2ACLI_SEND_003): it needs that reply, from agent, for skill.
-		host, path := hostPath(o.Agent)
 		if slices.ContainsFunc(evs, func(e mockvendor.Event) bool {
-			return isRealSend(e) && e.MessageReply && e.Host == host && e.Path == path && e.Skill == o.Skill
+			return isRealSend(e) && e.MessageReply && atAgent(e, o.Agent) && e.Skill == o.Skill
 		}) {
 			return ""
 		}
@@ -89,9 +88,8 @@ func (r *Run) completionContradiction(i int, o *contract.DelegationOutcome) stri
 		return says + fmt.Sprintf("; the wire shows no real task %q created in this delegation (%s)", o.TaskID, completedTasks(evs))
 	}
 	created := evs[k]
-	host, path := hostPath(o.Agent)
-	if created.Host != host || created.Path != path && !(created.Binding == mockvendor.BindingREST && strings.HasPrefix(created.Path, path+"/")) {
-		return says + fmt.Sprintf("; the wire shows task %q at https://%s%s", o.TaskID, created.Host, created.Path)
+	if !atAgent(created, o.Agent) {
+		return says + fmt.Sprintf("; the wire shows task %q at %s", o.TaskID, endpointOf(created))
 	}
 	if created.Skill != o.Skill {
 		return says + fmt.Sprintf("; the wire shows task %q sent for skill %q", o.TaskID, created.Skill)
@@ -194,7 +192,12 @@ func lastState(evs []mockvendor.Event, id string) string {
 }
 
 // hostPath splits a URL into the host as the trace names it and the path.
+// A bare host:port (a gRPC interface's url, the proto's comment on
+// AgentInterface.url) is read as the https origin it names.
 func hostPath(raw string) (host, path string) {
+	if !strings.Contains(raw, "://") && raw != "" {
+		raw = "https://" + raw
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "", ""
@@ -204,6 +207,32 @@ func hostPath(raw string) (host, path string) {
 		h = u.Hostname()
 	}
 	return h, u.Path
+}
+
+// atAgent reports whether e reached the endpoint an outcome names as its
+// agent: the same host and, for JSON-RPC, the same path; for HTTP+JSON a
+// route below it; for gRPC, whose paths are the service's methods, the
+// host alone (the agent named as host:port or as an https URL).
+func atAgent(e mockvendor.Event, agent string) bool {
+	host, path := hostPath(agent)
+	switch {
+	case e.Host != host:
+		return false
+	case e.Binding == mockvendor.BindingGRPC:
+		return true
+	case e.Binding == mockvendor.BindingREST:
+		return e.Path == path || strings.HasPrefix(e.Path, path+"/")
+	}
+	return e.Path == path
+}
+
+// endpointOf names the endpoint a request reached, for people: its URL,
+// or for a gRPC call the host it dialled.
+func endpointOf(e mockvendor.Event) string {
+	if e.Binding == mockvendor.BindingGRPC {
+		return e.Host + " (gRPC)"
+	}
+	return "https://" + e.Host + e.Path
 }
 
 // interruptionContradiction holds an interrupted outcome against the wire:
@@ -217,8 +246,8 @@ func (r *Run) interruptionContradiction(i int, o *contract.DelegationOutcome) st
 	if k < 0 {
 		return says + "; the wire shows no real task with that id created in this delegation"
 	}
-	if host, path := hostPath(o.Agent); evs[k].Host != host || evs[k].Path != path {
-		return says + fmt.Sprintf("; the wire shows task %q at https://%s%s", o.TaskID, evs[k].Host, evs[k].Path)
+	if !atAgent(evs[k], o.Agent) {
+		return says + fmt.Sprintf("; the wire shows task %q at %s", o.TaskID, endpointOf(evs[k]))
 	}
 	if !slices.ContainsFunc(evs[k:], func(e mockvendor.Event) bool { return e.TaskID == o.TaskID && e.State == want }) {
 		return says + fmt.Sprintf("; the wire shows task %q never answered in that state (last state %q)", o.TaskID, lastState(evs[k:], o.TaskID))

@@ -39,7 +39,7 @@ func convRequest(replies ...string) Request {
 }
 
 // sentMessage is what a send's message names: its taskId and contextId
-// and the text of its text parts, read from the request body of either
+// and the text of its text parts, read from the request body of any
 // binding and any dialect (ok false when the body holds no message).
 func sentMessage(e mockvendor.Event) (taskID, contextID, text string, ok bool) {
 	var m struct {
@@ -57,7 +57,7 @@ func sentMessage(e mockvendor.Event) (taskID, contextID, text string, ok bool) {
 		return "", "", "", false
 	}
 	raw := body.Params.Message
-	if e.Binding == mockvendor.BindingREST {
+	if bodyIsParams(e) {
 		raw = body.Message
 	}
 	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {

@@ -55,13 +55,14 @@ func GlobalChecks() []Check {
 			ID:          "G-VERSION-HEADER",
 			Title:       "a 1.0 request carries A2A-Version",
 			Grades:      must(Core),
-			Requirement: "Every request in the 1.0 dialect carries A2A-Version with the Major.Minor it speaks, as a header or as the A2A-Version query parameter; a request without it is taken as a 0.3 request, so a 0.3 request needs none. Each request is judged by its own dialect.",
+			Requirement: "Every request in the 1.0 dialect carries A2A-Version with the Major.Minor it speaks, as a header or as the A2A-Version query parameter (over gRPC, the a2a-version metadata); a request without it is taken as a 0.3 request, so a 0.3 request needs none. Each request is judged by its own dialect.",
 			Sources: []Source{
 				A2A("§3.6.1", SrcMust, Client).Read("clients MUST send A2A-Version with each request, except 0.3 clients (an empty header is read as 0.3); they MAY send it as a request parameter instead of a header"),
 				A2A("§14.2.1", SrcMust, Client).Read("the header's value MUST be Major.Minor"),
 				A2A("§9.2", SrcMust, Client).Read("in the JSON-RPC binding service parameters MUST be HTTP headers, against §3.6.1's request parameter: the check accepts both"),
+				grpcParams,
 			},
-			Fix:     "Set A2A-Version: 1.0 (no patch number) on every 1.0 JSON-RPC request.",
+			Fix:     "Set A2A-Version: 1.0 (no patch number) on every 1.0 request: the header over JSON-RPC and HTTP+JSON, the a2a-version metadata over gRPC.",
 			Reached: rpcMade,
 			Judge:   judgeVersionHeader,
 			Local:   true,
@@ -162,10 +163,14 @@ func GlobalChecks() []Check {
 }
 
 func judgeJSONRPC(r *Run) Verdict {
-	n := 0
+	n, other := 0, 0
 	for _, e := range r.Events {
-		if !isRPC(e) || e.Pending || e.Binding == mockvendor.BindingREST {
-			continue // not known yet (still being answered), or not JSON-RPC (HTTP+JSON)
+		if isRPC(e) && bodyIsParams(e) {
+			other++ // HTTP+JSON or gRPC: no JSON-RPC envelope to judge
+			continue
+		}
+		if !isRPC(e) || e.Pending {
+			continue // not known yet (still being answered)
 		}
 		body := e.Body() // a body nested too deep for the report is kept as text
 		if e.Method == "" && e.ErrorCode == 0 && len(body) == 0 && (e.Status == http.StatusNotFound || e.Status == http.StatusMethodNotAllowed) {
@@ -210,6 +215,9 @@ func judgeJSONRPC(r *Run) Verdict {
 			return Failf("%s: params is %s, want an object", describe(e), clip(string(p))).At(e.Seq)
 		}
 	}
+	if n == 0 && other > 0 {
+		return NotApplicablef("no JSON-RPC request was made: the %s went over HTTP+JSON or gRPC, which have no JSON-RPC envelope", plural(other, "call"))
+	}
 	if n == 0 {
 		return NotExercisedf("no JSON-RPC request was made")
 	}
@@ -236,6 +244,10 @@ func judgeVersionHeader(r *Run) Verdict {
 			continue
 		}
 		judged++
+		if !sent && e.Binding == mockvendor.BindingGRPC {
+			return Failf("%s: a gRPC call without a2a-version metadata (A2A 1.0.1 §10.2: service parameters go as gRPC metadata), which the agent reads as a 0.3 request", describe(e)).At(e.Seq).
+				Want("metadata a2a-version: 1.0", "absent")
+		}
 		if !sent {
 			return Failf("%s: a 1.0 request without A2A-Version (header or query parameter)", describe(e)).At(e.Seq).Want("A2A-Version: 1.0", "absent")
 		}

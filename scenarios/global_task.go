@@ -86,9 +86,7 @@ func judgeMessageShape(r *Run) Verdict {
 			continue
 		}
 		n++
-		if e.Binding == mockvendor.BindingREST {
-			// An HTTP+JSON body is the request message itself, the params
-			// of its JSON-RPC form.
+		if bodyIsParams(e) {
 			body = append(append([]byte(`{"params":`), body...), '}')
 		}
 		if why := messageShapeError(e.Dialect, body); why != "" {

@@ -61,21 +61,32 @@ type declared struct {
 }
 
 // at reports whether a request reached the interface: its JSON-RPC URL,
-// or a route below its HTTP+JSON URL.
+// a route below its HTTP+JSON URL, or a gRPC call to its gRPC host (url
+// host:port or an https URL; the path is the service method's).
 func (d declared) at(e mockvendor.Event) bool {
 	host, path := hostPath(d.url)
 	if e.Host != host {
 		return false
 	}
-	if d.binding == mockvendor.BindingREST {
+	switch d.binding {
+	case mockvendor.BindingREST:
 		return e.Binding == mockvendor.BindingREST && strings.HasPrefix(e.Path, path+"/")
+	case mockvendor.BindingGRPC:
+		return e.Binding == mockvendor.BindingGRPC
 	}
 	return e.Binding == "" && e.Path == path
 }
 
 func (d declared) String() string { return d.binding + " " + d.version + " interface " + d.url }
 
-// isCall reports whether the event is an A2A call on either binding.
+// bodyIsParams reports whether the event's traced body is the request
+// message itself, the params of its JSON-RPC form: an HTTP+JSON body, or
+// a gRPC request as its protojson.
+func bodyIsParams(e mockvendor.Event) bool {
+	return e.Binding == mockvendor.BindingREST || e.Binding == mockvendor.BindingGRPC
+}
+
+// isCall reports whether the event is an A2A call on any binding.
 func isCall(e mockvendor.Event) bool {
 	return isRPC(e) || e.Binding == mockvendor.BindingREST
 }
@@ -117,13 +128,19 @@ func interfaceTried(vendor string) Precondition {
 	}
 }
 
-// connRefusedAt needs a connection the host refused.
-func connRefusedAt(host string) Precondition {
+// deadInterfaceEvent reports whether e is IFACE-004's dead interface
+// failing a client: a connection the down host refused, or a TLS
+// handshake with the gRPC host broken off (it offers no h2, so a gRPC
+// client cannot reach it).
+func deadInterfaceEvent(e mockvendor.Event) bool {
+	return e.Op == mockvendor.OpConnRefused && e.Host == hostDownD || e.Op == mockvendor.OpTLSFailed && e.Host == hostGRPCD
+}
+
+// deadInterfaceTried needs one of IFACE-004's dead interfaces tried.
+func deadInterfaceTried() Precondition {
 	return Precondition{
-		Needs: "try the interface at " + host + ", which refuses connections",
-		Met: func(r *Run) bool {
-			return slices.ContainsFunc(r.Events, func(e mockvendor.Event) bool { return e.Op == mockvendor.OpConnRefused && e.Host == host })
-		},
+		Needs: "try the interface at " + hostDownD + ", which refuses connections (or, over gRPC, " + hostGRPCD + ", which offers no h2)",
+		Met:   func(r *Run) bool { return slices.ContainsFunc(r.Events, deadInterfaceEvent) },
 	}
 }
 
@@ -237,7 +254,7 @@ func completedThrough(r *Run, i int, vendor string, urls ...string) Verdict {
 
 func ifaceScenarios() []*Scenario {
 	return []*Scenario{
-		iface001(), iface002(), iface003(), iface004(), iface005(), iface006(), iface007(), iface008(),
+		iface001(), iface002(), iface003(), iface004(), iface005(), iface006(), iface007(), iface008(), iface009(),
 	}
 }
 
@@ -473,7 +490,7 @@ func iface004() *Scenario {
 		Area:   "iface",
 		Source: "a2aproject/a2a-go PR 50; A2A 1.0 §5.2, §8.3.2; A2ACLI_TX_001",
 		Setup: "D's card lists supportedInterfaces [GRPC 1.0 at " + grpcURLD + ", JSONRPC 1.0 at " + downURLD + " (its host closes every connection), JSONRPC 1.0 at " + rpcURLD + "]. " +
-			"The gRPC host serves no A2A over HTTP/1.1; the card is a 1.0 card (no 0.3 members). The dead interface is an outage as a client meets one, " +
+			"The gRPC host serves no A2A: no HTTP binding, and its TLS offers no h2, so a gRPC client cannot reach it either and moves on as from the dead interface; the card is a 1.0 card (no 0.3 members). The dead interface is an outage as a client meets one, " +
 			"not a card that misdeclares its interfaces (A2A 1.0 §5.2 asks clients to fall back).",
 		Fleet: func() mockvendor.Config {
 			d := withFaults(ifaceVendorD(func(c *mockvendor.CardConfig) {
@@ -528,14 +545,20 @@ func iface004() *Scenario {
 				},
 				Fix:          "Keep the ordered list of usable interfaces; on a connection failure move to the next before reporting failure.",
 				ReadsOutcome: true,
-				Reached:      connRefusedAt(hostDownD),
+				Reached:      deadInterfaceTried(),
 				Judge: func(r *Run) Verdict {
-					refused := slices.IndexFunc(r.Events, func(e mockvendor.Event) bool { return e.Op == mockvendor.OpConnRefused && e.Host == hostDownD })
+					// A gRPC client meets a dead interface first: the gRPC
+					// host offers no h2, so its handshake fails.
+					refused := slices.IndexFunc(r.Events, deadInterfaceEvent)
 					if refused < 0 {
 						if v, ok := unusableCard(r, "d", decl); ok {
 							return v
 						}
 						return NotExercisedf("the client never tried %s", downURLD)
+					}
+					dead := downURLD
+					if r.Events[refused].Host == hostGRPCD {
+						dead = grpcURLD + " (gRPC)"
 					}
 					v := completedThrough(r, 0, "d", rpcURLD)
 					if v.Outcome != Pass {
@@ -544,7 +567,7 @@ func iface004() *Scenario {
 					if v.Seq != 0 && v.Seq < r.Events[refused].Seq {
 						return Failf("the task completed at %s before the dead interface was tried", rpcURLD).At(v.Seq)
 					}
-					return Passf("the connection to %s failed (#%d); the task completed at %s", downURLD, r.Events[refused].Seq, rpcURLD).At(v.Seq)
+					return Passf("the connection to %s failed (#%d); the task completed at %s", dead, r.Events[refused].Seq, rpcURLD).At(v.Seq)
 				},
 			},
 		},

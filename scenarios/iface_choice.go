@@ -33,9 +33,10 @@ var (
 var ifaceRule2 = A2A("§8.3.2", SrcMust, Client).Read("rule 2: prefer earlier entries in the ordered list when multiple options are supported; two equal entries are both supported, so the first is used")
 
 // tenantSent reports whether a request carried a tenant, and which: the
-// /{tenant}/ segment over HTTP+JSON, params.tenant over JSON-RPC, present
-// even when empty (A2A 1.0 §8.3.2 rule 4 asks for the field to be
-// omitted).
+// /{tenant}/ segment over HTTP+JSON, the request's tenant field over gRPC
+// (the trace's Tenant: proto3 has no empty tenant apart from none),
+// params.tenant over JSON-RPC, present even when empty (A2A 1.0 §8.3.2
+// rule 4 asks for the field to be omitted).
 func tenantSent(e mockvendor.Event) (string, bool) {
 	if e.Tenant != "" {
 		return e.Tenant, true
@@ -43,7 +44,7 @@ func tenantSent(e mockvendor.Event) (string, bool) {
 	var body struct {
 		Params map[string]json.RawMessage `json:"params"`
 	}
-	if e.Binding == mockvendor.BindingREST || json.Unmarshal(e.Body(), &body) != nil {
+	if bodyIsParams(e) || json.Unmarshal(e.Body(), &body) != nil {
 		return "", false
 	}
 	raw, ok := body.Params["tenant"]

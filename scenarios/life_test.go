@@ -51,6 +51,11 @@ func TestContradictionOfLifeOutcomes(t *testing.T) {
 	reply := mockvendor.Event{Seq: 1, Op: mockvendor.OpSend, Host: "rpc.agent-d.example", Path: "/a2a/v1", Skill: "s", MessageReply: true}
 	plain := reply
 	plain.MessageReply = false
+	// Over gRPC the path is the service method's; the agent is named by
+	// host:port or as an https URL.
+	grpcDone := mockvendor.Event{Seq: 1, Op: mockvendor.OpSend, Binding: mockvendor.BindingGRPC, Host: "rpc.agent-d.example", Path: "/lf.a2a.v1.A2AService/SendMessage", TaskID: "t-1", Skill: "s", State: "completed"}
+	grpcAsking := grpcDone
+	grpcAsking.State = "input-required"
 	cases := []struct {
 		name    string
 		events  []mockvendor.Event
@@ -65,6 +70,11 @@ func TestContradictionOfLifeOutcomes(t *testing.T) {
 		{"completed by a Message reply", []mockvendor.Event{reply}, contract.DelegationOutcome{Outcome: "completed", Agent: agent, Skill: "s"}, ""},
 		{"completed without task or Message reply", []mockvendor.Event{plain}, contract.DelegationOutcome{Outcome: "completed", Agent: agent, Skill: "s"}, "no Message reply"},
 		{"completed by a Message reply elsewhere", []mockvendor.Event{reply}, contract.DelegationOutcome{Outcome: "completed", Agent: "https://agent-b.example/a2a", Skill: "s"}, "no Message reply"},
+		{"completed over gRPC, agent host:port", []mockvendor.Event{grpcDone}, contract.DelegationOutcome{Outcome: "completed", Agent: "rpc.agent-d.example:443", TaskID: "t-1", Skill: "s"}, ""},
+		{"completed over gRPC, agent https URL", []mockvendor.Event{grpcDone}, contract.DelegationOutcome{Outcome: "completed", Agent: "https://rpc.agent-d.example", TaskID: "t-1", Skill: "s"}, ""},
+		{"completed over gRPC, another host named", []mockvendor.Event{grpcDone}, contract.DelegationOutcome{Outcome: "completed", Agent: "agent-b.example:443", TaskID: "t-1", Skill: "s"}, "the wire shows task"},
+		{"completed over JSON-RPC, the agent named without its path", []mockvendor.Event{{Seq: 1, Op: mockvendor.OpSend, Host: "rpc.agent-d.example", Path: "/a2a/v1", TaskID: "t-1", Skill: "s", State: "completed"}}, contract.DelegationOutcome{Outcome: "completed", Agent: "https://rpc.agent-d.example", TaskID: "t-1", Skill: "s"}, "the wire shows task"},
+		{"interrupted over gRPC", []mockvendor.Event{grpcAsking}, contract.DelegationOutcome{Outcome: "interrupted", Agent: "rpc.agent-d.example:443", TaskID: "t-1", TaskState: "input-required"}, ""},
 	}
 	for _, c := range cases {
 		o := c.outcome

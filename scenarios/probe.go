@@ -76,7 +76,7 @@ func probeScenarios() []*Scenario {
 							per := map[string]int{}
 							for _, e := range r.During(i) {
 								if isProbe(e) {
-									per[e.Host+e.Path]++
+									per[endpointOf(e)]++ // a gRPC call's path is its method's: its endpoint is its host
 								}
 							}
 							if len(per) == 0 {

@@ -192,7 +192,7 @@ func judgeRefusedProbeNoCommit(r *Run) Verdict {
 	}
 	p := r.Events[k]
 	for _, e := range r.Events[k+1:] {
-		if isRealSend(e) && inVendor(e, "b") && e.Host == p.Host && e.Path == p.Path && e.Skill == p.Skill {
+		if isRealSend(e) && inVendor(e, "b") && endpointOf(e) == endpointOf(p) && e.Skill == p.Skill {
 			return Failf("%s: the real task for %q went to the endpoint whose probe for it got %d at #%d", describe(e), e.Skill, p.ErrorCode, p.Seq).
 				Want(fmt.Sprintf("a re-route: no real task for %q at https://%s%s", p.Skill, p.Host, p.Path), describe(e)).At(e.Seq)
 		}

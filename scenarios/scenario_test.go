@@ -161,3 +161,64 @@ func TestChecksReadBodiesKeptAsText(t *testing.T) {
 		t.Errorf("continuedTask of a body kept as text = %q, want t-1", got)
 	}
 }
+
+// TestGlobalsReadGRPCBodies: a gRPC call's traced body is its request
+// message as protojson (the params of its JSON-RPC form): G-JSONRPC
+// leaves it alone (NOT_APPLICABLE where every call is gRPC or HTTP+JSON:
+// a client that speaks no JSON-RPC is not held to it), G-MESSAGE-SHAPE,
+// the conversation and tenant readers read it as params.
+func TestGlobalsReadGRPCBodies(t *testing.T) {
+	call := func(body string) mockvendor.Event {
+		return mockvendor.Event{Seq: 1, Op: mockvendor.OpSend, Method: "SendMessage", Binding: mockvendor.BindingGRPC, Dialect: string(mockvendor.Dialect10),
+			Host: mockvendor.HostRPCD, Path: "/lf.a2a.v1.A2AService/SendMessage", Request: []byte(body)}
+	}
+	good := call(`{"message":{"role":"ROLE_USER","messageId":"m","taskId":"t-1","contextId":"c-1","parts":[{"text":"hello"}]}}`)
+	legacy := call(`{"message":{"role":"ROLE_USER","messageId":"m","parts":[{"kind":"text","text":"x"}]}}`)
+	for _, c := range []struct {
+		name  string
+		judge func(*Run) Verdict
+		ev    mockvendor.Event
+		want  Outcome
+	}{
+		{"G-JSONRPC: not JSON-RPC", judgeJSONRPC, good, NotApplicable},
+		{"G-MESSAGE-SHAPE, valid", judgeMessageShape, good, Pass},
+		{"G-MESSAGE-SHAPE, a 0.3 part", judgeMessageShape, legacy, Fail},
+	} {
+		if v := c.judge(&Run{Events: []mockvendor.Event{c.ev}}); v.Outcome != c.want {
+			t.Errorf("%s: %s (%s), want %s", c.name, v.Outcome, v.Detail, c.want)
+		}
+	}
+	if task, ctx, text, ok := sentMessage(good); !ok || task != "t-1" || ctx != "c-1" || text != "hello" {
+		t.Errorf("sentMessage = %q %q %q %v", task, ctx, text, ok)
+	}
+	withTenant := call(`{"tenant":"acme-eu","message":{}}`)
+	withTenant.Tenant = "acme-eu"
+	if got, ok := tenantSent(withTenant); !ok || got != "acme-eu" {
+		t.Errorf("tenantSent = %q, %v", got, ok)
+	}
+	if got, ok := tenantSent(good); ok {
+		t.Errorf("tenantSent of a call without tenant = %q, %v", got, ok)
+	}
+}
+
+// TestDeclaredURLOverGRPC: CARD-002.URL takes a gRPC call to the host of
+// D's gRPC interface (rpc.agent-d.example:443) as a call to a declared
+// interface, and a gRPC call to any other host as none.
+func TestDeclaredURLOverGRPC(t *testing.T) {
+	at := func(host string) mockvendor.Event {
+		return mockvendor.Event{Seq: 1, Op: mockvendor.OpSend, Method: "SendMessage", Binding: mockvendor.BindingGRPC, Host: host, Path: "/lf.a2a.v1.A2AService/SendMessage"}
+	}
+	for _, c := range []struct {
+		name string
+		ev   mockvendor.Event
+		want Outcome
+	}{
+		{"gRPC at D's gRPC interface", at(mockvendor.HostRPCD), Pass},
+		{"gRPC at the card's host", at(mockvendor.HostCardD), Fail},
+		{"JSON-RPC at the gRPC method path", mockvendor.Event{Seq: 1, Op: mockvendor.OpSend, Method: "SendMessage", Host: mockvendor.HostRPCD, Path: "/lf.a2a.v1.A2AService/SendMessage"}, Fail},
+	} {
+		if v := judgeDeclaredURL(&Run{Events: []mockvendor.Event{c.ev}}); v.Outcome != c.want {
+			t.Errorf("%s: %s (%s), want %s", c.name, v.Outcome, v.Detail, c.want)
+		}
+	}
+}

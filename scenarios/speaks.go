@@ -73,9 +73,12 @@ func SpokenIn(evs []mockvendor.Event) Speaks {
 	return s
 }
 
-// isGRPC reports whether the event is a request to a gRPC service path.
+// isGRPC reports whether the event is a gRPC call: one the fleet's gRPC
+// binding answered (Binding GRPC), or a request to an A2AService method
+// path at a host that serves no gRPC.
 func isGRPC(e mockvendor.Event) bool {
-	return e.HTTPMethod != "" && (strings.HasPrefix(e.Path, "/lf.a2a.v1.A2AService/") || strings.HasPrefix(e.Path, "/a2a.v1.A2AService/"))
+	return e.Binding == mockvendor.BindingGRPC ||
+		e.HTTPMethod != "" && (strings.HasPrefix(e.Path, "/lf.a2a.v1.A2AService/") || strings.HasPrefix(e.Path, "/a2a.v1.A2AService/"))
 }
 
 // FromHello is what a hello declared, its unknown entries left out and

@@ -44,6 +44,7 @@ func TestIfaceStrategies(t *testing.T) {
 		"IFACE-001.NO-MISMATCH", "IFACE-001.DONE", "IFACE-002.FALLBACK", "IFACE-002.VERSION",
 		"IFACE-003.SUPPORTED-FIRST", "IFACE-003.DONE", "IFACE-004.SKIP-UNSPOKEN", "IFACE-004.NEXT-ON-FAIL",
 		"IFACE-005.TENANT", "IFACE-005.DONE", "IFACE-006.NO-DOWNGRADE", "IFACE-006.REPORT",
+		"IFACE-009.GRPC-FIRST",
 	}
 	cases := []struct {
 		name string
@@ -51,29 +52,29 @@ func TestIfaceStrategies(t *testing.T) {
 		want []scenarios.Outcome // by ids
 	}{
 		{"reference", func() driver.GoOrchestrator { return reference.New(reference.Options{}) },
-			[]scenarios.Outcome{P, P, P, P, P, P, P, P, P, P, P, P}},
+			[]scenarios.Outcome{P, P, P, P, P, P, P, P, P, P, P, P, P}},
 		{"reference+card-order", func() driver.GoOrchestrator {
 			return reference.New(reference.Options{Alt: reference.Alternatives{CardOrder: true}})
-		}, []scenarios.Outcome{P, P, P, P, P, P, P, P, P, P, P, P}},
+		}, []scenarios.Outcome{P, P, P, P, P, P, P, P, P, P, P, P, P}},
 		{"0.3-only client", func() driver.GoOrchestrator { return v03Client{} },
-			[]scenarios.Outcome{P, P, P, P, N, N, N, N, N, N, N, N}},
+			[]scenarios.Outcome{P, P, P, P, N, N, N, N, N, N, N, N, N}},
 		{"0.3-only client that says other", func() driver.GoOrchestrator { return v03Client{reason: contract.ReasonOther} },
-			[]scenarios.Outcome{P, P, P, P, N, N, N, N, N, N, N, N}},
-		{"does nothing", doNothing, []scenarios.Outcome{E, E, E, E, E, E, E, E, E, E, E, E}},
+			[]scenarios.Outcome{P, P, P, P, N, N, N, N, N, N, N, N, N}},
+		{"does nothing", doNothing, []scenarios.Outcome{E, E, E, E, E, E, E, E, E, E, E, E, E}},
 		{"says version-mismatch to everything, reads nothing", func() driver.GoOrchestrator {
 			return orchestratorFunc(func(_ context.Context, req contract.DelegationRequest, _ *http.Client) contract.DelegationOutcome {
 				return contract.DelegationOutcome{Contract: 1, ID: req.ID, Outcome: contract.OutcomeRejected, Reason: contract.ReasonVersionMismatch}
 			})
-		}, []scenarios.Outcome{E, E, E, E, E, E, E, E, E, E, E, E}},
+		}, []scenarios.Outcome{E, E, E, E, E, E, E, E, E, E, E, E, E}},
 		// naive sends 0.3 requests to IFACE-005's 1.0 interface: a 0.3
 		// request has no tenant field, so TENANT needs 1.0.
 		{"naive (0.3, no fallback, no tenant)", func() driver.GoOrchestrator { return naive.New() },
-			[]scenarios.Outcome{P, P, P, P, N, N, F, N, N, N, N, N}},
+			[]scenarios.Outcome{P, P, P, P, N, N, F, N, N, N, N, N, N}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			rep := runScenarios(t, driver.NewGo(c.name, c.new), "IFACE-001", "IFACE-002", "IFACE-003", "IFACE-004", "IFACE-005", "IFACE-006")
+			rep := runScenarios(t, driver.NewGo(c.name, c.new), "IFACE-001", "IFACE-002", "IFACE-003", "IFACE-004", "IFACE-005", "IFACE-006", "IFACE-009")
 			for i, id := range ids {
 				if cr := checkOf(t, rep, id); cr.Result != c.want[i] {
 					t.Errorf("%s: %s (%s), want %s", id, cr.Result, cr.Detail, c.want[i])

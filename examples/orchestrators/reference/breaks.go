@@ -98,9 +98,10 @@ type Breaks struct {
 	// does (it counts a -32004 probe answer as a live task lifecycle),
 	// before any re-fetch of the card.
 	CommitAfterRefusedProbe bool `break:"commit-after-refused-probe" check:"PROBE-004.NO-COMMIT,PROBE-004.REFETCH"`
-	// SendToCardHost sends JSON-RPC to the host that served the card (with
-	// the interface's path) instead of the interface URL.
-	SendToCardHost bool `break:"send-to-card-host" check:"CARD-002.URL"`
+	// SendToCardHost sends to the host that served the card (with the
+	// interface's path; over gRPC, at the card host's port 443) instead of
+	// the interface URL.
+	SendToCardHost bool `break:"send-to-card-host" check:"CARD-002.URL,IFACE-009.ADDRESS,IFACE-009.DONE"`
 	// RejectCrossHostURL refuses a card whose interface URL is on another
 	// host than the card itself.
 	RejectCrossHostURL bool `break:"reject-cross-host-url" check:"CARD-002.DONE"`
@@ -186,16 +187,33 @@ type Breaks struct {
 	// NoInterfaceFallback gives up on a candidate when its first interface
 	// cannot be reached instead of trying the next one.
 	NoInterfaceFallback bool `break:"no-interface-fallback" check:"IFACE-004.NEXT-ON-FAIL"`
+	// GRPCSkip never uses a gRPC interface, not even the card's first,
+	// though the hello declares gRPC: a client that says it speaks gRPC
+	// and takes the card's JSON-RPC interface all the same.
+	GRPCSkip bool `break:"grpc-skip" check:"IFACE-009.GRPC-FIRST"`
+	// GRPCNoVersion sends no a2a-version metadata on gRPC calls (the
+	// HTTP bindings keep A2A-Version): the server reads each call as 0.3
+	// (a2aproject/a2a-java#1004).
+	GRPCNoVersion bool `break:"grpc-no-version" check:"BIND-008.METADATA,BIND-008.G-VERSION-HEADER"`
+	// GRPCSwallowStatus sends no a2a-version metadata either, and swallows
+	// the error status of a unary gRPC call: a refused SendMessage reads as
+	// an answer with no task (a Message reply), so the delegation is
+	// reported completed though the agent ran nothing.
+	GRPCSwallowStatus bool `break:"grpc-swallow-status" check:"BIND-008.METADATA,BIND-008.REPORT"`
+	// GRPCNoCredential leaves the credential off gRPC calls (the HTTP
+	// bindings keep it): credentials missing on one of the client's paths
+	// (a2aproject/a2a-java#708).
+	GRPCNoCredential bool `break:"grpc-no-credential" check:"AUTH-013.ATTACH,AUTH-013.DONE"`
 	// OmitTenant sends no tenant, whatever the interface declares.
 	OmitTenant bool `break:"omit-tenant" check:"IFACE-005.TENANT,IFACE-005.DONE"`
 	// DowngradeOnVersionError answers -32009 by trying the same endpoint
 	// again in 0.3.
 	DowngradeOnVersionError bool `break:"downgrade-on-version-error" check:"IFACE-006.NO-DOWNGRADE,IFACE-006.REPORT"`
 	// NoCredentials never presents a credential, whatever the card demands.
-	NoCredentials bool `break:"no-credentials" check:"AUTH-001.ATTACH,AUTH-001.DONE,AUTH-002.ATTACH,AUTH-009.ATTACH"`
+	NoCredentials bool `break:"no-credentials" check:"AUTH-001.ATTACH,AUTH-001.DONE,AUTH-002.ATTACH,AUTH-009.ATTACH,AUTH-013.ATTACH"`
 	// APIKeyAsBearer presents every credential as Authorization: Bearer,
 	// an API key too.
-	APIKeyAsBearer bool `break:"api-key-as-bearer" check:"AUTH-002.ATTACH,AUTH-002.DONE"`
+	APIKeyAsBearer bool `break:"api-key-as-bearer" check:"AUTH-002.ATTACH,AUTH-002.DONE,AUTH-013.ATTACH"`
 	// StreamNoCredential sends SendStreamingMessage and SubscribeToTask
 	// without the credential the card asks for (plain calls keep it).
 	StreamNoCredential bool `break:"stream-no-credential" check:"AUTH-007.ATTACH,AUTH-007.DONE"`
@@ -579,6 +597,19 @@ type Alternatives struct {
 	// once that origin's card has declared a mutual TLS scheme, instead of
 	// whenever the origin asks for one.
 	CertOnlyIfDeclared bool `alt:"cert-only-if-declared" keeps:"AUTH-010.PRESENT,AUTH-010.DONE,AUTH-010.ONLY-ORIGIN"`
+	// NoGRPC speaks A2A 1.0 and 0.3 over JSON-RPC and HTTP+JSON only, and
+	// declares so in its hello: a client without a gRPC transport, which
+	// takes the next entry of a card that lists gRPC first and is not
+	// judged on gRPC calls.
+	NoGRPC bool `alt:"no-grpc" keeps:"IFACE-009.DONE,CARD-002.URL,CARD-002.DONE,IFACE-004.SKIP-UNSPOKEN,IFACE-004.NEXT-ON-FAIL"`
+	// PreferGRPC takes a card's gRPC interface first wherever the card
+	// lists one, ahead of its order (A2A 1.0.1 §5.2: a client may choose
+	// any protocol the agent declares), and keeps to card order otherwise:
+	// D's default card lists gRPC last, so every scenario of D runs over
+	// gRPC, push notifications aside (the reference registers webhooks
+	// over JSON-RPC only, so a delegation that asks for push takes the
+	// card's order).
+	PreferGRPC bool `alt:"grpc-first" keeps:"IFACE-009.GRPC-FIRST,IFACE-009.ADDRESS,IFACE-009.DONE,BIND-008.METADATA,AUTH-013.ATTACH,AUTH-013.DONE,CARD-002.URL,CARD-002.DONE,AUTH-001.ATTACH,AUTH-001.DONE,LIFE-003.DONE,STREAM-003.FOLLOW"`
 	// InvalidCardAsOther refuses a card without REQUIRED members with
 	// reason other and the missing members in the detail, as a client
 	// written before the contract had the word invalid-card does.

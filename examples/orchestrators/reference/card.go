@@ -45,8 +45,9 @@ type agentCard struct {
 	SupportsAuthenticatedExtendedCard bool `json:"supportsAuthenticatedExtendedCard"`
 }
 
-// iface is the interface the reference speaks to: its URL, binding
-// (JSONRPC or HTTP+JSON), version (Major.Minor) and tenant (iface.go).
+// iface is the interface the reference speaks to: its URL (for gRPC, the
+// https origin the card's host:port names), binding (JSONRPC, HTTP+JSON or
+// GRPC), version (Major.Minor) and tenant (iface.go).
 type iface struct {
 	URL, Version, Tenant, Binding string
 }

@@ -90,6 +90,16 @@ func (r *run) keptPublicCard(a *attempt) bool {
 // with the credential the public card's scheme asks for (newRequest puts
 // it on), and returns the card's JSON.
 func (r *run) fetchExtendedCard(a *attempt) ([]byte, error) {
+	if a.ep.Binding == bindingGRPC {
+		res := r.callGRPC(r.ctx, a, "GetExtendedAgentCard", map[string]any{}) // grpc.go
+		switch {
+		case res.err != nil:
+			return nil, res.err
+		case res.rpcErr != nil:
+			return nil, res.rpcErr
+		}
+		return res.raw, nil
+	}
 	var req *http.Request
 	var err error
 	if a.ep.Binding == bindingREST {

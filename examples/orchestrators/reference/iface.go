@@ -18,26 +18,30 @@ import (
 // Interface and version selection [A2A 1.0 §8.3.2, §5.2, §3.6; a2a-cli
 // SPEC §13.1-13.2 (A2ACLI_TX_001..003, A2ACLI_VER_001)].
 //
-// The reference speaks A2A 1.0 over JSON-RPC and over HTTP+JSON, and A2A
+// The reference speaks A2A 1.0 over JSON-RPC, HTTP+JSON and gRPC, and A2A
 // 0.3 over JSON-RPC for agents whose card offers nothing newer. From a
 // card it takes, in order:
 //
 //   - supportedInterfaces when the card has them: the entries whose
 //     binding and version it speaks, the 1.0 ones first (in card order),
-//     then the 0.3 ones; gRPC and unknown bindings are skipped;
+//     then the 0.3 ones; unknown bindings are skipped. A gRPC interface's
+//     url is host:port (the proto's comment on AgentInterface.url) or an
+//     https URL: either is kept as the https origin it names (grpc.go);
 //   - else the 0.3 members: url with preferredTransport, then
 //     additionalInterfaces, at the card's protocolVersion (0.3 when absent).
 //
 // It sends every request to the selected interface's URL, with that
-// interface's version (A2A-Version 1.0 or 0.3) and tenant (params.tenant
-// for JSON-RPC, the /{tenant}/ path segment for HTTP+JSON). When an
-// interface cannot be reached it tries the next one. A -32009 is final:
-// the reference asked for 1.0 and does not fall back below it.
+// interface's version (A2A-Version 1.0 or 0.3; a2a-version metadata over
+// gRPC) and tenant (params.tenant for JSON-RPC, the request's tenant field
+// for gRPC, the /{tenant}/ path segment for HTTP+JSON). When an interface
+// cannot be reached it tries the next one. A -32009 is final: the
+// reference asked for 1.0 and does not fall back below it.
 
 // Protocol bindings the reference knows.
 const (
 	bindingJSONRPC = "JSONRPC"
 	bindingREST    = "HTTP+JSON"
+	bindingGRPC    = "GRPC"
 )
 
 // legacyVersion is the only pre-1.0 version the reference speaks.
@@ -57,12 +61,14 @@ type legacyInterface struct {
 	Transport string `json:"transport"`
 }
 
-// speaks reports whether the reference speaks the binding at the version.
-func speaks(binding, version string) bool {
+// speaks reports whether the reference speaks the binding at the version
+// (gRPC at 1.0 only; not at all under the GRPCSkip break and the NoGRPC
+// alternative).
+func (r *run) speaks(binding, version string) bool {
 	b := strings.ToUpper(strings.TrimSpace(binding))
 	switch version {
 	case ProtocolVersion:
-		return b == bindingJSONRPC || b == bindingREST
+		return b == bindingJSONRPC || b == bindingREST || b == bindingGRPC && !r.br.GRPCSkip && !r.alt.NoGRPC
 	case legacyVersion:
 		return b == bindingJSONRPC
 	}
@@ -143,10 +149,17 @@ func (r *run) fromSupported(list []cardInterface) []iface {
 		if r.br.AnyVersionInterface && (binding == bindingJSONRPC || binding == bindingREST) {
 			version = ProtocolVersion
 		}
-		if ci.URL == "" || !speaks(binding, version) {
+		if ci.URL == "" || !r.speaks(binding, version) {
 			continue
 		}
 		i := iface{URL: ci.URL, Version: version, Binding: binding, Tenant: ci.Tenant}
+		if binding == bindingGRPC {
+			u, ok := grpcURL(ci.URL)
+			if !ok {
+				continue // neither host:port nor an https URL
+			}
+			i.URL = u
+		}
 		all = append(all, i)
 		if version == ProtocolVersion {
 			v10 = append(v10, i)
@@ -155,9 +168,29 @@ func (r *run) fromSupported(list []cardInterface) []iface {
 		}
 	}
 	if r.alt.CardOrder || r.br.AnyVersionInterface {
-		return all
+		return r.grpcFirst(all)
 	}
-	return append(v10, v03...)
+	return r.grpcFirst(append(v10, v03...))
+}
+
+// grpcFirst moves the gRPC interfaces ahead of the others, in their
+// order, under the PreferGRPC alternative (A2A 1.0.1 §5.2: a client may
+// choose any protocol the agent declares); a delegation that asks for
+// push notifications keeps the card's order, since the reference
+// registers webhooks over JSON-RPC only (push.go).
+func (r *run) grpcFirst(l []iface) []iface {
+	if !r.alt.PreferGRPC || r.req.Task.Push {
+		return l
+	}
+	var g, other []iface
+	for _, i := range l {
+		if i.Binding == bindingGRPC {
+			g = append(g, i)
+		} else {
+			other = append(other, i)
+		}
+	}
+	return append(g, other...)
 }
 
 // fromLegacy reads a card without supportedInterfaces: url at its
@@ -177,8 +210,15 @@ func (r *run) fromLegacy(c *agentCard) []iface {
 		if b == "" {
 			b = bindingJSONRPC
 		}
-		if u == "" || !speaks(b, version) {
+		if u == "" || !r.speaks(b, version) {
 			return
+		}
+		if b == bindingGRPC {
+			g, ok := grpcURL(u)
+			if !ok {
+				return
+			}
+			u = g
 		}
 		for _, have := range out {
 			if have.URL == u && have.Binding == b {
@@ -261,12 +301,15 @@ func withVersion(ctx context.Context, a *attempt) context.Context {
 }
 
 // callOther makes a call to an interface that is not 1.0 JSON-RPC: 0.3
-// JSON-RPC (the 0.3 method and message shapes) or 1.0 HTTP+JSON. ok false
-// means the interface is 1.0 JSON-RPC (call's own path).
+// JSON-RPC (the 0.3 method and message shapes), 1.0 HTTP+JSON or 1.0 gRPC
+// (grpc.go). ok false means the interface is 1.0 JSON-RPC (call's own
+// path).
 func (r *run) callOther(a *attempt, method string, params map[string]any) (res callResult, ok bool) {
 	switch {
 	case a.ep.Binding == bindingREST:
 		return r.callREST(a, method, params), true
+	case a.ep.Binding == bindingGRPC:
+		return r.callGRPC(r.ctx, a, method, params), true
 	case a.ep.Version == legacyVersion:
 		m, p := to03(method, params)
 		resp, err := r.post(withVersion(r.ctx, a), a, m, p, "application/json")
@@ -494,7 +537,7 @@ func (r *run) noInterfaceReason(c *agentCard) string {
 		return contract.ReasonVersionMismatch
 	}
 	for _, ci := range c.SupportedInterfaces {
-		if speaks(ci.ProtocolBinding, ProtocolVersion) || speaks(ci.ProtocolBinding, legacyVersion) {
+		if r.speaks(ci.ProtocolBinding, ProtocolVersion) || r.speaks(ci.ProtocolBinding, legacyVersion) {
 			return contract.ReasonVersionMismatch
 		}
 	}

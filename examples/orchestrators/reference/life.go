@@ -168,6 +168,15 @@ func (r *run) abandon(a *attempt, id string) {
 
 // callCtx is call with its own context.
 func (r *run) callCtx(ctx context.Context, a *attempt, method string, params map[string]any) callResult {
+	if a.ep.Binding == bindingGRPC {
+		res := r.callGRPC(ctx, a, method, params) // grpc.go
+		if res.ok() {
+			if err := r.strictRead(res.raw); err != nil { // reading.go's breaks
+				return callResult{err: err}
+			}
+		}
+		return res
+	}
 	if a.ep.Version == legacyVersion && a.ep.Binding != bindingREST {
 		// A 0.3 interface gets the call in 0.3, as callOther sends it.
 		method, params = to03(method, params)
@@ -234,6 +243,9 @@ func (r *run) resubscribe(a *attempt, info wire.TaskInfo) wire.TaskInfo {
 // subscribe makes one SubscribeToTask call and reads its stream (or its
 // JSON error answer) to the end.
 func (r *run) subscribe(a *attempt, id string) (wire.TaskInfo, *wire.RPCError, error) {
+	if a.ep.Binding == bindingGRPC {
+		return r.subscribeGRPC(a, id) // grpcstream.go
+	}
 	first := r.firstEventTimer(a) // streamerr.go: the card's first-frame timeout
 	defer first.close()
 	resp, err := r.post(first.ctx, a, "SubscribeToTask", map[string]any{"id": id}, "text/event-stream")

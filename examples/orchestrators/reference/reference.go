@@ -1,6 +1,7 @@
 // Package reference is a2a-conform's reference orchestrator: an A2A 1.0
-// JSON-RPC client that delegates a task the way the two source documents
-// ask, and that passes every check of the catalog.
+// client (JSON-RPC, HTTP+JSON and gRPC; 0.3 over JSON-RPC) that delegates
+// a task the way the two source documents ask, and that passes every check
+// of the catalog.
 //
 // Its posture, per delegation:
 //
@@ -136,17 +137,19 @@ func New(opts Options) *Orchestrator {
 
 // Speaks declares what the reference speaks as an A2A client, for its
 // hello answer (driver contract, Control messages): A2A 1.0 (preferred)
-// and 0.3, over JSON-RPC and HTTP+JSON (0.3 over JSON-RPC only); it
-// speaks no gRPC. The Only10 and Only03 alternatives declare their one
-// version.
+// and 0.3, over JSON-RPC, HTTP+JSON and gRPC (0.3 over JSON-RPC only).
+// The Only10 and Only03 alternatives declare their one version, NoGRPC
+// no gRPC. The GRPCSkip break declares gRPC all the same.
 func (o *Orchestrator) Speaks() (protocolVersions, bindings []string) {
 	switch {
 	case o.opts.Alt.Only10:
-		return []string{ProtocolVersion}, []string{contract.BindingJSONRPC, contract.BindingHTTPJSON}
+		return []string{ProtocolVersion}, []string{contract.BindingJSONRPC, contract.BindingHTTPJSON, contract.BindingGRPC}
 	case o.opts.Alt.Only03:
 		return []string{legacyVersion}, []string{contract.BindingJSONRPC}
+	case o.opts.Alt.NoGRPC:
+		return []string{legacyVersion, ProtocolVersion}, []string{contract.BindingJSONRPC, contract.BindingHTTPJSON}
 	}
-	return []string{legacyVersion, ProtocolVersion}, []string{contract.BindingJSONRPC, contract.BindingHTTPJSON}
+	return []string{legacyVersion, ProtocolVersion}, []string{contract.BindingJSONRPC, contract.BindingHTTPJSON, contract.BindingGRPC}
 }
 
 // Reset drops every cache: cards, availability, probes, degraded marks,
@@ -252,8 +255,13 @@ type run struct {
 	fence  *wire.Fence
 	idle   *http.Transport // an insecure clone to close after the run
 	certs  *certRouter     // client certificates by origin (mtls.go); nil: none held
-	msg    *wire.Message
-	msgErr error
+	// httpBase is the transport under the delegation's HTTP requests
+	// (nil when the client's is no *http.Transport): gRPC connections
+	// follow its routes and roots (grpc.go).
+	httpBase *http.Transport
+	grpc     grpcConns // the delegation's gRPC connections (grpc.go)
+	msg      *wire.Message
+	msgErr   error
 
 	rpcCalls    int
 	cardFetches int
@@ -281,6 +289,7 @@ func newRun(o *Orchestrator, ctx context.Context, req contract.DelegationRequest
 			rt, r.idle = ins, ins
 		}
 	}
+	r.httpBase, _ = rt.(*http.Transport)
 	rt, r.certs = newCertRouter(r, rt)
 	r.fence = &wire.Fence{Base: versionHeader{base: rt}}
 	if !r.br.NoVersionHeader && !r.alt.VersionQuery {
@@ -298,6 +307,7 @@ func newRun(o *Orchestrator, ctx context.Context, req contract.DelegationRequest
 }
 
 func (r *run) close() {
+	r.grpc.close()
 	r.push.close()
 	r.certs.close()
 	if r.idle != nil {

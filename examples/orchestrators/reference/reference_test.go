@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -173,5 +174,203 @@ func TestResetDropsCaches(t *testing.T) {
 	o.Delegate(context.Background(), req, client)
 	if n := count(); n != 2 {
 		t.Fatalf("%d card fetches after Reset, want 2", n)
+	}
+}
+
+// TestGRPCDelegation runs delegations against the fleet's gRPC binding
+// (vendor D's rpc.agent-d.example serves it): with D's card listing gRPC
+// first the reference completes the task over gRPC, through the in-process
+// driver's client and through a client it builds (proxy, resolve map);
+// streamed; with an API key in the metadata the card's scheme names; after
+// a lost answer (the call's HTTP/2 stream reset: the same send again) and a
+// stream cut short (SubscribeToTask over gRPC); and when the gRPC host
+// serves nothing (no h2), it moves to the card's next interface. The breaks
+// show the opposite: grpc-skip takes JSON-RPC, grpc-no-version is refused
+// as a 0.3 call.
+func TestGRPCDelegation(t *testing.T) {
+	const grpcHost = "grpc.agent-d.example"
+	rpcURL := "https://" + mockvendor.HostRPCD + mockvendor.DefaultRPCPath
+	grpcFirst := func(url string) func(*mockvendor.VendorConfig) {
+		return func(d *mockvendor.VendorConfig) {
+			d.Card.Interfaces = []mockvendor.CardInterface{{URL: url, Binding: mockvendor.BindingGRPC}, {URL: rpcURL}}
+		}
+	}
+	cases := []struct {
+		name    string
+		vendor  func(*mockvendor.VendorConfig)
+		br      reference.Breaks
+		client  string // "driver" (the fleet's client), "proxy" or "resolve" (built by the reference)
+		stream  bool
+		outcome string
+		agent   string // the outcome's agent
+		binding string // the binding of every call at D ("" for JSON-RPC)
+		failed  string // a host whose TLS handshake the client broke off
+		faults  []mockvendor.FaultSpec
+		ops     []mockvendor.Op // operations that must reach D
+		sends   int             // real sends at D, all with one messageId (0: not counted)
+	}{
+		{"gRPC first, host:port", grpcFirst(mockvendor.HostRPCD + ":443"), reference.Breaks{}, "driver", false,
+			contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, "", nil, nil, 0},
+		{"gRPC first, https URL", grpcFirst("https://" + mockvendor.HostRPCD), reference.Breaks{}, "driver", false,
+			contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, "", nil, nil, 0},
+		{"gRPC first, own client through the proxy", grpcFirst(mockvendor.HostRPCD + ":443"), reference.Breaks{}, "proxy", false,
+			contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, "", nil, nil, 0},
+		{"gRPC first, own client through the resolve map", grpcFirst(mockvendor.HostRPCD + ":443"), reference.Breaks{}, "resolve", false,
+			contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, "", nil, nil, 0},
+		{"gRPC first, streamed", grpcFirst(mockvendor.HostRPCD + ":443"), reference.Breaks{}, "driver", true,
+			contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, "", nil, nil, 0},
+		{"gRPC first, an API key", func(d *mockvendor.VendorConfig) {
+			grpcFirst(mockvendor.HostRPCD + ":443")(d)
+			d.Auth = &mockvendor.AuthConfig{Scheme: mockvendor.AuthAPIKey, Header: "X-Vendor-Key"}
+		}, reference.Breaks{}, "driver", false, contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, "", nil, nil, 0},
+		{"gRPC first, the send's answer lost", grpcFirst(mockvendor.HostRPCD + ":443"), reference.Breaks{}, "driver", false,
+			contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, "",
+			[]mockvendor.FaultSpec{mockvendor.Spec("lost-answer", nil)}, nil, 2},
+		{"gRPC first, the stream cut short", grpcFirst(mockvendor.HostRPCD + ":443"), reference.Breaks{}, "driver", true,
+			contract.OutcomeCompleted, "https://" + mockvendor.HostRPCD, mockvendor.BindingGRPC, "",
+			[]mockvendor.FaultSpec{mockvendor.Spec("stream-cut", nil)}, []mockvendor.Op{mockvendor.OpStream, mockvendor.OpSubscribe}, 1},
+		{"D's default card: gRPC last, JSON-RPC first", nil, reference.Breaks{}, "driver", false,
+			contract.OutcomeCompleted, rpcURL, "", "", nil, nil, 0},
+		{"the gRPC host serves nothing: the next interface", func(d *mockvendor.VendorConfig) {
+			grpcFirst(grpcHost + ":443")(d)
+			d.Hosts = append(d.Hosts, mockvendor.HostConfig{Name: grpcHost})
+		}, reference.Breaks{}, "driver", false, contract.OutcomeCompleted, rpcURL, "", grpcHost, nil, nil, 0},
+		{"grpc-skip (break)", grpcFirst(mockvendor.HostRPCD + ":443"), reference.Breaks{GRPCSkip: true}, "driver", false,
+			contract.OutcomeCompleted, rpcURL, "", "", nil, nil, 0},
+		{"grpc-no-version (break)", grpcFirst(mockvendor.HostRPCD + ":443"), reference.Breaks{GRPCNoVersion: true}, "driver", false,
+			contract.OutcomeRejected, "", mockvendor.BindingGRPC, "", nil, nil, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := mockvendor.VendorD()
+			if c.vendor != nil {
+				c.vendor(&d)
+			}
+			d.Faults = c.faults
+			f, err := mockvendor.NewFleet(mockvendor.Config{Vendors: []mockvendor.VendorConfig{d}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			req := request("grpc-1", delegation{skill: mockvendor.SkillInvoice, cards: []string{mockvendor.HostCardD}})
+			req.Task.PreferStreaming = c.stream
+			if cred, ok := f.Credential("d"); ok {
+				req.Trust.Credentials = map[string]contract.Credential{}
+				for _, o := range cred.Origins {
+					req.Trust.Credentials[o] = contract.Credential{Scheme: cred.Scheme, Value: cred.Value}
+				}
+			}
+			client := f.Client()
+			if c.client != "driver" {
+				client = nil
+				if req.Trust.CAFile, err = f.WriteCAFile(); err != nil {
+					t.Fatal(err)
+				}
+				if c.client == "proxy" {
+					req.Network.Proxy = f.ProxyURL()
+				} else {
+					req.Network.Resolve = f.Resolve()
+				}
+			}
+			o := reference.New(reference.Options{Break: c.br})
+			defer o.Reset()
+			out := o.Delegate(context.Background(), req, client)
+			if out.Outcome != c.outcome || out.Agent != c.agent {
+				t.Fatalf("outcome %s at %q (%s: %s), want %s at %q", out.Outcome, out.Agent, out.Reason, out.Detail, c.outcome, c.agent)
+			}
+			t.Logf("%s: %s", out.Outcome, out.Detail)
+			if c.outcome == contract.OutcomeRejected && out.Reason != contract.ReasonVersionMismatch {
+				t.Errorf("reason %s, want %s (%s)", out.Reason, contract.ReasonVersionMismatch, out.Detail)
+			}
+			calls, streamed, failed := 0, false, false
+			seen := map[mockvendor.Op]bool{}
+			var sends []string // the real sends' messageIds
+			for _, e := range f.Trace().Events() {
+				if e.Op == mockvendor.OpTLSFailed && e.Host == c.failed {
+					failed = true
+				}
+				if e.Host != mockvendor.HostRPCD || e.Method == "" {
+					continue
+				}
+				calls++
+				if e.Binding != c.binding {
+					t.Errorf("#%d %s %s: binding %q, want %q", e.Seq, e.Op, e.Method, e.Binding, c.binding)
+				}
+				if e.Binding == mockvendor.BindingGRPC {
+					if want := !c.br.GRPCNoVersion; e.HasA2AVersion != want || want && e.A2AVersion != "1.0" {
+						t.Errorf("#%d %s: a2a-version %q (sent %v)", e.Seq, e.Method, e.A2AVersion, e.HasA2AVersion)
+					}
+					if d.Auth != nil && len(e.Credentials) != 1 {
+						t.Errorf("#%d %s: credentials %+v, want D's API key", e.Seq, e.Method, e.Credentials)
+					}
+				}
+				streamed = streamed || e.Op == mockvendor.OpStream
+				seen[e.Op] = true
+				if (e.Op == mockvendor.OpSend || e.Op == mockvendor.OpStream) && !e.Probe {
+					var body struct {
+						Message struct {
+							MessageID string `json:"messageId"`
+						} `json:"message"`
+						Params struct {
+							Message struct {
+								MessageID string `json:"messageId"`
+							} `json:"message"`
+						} `json:"params"`
+					}
+					_ = json.Unmarshal(e.Body(), &body)
+					sends = append(sends, body.Message.MessageID+body.Params.Message.MessageID)
+				}
+			}
+			for _, op := range c.ops {
+				if !seen[op] {
+					t.Errorf("no %s reached D", op)
+				}
+			}
+			if c.sends > 0 && (len(sends) != c.sends || sends[0] == "" || slices.ContainsFunc(sends, func(id string) bool { return id != sends[0] })) {
+				t.Errorf("real sends (their messageIds) %q, want %d with one messageId", sends, c.sends)
+			}
+			if calls == 0 {
+				t.Fatalf("no call reached %s", mockvendor.HostRPCD)
+			}
+			if streamed != c.stream {
+				t.Errorf("streamed %v, want %v", streamed, c.stream)
+			}
+			if failed != (c.failed != "") {
+				t.Errorf("TLS handshake broken off at %q: %v", c.failed, failed)
+			}
+		})
+	}
+}
+
+// TestGRPCTrust: vendor A's signed card listing gRPC first; the signer is
+// bound to the gRPC endpoint by the certificate the gRPC handshake saw,
+// and the endpoint's a2a-version answer agrees with the card: full trust,
+// an authoritative card, as over JSON-RPC.
+func TestGRPCTrust(t *testing.T) {
+	a := mockvendor.VendorA()
+	a.Hosts[0].GRPC = true
+	a.Card.Interfaces = []mockvendor.CardInterface{
+		{URL: mockvendor.HostVendorA + ":443", Binding: mockvendor.BindingGRPC},
+		{URL: "https://" + mockvendor.HostVendorA + mockvendor.VendorARPCPath},
+	}
+	f, err := mockvendor.NewFleet(mockvendor.Config{Vendors: []mockvendor.VendorConfig{a}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	o := reference.New(reference.Options{})
+	out := o.Delegate(context.Background(), request("grpc-a", delegation{skill: mockvendor.SkillSummarize, cards: []string{mockvendor.HostVendorA}}), f.Client())
+	if out.Outcome != contract.OutcomeCompleted || out.Agent != "https://"+mockvendor.HostVendorA ||
+		out.TrustMode != contract.TrustModeFull || out.CardTrust != contract.CardTrustAuthoritative {
+		t.Fatalf("outcome %+v", out)
+	}
+	grpcCalls := 0
+	for _, e := range f.Trace().Events() {
+		if e.Binding == mockvendor.BindingGRPC {
+			grpcCalls++
+		}
+	}
+	if grpcCalls == 0 {
+		t.Fatal("no gRPC call in the trace")
 	}
 }

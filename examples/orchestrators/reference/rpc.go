@@ -35,10 +35,12 @@ func (c callResult) ok() bool { return c.err == nil && c.rpcErr == nil }
 
 // unreached reports whether the call failed before any HTTP answer: the
 // HTTP client's own error (dial, proxy, TLS), as opposed to an answer the
-// endpoint gave that was no A2A answer.
+// endpoint gave that was no A2A answer; for gRPC, the interface could not
+// be reached or serves no A2AService (grpc.go).
 func (c callResult) unreached() bool {
 	var ue *url.Error
-	return errors.As(c.err, &ue)
+	var ge *unreachableError // grpc.go
+	return errors.As(c.err, &ue) || errors.As(c.err, &ge)
 }
 
 // envelope builds a JSON-RPC request body.
@@ -313,10 +315,19 @@ func (r *run) transportFailure(a *attempt, what string, res callResult) bool {
 	}
 	r.notef("%s of %s: %v", what, a.ep.URL, res.err)
 	a.reason = contract.ReasonOther
-	if r.ctx.Err() != nil {
+	// A gRPC call's deadline travels with it (grpc-timeout): the server
+	// may end it a moment before the delegation's own context runs out.
+	if r.ctx.Err() != nil || errors.Is(res.err, context.DeadlineExceeded) && r.nearDeadline() {
 		a.reason = contract.ReasonDeadline
 	}
 	return false
+}
+
+// nearDeadline reports whether the delegation's deadline is at most
+// 200 ms away.
+func (r *run) nearDeadline() bool {
+	dl, ok := r.ctx.Deadline()
+	return ok && time.Until(dl) < 200*time.Millisecond
 }
 
 // reroute handles a server-range error (probe or real task): the card is
@@ -550,7 +561,7 @@ func (r *run) send(a *attempt, params map[string]any) callResult {
 		return callResult{err: errors.New("the caller prefers streaming and the card says the agent does not stream")}
 	}
 	streams := a.card.Capabilities.Streaming || r.br.StreamDespiteCard && r.req.Task.PreferStreaming
-	if wantStream && streams && a.ep.Binding == bindingJSONRPC && a.ep.Version == ProtocolVersion {
+	if wantStream && streams && (a.ep.Binding == bindingJSONRPC || a.ep.Binding == bindingGRPC) && a.ep.Version == ProtocolVersion {
 		res, fallback := r.stream(a, params)
 		if r.br.StreamDespiteCard && !a.card.Capabilities.Streaming && res.rpcErr != nil && res.rpcErr.Code == -32004 {
 			r.notef("stream refused (-32004): sending the work by SendMessage")
@@ -694,15 +705,8 @@ func (r *run) stream(a *attempt, params map[string]any) (res callResult, fallbac
 	ctx, cancel := context.WithCancel(r.ctx)
 	defer cancel()
 
-	type event struct {
-		resp *http.Response // headers arrived
-		data []byte         // an SSE event, or the whole non-SSE body
-		sse  bool
-		err  error
-		end  bool
-	}
-	ch := make(chan event)
-	emit := func(e event) bool {
+	ch := make(chan streamEvent)
+	emit := func(e streamEvent) bool {
 		select {
 		case ch <- e:
 			return true
@@ -711,30 +715,17 @@ func (r *run) stream(a *attempt, params map[string]any) (res callResult, fallbac
 		}
 	}
 	start := time.Now()
-	req, err := r.newRequest(ctx, a, "SendStreamingMessage", params, "text/event-stream")
-	if err != nil {
-		return callResult{err: err}, false
+	var read streamReader
+	var err error
+	if a.ep.Binding == bindingGRPC {
+		read, err = r.grpcStream(ctx, a, "SendStreamingMessage", params) // grpcstream.go
+	} else {
+		read, err = r.sseStream(ctx, a, "SendStreamingMessage", params)
 	}
-	go func() {
-		resp, err := r.client.Do(req)
-		if err != nil {
-			emit(event{err: err, end: true})
-			return
-		}
-		defer resp.Body.Close()
-		if !emit(event{resp: resp}) {
-			return
-		}
-		if !isSSE(resp.Header.Get("Content-Type")) {
-			b, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
-			if emit(event{data: b, err: err}) {
-				emit(event{end: true})
-			}
-			return
-		}
-		err = wire.ReadSSE(resp.Body, func(d []byte) bool { return emit(event{data: d, sse: true}) })
-		emit(event{err: err, end: true})
-	}()
+	if err != nil {
+		return callResult{err: err, tls: wire.IsTLSVerifyError(err)}, false
+	}
+	go read(emit)
 
 	var timer <-chan time.Time
 	if !r.br.NoStreamTimeout {
@@ -746,7 +737,7 @@ func (r *run) stream(a *attempt, params map[string]any) (res callResult, fallbac
 	frames := 0
 	var resp *http.Response
 	for {
-		var e event
+		var e streamEvent
 		select {
 		case e = <-ch:
 		case <-timer:
@@ -848,6 +839,50 @@ func (r *run) stream(a *attempt, params map[string]any) (res callResult, fallbac
 			return callResult{info: info}, false
 		}
 	}
+}
+
+// streamEvent is one thing a stream's reader saw: the answer's headers,
+// an event (or the whole body of an answer that is no stream), or the end.
+type streamEvent struct {
+	resp *http.Response // headers arrived (over gRPC: grpcHeaders)
+	data []byte         // an SSE event, or the whole non-SSE body
+	sse  bool
+	err  error
+	end  bool
+}
+
+// streamReader reads one stream, passing what it sees to emit until emit
+// returns false or the stream ends.
+type streamReader func(emit func(streamEvent) bool)
+
+// sseStream makes the JSON-RPC request of a stream method and returns its
+// reader: the response's headers, each SSE event (or a plain body), then
+// the end.
+func (r *run) sseStream(ctx context.Context, a *attempt, method string, params map[string]any) (streamReader, error) {
+	req, err := r.newRequest(ctx, a, method, params, "text/event-stream")
+	if err != nil {
+		return nil, err
+	}
+	return func(emit func(streamEvent) bool) {
+		resp, err := r.client.Do(req)
+		if err != nil {
+			emit(streamEvent{err: err, end: true})
+			return
+		}
+		defer resp.Body.Close()
+		if !emit(streamEvent{resp: resp}) {
+			return
+		}
+		if !isSSE(resp.Header.Get("Content-Type")) {
+			b, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+			if emit(streamEvent{data: b, err: err}) {
+				emit(streamEvent{end: true})
+			}
+			return
+		}
+		err = wire.ReadSSE(resp.Body, func(d []byte) bool { return emit(streamEvent{data: d, sse: true}) })
+		emit(streamEvent{err: err, end: true})
+	}, nil
 }
 
 func isSSE(ct string) bool {
