@@ -12,12 +12,13 @@
 #   gRPC (the grpc lane of bench/fleetbench, see its grpc.go): unary
 #     SendMessage through the fleet's gRPC binding against a bare grpc-go
 #     server on its own transport and the same handler behind net/http's
-#     HTTP/2 server through ServeHTTP, as the fleet serves it:
+#     HTTP/2 server through ServeHTTP (as the fleet served it before it
+#     took h2 connections to grpc-go's own transport):
 #     grpc_server_cpu_us_{fleet,bare,bare_servehttp}, grpc_rps_*,
 #     grpc_server_cpu_ratio and grpc_throughput_ratio (fleet / bare),
 #     grpc_servehttp_cpu_ratio (bare_servehttp / bare: the transport's
-#     share of the gap), grpc_fleet_servehttp_cpu_ratio (the fleet's own
-#     work on that transport) and grpc_fastpath_cpu_gain (against the
+#     share of the gap), grpc_fleet_servehttp_cpu_ratio (the fleet
+#     against that transport) and grpc_fastpath_cpu_gain (against the
 #     fleet with PlainJSON: every call through protojson).
 #   suite wall time: suite_wall_s (builtin:reference) and suite_exec_wall_s
 #     (the reference orchestrator as an exec: driver program).

@@ -174,6 +174,16 @@ func TestConnCapAnswers(t *testing.T) {
 			req.Header.Set("A2A-Version", "1.0")
 			return c.Do(req)
 		}, HostRPCD},
+		{"gRPC host over h2", func(t *testing.T, f *Fleet) (*http.Response, error) {
+			// HTTP/2 on a gRPC host is served on grpc-go's transport;
+			// past the cap, on net/http's, which answers 503 as over
+			// HTTP/1.1 (a gRPC client reads UNAVAILABLE).
+			h2 := tH2Transport(f)
+			defer h2.CloseIdleConnections()
+			req, _ := http.NewRequest(http.MethodPost, "https://"+HostRPCD+"/lf.a2a.v1.A2AService/SendMessage", strings.NewReader("\x00\x00\x00\x00\x00"))
+			req.Header.Set("Content-Type", "application/grpc")
+			return (&http.Client{Transport: h2, Timeout: 5 * time.Second}).Do(req)
+		}, HostRPCD},
 		{"proxy", func(t *testing.T, f *Fleet) (*http.Response, error) {
 			c := tDialProxy(t, f)
 			defer c.Close()

@@ -49,8 +49,8 @@
 //	                               table, fast JSON path, rendering
 //	6      internal/binding/rest   the HTTP+JSON binding: routes, body and
 //	                               query, rendering
-//	6      internal/binding/grpc   the gRPC binding: A2AService over
-//	                               grpc-go's ServeHTTP, protojson to the
+//	6      internal/binding/grpc   the gRPC binding: A2AService on
+//	                               grpc-go's transport, protojson to the
 //	                               shared stages and back, status mapping
 //	9      mockvendor              the public face (NewFleet, Fleet, Vendor,
 //	                               config, aliases of moved types) and the

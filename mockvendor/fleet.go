@@ -178,6 +178,9 @@ func (f *Fleet) Start() error {
 			f.conns.ConnState(c, s)
 			f.recordFailedHandshake(c, s)
 		},
+		// h2 (offered by gRPC hosts only: host.alpn) is served on
+		// grpc-go's transport (serveH2).
+		TLSNextProto: map[string]func(*http.Server, *tls.Conn, http.Handler){"h2": f.serveH2},
 		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
 			ctx = netx.MarkOverCap(ctx, c)
 			if tc, ok := c.(*tls.Conn); ok {
@@ -242,7 +245,13 @@ func (f *Fleet) Start() error {
 func (f *Fleet) newGRPCServer() *grpcbinding.Server {
 	for _, h := range f.hosts {
 		if h.cfg.GRPC {
-			return grpcbinding.NewServer(f.limits.MaxBody, !f.cfg.PlainJSON)
+			return grpcbinding.NewTransportServer(grpcbinding.TransportConfig{
+				MaxBody:        f.limits.MaxBody,
+				Fast:           !f.cfg.PlainJSON,
+				IdleTimeout:    f.limits.IdleTimeout,
+				ReadTimeout:    f.limits.ReadTimeout,
+				MaxHeaderBytes: netx.MaxHeaderBytes,
+			})
 		}
 	}
 	return nil
@@ -534,29 +543,7 @@ func (h *host) isCardPath(p string) bool {
 // serve answers a request that reached host h (over TLS or through the
 // proxy's plain-HTTP path) and records it.
 func (h *host) serve(w http.ResponseWriter, r *http.Request) {
-	ev := Event{
-		Vendor:        h.vendor.cfg.ID,
-		Host:          h.name,
-		HTTPMethod:    r.Method,
-		Path:          r.URL.Path,
-		Op:            OpOther,
-		A2AVersion:    r.Header.Get("A2A-Version"),
-		CacheControl:  r.Header.Get("Cache-Control"),
-		Pragma:        r.Header.Get("Pragma"),
-		IfNoneMatch:   r.Header.Get("If-None-Match"),
-		Authorization: r.Header.Get("Authorization") != "",
-	}
-	_, ev.HasA2AVersion = r.Header["A2a-Version"]
-	ev.A2AExtensions = strings.Join(r.Header["A2a-Extensions"], ", ")    // canonical keys: no allocation
-	ev.XA2AExtensions = strings.Join(r.Header["X-A2a-Extensions"], ", ") // the 0.3 name
-	ev.Credentials = h.vendor.fleet.presented(r)
-	ev.Credentials = h.vendor.fleet.withClientCert(ev.Credentials, r)
-	if r.URL.RawQuery != "" {
-		ev.A2AVersionQuery = r.URL.Query().Get("A2A-Version")
-	}
-	if r.TLS != nil {
-		ev.ServerName = r.TLS.ServerName
-	}
+	ev := h.newEvent(r)
 	tr := h.vendor.fleet.trace
 	seq := tr.Begin(ev)
 	sw := &statusWriter{ResponseWriter: w}
@@ -581,13 +568,48 @@ func (h *host) serve(w http.ResponseWriter, r *http.Request) {
 		ev.Status = sw.status
 		ev.ContentType = sw.Header().Get("Content-Type")
 	}
-	h.vendor.fleet.redact(&ev)
-	trace.Clip(&ev)
-	trace.CheckText(&ev)
-	tr.Finish(seq, func(e *Event) { *e = withSeq(ev, e) })
+	h.finishEvent(seq, &ev)
 	if sw.reset {
 		panic(http.ErrAbortHandler) // net/http resets the HTTP/2 stream (RST_STREAM)
 	}
+}
+
+// finishEvent completes the trace event begun as seq with ev, its
+// credentials redacted and its text bounded.
+func (h *host) finishEvent(seq int64, ev *Event) {
+	h.vendor.fleet.redact(ev)
+	trace.Clip(ev)
+	trace.CheckText(ev)
+	h.vendor.fleet.trace.Finish(seq, func(e *Event) { *e = withSeq(*ev, e) })
+}
+
+// newEvent is the trace event of r as it arrives: its host, method,
+// path and the headers the checks read.
+func (h *host) newEvent(r *http.Request) Event {
+	ev := Event{
+		Vendor:        h.vendor.cfg.ID,
+		Host:          h.name,
+		HTTPMethod:    r.Method,
+		Path:          r.URL.Path,
+		Op:            OpOther,
+		A2AVersion:    r.Header.Get("A2A-Version"),
+		CacheControl:  r.Header.Get("Cache-Control"),
+		Pragma:        r.Header.Get("Pragma"),
+		IfNoneMatch:   r.Header.Get("If-None-Match"),
+		Authorization: r.Header.Get("Authorization") != "",
+	}
+	_, ev.HasA2AVersion = r.Header["A2a-Version"]
+	ev.A2AExtensions = strings.Join(r.Header["A2a-Extensions"], ", ")    // canonical keys: no allocation
+	ev.XA2AExtensions = strings.Join(r.Header["X-A2a-Extensions"], ", ") // the 0.3 name
+	ev.Credentials = h.vendor.fleet.presented(r)
+	ev.Credentials = h.vendor.fleet.withClientCert(ev.Credentials, r)
+	if r.URL.RawQuery != "" {
+		ev.A2AVersionQuery = r.URL.Query().Get("A2A-Version")
+	}
+	if r.TLS != nil {
+		ev.ServerName = r.TLS.ServerName
+	}
+	return ev
 }
 
 func withSeq(ev Event, old *Event) Event {

@@ -546,22 +546,18 @@ func TestGRPCCloseEndsStreams(t *testing.T) {
 }
 
 // TestHTTP2OnGRPCHost: a host with the gRPC binding offers h2 after
-// http/1.1: a client offering both keeps HTTP/1.1; one offering only h2
-// (as gRPC clients do) gets HTTP/2 for JSON-RPC too, and a lost answer
-// there resets the request's stream, the trace event completed.
+// http/1.1: a client offering both keeps HTTP/1.1 (JSON-RPC answered);
+// one offering only h2 (as gRPC clients do) is served on grpc-go's own
+// transport, where HTTP/2 is gRPC: a JSON-RPC request there is answered
+// 415 Unsupported Media Type by grpc-go (grpc-status in the header), not
+// by the fleet.
 func TestHTTP2OnGRPCHost(t *testing.T) {
 	f := tStart(t, tGRPCConfig(nil))
 	u := "https://" + tGRPCHost + DefaultRPCPath
 	tr := tResolveTransport(f)
 	tr.ForceAttemptHTTP2 = true // offers h2 and http/1.1
 	defer tr.CloseIdleConnections()
-	h2 := &http2.Transport{TLSClientConfig: f.TLSConfig(), DialTLSContext: func(ctx context.Context, network, addr string, cfg *tls.Config) (net.Conn, error) {
-		conn, err := f.DialContext(ctx, network, addr)
-		if err != nil {
-			return nil, err
-		}
-		return tls.Client(conn, cfg), nil
-	}}
+	h2 := tH2Transport(f)
 	defer h2.CloseIdleConnections()
 	post := func(rt http.RoundTripper, text string) (*http.Response, error) {
 		req, _ := http.NewRequest(http.MethodPost, u, bytes.NewReader(tEnvelope("SendMessage", tSendParams(Dialect10, text, ""))))
@@ -569,28 +565,53 @@ func TestHTTP2OnGRPCHost(t *testing.T) {
 		req.Header.Set("A2A-Version", "1.0")
 		return (&http.Client{Transport: rt, Timeout: 10 * time.Second}).Do(req)
 	}
-	for rt, major := range map[http.RoundTripper]int{tr: 1, h2: 2} {
-		resp, err := post(rt, "which protocol")
+	cases := []struct {
+		rt     http.RoundTripper
+		major  int
+		status int
+		grpc   bool // grpc-go answered (a grpc-status header)
+	}{
+		{tr, 1, http.StatusOK, false},
+		{h2, 2, http.StatusUnsupportedMediaType, true},
+	}
+	for _, tc := range cases {
+		since := f.Trace().Seq()
+		resp, err := post(tc.rt, "which protocol")
 		if err != nil {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
-		if resp.ProtoMajor != major || resp.StatusCode != 200 {
-			t.Errorf("%T: HTTP/%d %d, want HTTP/%d 200", rt, resp.ProtoMajor, resp.StatusCode, major)
+		if resp.ProtoMajor != tc.major || resp.StatusCode != tc.status || (resp.Header.Get("Grpc-Status") != "") != tc.grpc {
+			t.Errorf("%T: HTTP/%d %d grpc-status %q, want HTTP/%d %d (grpc-go answering: %v)", tc.rt, resp.ProtoMajor, resp.StatusCode, resp.Header.Get("Grpc-Status"), tc.major, tc.status, tc.grpc)
+		}
+		if sends := len(tEventsOp(f, since, OpSend)); sends != map[bool]int{false: 1, true: 0}[tc.grpc] {
+			t.Errorf("%T: %d sends traced", tc.rt, sends)
 		}
 	}
-	if _, err := f.AddFault("g", Spec("lost-answer", nil)); err != nil {
-		t.Fatal(err)
+}
+
+// tH2Transport is an HTTP/2 transport that offers only h2, dialing the
+// fleet's hosts through its resolve map.
+func tH2Transport(f *Fleet) *http2.Transport {
+	return &http2.Transport{TLSClientConfig: f.TLSConfig(), DialTLSContext: func(ctx context.Context, network, addr string, cfg *tls.Config) (net.Conn, error) {
+		conn, err := f.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return tls.Client(conn, cfg), nil
+	}}
+}
+
+// tEventsOp are the finished events of op after since.
+func tEventsOp(f *Fleet, since int64, op Op) []Event {
+	f.Settle(time.Second)
+	var out []Event
+	for _, e := range tEvents(f, since) {
+		if e.Op == op && !e.Pending {
+			out = append(out, e)
+		}
 	}
-	since := f.Trace().Seq()
-	if resp, err := post(h2, "lost"); err == nil {
-		resp.Body.Close()
-		t.Fatalf("lost answer over HTTP/2 answered %d", resp.StatusCode)
-	}
-	ev := tWaitEvent(t, f, since, func(e Event) bool { return e.Op == OpSend && !e.Pending })
-	if !strings.Contains(ev.Note, "HTTP/2 stream was reset") {
-		t.Errorf("trace note %q", ev.Note)
-	}
+	return out
 }
 
 // TestGRPCGzip: a call compressed with gzip (grpc-encoding) is read and
@@ -602,4 +623,57 @@ func TestGRPCGzip(t *testing.T) {
 	if err != nil || r.GetTask().GetStatus().GetState() != a2apb.TaskState_TASK_STATE_COMPLETED {
 		t.Fatalf("gzip call: %v %v", r, err)
 	}
+}
+
+// TestGRPCConnTimeouts: on grpc-go's transport the connection bounds
+// still hold: a gRPC connection with no call is closed after
+// Limits.IdleTimeout, and one whose call's request message is not in by
+// Limits.ReadTimeout is closed then, the call traced as not read.
+func TestGRPCConnTimeouts(t *testing.T) {
+	const limit = 300 * time.Millisecond
+	cfg := tGRPCConfig(nil)
+	cfg.Limits = Limits{IdleTimeout: limit, ReadTimeout: limit}
+	f := tStart(t, cfg)
+	t.Run("idle", func(t *testing.T) {
+		c := tGRPCDial(t, f, tViaResolve, tGRPCHost)
+		if _, err := c.SendMessage(tGRPCCtx(t), tGRPCSend("hello", "")); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		if open, _ := f.Conns(); open != 1 {
+			t.Fatalf("%d connections open after the call, want 1", open)
+		}
+		for open, _ := f.Conns(); open > 0; open, _ = f.Conns() {
+			if time.Since(start) > 5*time.Second {
+				t.Fatal("the idle gRPC connection is still open after 5 s")
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		if d := time.Since(start); d < limit*2/3 {
+			t.Errorf("closed after %v, before the idle timeout", d)
+		}
+	})
+	t.Run("read", func(t *testing.T) {
+		h2 := tH2Transport(f)
+		defer h2.CloseIdleConnections()
+		body, w := io.Pipe()
+		defer w.Close()
+		req, _ := http.NewRequest(http.MethodPost, "https://"+tGRPCHost+a2apb.A2AService_SendMessage_FullMethodName, body)
+		req.Header.Set("Content-Type", "application/grpc")
+		since := f.Trace().Seq()
+		start := time.Now()
+		resp, err := (&http.Client{Transport: h2, Timeout: 5 * time.Second}).Do(req)
+		if err == nil {
+			_, err = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+		d := time.Since(start)
+		if d < limit*2/3 || d > 3*time.Second {
+			t.Errorf("a call with no message ended after %v (%v), want about %v", d, err, limit)
+		}
+		ev := tWaitEvent(t, f, since, func(e Event) bool { return e.Op == OpSend && !e.Pending })
+		if !strings.Contains(ev.Note, "not read") {
+			t.Errorf("trace note %q, want the message not read", ev.Note)
+		}
+	})
 }

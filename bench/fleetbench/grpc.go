@@ -9,7 +9,8 @@ package main
 //
 //	bare            grpc-go's own HTTP/2 transport (grpc.Creds, Serve)
 //	bare_servehttp  (*grpc.Server).ServeHTTP behind net/http's HTTP/2
-//	                server, as the fleet serves it
+//	                server, as the fleet served gRPC before it took h2
+//	                connections to grpc-go's own transport
 //
 // and the fleet with Config.PlainJSON (fleet_plain: the binding's fast
 // path for the common send off, every call through protojson).
@@ -25,8 +26,8 @@ package main
 //	  bare requests per second)
 //	grpc_servehttp_cpu_ratio (bare_servehttp / bare: what ServeHTTP costs
 //	  over grpc-go's transport), grpc_servehttp_throughput_ratio
-//	grpc_fleet_servehttp_cpu_ratio (fleet / bare_servehttp: the fleet's
-//	  own work on the same transport)
+//	grpc_fleet_servehttp_cpu_ratio (fleet / bare_servehttp: the fleet
+//	  against the transport it left; below 1 since)
 //	grpc_fastpath_cpu_gain (1 - fleet / fleet_plain)
 
 import (

@@ -3,13 +3,20 @@
 // binding shares (mockvendor/internal/binding), beside the JSON-RPC and
 // HTTP+JSON bindings. It serves A2A 1.0 only.
 //
-// A host with HostConfig.GRPC offers ALPN "h2" after "http/1.1"; the
-// root package hands each of its requests whose Content-Type is
-// application/grpc* to Server.Serve, which runs them through one
-// *grpc.Server per fleet ((*grpc.Server).ServeHTTP: the host's TLS
-// certificate, CONNECT proxy, resolve map, trace, connection faults and
-// bounds apply unchanged). The call's host and trace event reach the
-// service through the request's context.
+// A host with HostConfig.GRPC offers ALPN "h2" after "http/1.1". The
+// fleet's server does the TLS handshake (the host's certificate, CONNECT
+// proxy, resolve map, connection cap and connection faults apply as on
+// every host) and hands each connection that negotiated h2 to
+// Server.ServeConn, which serves it on grpc-go's own transport
+// ((*grpc.Server).Serve, transport.go): HTTP/2 on a gRPC host is gRPC.
+// The stats handler opens each call's trace event from the connection's
+// host (TransportHost.OpenCall) before its message is read and completes
+// it once its status is out; the call reaches the service through the
+// context. A lost answer and a broken-off stream are reset with
+// RST_STREAM by the connection's writer (frames.go), grpc-go having no
+// reset of its own. Server.Serve, the same service behind
+// (*grpc.Server).ServeHTTP, answers a gRPC request that reaches a host's
+// HTTP handler (NewServer).
 //
 // One implementation of each operation: each of the 11 methods of
 // A2AService (service.go, one handler per operation) turns its request

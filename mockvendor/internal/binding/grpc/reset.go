@@ -36,6 +36,13 @@ func (c *call) wrote() {
 // resetAfterWrites marks the call to be reset once the writes it asked
 // for are flushed (or the client left, or maxDrain passed).
 func (c *call) resetAfterWrites(ctx context.Context) {
+	if c.conn != nil { // the transport mode: frames.go
+		if id := streamID(ctx); id != 0 {
+			c.conn.w.resetStream(id)
+		}
+		c.reset.Store(true)
+		return
+	}
 	deadline := time.NewTimer(maxDrain)
 	defer deadline.Stop()
 	for c.flushed.Load() < c.queued.Load() {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	gogrpc "google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -25,6 +26,7 @@ import (
 type Server struct {
 	srv  *gogrpc.Server
 	fast bool
+	ln   *connListener // the transport mode's (transport.go); nil for ServeHTTP's
 }
 
 // NewServer returns a Server whose calls' request messages are at most
@@ -36,12 +38,21 @@ func NewServer(maxBody int64, fast bool) *Server {
 		gogrpc.UnknownServiceHandler(unknownMethod),
 		gogrpc.StatsHandler(lifecycle{}),
 	)
-	a2apb.RegisterA2AServiceServer(srv, service{})
+	registerService(srv)
 	return &Server{srv: srv, fast: fast}
 }
 
-// Stop ends the calls in progress (the fleet is closing).
-func (s *Server) Stop() { s.srv.Stop() }
+// registerService registers A2AService with srv.
+func registerService(srv *gogrpc.Server) { a2apb.RegisterA2AServiceServer(srv, service{}) }
+
+// Stop ends the calls in progress and, in the transport mode, the
+// connections (the fleet is closing).
+func (s *Server) Stop() {
+	if s.ln != nil {
+		_ = s.ln.Close()
+	}
+	s.srv.Stop()
+}
 
 // IsGRPC reports whether r is a gRPC call by its Content-Type
 // (application/grpc, application/grpc+proto, application/grpc;...).
@@ -100,6 +111,12 @@ type call struct {
 	queued   atomic.Int64
 	flushed  atomic.Int64
 	flushedC chan struct{}
+	// conn is the connection of a call in the transport mode
+	// (transport.go; nil under ServeHTTP), finishTrace completes its
+	// trace event.
+	conn        *conn
+	finishTrace func()
+	readTimer   *time.Timer // the transport mode's Limits.ReadTimeout
 	// handled is set by the method's handler: it answers the call and
 	// records its outcome (else lifecycle's End records an error grpc-go
 	// answered before the handler ran).
