@@ -281,41 +281,11 @@ func runGRPCClient(a clientArgs, conns, inflight int, dur time.Duration) error {
 	if err := waitGo(); err != nil {
 		return err
 	}
-	var (
-		stop        atomic.Bool
-		count, errs atomic.Int64
-		mu          sync.Mutex
-		lats        []time.Duration
-	)
-	cpu0 := cpuTime()
-	start := time.Now()
-	for _, c := range clients {
-		for range max(inflight, 1) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				mine := make([]time.Duration, 0, 1<<14)
-				for !stop.Load() {
-					t0 := time.Now()
-					resp, err := c.SendMessage(ctx, req)
-					if err != nil || resp.GetTask().GetStatus().GetState() != a2apb.TaskState_TASK_STATE_COMPLETED {
-						errs.Add(1)
-						continue
-					}
-					mine = append(mine, time.Since(t0))
-					count.Add(1)
-				}
-				mu.Lock()
-				lats = append(lats, mine...)
-				mu.Unlock()
-			}()
-		}
-	}
-	time.Sleep(dur)
-	stop.Store(true)
-	wg.Wait()
-	res := clientResult{Count: count.Load(), Errors: errs.Load(), Seconds: time.Since(start).Seconds(),
-		P50ms: pct(lats, 0.50), P99ms: pct(lats, 0.99), CPUus: float64((cpuTime() - cpu0).Microseconds())}
+	perClient := max(inflight, 1)
+	res := drive(len(clients)*perClient, dur, func(w int) bool {
+		resp, err := clients[w/perClient].SendMessage(ctx, req)
+		return err == nil && resp.GetTask().GetStatus().GetState() == a2apb.TaskState_TASK_STATE_COMPLETED
+	})
 	b, _ := json.Marshal(res)
 	fmt.Println(string(b))
 	return nil

@@ -432,34 +432,47 @@ func runClient(a clientArgs, conns, _ int, dur time.Duration) error {
 	if line, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil || line != "go\n" {
 		return fmt.Errorf("no go: %q %v", line, err)
 	}
+	body := []byte(sendBodies[a.dialect].body)
+	version := sendBodies[a.dialect].version
+	res := drive(conns, dur, func(int) bool {
+		req, _ := http.NewRequest(http.MethodPost, "https://"+rpcHost+mockvendor.DefaultRPCPath, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("A2A-Version", version)
+		resp, err := tr.RoundTrip(req)
+		if err != nil {
+			return false
+		}
+		_, err = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return err == nil && resp.StatusCode == http.StatusOK
+	})
+	b, _ := json.Marshal(res)
+	fmt.Println(string(b))
+	return nil
+}
+
+// drive runs call from workers goroutines (each passing its number) for dur, then reports the
+// calls that succeeded, those that did not, latency percentiles of the
+// successful ones and the process's CPU over the run: the load loop both
+// lanes share.
+func drive(workers int, dur time.Duration, call func(worker int) bool) clientResult {
 	var (
+		wg          sync.WaitGroup
 		stop        atomic.Bool
 		count, errs atomic.Int64
 		mu          sync.Mutex
 		lats        []time.Duration
 	)
-	body := []byte(sendBodies[a.dialect].body)
-	version := sendBodies[a.dialect].version
 	cpu0 := cpuTime()
 	start := time.Now()
-	for i := 0; i < conns; i++ {
+	for w := range max(workers, 1) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			mine := make([]time.Duration, 0, 1<<16)
+			mine := make([]time.Duration, 0, 1<<14)
 			for !stop.Load() {
-				req, _ := http.NewRequest(http.MethodPost, "https://"+rpcHost+mockvendor.DefaultRPCPath, bytes.NewReader(body))
-				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set("A2A-Version", version)
 				t0 := time.Now()
-				resp, err := tr.RoundTrip(req)
-				if err != nil {
-					errs.Add(1)
-					continue
-				}
-				_, err = io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				if err != nil || resp.StatusCode != http.StatusOK {
+				if !call(w) {
 					errs.Add(1)
 					continue
 				}
@@ -474,11 +487,8 @@ func runClient(a clientArgs, conns, _ int, dur time.Duration) error {
 	time.Sleep(dur)
 	stop.Store(true)
 	wg.Wait()
-	res := clientResult{Count: count.Load(), Errors: errs.Load(), Seconds: time.Since(start).Seconds(),
+	return clientResult{Count: count.Load(), Errors: errs.Load(), Seconds: time.Since(start).Seconds(),
 		P50ms: pct(lats, 0.50), P99ms: pct(lats, 0.99), CPUus: float64((cpuTime() - cpu0).Microseconds())}
-	b, _ := json.Marshal(res)
-	fmt.Println(string(b))
-	return nil
 }
 
 // clientTLSFrom is the load client's TLS: TLS 1.3 to rpc.agent-d.example,
