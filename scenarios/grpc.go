@@ -11,7 +11,7 @@ import (
 
 // gRPC, the third binding [A2A 1.0.1 §10], where it matters: a card
 // whose first interface is gRPC (IFACE-009), the a2a-version metadata a
-// gRPC call must carry (BIND-008), and a credential on gRPC calls
+// gRPC call must carry (IFACE-010), and a credential on gRPC calls
 // (AUTH-013). The fleet answers gRPC on a host with HostConfig.GRPC and
 // traces a call as the other bindings' operation with Binding "GRPC", its
 // metadata as headers and its message as protojson JSON, so the checks
@@ -52,10 +52,12 @@ var (
 	grpcFieldVersion = Field("a2aproject/a2a-java#1004").Read("the gRPC client sent no A2A-Version metadata, so a 1.0 server read every call as 0.3 and refused it: \"Protocol version '0.3' is not supported\"")
 )
 
-// grpcBindScenarios and grpcAuthScenarios are BIND-008 and AUTH-013,
+// grpcIfaceScenarios and grpcAuthScenarios are IFACE-010 and AUTH-013,
 // which Catalog puts after their areas' others (IFACE-009 is in
-// ifaceScenarios).
-func grpcBindScenarios() []*Scenario { return []*Scenario{bind008()} }
+// ifaceScenarios). IFACE-010 is about the version a call names, an
+// interface-and-version matter (the catalog's IFACE area), not the
+// signer's binding to an endpoint (BIND).
+func grpcIfaceScenarios() []*Scenario { return []*Scenario{iface010()} }
 func grpcAuthScenarios() []*Scenario { return []*Scenario{auth013()} }
 
 // grpcAt needs a gRPC call to the vendor.
@@ -311,10 +313,10 @@ func grpcOnlyD(d mockvendor.VendorConfig) mockvendor.VendorConfig {
 	return d
 }
 
-// BIND-008: D's only interface is gRPC 1.0. A call without a2a-version
+// IFACE-010: D's only interface is gRPC 1.0. A call without a2a-version
 // metadata is a 0.3 call and is refused VersionNotSupported, as A2A 1.0.1
 // §3.6.2 asks of D [a2aproject/a2a-java#1004].
-func bind008() *Scenario {
+func iface010() *Scenario {
 	decl := []declared{{grpcTargetD, mockvendor.BindingGRPC, V10}}
 	refused := Precondition{
 		Needs: "call D over gRPC and get VersionNotSupported (-32009)",
@@ -323,9 +325,9 @@ func bind008() *Scenario {
 		},
 	}
 	return &Scenario{
-		ID:     "BIND-008",
+		ID:     "IFACE-010",
 		Title:  "a2a-version over gRPC",
-		Area:   "bind",
+		Area:   "iface",
 		Source: "A2A 1.0.1 §3.6.1, §3.6.2, §10.2; a2aproject/a2a-java#1004. D breaks no clause",
 		Setup: "D serves A2A 1.0 only; its card lists one interface, GRPC 1.0 at " + grpcTargetD + " (host:port). Its gRPC binding reads the a2a-version metadata as the HTTP bindings read the A2A-Version header: " +
 			"a call without it is a 0.3 call, answered FAILED_PRECONDITION with ErrorInfo VERSION_NOT_SUPPORTED (VersionNotSupportedError, -32009; A2A 1.0.1 §3.6.2, §5.4, §10.6).",
@@ -334,7 +336,7 @@ func bind008() *Scenario {
 		Offers:   []string{V10},
 		Checks: []Check{
 			{
-				ID:     "BIND-008.METADATA",
+				ID:     "IFACE-010.METADATA",
 				Title:  "every gRPC call carries a2a-version metadata",
 				Grades: must(Core),
 				Requirement: "A client sends the A2A version it speaks with every request (A2A 1.0.1 §3.6.1), and over gRPC a service parameter is gRPC metadata (§10.2): every gRPC call carries a2a-version with its Major.Minor (1.0). " +
@@ -365,7 +367,7 @@ func bind008() *Scenario {
 				}),
 			},
 			{
-				ID:     "BIND-008.REPORT",
+				ID:     "IFACE-010.REPORT",
 				Title:  "a delegation refused VersionNotSupported is reported as not done",
 				Grades: must(Safety),
 				Requirement: "When D answered VersionNotSupported, its task did not run: the outcome says so (failed or rejected, or escalated to the caller), or, where the client sent the call again with a2a-version, " +

@@ -8,7 +8,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/mockvendor"
 )
 
-// Synthetic runs for IFACE-009, BIND-008 and AUTH-013, and for the
+// Synthetic runs for IFACE-009, IFACE-010 and AUTH-013, and for the
 // existing judges reading gRPC calls: each gRPC check fails a run that
 // breaks it, passes one that keeps it, is NOT_EXERCISED where a client
 // that speaks gRPC never got there, and NOT_APPLICABLE for a client that
@@ -94,7 +94,7 @@ func TestBindGRPCVersion(t *testing.T) {
 	})
 	failed := tFailed(contract.ReasonVersionMismatch, nil)
 	done := tDoneAt(grpcTargetD, "t-1")
-	tStreamCases(t, "BIND-008.METADATA", []tStreamCase{
+	tStreamCases(t, "IFACE-010.METADATA", []tStreamCase{
 		{"no a2a-version", tOne(failed, card, bare), Fail},
 		{"the second call without it", tOne(failed, card, send, tWith(bare, func(e *mockvendor.Event) { e.Op, e.Method = mockvendor.OpGet, "GetTask" })), Fail},
 		{"a patch version", tOne(done, card, tWith(send, func(e *mockvendor.Event) { e.A2AVersion = "1.0.1" })), Fail},
@@ -102,7 +102,7 @@ func TestBindGRPCVersion(t *testing.T) {
 		{"a JSON-RPC-only client sent D nothing", tSpeaking(tOne(failed, card), contract.BindingJSONRPC), NotApplicable},
 		{"a client that declares gRPC and sent D nothing", tSpeaking(tOne(failed, card), contract.BindingGRPC), NotExercised},
 	})
-	tStreamCases(t, "BIND-008.REPORT", []tStreamCase{
+	tStreamCases(t, "IFACE-010.REPORT", []tStreamCase{
 		{"refused, reported completed", tOne(tDoneAt(grpcTargetD, ""), card, bare), Fail},
 		{"refused, reported interrupted", tOne(&contract.DelegationOutcome{Outcome: contract.OutcomeInterrupted, Agent: grpcTargetD, TaskState: "input-required"}, card, bare), Fail},
 		{"refused, reported failed", tOne(failed, card, bare), Pass},

@@ -396,7 +396,7 @@ func All() []*Scenario { return Catalog(RealTime) }
 // TimeScale), in catalog order. Each call builds fresh values.
 func Catalog(ts TimeScale) []*Scenario {
 	var out []*Scenario
-	for _, area := range [][]*Scenario{cardScenarios(), cardSeedScenarios(ts), probeScenarios(), probeSeedScenarios(), streamScenarios(ts), streamEndScenarios(ts), streamErrScenarios(ts), modeScenarios(), bindScenarios(), grpcBindScenarios(), sigScenarios(), keyScenarios(), lifeScenarios(ts), resultScenarios(), ifaceScenarios(), authScenarios(), authStreamScenarios(ts), oauthScenarios(), authOneofScenarios(), mtlsScenarios(), oauthForeignScenarios(), grpcAuthScenarios(), convScenarios(), slowScenarios(ts), readScenarios(), pushScenarios(), capScenarios(), extScenarios(), xcardScenarios(), discScenarios()} {
+	for _, area := range [][]*Scenario{cardScenarios(), cardSeedScenarios(ts), probeScenarios(), probeSeedScenarios(), streamScenarios(ts), streamEndScenarios(ts), streamErrScenarios(ts), modeScenarios(), bindScenarios(), sigScenarios(), keyScenarios(), lifeScenarios(ts), resultScenarios(), ifaceScenarios(), grpcIfaceScenarios(), authScenarios(), authStreamScenarios(ts), oauthScenarios(), authOneofScenarios(), mtlsScenarios(), oauthForeignScenarios(), grpcAuthScenarios(), convScenarios(), slowScenarios(ts), readScenarios(), pushScenarios(), capScenarios(), extScenarios(), xcardScenarios(), discScenarios()} {
 		out = append(out, area...)
 	}
 	for _, s := range out {

@@ -22,7 +22,7 @@ type helloSays struct {
 func (h helloSays) Speaks() ([]string, []string) { return h.versions, h.bindings }
 
 // TestGRPCStrategies holds the gRPC scenarios' checks (IFACE-009,
-// BIND-008, AUTH-013) to the strategies the spec allows, through the
+// IFACE-010, AUTH-013) to the strategies the spec allows, through the
 // fleet's real gRPC binding over TLS: the reference (card order: gRPC
 // where the card lists it first) and its grpc-first alternative pass; a
 // client without gRPC gets NOT_APPLICABLE for every check about gRPC
@@ -44,7 +44,7 @@ func TestGRPCStrategies(t *testing.T) {
 	)
 	ids := []string{
 		"IFACE-009.GRPC-FIRST", "IFACE-009.ADDRESS", "IFACE-009.DONE",
-		"BIND-008.METADATA", "BIND-008.REPORT", "AUTH-013.ATTACH", "AUTH-013.DONE",
+		"IFACE-010.METADATA", "IFACE-010.REPORT", "AUTH-013.ATTACH", "AUTH-013.DONE",
 	}
 	ref := func(b reference.Breaks, a reference.Alternatives) func() driver.GoOrchestrator {
 		return func() driver.GoOrchestrator { return reference.New(reference.Options{Break: b, Alt: a}) }
@@ -72,7 +72,7 @@ func TestGRPCStrategies(t *testing.T) {
 			t.Parallel()
 			// CARD-002 (D's default card, every binding) shows what a client
 			// that declares nothing speaks, as a whole run would.
-			rep := runScenarios(t, driver.NewGo(c.name, c.new), "IFACE-009", "BIND-008", "AUTH-013", "CARD-002")
+			rep := runScenarios(t, driver.NewGo(c.name, c.new), "IFACE-009", "IFACE-010", "AUTH-013", "CARD-002")
 			for i, id := range ids {
 				if cr := checkOf(t, rep, id); cr.Result != c.want[i] {
 					t.Errorf("%s: %s (%s), want %s", id, cr.Result, cr.Detail, c.want[i])

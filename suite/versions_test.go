@@ -43,7 +43,7 @@ func TestVersionVerdicts(t *testing.T) {
 		{"only-0.3", reference.Alternatives{Only03: true}, []string{"0.3"}, map[string][]string{
 			"1.0": {"IFACE-004.SKIP-UNSPOKEN", "IFACE-004.NEXT-ON-FAIL", "IFACE-005.TENANT", "IFACE-005.DONE", "AUTH-001.ATTACH",
 				"IFACE-007.FIRST", "IFACE-007.NO-TENANT", "IFACE-008.EXACT", "AUTH-007.ATTACH", "AUTH-008.PRESENTED", "AUTH-009.ATTACH",
-				"IFACE-009.GRPC-FIRST", "IFACE-009.ADDRESS", "BIND-008.METADATA", "AUTH-013.ATTACH"}}},
+				"IFACE-009.GRPC-FIRST", "IFACE-009.ADDRESS", "IFACE-010.METADATA", "AUTH-013.ATTACH"}}},
 		{"only-1.0", reference.Alternatives{Only10: true}, []string{"1.0"}, map[string][]string{
 			"0.3": {"IFACE-002.FALLBACK", "IFACE-002.VERSION"}}},
 		{"both", reference.Alternatives{}, []string{"0.3", "1.0"}, nil},

@@ -194,12 +194,12 @@ type Breaks struct {
 	// GRPCNoVersion sends no a2a-version metadata on gRPC calls (the
 	// HTTP bindings keep A2A-Version): the server reads each call as 0.3
 	// (a2aproject/a2a-java#1004).
-	GRPCNoVersion bool `break:"grpc-no-version" check:"BIND-008.METADATA,BIND-008.G-VERSION-HEADER"`
+	GRPCNoVersion bool `break:"grpc-no-version" check:"IFACE-010.METADATA,IFACE-010.G-VERSION-HEADER"`
 	// GRPCSwallowStatus sends no a2a-version metadata either, and swallows
 	// the error status of a unary gRPC call: a refused SendMessage reads as
 	// an answer with no task (a Message reply), so the delegation is
 	// reported completed though the agent ran nothing.
-	GRPCSwallowStatus bool `break:"grpc-swallow-status" check:"BIND-008.METADATA,BIND-008.REPORT"`
+	GRPCSwallowStatus bool `break:"grpc-swallow-status" check:"IFACE-010.METADATA,IFACE-010.REPORT"`
 	// GRPCNoCredential leaves the credential off gRPC calls (the HTTP
 	// bindings keep it): credentials missing on one of the client's paths
 	// (a2aproject/a2a-java#708).
@@ -609,7 +609,7 @@ type Alternatives struct {
 	// gRPC, push notifications aside (the reference registers webhooks
 	// over JSON-RPC only, so a delegation that asks for push takes the
 	// card's order).
-	PreferGRPC bool `alt:"grpc-first" keeps:"IFACE-009.GRPC-FIRST,IFACE-009.ADDRESS,IFACE-009.DONE,BIND-008.METADATA,AUTH-013.ATTACH,AUTH-013.DONE,CARD-002.URL,CARD-002.DONE,AUTH-001.ATTACH,AUTH-001.DONE,LIFE-003.DONE,STREAM-003.FOLLOW"`
+	PreferGRPC bool `alt:"grpc-first" keeps:"IFACE-009.GRPC-FIRST,IFACE-009.ADDRESS,IFACE-009.DONE,IFACE-010.METADATA,AUTH-013.ATTACH,AUTH-013.DONE,CARD-002.URL,CARD-002.DONE,AUTH-001.ATTACH,AUTH-001.DONE,LIFE-003.DONE,STREAM-003.FOLLOW"`
 	// InvalidCardAsOther refuses a card without REQUIRED members with
 	// reason other and the missing members in the detail, as a client
 	// written before the contract had the word invalid-card does.
