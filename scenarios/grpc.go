@@ -58,7 +58,7 @@ var (
 // interface-and-version matter (the catalog's IFACE area), not the
 // signer's binding to an endpoint (BIND).
 func grpcIfaceScenarios() []*Scenario { return []*Scenario{iface010()} }
-func grpcAuthScenarios() []*Scenario { return []*Scenario{auth013()} }
+func grpcAuthScenarios() []*Scenario  { return []*Scenario{auth013()} }
 
 // grpcAt needs a gRPC call to the vendor.
 func grpcAt(vendor string) Precondition {

@@ -93,7 +93,7 @@ var coreFor03 = map[string]string{
 	"IFACE-007.NO-TENANT":         only10In, // tenant is A2A 1.0's
 	"IFACE-008.EXACT":             only10In, // A2A 1.0 §8.3.2 rule 3; the card is a 1.0 card
 	"IFACE-009.ADDRESS":           only10In, // A2A 1.0 §8.3.2 rule 3; the card is a 1.0 card
-	"IFACE-010.METADATA":           only10In, // A2A 1.0 §3.6.1, §10.2; a2a-version is A2A 1.0's
+	"IFACE-010.METADATA":          only10In, // A2A 1.0 §3.6.1, §10.2; a2a-version is A2A 1.0's
 	"AUTH-013.ATTACH":             only10In, // D serves 1.0 only
 	"IFACE-009.GRPC-FIRST":        only10In, // A2A 1.0 §8.3.2, §5.2; the card is a 1.0 card
 	"DISC-001.URL":                binds03,  // 0.3 §5.6.3 rule 5 (MUST)
