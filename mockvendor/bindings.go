@@ -6,7 +6,6 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/binding"
-	grpcbinding "github.com/a2a-conform/a2a-conform/mockvendor/internal/binding/grpc"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/binding/jsonrpc"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/binding/rest"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/fault"
@@ -21,16 +20,12 @@ import (
 // The root dispatches a request to its binding (host.serveBinding) and
 // implements binding.Host, the host as the bindings see it.
 
-// serveBinding answers r when it is for one of the host's bindings,
-// reporting whether it was: a Content-Type of application/grpc* on a host
-// with GRPC is gRPC, POST to RPCPath is JSON-RPC, anything below RESTPath
-// is HTTP+JSON. A new binding is one more case here. A binding that breaks
-// an HTTP/2 exchange off asks w to reset its stream once it is traced
-// (binding.StreamResetter).
+// serveBinding answers r when it is for one of the host's HTTP
+// bindings, reporting whether it was: POST to RPCPath is JSON-RPC,
+// anything below RESTPath is HTTP+JSON. A gRPC host's calls never come
+// here: its h2 connections are served on grpc-go's transport (serveH2).
 func (h *host) serveBinding(w *statusWriter, r *http.Request, ev *Event) bool {
 	switch {
-	case h.cfg.GRPC && grpcbinding.IsGRPC(r):
-		h.vendor.fleet.grpc.Serve(w, r, (*bindingHost)(h), ev)
 	case h.cfg.RPCPath != "" && r.URL.Path == h.cfg.RPCPath && r.Method == http.MethodPost:
 		jsonrpc.Serve(w, r, (*bindingHost)(h), !h.vendor.fleet.cfg.PlainJSON, ev)
 	case h.isREST(r):

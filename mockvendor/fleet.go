@@ -569,9 +569,6 @@ func (h *host) serve(w http.ResponseWriter, r *http.Request) {
 		ev.ContentType = sw.Header().Get("Content-Type")
 	}
 	h.finishEvent(seq, &ev)
-	if sw.reset {
-		panic(http.ErrAbortHandler) // net/http resets the HTTP/2 stream (RST_STREAM)
-	}
 }
 
 // finishEvent completes the trace event begun as seq with ev, its
@@ -620,10 +617,6 @@ func withSeq(ev Event, old *Event) Event {
 type statusWriter struct {
 	http.ResponseWriter
 	status int
-	// reset asks for the request's HTTP/2 stream to be reset once its
-	// trace event is complete (a gRPC call's lost answer or broken-off
-	// stream).
-	reset bool
 }
 
 func (w *statusWriter) WriteHeader(code int) {
@@ -641,10 +634,6 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 }
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-// ResetStream asks for the request's HTTP/2 stream to be reset once its
-// trace event is complete (binding.StreamResetter).
-func (w *statusWriter) ResetStream() { w.reset = true }
 
 // Done is closed when the fleet closes, so servers that ride on it (the
 // admin API) can stop with it.

@@ -26,7 +26,7 @@
 //     waits and end, sent to a binding's FrameSink); and Respond, the
 //     HTTP writer built on them (JSON or server-sent events, the
 //     authentication challenge, a connection closed or an HTTP/2 stream
-//     reset through StreamResetter);
+//     reset);
 //   - reading a body under the body limit (ReadBody), the Content-Type
 //     check (CheckContentType), and WireError, the one place where an
 //     error becomes an A2A error and an HTTP status.

@@ -158,37 +158,19 @@ func rewriteAnswer(res *ops.Result, rw func(map[string]any)) {
 
 // dropAnswer closes the connection of a request whose operation ran (its
 // task created) without answering it (lost-answer): the client reads an
-// unexpected end of the connection. No status is recorded. An HTTP/2
-// request's connection cannot be taken over: its stream is reset
-// instead (breakOff).
+// unexpected end of the connection. No status is recorded.
 func dropAnswer(w http.ResponseWriter, ev *trace.Event) {
 	ev.Note = "answer lost: the task was created, then the connection was closed before the answer (lost-answer)"
-	if !breakOff(w) {
-		ev.Note = "answer lost: the task was created, then the request's HTTP/2 stream was reset before the answer (lost-answer)"
-	}
-}
-
-// StreamResetter is a ResponseWriter that resets its request's HTTP/2
-// stream once the request is traced (the root's writer: it panics with
-// http.ErrAbortHandler after the trace event is complete, which net/http
-// answers with RST_STREAM). Nothing more is to be written once
-// ResetStream is called.
-type StreamResetter interface {
-	ResetStream()
+	breakOff(w)
 }
 
 // breakOff ends w's exchange with no orderly end: it closes the
-// connection (true) when it can take it over (HTTP/1.1), else it resets
-// the request's stream (HTTP/2) through the StreamResetter w is, or by
-// panicking with http.ErrAbortHandler when w is none.
-func breakOff(w http.ResponseWriter) bool {
+// connection when it can take it over (HTTP/1.1), else it resets the
+// request's stream (HTTP/2) by panicking with http.ErrAbortHandler.
+func breakOff(w http.ResponseWriter) {
 	if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
 		_ = conn.Close()
-		return true
-	}
-	if rs, ok := w.(StreamResetter); ok {
-		rs.ResetStream()
-		return false
+		return
 	}
 	panic(http.ErrAbortHandler) // net/http resets what it cannot hand over
 }

@@ -14,9 +14,7 @@
 // it once its status is out; the call reaches the service through the
 // context. A lost answer and a broken-off stream are reset with
 // RST_STREAM by the connection's writer (frames.go), grpc-go having no
-// reset of its own. Server.Serve, the same service behind
-// (*grpc.Server).ServeHTTP, answers a gRPC request that reaches a host's
-// HTTP handler (NewServer).
+// reset of its own.
 //
 // One implementation of each operation: each of the 11 methods of
 // A2AService (service.go, one handler per operation) turns its request

@@ -105,7 +105,6 @@ func serverStream(in proto.Message, st gogrpc.ServerStreamingServer[a2apb.Stream
 	if err := settle(ctx, c, q, &res); err != nil {
 		return err
 	}
-	c.queue()
 	_ = st.SendHeader(nil) // the stream is open, as the HTTP bindings' 200 says, before any event
 	sink := &streamSink{st: st, c: c}
 	if res.Stream == nil {

@@ -237,10 +237,6 @@ func (transportStats) HandleRPC(ctx context.Context, s stats.RPCStats) {
 	if c == nil {
 		return
 	}
-	if c.conn == nil { // a call through Serve (ServeHTTP)
-		lifecycle{}.HandleRPC(ctx, s)
-		return
-	}
 	switch s := s.(type) {
 	case *stats.InHeader:
 		c.open(s)

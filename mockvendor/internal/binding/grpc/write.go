@@ -137,7 +137,6 @@ func (s *streamSink) Frame(b []byte) bool {
 		s.badErr = err
 		return false
 	}
-	s.c.queue()
 	return s.st.Send(m) == nil
 }
 
