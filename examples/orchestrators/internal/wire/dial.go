@@ -104,18 +104,3 @@ type bufferedConn struct {
 }
 
 func (b *bufferedConn) Read(p []byte) (int, error) { return b.r.Read(p) }
-
-// Admits reports whether the fence lets a request to rawURL (a URL or a
-// bare "host:port") through.
-func (f *Fence) Admits(rawURL string) bool {
-	if f.Open {
-		return true
-	}
-	h := rawURL
-	if u, err := url.Parse(rawURL); err == nil && u.Host != "" {
-		h = u.Host
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.allowed[strings.ToLower(h)]
-}

@@ -143,13 +143,19 @@ type Fence struct {
 	allowed map[string]bool
 }
 
-// Allow adds the host of rawURL (or a bare host name) to the allow list.
-func (f *Fence) Allow(rawURL string) {
+// hostOf is the host (host:port as written) of rawURL, a URL or a bare
+// host or "host:port", in lower case.
+func hostOf(rawURL string) string {
 	h := rawURL
 	if u, err := url.Parse(rawURL); err == nil && u.Host != "" {
 		h = u.Host
 	}
-	h = strings.ToLower(h)
+	return strings.ToLower(h)
+}
+
+// Allow adds the host of rawURL (or a bare host name) to the allow list.
+func (f *Fence) Allow(rawURL string) {
+	h := hostOf(rawURL)
 	f.mu.Lock()
 	if f.allowed == nil {
 		f.allowed = map[string]bool{}
@@ -166,21 +172,27 @@ func hostOnly(hostport string) string {
 	return hostport
 }
 
+// Admits reports whether the fence lets a request to rawURL (a URL or a
+// bare "host:port") through.
+func (f *Fence) Admits(rawURL string) bool {
+	if f.Open {
+		return true
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.allowed[hostOf(rawURL)]
+}
+
 // ErrFenced is returned for a request to a host off the allow list.
 var ErrFenced = errors.New("host is not a candidate's or a card's")
 
 // RoundTrip implements http.RoundTripper.
 func (f *Fence) RoundTrip(r *http.Request) (*http.Response, error) {
-	if !f.Open {
-		f.mu.Lock()
-		ok := f.allowed[strings.ToLower(r.URL.Host)]
-		f.mu.Unlock()
-		if !ok {
-			if r.Body != nil {
-				r.Body.Close()
-			}
-			return nil, fmt.Errorf("%s: %w", r.URL.Host, ErrFenced)
+	if !f.Admits(r.URL.Host) {
+		if r.Body != nil {
+			r.Body.Close()
 		}
+		return nil, fmt.Errorf("%s: %w", r.URL.Host, ErrFenced)
 	}
 	if len(f.Headers) > 0 {
 		r = r.Clone(r.Context())
