@@ -121,6 +121,11 @@ func (v *Vendor) providerURL() string {
 // cardEpoch is the sum of the card faults' epochs.
 func (v *Vendor) cardEpoch() int64 {
 	var sum int64
+	if v.servesUpstreamCard() {
+		if _, version, err := v.upstreamCard(); err == nil {
+			sum += version << 32 // a new card of the agent's is a new epoch
+		}
+	}
 	for _, af := range v.faultsSnapshot() {
 		if h, ok := af.impl.(fault.EpochHook); ok {
 			sum += h.CardEpoch()
@@ -171,6 +176,12 @@ func (v *Vendor) Card(cdn bool) ([]byte, error) {
 // it honestly, or as the first sign fault does instead.
 func (v *Vendor) renderCard(cdn bool) ([]byte, error) {
 	doc := v.cardSpec().Document()
+	if v.servesUpstreamCard() {
+		var err error
+		if doc, _, err = v.upstreamCard(); err != nil {
+			return nil, err
+		}
+	}
 	faults := v.faultsSnapshot()
 	for _, af := range faults {
 		if h, ok := af.impl.(fault.CardHook); ok {
@@ -197,7 +208,7 @@ func (v *Vendor) renderCard(cdn bool) ([]byte, error) {
 func (v *Vendor) serveCard(w http.ResponseWriter, r *http.Request, ev *Event) {
 	cs, err := v.cardSet()
 	if err != nil {
-		http.Error(w, "card unavailable: "+err.Error(), http.StatusInternalServerError)
+		http.Error(w, "card unavailable: "+err.Error(), upstreamStatus(err))
 		ev.Note = err.Error()
 		return
 	}

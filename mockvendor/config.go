@@ -183,6 +183,10 @@ type VendorConfig struct {
 	// TLS (mtls.go): its card declares the scheme and its endpoint hosts
 	// ask for the client certificate it issued. Nil means none asks.
 	MTLS *MTLSConfig `json:"mtls,omitempty"`
+	// Upstream, when set, puts the vendor in front of a real A2A agent:
+	// every operation is forwarded to it and the faults act on its card
+	// and answers (upstream.go). Nil means the vendor answers itself.
+	Upstream *UpstreamConfig `json:"upstream,omitempty"`
 }
 
 // AuthConfig is how a vendor authenticates its callers [A2A 1.0 §7.3-7.4]:

@@ -31,6 +31,9 @@
 //	                               generation, interfaces, CDN copies and
 //	                               ETags, signing key, JWKS (the root runs
 //	                               the card faults around it)
+//	2      internal/upstream       the client of a real agent a vendor
+//	                               stands in front of (the proxy): its
+//	                               card, calls and live streams, bounded
 //	3      internal/push           push-notification configs and their
 //	                               webhook delivery (watches, queue, retries)
 //	3      internal/fault          every fault type, the fault registry, the

@@ -7,6 +7,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/ops"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/push"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/tasks"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/upstream"
 )
 
 // The operations live in internal/ops; they see a vendor through
@@ -36,8 +37,9 @@ func (o *opsVendor) Tasks() *tasks.Store             { return o.fleet.tasks }
 func (o *opsVendor) Push() (*push.Store, push.Vendor) {
 	return &o.push, pushVendor{o.v()}
 }
-func (o *opsVendor) WorkTime() time.Duration { return o.fleet.limits.WorkTime }
-func (o *opsVendor) StreamsWork() bool       { return o.fleet.cfg.StreamsWork }
+func (o *opsVendor) WorkTime() time.Duration    { return o.fleet.limits.WorkTime }
+func (o *opsVendor) StreamsWork() bool          { return o.fleet.cfg.StreamsWork }
+func (o *opsVendor) Upstream() *upstream.Client { return o.upstream }
 
 // ExtendedCard is the extended card CardConfig.ExtendedCard declares.
 func (o *opsVendor) ExtendedCard() (ops.ExtendedCard, bool) {

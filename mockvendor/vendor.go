@@ -13,6 +13,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/card"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/fault"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/upstream"
 )
 
 // Vendor is one mock vendor of a running fleet: its hosts, its card behind a
@@ -35,6 +36,9 @@ type Vendor struct {
 	// clientCert is the client certificate the vendor issued the caller
 	// (mtls.go); nil: it asks for none.
 	clientCert *tls.Certificate
+	// upstream is the client of the agent the vendor stands in front of
+	// (upstream.go); nil: the vendor answers itself.
+	upstream *upstream.Client
 }
 
 // ID returns the vendor's id.
@@ -76,6 +80,9 @@ func (v *Vendor) init() error {
 	if err := v.initMTLS(); err != nil {
 		return err
 	}
+	if err := v.initUpstream(); err != nil {
+		return err
+	}
 	v.spec = v.newCardSpec()
 	return nil
 }
@@ -103,6 +110,9 @@ type AttachedFault struct {
 // attach adds a fault; live says the fleet may be running, so certificates
 // and cards are refreshed.
 func (v *Vendor) attach(spec FaultSpec, live bool) (string, error) {
+	if err := v.upstreamAdmits(spec.Type); err != nil {
+		return "", err
+	}
 	impl, err := fault.New(spec.Type, spec.Config)
 	if err != nil {
 		return "", err

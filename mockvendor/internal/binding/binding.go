@@ -103,8 +103,6 @@ type Request struct {
 	// Lenient is whether a lenient-version fault lets the method's dialect
 	// win over the version (Handle's negotiation).
 	Lenient bool
-	// Header is the HTTP request's header (the extensions stage reads it).
-	Header http.Header
 	// Activated are the extensions the request activated, which the
 	// answer names (extensions.go).
 	Activated []string

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/upstream"
 )
 
 // WireError maps the error of a stage or operation to the A2A error and
@@ -18,7 +19,10 @@ func WireError(err error) (*a2a.Error, int) {
 	var badType *ContentTypeError
 	var a2aErr *a2a.Error
 	var unauth *AuthError
+	var gateway *upstream.Error
 	switch {
+	case errors.As(err, &gateway):
+		return gateway.A2A(), gateway.HTTPStatus()
 	case errors.As(err, &unauth):
 		return unauth.Err, http.StatusUnauthorized
 	case errors.As(err, &tooBig):

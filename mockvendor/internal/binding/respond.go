@@ -50,7 +50,7 @@ func Respond(w http.ResponseWriter, r *http.Request, q *Request, res ops.Result,
 	case Gone:
 		return
 	}
-	if res.Stream != nil {
+	if res.Stream != nil || res.Live != nil {
 		writeSSE(w, r, q, res, ev)
 		return
 	}
@@ -63,7 +63,11 @@ func Respond(w http.ResponseWriter, r *http.Request, q *Request, res ops.Result,
 // the request activated (extensions.go), then what the faults' header
 // hooks make of them. The gRPC binding sends them as header metadata.
 func AnswerHeader(hdr http.Header, q *Request) {
-	if rv := q.Host.ResponseVersion(q.Version, q.Dialect); rv != "" {
+	rv := q.Host.ResponseVersion(q.Version, q.Dialect)
+	if q.Upstream != nil {
+		rv = q.Upstream.A2AVersion // a forwarded answer carries the agent's
+	}
+	if rv != "" {
 		hdr[A2AVersionKey] = []string{rv} // hdr.Set("A2A-Version", rv)
 	}
 	echoExtensions(hdr, q)
@@ -77,6 +81,7 @@ func TraceCall(q *Request, ev *trace.Event) {
 		ev.Coercions = c.Coercions
 		ev.Faults = c.Faults
 	}
+	ev.Upstream = q.Upstream
 }
 
 // TraceError maps err to the A2A error and HTTP status that answer it
@@ -141,6 +146,10 @@ func Settle(ctx context.Context, q *Request, res *ops.Result, ev *trace.Event) S
 // object, a send's task rendered to its map first (the fast encoder is
 // then skipped).
 func rewriteAnswer(res *ops.Result, rw func(map[string]any)) {
+	if res.Live != nil {
+		res.Live.Rewrite(rw)
+		return
+	}
 	if res.Stream != nil {
 		for _, item := range res.Stream {
 			if m, ok := item.(map[string]any); ok {

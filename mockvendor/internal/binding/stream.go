@@ -40,7 +40,14 @@ type FrameSink interface {
 // client left, or that broke off, before its final frame does not show
 // the final state.
 func StreamEvents(ctx context.Context, q *Request, res ops.Result, ev *trace.Event, sink FrameSink) {
+	if res.Live != nil {
+		defer res.Live.Close()
+	}
 	if !waitFirstFrame(ctx, q, ev) {
+		return
+	}
+	if res.Live != nil {
+		streamLive(q, res.Live, ev, sink)
 		return
 	}
 	restFrom := max(res.RestFrom, 1)

@@ -1,7 +1,9 @@
 package ops
 
 import (
+	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"time"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/push"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/tasks"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/upstream"
 )
 
 // Vendor is a vendor as its operations see it: the facts of its
@@ -48,6 +51,10 @@ type Vendor interface {
 	WorkTime() time.Duration
 	// StreamsWork is Config.StreamsWork: a stream's task works WorkTime.
 	StreamsWork() bool
+	// Upstream is the real agent the vendor stands in front of, to which
+	// every operation is forwarded (forward.go); nil for a vendor that
+	// answers itself.
+	Upstream() *upstream.Client
 }
 
 // ExtendedCard is the extended agent card a card declares.
@@ -80,6 +87,14 @@ type Request struct {
 	Call *fault.Call
 	// Now is when the operation runs.
 	Now time.Time
+	// Context is the client's request context: it ends when the client
+	// leaves (an operation forwarded to an upstream ends with it).
+	Context context.Context
+	// Header is the request's HTTP header (gRPC: its metadata).
+	Header http.Header
+	// Upstream is the record of the exchange with the vendor's upstream,
+	// once the operation was forwarded (nil otherwise).
+	Upstream *trace.Upstream
 }
 
 // Result is an operation's successful answer, with what the trace records
@@ -129,6 +144,10 @@ type Result struct {
 	// EndError, when set, is sent as the stream's last event, an error,
 	// after its events (stream-error-event). Nil ends the stream plainly.
 	EndError *a2a.Error
+	// Live, when set, is a stream whose events come as the upstream sends
+	// them (forward.go): the binding takes them in turn instead of Stream,
+	// which is then empty. Nil for every stream the fleet makes itself.
+	Live *LiveStream
 }
 
 // SentTask is the task a send (or a stream answered as plain JSON)
@@ -175,6 +194,9 @@ var operations = map[trace.Op]operation{
 
 // Run runs the operation of q for vendor v.
 func Run(v Vendor, q *Request) (Result, error) {
+	if u := v.Upstream(); u != nil {
+		return forward(u, q)
+	}
 	if op, ok := operations[q.Op]; ok {
 		return op(v, q)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/push"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/tasks"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/upstream"
 )
 
 // fakeVendor is a Vendor of fixed facts, without the fleet.
@@ -31,6 +32,7 @@ func (f *fakeVendor) Tasks() *tasks.Store              { return f.store }
 func (f *fakeVendor) Push() (*push.Store, push.Vendor) { return nil, nil }
 func (f *fakeVendor) WorkTime() time.Duration          { return 0 }
 func (f *fakeVendor) StreamsWork() bool                { return false }
+func (f *fakeVendor) Upstream() *upstream.Client       { return nil }
 func (f *fakeVendor) ExtendedCardDocument(d a2a.Dialect) (map[string]any, error) {
 	return map[string]any{"description": "Zed agent (extended card).", "dialect": string(d)}, nil
 }

@@ -247,6 +247,10 @@ type Event struct {
 	// push-config create, or a send that carried one), as the vendor
 	// stored it; nil when the request registered none.
 	Webhook *Webhook `json:"webhook,omitempty"`
+	// Upstream is the exchange with the real agent a proxied vendor
+	// forwarded the request to; nil for every other vendor, and for a
+	// request the fleet answered itself (a fault's error, a refusal).
+	Upstream *Upstream `json:"upstream,omitempty"`
 }
 
 // Kinds of push notification of the push-trials fault (Event.Delivery).

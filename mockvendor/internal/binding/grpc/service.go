@@ -79,6 +79,7 @@ func unary[T proto.Message](ctx context.Context, in proto.Message, out T) (T, er
 		return zero, errGone
 	}
 	q := newRequest(c, in)
+	q.Context = ctx
 	res, err := q.read(c.ev)
 	if err := answer(ctx, c, q, res, err, out); err != nil {
 		return zero, err
@@ -97,6 +98,7 @@ func serverStream(in proto.Message, st gogrpc.ServerStreamingServer[a2apb.Stream
 		return errGone
 	}
 	q := newRequest(c, in)
+	q.Context = ctx
 	res, err := q.read(c.ev)
 	prelude(ctx, q, err, c.ev)
 	if err != nil {
@@ -107,7 +109,7 @@ func serverStream(in proto.Message, st gogrpc.ServerStreamingServer[a2apb.Stream
 	}
 	_ = st.SendHeader(nil) // the stream is open, as the HTTP bindings' 200 says, before any event
 	sink := &streamSink{st: st, c: c}
-	if res.Stream == nil {
+	if res.Stream == nil && res.Live == nil {
 		return plainStream(q, res, sink, c.ev)
 	}
 	c.ev.State = ""

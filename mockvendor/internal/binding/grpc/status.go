@@ -32,6 +32,10 @@ func Code(code, httpStatus int) codes.Code {
 		return codes.Unauthenticated
 	case http.StatusRequestEntityTooLarge:
 		return codes.ResourceExhausted
+	case http.StatusBadGateway:
+		return codes.Unavailable
+	case http.StatusGatewayTimeout:
+		return codes.DeadlineExceeded
 	}
 	switch code {
 	case a2a.CodeTaskNotFound:

@@ -49,7 +49,7 @@ type request struct {
 func Serve(w http.ResponseWriter, r *http.Request, h binding.Host, fast bool, ev *trace.Event) {
 	version := binding.RequestVersion(r)
 	q := &request{fast: fast}
-	q.Host, q.Binding, q.Header = h, q, r.Header
+	q.Host, q.Binding, q.Header, q.Context = h, q, r.Header, r.Context()
 	q.Version, q.Dialect = version, dialectFromHeader(version)
 	q.Lenient = h.Lenient()
 	res, err := q.read(w, r, ev)

@@ -49,8 +49,13 @@ func (*request) Frame(item any) []byte { return encode(item) }
 // a google.rpc.Status body in the vendor's ErrorInfo domain.
 func (q *request) ErrorAnswer(e *a2a.Error, status int) (int, []byte, bool) {
 	name := "INVALID_ARGUMENT"
-	if status == http.StatusUnauthorized {
+	switch status {
+	case http.StatusUnauthorized:
 		name = "UNAUTHENTICATED"
+	case http.StatusBadGateway:
+		name = "UNAVAILABLE"
+	case http.StatusGatewayTimeout:
+		name = "DEADLINE_EXCEEDED"
 	}
 	if status == http.StatusOK {
 		status, name = httpStatus(e.Code)

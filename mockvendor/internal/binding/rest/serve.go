@@ -26,7 +26,7 @@ type request struct {
 // routes are below the path prefix (HostConfig.RESTPath).
 func Serve(w http.ResponseWriter, r *http.Request, h binding.Host, prefix string, ev *trace.Event) {
 	q := &request{}
-	q.Host, q.Binding, q.Header = h, q, r.Header
+	q.Host, q.Binding, q.Header, q.Context = h, q, r.Header, r.Context()
 	q.Version, q.Dialect = binding.RequestVersion(r), a2a.Dialect10
 	ev.Binding, ev.Dialect = Name, string(a2a.Dialect10)
 	res, err := q.read(w, r, prefix, ev)

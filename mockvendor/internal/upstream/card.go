@@ -1,0 +1,128 @@
+package upstream
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
+)
+
+// cardCache is the agent's card as last fetched, reused for a TTL.
+type cardCache struct {
+	mu      sync.Mutex
+	ttl     time.Duration
+	at      time.Time
+	raw     []byte
+	doc     map[string]any
+	version int64
+}
+
+// Card is the agent's card now: fetched again once the last fetch is
+// older than Config.CardTTL. version counts the distinct documents seen
+// (it grows when the agent's card changed), doc is a fresh copy the
+// caller may change, rec the fetch's record (nil when the cache served).
+func (c *Client) Card(ctx context.Context) (doc map[string]any, version int64, rec *trace.Upstream, err error) {
+	cc := &c.card
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	if cc.raw == nil || time.Since(cc.at) >= cc.ttl {
+		rec, err = c.fetchCard(ctx)
+		if err != nil && cc.raw == nil {
+			return nil, 0, rec, err
+		}
+	}
+	doc = map[string]any{}
+	_ = json.Unmarshal(cc.raw, &doc)
+	return doc, cc.version, rec, nil
+}
+
+// fetchCard fetches the card into the cache (the cache lock held).
+func (c *Client) fetchCard(ctx context.Context) (*trace.Upstream, error) {
+	url := c.cfg.URL + c.cfg.CardPath
+	if strings.HasPrefix(c.cfg.CardPath, "https://") || strings.HasPrefix(c.cfg.CardPath, "http://") {
+		url = c.cfg.CardPath
+	}
+	rec := &trace.Upstream{URL: url}
+	r, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		rec.Error = err.Error()
+		return rec, err
+	}
+	r.Header.Set("Accept", "application/json")
+	for k, v := range c.cfg.Header {
+		r.Header[http.CanonicalHeaderKey(k)] = v
+	}
+	start := time.Now()
+	resp, err := c.http.Do(r)
+	rec.DurationMs = float64(time.Since(start).Microseconds()) / 1000
+	if err != nil {
+		e := transportError(ctx, err, c.cfg.Timeout)
+		rec.Error = e.Error()
+		return rec, e
+	}
+	defer resp.Body.Close()
+	rec.Status = resp.StatusCode
+	body, err := readBounded(resp.Body, c.cfg.MaxBody)
+	rec.Bytes = int64(len(body))
+	if err != nil {
+		e := bodyError(ctx, err, c.cfg.MaxBody)
+		rec.Error = e.Error()
+		return rec, e
+	}
+	var doc map[string]any
+	if resp.StatusCode != http.StatusOK || json.Unmarshal(body, &doc) != nil {
+		e := &Error{Detail: fmt.Sprintf("the agent's card at %s: HTTP %d, %s", url, resp.StatusCode, snippet(body))}
+		rec.Error = e.Error()
+		return rec, e
+	}
+	cc := &c.card
+	if !bytes.Equal(body, cc.raw) {
+		cc.version++
+	}
+	cc.raw, cc.doc, cc.at = body, doc, time.Now()
+	return rec, nil
+}
+
+// Endpoint is the agent's JSON-RPC endpoint as its card names it: a 1.0
+// supportedInterfaces entry with protocolBinding JSONRPC, else the 0.3
+// url when its preferredTransport is JSONRPC (or absent), else a 0.3
+// additionalInterfaces entry with transport JSONRPC. The fleet forwards
+// every binding's operation over it.
+func (c *Client) Endpoint(ctx context.Context) (string, error) {
+	doc, _, _, err := c.Card(ctx)
+	if err != nil {
+		return "", err
+	}
+	if u := JSONRPCURL(doc); u != "" {
+		return u, nil
+	}
+	return "", &Error{Detail: "the agent's card names no JSON-RPC interface (the proxy forwards over JSON-RPC)"}
+}
+
+// JSONRPCURL is the JSON-RPC endpoint a card names ("" when none).
+func JSONRPCURL(doc map[string]any) string {
+	for _, key := range []string{"supportedInterfaces", "additionalInterfaces"} {
+		list, _ := doc[key].([]any)
+		for _, e := range list {
+			m, _ := e.(map[string]any)
+			b, _ := m["protocolBinding"].(string)
+			if b == "" {
+				b, _ = m["transport"].(string)
+			}
+			if u, _ := m["url"].(string); strings.EqualFold(b, "JSONRPC") && u != "" {
+				return u
+			}
+		}
+	}
+	pt, _ := doc["preferredTransport"].(string)
+	if u, _ := doc["url"].(string); u != "" && (pt == "" || strings.EqualFold(pt, "JSONRPC")) {
+		return u
+	}
+	return ""
+}

@@ -1,0 +1,100 @@
+package mockvendor
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// tAgent starts an honest agent on a bare-IP host (a fleet of its own,
+// standing for a real agent: the TCK passes it) and returns its base
+// URL and a PEM file of the CA that verifies it.
+func tAgent(t testing.TB) (base, caFile string) {
+	t.Helper()
+	ag := tStart(t, Config{Vendors: []VendorConfig{{
+		ID: "agent", Organization: "Agent Co",
+		Hosts:  []HostConfig{{Card: true, RPCPath: DefaultRPCPath}},
+		Card:   CardConfig{Streaming: true, Skills: []string{SkillInvoice}},
+		Skills: []SkillConfig{{ID: SkillInvoice, Name: "Invoice reconciliation"}},
+	}}})
+	for _, h := range ag.Vendor("agent").Hosts() {
+		base = "https://" + h
+	}
+	caFile = filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(caFile, ag.CA().CertPEM(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return base, caFile
+}
+
+// tProxy starts a fleet whose vendor p stands in front of the agent at
+// base, with faults.
+func tProxy(t testing.TB, base, caFile string, faults ...FaultSpec) *Fleet {
+	t.Helper()
+	return tStart(t, Config{Vendors: []VendorConfig{{
+		ID: "p", Organization: "Proxied",
+		Hosts:    []HostConfig{{Name: "agent.proxied.example", Card: true, RPCPath: DefaultRPCPath, RESTPath: "/a2a/rest", Region: RegionB}},
+		Upstream: &UpstreamConfig{URL: base, CAFile: caFile},
+		Faults:   faults,
+	}}})
+}
+
+func TestUpstreamForwardsCardAndCalls(t *testing.T) {
+	base, caFile := tAgent(t)
+	f := tProxy(t, base, caFile)
+	c := tClient(t, f, tViaResolve)
+	card := tGet(t, c, tURL(t, f, "agent.proxied.example", CardPath), nil)
+	if card.Status != http.StatusOK {
+		t.Fatalf("card: HTTP %d %s", card.Status, card.Body)
+	}
+	if got := tSkillIDs(card.JSON); len(got) != 1 || got[0] != SkillInvoice {
+		t.Errorf("card skills = %v, want the agent's [%s]", got, SkillInvoice)
+	}
+	if u, _ := card.JSON["url"].(string); u != "https://agent.proxied.example"+DefaultRPCPath {
+		t.Errorf("card url = %q, want the proxy's endpoint", u)
+	}
+	rpc := tURL(t, f, "agent.proxied.example", DefaultRPCPath)
+	r := tSend(t, c, rpc, Dialect03, "hello", SkillInvoice)
+	if got := tState(r); got != "completed" {
+		t.Fatalf("send through the proxy: state %q, body %s", got, r.Body)
+	}
+	ev := tLastEvent(t, f, "agent.proxied.example")
+	if ev.Upstream == nil || ev.Upstream.Status != http.StatusOK || !strings.HasPrefix(ev.Upstream.URL, base) {
+		t.Errorf("trace upstream = %+v, want the agent's 200 at %s", ev.Upstream, base)
+	}
+	if ev.TaskID == "" || ev.State != "completed" {
+		t.Errorf("trace task %q state %q, want the agent's task, completed", ev.TaskID, ev.State)
+	}
+	resp := tStream(t, c, rpc, "", "message/stream", tSendParams(Dialect03, "hello", SkillInvoice))
+	defer resp.Body.Close()
+	evs := tReadSSE(t, resp.Body)
+	if len(evs) < 2 {
+		t.Fatalf("stream through the proxy: %d events, want the agent's stream", len(evs))
+	}
+	last := evs[len(evs)-1]
+	if st, _ := tPath(last, "result", "status", "state").(string); st != "completed" {
+		t.Errorf("last stream event %v, want completed", last)
+	}
+}
+
+func TestUpstreamFaultsAct(t *testing.T) {
+	base, caFile := tAgent(t)
+	f := tProxy(t, base, caFile, Spec("region-gate", RegionGate{Region: RegionB, GatedSkills: []string{SkillInvoice}}))
+	c := tClient(t, f, tViaResolve)
+	r := tSend(t, c, tURL(t, f, "agent.proxied.example", DefaultRPCPath), Dialect03, "hello", SkillInvoice)
+	if r.Code() != -32004 {
+		t.Fatalf("gated send: %s, want -32004 from the proxy", r.Body)
+	}
+	if ev := tLastEvent(t, f, "agent.proxied.example"); ev.Upstream != nil {
+		t.Errorf("a gated call reached the agent: %+v", ev.Upstream)
+	}
+	if _, err := NewFleet(Config{Vendors: []VendorConfig{{
+		ID: "p", Hosts: []HostConfig{{Card: true, RPCPath: DefaultRPCPath}},
+		Upstream: &UpstreamConfig{URL: base},
+		Faults:   []FaultSpec{Spec("long-task", nil)},
+	}}}); err == nil || !strings.Contains(err.Error(), "long-task") {
+		t.Errorf("long-task on an upstream vendor: %v, want it refused", err)
+	}
+}
