@@ -37,6 +37,12 @@ type Config struct {
 	// streamed task is done when its stream starts (a blocking send's
 	// model). Sends are left alone.
 	StreamsWork bool `json:"streamsWork,omitempty"`
+	// ProxyAddr is the address the fleet's CONNECT proxy listens on; ""
+	// means a free loopback port. The hosts' own listeners stay on
+	// loopback: a client elsewhere reaches them through the proxy. The
+	// command line asks for an explicit flag before it listens beyond
+	// loopback (a2a-conform proxy --allow-remote).
+	ProxyAddr string `json:"proxyAddr,omitempty"`
 }
 
 // Limits bound the fleet's memory and its patience with slow clients.

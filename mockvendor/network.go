@@ -100,6 +100,7 @@ func newProxy(f *Fleet) (*netx.Proxy, error) {
 		MaxTunnels:  f.limits.MaxTunnels,
 		Enter:       f.enter,
 		Leave:       f.active.Done,
+		Addr:        f.cfg.ProxyAddr,
 	})
 	if err != nil {
 		return nil, err

@@ -63,14 +63,30 @@ func fleetUp(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *printConfig {
 		return mockvendor.WriteConfig(stdout, cfg)
 	}
+	return serveFleet(ctx, cfg, serveOptions{caDir: *caDir, adminToken: *adminToken, adminAddr: *adminAddr, addrPath: *addrPath, banner: "fleet up"}, stdout)
+}
+
+// serveOptions are how `fleet up` and `proxy` serve a fleet: the CA
+// directory ("" for a fresh CA), the admin API's token ("" for a random
+// one) and address, the address file to write ("" for none), the banner's
+// command name, and what runs once the fleet is up and before it waits
+// (nil: nothing).
+type serveOptions struct {
+	caDir, adminToken, adminAddr, addrPath, banner string
+	up                                             func(f *mockvendor.Fleet) error
+}
+
+// serveFleet starts the fleet of cfg with its admin API, prints how to
+// reach it and serves until ctx ends or the admin API shuts it down.
+func serveFleet(ctx context.Context, cfg mockvendor.Config, o serveOptions, stdout io.Writer) error {
 	caFile := ""
-	if *caDir != "" {
-		ca, path, err := loadCADir(*caDir)
+	if o.caDir != "" {
+		ca, path, err := loadCADir(o.caDir)
 		if err != nil {
 			return err
 		}
 		cfg.CA, caFile = ca, path
-		if cfg.ClientCA, err = loadClientCADir(*caDir); err != nil {
+		if cfg.ClientCA, err = loadClientCADir(o.caDir); err != nil {
 			return err
 		}
 	}
@@ -79,7 +95,7 @@ func fleetUp(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return &exitError{code: 2, err: err}
 	}
 	defer f.Close()
-	adm, err := admin.StartAt(f, *adminToken, *adminAddr)
+	adm, err := admin.StartAt(f, o.adminToken, o.adminAddr)
 	if err != nil {
 		return &exitError{code: 2, err: fmt.Errorf("admin API: %w", err)}
 	}
@@ -90,7 +106,7 @@ func fleetUp(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	routes := f.Resolve()
-	fmt.Fprintf(stdout, "a2a-conform fleet up: %d vendors, %d hosts\n", len(f.Vendors()), len(routes))
+	fmt.Fprintf(stdout, "a2a-conform %s: %d vendors, %d hosts\n", o.banner, len(f.Vendors()), len(routes))
 	keys := make([]string, 0, len(routes))
 	for k := range routes {
 		keys = append(keys, k)
@@ -119,9 +135,14 @@ func fleetUp(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if card := firstCardHost(f); card != "" {
 		fmt.Fprintf(stdout, "try:    curl --proxy %s --cacert %s https://%s%s\n", f.ProxyURL(), caFile, card, mockvendor.CardPath)
 	}
-	if *addrPath != "" {
+	if o.addrPath != "" {
 		b, _ := json.MarshalIndent(addrFile{Proxy: f.ProxyURL(), CAFile: caFile, Hosts: routes, Admin: adm.URL, AdminToken: adm.Token, Credentials: f.Credentials(), ClientCertificates: certs}, "", "  ")
-		if err := os.WriteFile(*addrPath, append(b, '\n'), 0o600); err != nil {
+		if err := os.WriteFile(o.addrPath, append(b, '\n'), 0o600); err != nil {
+			return err
+		}
+	}
+	if o.up != nil {
+		if err := o.up(f); err != nil {
 			return err
 		}
 	}

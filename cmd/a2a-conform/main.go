@@ -64,6 +64,8 @@ usage:
                                                     many delegations while gateways roll skills out; plot errors over time
   a2a-conform fleet up [--config F | --scenario ID] [--addr-file F] [--ca DIR] [--admin-token T]
                                                     run the mock vendor fleet (with admin API and live page) until interrupted
+  a2a-conform proxy --upstream NAME=URL... [--config F] [--record DIR] [--upstream-ca F]
+                                                    the fleet in front of real agents: their cards and answers, under faults
   a2a-conform certs --out DIR                       write a long-lived test CA and host certificates
   a2a-conform version                               print the version, the VCS revision and the Go toolchain
 
@@ -122,6 +124,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return &usageError{"fleet takes the subcommand up"}
 		}
 		return fleetUp(ctx, args[2:], stdout, stderr)
+	case "proxy":
+		return proxyCmd(ctx, args[1:], stdout, stderr)
 	case "certs":
 		return certs(args[1:], stdout, stderr)
 	case "run":

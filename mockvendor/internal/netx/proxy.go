@@ -84,6 +84,9 @@ type ProxyConfig struct {
 	// its tunnel included, is done.
 	Enter func() bool
 	Leave func()
+	// Addr is the address the proxy listens on; "" means a free loopback
+	// port (127.0.0.1:0).
+	Addr string
 }
 
 // Proxy is the fleet's HTTP proxy. CONNECT host:port reaches the listener
@@ -103,9 +106,14 @@ type Proxy struct {
 	tunnelsRefused atomic.Int64
 }
 
-// ListenProxy listens on a loopback port for a proxy; Serve serves it.
+// ListenProxy listens for a proxy on cfg.Addr (a loopback port by
+// default); Serve serves it.
 func ListenProxy(cfg ProxyConfig) (*Proxy, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr := cfg.Addr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
