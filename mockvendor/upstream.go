@@ -210,3 +210,22 @@ func upstreamStatus(err error) int {
 func (v *Vendor) servesUpstreamCard() bool {
 	return v.upstream != nil && !v.cfg.Upstream.OwnCard
 }
+
+// AgentVersions fetches the card of the agent uc names and returns the
+// A2A versions (Major.Minor) it declares for JSON-RPC, the binding the
+// fleet forwards over: what a vendor in front of it may offer.
+func AgentVersions(ctx context.Context, uc UpstreamConfig) ([]string, error) {
+	c, err := upstreamClient(&uc)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	doc, _, _, err := c.Card(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if upstream.JSONRPCURL(doc) == "" {
+		return nil, fmt.Errorf("the agent's card at %s names no JSON-RPC interface (the proxy forwards over JSON-RPC)", uc.URL)
+	}
+	return upstream.JSONRPCVersions(doc), nil
+}

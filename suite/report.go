@@ -73,6 +73,33 @@ type Report struct {
 	// result per global requirement (folded from Scenarios[].Globals).
 	Checks    []CheckResult    `json:"checks"`
 	Scenarios []ScenarioResult `json:"scenarios"`
+	// Upstreams are the real agents the run put in the place of fleet
+	// vendors (a2a-conform run --upstream), with the scenarios each played
+	// and those it could not, and why. Empty: every vendor was the fleet's.
+	Upstreams []UpstreamUse `json:"upstreams,omitempty"`
+}
+
+// UpstreamUse is a real agent in the place of a fleet vendor in a run.
+type UpstreamUse struct {
+	// Vendor is the fleet vendor's id the agent stood in for.
+	Vendor string `json:"vendor"`
+	// URL is the agent's base URL (no credentials: they are never
+	// reported).
+	URL string `json:"url"`
+	// Versions are the A2A versions the agent's card declares, which the
+	// vendor's card declared in its place.
+	Versions []string `json:"versions,omitempty"`
+	// Played are the scenarios run with the agent in the vendor's place.
+	Played []string `json:"played"`
+	// NotPlayable are the catalog's scenarios the agent could not play,
+	// with the reason (they were not run).
+	NotPlayable []NotPlayable `json:"notPlayable,omitempty"`
+}
+
+// NotPlayable is a scenario a real agent could not play, and why.
+type NotPlayable struct {
+	Scenario string `json:"scenario"`
+	Reason   string `json:"reason"`
 }
 
 // DelegationTally counts delegations.
@@ -542,6 +569,7 @@ func NewReport(cfg Config, start time.Time, complete bool, checks []CheckResult,
 		Shard:        cfg.Shard,
 		TimeScale:    scenarios.TimeScale(cfg.TimeScale.Factor()),
 		Scenarios:    append([]ScenarioResult{}, scens...),
+		Upstreams:    cfg.Upstreams,
 	}
 	r.Checks = splitGlobals(checks, r.Scenarios)
 	all := cfg.Scenarios

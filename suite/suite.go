@@ -29,6 +29,9 @@ import (
 type Config struct {
 	// Driver reaches the orchestrator under test. Required.
 	Driver driver.Driver
+	// Upstreams are the real agents Scenarios put in the place of fleet
+	// vendors (scenarios.WithUpstream), for the report. Nil: none.
+	Upstreams []UpstreamUse
 	// Orchestrator is the --orchestrator spec, for the report. Empty means
 	// the driver's name.
 	Orchestrator string

@@ -68,6 +68,10 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	timeScale := fs.String("time-scale", "1", "stage the scenarios' own waits (a task's work, a late first frame and the card's timeout, a delegation's deadline, pauses between delegations) at `F` times their length, 0 < F <= 1; the report records F, and a run at another F than 1 is not a real-time measurement")
 	var seed seedFlag
 	fs.Var(&seed, "seed", "run the scenarios in an order shuffled with this `N` (printed, so a run can be repeated), or with a new seed for 'random'; default: catalog order")
+	var uf upstreamFlags
+	fs.Var(&uf.specs, "upstream", "put a real agent in the place of a fleet vendor, `VENDOR=URL` (e.g. d=https://agent.example.com); runs only the scenarios it can play (docs/proxy.md); repeatable")
+	fs.StringVar(&uf.caFile, "upstream-ca", "", "PEM `file` of the CA certificates that verify the --upstream agents (default: the system's)")
+	fs.Var(&uf.headers, "upstream-header", "a header sent to every --upstream agent, `'Name: value'` (${VAR} is read from the environment); repeatable")
 	var opts driver.Options
 	fs.DurationVar(&opts.HelloTimeout, "hello-timeout", driver.DefaultHelloTimeout,
 		"how long to wait for the orchestrator's hello answer (exec), or for its reset and hello answers (http); a silent one is unnamed")
@@ -125,8 +129,15 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		*labels = joinFilters(*labels, again)
 	}
+	catalog, uses, err := upstreamCatalog(ctx, ts, uf)
+	if err != nil {
+		return err
+	}
 	if *dryRun {
 		all := scenarios.All()
+		if catalog != nil {
+			all = catalog
+		}
 		if shard != nil {
 			all = shard.Select(all)
 		}
@@ -169,6 +180,8 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		NoColor:         !isTerminal(stderr),
 		Progress:        map[bool]io.Writer{true: stderr}[isTerminal(stderr)],
 		Driver:          d,
+		Scenarios:       catalog,
+		Upstreams:       uses,
 		Orchestrator:    *orch,
 		LabelFilter:     filter,
 		Parallel:        *parallel,
@@ -190,6 +203,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return &exitError{code: 2, err: fmt.Errorf("the suite produced no report")}
 	}
 	werr := out.write(report)
+	writeUpstreams(stdout, report.Upstreams)
 	suite.WriteScorecard(stdout, report)
 	writeFailures(stdout, report)
 	writeNotRun(stdout, filter, *slow, shard)

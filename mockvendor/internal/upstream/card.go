@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -125,4 +126,40 @@ func JSONRPCURL(doc map[string]any) string {
 		return u
 	}
 	return ""
+}
+
+// JSONRPCVersions are the A2A versions (Major.Minor) a card declares for
+// its JSON-RPC interfaces: each 1.0 supportedInterfaces entry's
+// protocolVersion, and the 0.3 protocolVersion when the card's url is
+// JSON-RPC (what the fleet forwards over). Empty when it declares none.
+func JSONRPCVersions(doc map[string]any) []string {
+	var out []string
+	add := func(v string) {
+		mm := majorMinor(v)
+		if mm != "" && !slices.Contains(out, mm) {
+			out = append(out, mm)
+		}
+	}
+	list, _ := doc["supportedInterfaces"].([]any)
+	for _, e := range list {
+		m, _ := e.(map[string]any)
+		if b, _ := m["protocolBinding"].(string); strings.EqualFold(b, "JSONRPC") {
+			v, _ := m["protocolVersion"].(string)
+			add(v)
+		}
+	}
+	pt, _ := doc["preferredTransport"].(string)
+	if v, _ := doc["protocolVersion"].(string); v != "" && (pt == "" || strings.EqualFold(pt, "JSONRPC")) {
+		add(v)
+	}
+	return out
+}
+
+// majorMinor is "0.3" of "0.3.0" ("" for what is no version).
+func majorMinor(v string) string {
+	parts := strings.SplitN(strings.TrimSpace(v), ".", 3)
+	if len(parts) < 2 || parts[0] == "" || parts[1] == "" {
+		return ""
+	}
+	return parts[0] + "." + parts[1]
 }

@@ -1,0 +1,82 @@
+package scenarios
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/a2a-conform/a2a-conform/mockvendor"
+)
+
+// A scenario run against a real agent (a2a-conform run --upstream): the
+// agent takes the place of one fleet vendor, behind the fleet's proxy
+// (mockvendor.UpstreamConfig with OwnCard): the vendor's card (its skills,
+// hosts, signature) and its faults stay the scenario's, and every call is
+// forwarded to the agent, whose answers (tasks, states, artifacts,
+// streams, errors) the orchestrator gets through the faults. A scenario
+// can be played so only when what it asks of the vendor is what a proxy
+// can do to a real agent's traffic (Playable says why not otherwise).
+
+// Upstream is a real agent in the place of a fleet vendor.
+type Upstream struct {
+	// Vendor is the fleet vendor's id ("b").
+	Vendor string
+	// Config reaches the agent; OwnCard is set by WithUpstream.
+	Config mockvendor.UpstreamConfig
+	// Versions are the A2A versions (Major.Minor) the agent speaks; the
+	// vendor's card declares only those (a card that declared 1.0 in front
+	// of a 0.3-only agent would fault the client for the agent's gap).
+	// Empty keeps the scenario's.
+	Versions []string
+}
+
+// Playable reports whether scenario s can run with a real agent in the
+// place of vendor id, and why not when it cannot.
+func Playable(s *Scenario, id string) (bool, string) {
+	cfg := s.Fleet()
+	i := slices.IndexFunc(cfg.Vendors, func(v mockvendor.VendorConfig) bool { return v.ID == id })
+	if i < 0 {
+		return false, fmt.Sprintf("vendor %s takes no part in it", id)
+	}
+	v := cfg.Vendors[i]
+	for _, f := range v.Faults {
+		if !mockvendor.UpstreamFaults[f.Type] {
+			return false, fmt.Sprintf("its fault %s changes what the agent itself does with a task", f.Type)
+		}
+	}
+	switch {
+	case v.Auth != nil || v.MTLS != nil:
+		return false, "the vendor issues and checks its own credentials, which the agent does not know"
+	case slices.ContainsFunc(s.Requests, func(r Request) bool { return r.Push }):
+		return false, "it judges push deliveries the vendor makes, which the agent would make to its own rules"
+	case v.Card.ExtendedCard != nil:
+		return false, "it judges the vendor's extended card, which the agent does not have"
+	case len(v.Card.Extensions) > 0:
+		return false, "it judges extensions the vendor's card declares, which the agent does not implement"
+	}
+	return true, ""
+}
+
+// WithUpstream is a copy of s whose fleet puts agent u in the place of
+// vendor u.Vendor (its card the scenario's, with the agent's versions).
+func WithUpstream(s *Scenario, u Upstream) *Scenario {
+	out := *s
+	fleet := s.Fleet
+	out.Fleet = func() mockvendor.Config {
+		cfg := fleet()
+		for i := range cfg.Vendors {
+			v := &cfg.Vendors[i]
+			if v.ID != u.Vendor {
+				continue
+			}
+			uc := u.Config
+			uc.OwnCard = true
+			v.Upstream = &uc
+			if len(u.Versions) > 0 {
+				v.Versions = u.Versions
+				v.Card.Interfaces = nil // the card declares the agent's versions
+			}
+		}
+		return cfg
+	}
+	return &out
+}
