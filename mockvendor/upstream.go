@@ -101,7 +101,47 @@ func (v *Vendor) initUpstream() error {
 		return fmt.Errorf("vendor %s: %w", v.cfg.ID, err)
 	}
 	v.upstream = c
+	if v.servesUpstreamCard() && len(v.cfg.Skills) == 0 {
+		v.learnSkills()
+	}
 	return nil
+}
+
+// learnSkills takes the skills and default input modes of the agent's
+// card as the vendor's own, so that the faults that read them (the region
+// gate's available skills, the input-mode coercion) see the agent's. An
+// agent that cannot be reached now leaves them empty: its card fetches
+// then answer 502 until it can.
+func (v *Vendor) learnSkills() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	doc, _, _, err := v.upstream.Card(ctx)
+	if err != nil {
+		return
+	}
+	list, _ := doc["skills"].([]any)
+	for _, e := range list {
+		m, _ := e.(map[string]any)
+		id, _ := m["id"].(string)
+		if id == "" {
+			continue
+		}
+		name, _ := m["name"].(string)
+		v.cfg.Skills = append(v.cfg.Skills, SkillConfig{ID: id, Name: name, InputModes: stringList(m["inputModes"])})
+	}
+	v.cfg.Card.DefaultInputModes = stringList(doc["defaultInputModes"])
+}
+
+// stringList is a JSON array's strings.
+func stringList(v any) []string {
+	var out []string
+	list, _ := v.([]any)
+	for _, e := range list {
+		if s, ok := e.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // upstreamAdmits refuses a fault a vendor with an upstream cannot apply.

@@ -1,11 +1,13 @@
 package mockvendor
 
 import (
+	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // tAgent starts an honest agent on a bare-IP host (a fleet of its own,
@@ -13,7 +15,14 @@ import (
 // URL and a PEM file of the CA that verifies it.
 func tAgent(t testing.TB) (base, caFile string) {
 	t.Helper()
-	ag := tStart(t, Config{Vendors: []VendorConfig{{
+	_, base, caFile = tAgentFleet(t)
+	return base, caFile
+}
+
+// tAgentFleet is tAgent with the agent's fleet, to change the agent.
+func tAgentFleet(t testing.TB) (ag *Fleet, base, caFile string) {
+	t.Helper()
+	ag = tStart(t, Config{Vendors: []VendorConfig{{
 		ID: "agent", Organization: "Agent Co",
 		Hosts:  []HostConfig{{Card: true, RPCPath: DefaultRPCPath}},
 		Card:   CardConfig{Streaming: true, Skills: []string{SkillInvoice}},
@@ -26,7 +35,7 @@ func tAgent(t testing.TB) (base, caFile string) {
 	if err := os.WriteFile(caFile, ag.CA().CertPEM(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return base, caFile
+	return ag, base, caFile
 }
 
 // tProxy starts a fleet whose vendor p stands in front of the agent at
@@ -97,4 +106,56 @@ func TestUpstreamFaultsAct(t *testing.T) {
 	}}}); err == nil || !strings.Contains(err.Error(), "long-task") {
 		t.Errorf("long-task on an upstream vendor: %v, want it refused", err)
 	}
+}
+
+func TestUpstreamStaleCardFreezes(t *testing.T) {
+	ag, base, caFile := tAgentFleet(t)
+	f := tProxy(t, base, caFile, Spec("stale-card", StaleCard{Freeze: true}))
+	c := tClient(t, f, tViaResolve)
+	u := tURL(t, f, "agent.proxied.example", CardPath)
+	first := tGet(t, c, u, nil)
+	if first.Status != http.StatusOK || first.JSON["x-marker"] != nil {
+		t.Fatalf("first card: HTTP %d %s", first.Status, first.Body)
+	}
+	if _, err := ag.AddFault("agent", Spec("unknown-fields", nil)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1100 * time.Millisecond) // past the agent card's TTL
+	cached := tGet(t, c, u, nil)
+	if cached.Header.Get("ETag") != first.Header.Get("ETag") || string(cached.Body) != string(first.Body) {
+		t.Errorf("the CDN copy moved with the agent: ETag %s then %s", first.Header.Get("ETag"), cached.Header.Get("ETag"))
+	}
+	origin := tGet(t, c, u, map[string]string{"Cache-Control": "no-cache"})
+	if origin.Header.Get("ETag") == first.Header.Get("ETag") || string(origin.Body) == string(first.Body) {
+		t.Errorf("the origin did not follow the agent's new card: %s", origin.Body)
+	}
+}
+
+func TestUpstreamCoercionReachesAgent(t *testing.T) {
+	base, caFile := tAgent(t)
+	f := tStart(t, Config{Vendors: []VendorConfig{{
+		ID: "p", Hosts: []HostConfig{{Name: "agent.proxied.example", Card: true, RPCPath: DefaultRPCPath}},
+		Skills:   []SkillConfig{{ID: SkillInvoice, InputModes: []string{"application/json"}}},
+		Upstream: &UpstreamConfig{URL: base, CAFile: caFile, OwnCard: true},
+		Faults:   []FaultSpec{Spec("input-mode-coercion", nil)},
+	}}})
+	c := tClient(t, f, tViaResolve)
+	r := tSend(t, c, tURL(t, f, "agent.proxied.example", DefaultRPCPath), Dialect03, "hello", SkillInvoice)
+	ev := tLastEvent(t, f, "agent.proxied.example")
+	if len(ev.Coercions) != 1 || ev.Upstream == nil || ev.Upstream.Status != http.StatusOK {
+		t.Fatalf("coercions %v upstream %+v (answer %s), want one coercion forwarded", ev.Coercions, ev.Upstream, r.Body)
+	}
+	hist, _ := tPath(r.JSON, "result", "history").([]any)
+	if len(hist) == 0 || !strings.Contains(string(tMustJSON(t, hist[0])), `"kind":"data"`) {
+		t.Errorf("the agent got %v, want the coerced data part", hist)
+	}
+}
+
+func tMustJSON(t testing.TB, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

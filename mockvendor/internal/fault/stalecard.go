@@ -1,5 +1,10 @@
 package fault
 
+import (
+	"encoding/json"
+	"sync"
+)
+
 // StaleCard keeps an old card in the CDN: the CDN copy lists Skills while the
 // origin has the vendor's current skills. A fetch that bypasses the cache
 // without If-None-Match reaches the origin [card as claim, not contract: What
@@ -11,6 +16,14 @@ type StaleCard struct {
 	// Streaming, when set, overrides capabilities.streaming in the stale copy.
 	// Nil keeps the origin's value.
 	Streaming *bool `json:"streaming,omitempty" doc:"capabilities.streaming of the stale copy; absent keeps the origin's"`
+	// Freeze keeps, as the CDN copy, the card as the CDN first saw it,
+	// while the origin moves on: what a CDN in front of a real agent does
+	// (a2a-conform proxy). Skills and Streaming are then not used. False
+	// builds the stale copy from Skills.
+	Freeze bool `json:"freeze,omitempty" doc:"the CDN copy is the card as first served, kept while the origin (a real agent behind the proxy) moves on; skills and streaming are then not used"`
+
+	mu     sync.Mutex
+	frozen []byte // the card the CDN keeps (Freeze)
 }
 
 func init() {
@@ -21,6 +34,10 @@ func init() {
 // (CardHook).
 func (s *StaleCard) OnCard(v VendorView, card map[string]any, cdn bool) {
 	if !cdn {
+		return
+	}
+	if s.Freeze {
+		s.freeze(card)
 		return
 	}
 	known := map[string]map[string]any{}
@@ -42,5 +59,24 @@ func (s *StaleCard) OnCard(v VendorView, card map[string]any, cdn bool) {
 	card["skills"] = skills
 	if s.Streaming != nil {
 		card["capabilities"].(map[string]any)["streaming"] = *s.Streaming
+	}
+}
+
+// freeze keeps the first CDN card it sees and puts it back in card on
+// every later build.
+func (s *StaleCard) freeze(card map[string]any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.frozen == nil {
+		s.frozen, _ = json.Marshal(card)
+		return
+	}
+	var kept map[string]any
+	if json.Unmarshal(s.frozen, &kept) != nil {
+		return
+	}
+	clear(card)
+	for k, v := range kept {
+		card[k] = v
 	}
 }
