@@ -75,7 +75,9 @@
 //
 //	type                     what it does; config fields (zero value)
 //	stale-card               the CDN keeps an old card; origin has the new one.
-//	                         skills (none listed), streaming (origin's value)
+//	                         skills (none listed), streaming (origin's value),
+//	                         freeze (off: the copy lists skills; on: the card
+//	                         as first served, for an agent behind the proxy)
 //	region-gate              -32004 {"region","availableSkills"} for gated skills.
 //	                         region (every region), gatedSkills, availableSkills
 //	                         (what the gateway serves less the gated ones),
