@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -158,4 +159,107 @@ func tMustJSON(t testing.TB, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+func TestUpstreamCardSignedAndFaulted(t *testing.T) {
+	base, caFile := tAgent(t)
+	cases := []struct {
+		name   string
+		faults []FaultSpec
+		check  func(t *testing.T, card map[string]any)
+	}{
+		{"signed", nil, func(t *testing.T, card map[string]any) {
+			if sigs, _ := card["signatures"].([]any); len(sigs) != 1 {
+				t.Errorf("signatures %v, want the proxy's one", card["signatures"])
+			}
+		}},
+		{"unsigned-card", []FaultSpec{Spec("unsigned-card", nil)}, func(t *testing.T, card map[string]any) {
+			if card["signatures"] != nil {
+				t.Errorf("signatures %v, want none", card["signatures"])
+			}
+		}},
+		{"tampered-card", []FaultSpec{Spec("tampered-card", nil)}, func(t *testing.T, card map[string]any) {
+			if sigs, _ := card["signatures"].([]any); len(sigs) != 1 || len(tSkillIDs(card)) < 2 {
+				t.Errorf("want a signature and a skill added after it; card %v", card)
+			}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := tStart(t, Config{Vendors: []VendorConfig{{
+				ID: "p", Hosts: []HostConfig{{Name: "agent.proxied.example", Card: true, RPCPath: DefaultRPCPath}},
+				Signing:  &SigningConfig{KID: "p-1"},
+				Upstream: &UpstreamConfig{URL: base, CAFile: caFile},
+				Faults:   tc.faults,
+			}}})
+			r := tGet(t, tClient(t, f, tViaResolve), tURL(t, f, "agent.proxied.example", CardPath), nil)
+			if r.Status != http.StatusOK {
+				t.Fatalf("card: HTTP %d %s", r.Status, r.Body)
+			}
+			tc.check(t, r.JSON)
+		})
+	}
+}
+
+func TestUpstreamStreamFaults(t *testing.T) {
+	base, caFile := tAgent(t)
+	cases := []struct {
+		name   string
+		fault  FaultSpec
+		events int    // events the client reads (-1: plain JSON)
+		last   string // the last event's error code, or state
+		minDur time.Duration
+	}{
+		{"honest", FaultSpec{}, 4, "completed", 0},
+		{"stream-cut", Spec("stream-cut", StreamCut{AfterEvents: 1}), 1, "", 0},
+		{"stream-error-event", Spec("stream-error-event", nil), 3, "-32001", 0},
+		{"slow-first-frame", Spec("slow-first-frame", SlowFirstFrame{DelayMs: 300}), 4, "completed", 300 * time.Millisecond},
+		{"stream-content-type-lie", Spec("stream-content-type-lie", nil), -1, "", 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var faults []FaultSpec
+			if tc.fault.Type != "" {
+				faults = []FaultSpec{tc.fault}
+			}
+			f := tProxy(t, base, caFile, faults...)
+			c := tClient(t, f, tViaResolve)
+			start := time.Now()
+			resp := tStream(t, c, tURL(t, f, "agent.proxied.example", DefaultRPCPath), "", "message/stream", tSendParams(Dialect03, "hello", SkillInvoice))
+			defer resp.Body.Close()
+			if tc.events < 0 {
+				if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+					t.Errorf("Content-Type %q, want the lie's application/json", ct)
+				}
+				return
+			}
+			evs := tReadSSE(t, resp.Body)
+			if len(evs) != tc.events {
+				t.Fatalf("%d events %v, want %d", len(evs), evs, tc.events)
+			}
+			if time.Since(start) < tc.minDur {
+				t.Errorf("stream took %v, want at least %v", time.Since(start), tc.minDur)
+			}
+			last := evs[len(evs)-1]
+			got, _ := tPath(last, "result", "status", "state").(string)
+			if code, ok := tPath(last, "error", "code").(float64); ok {
+				got = strconv.Itoa(int(code))
+			}
+			if tc.last != "" && got != tc.last {
+				t.Errorf("last event %v, want %s", last, tc.last)
+			}
+		})
+	}
+}
+
+func TestUpstreamVersionHeaderLie(t *testing.T) {
+	base, caFile := tAgent(t)
+	f := tProxy(t, base, caFile, Spec("version-header-lie", VersionHeaderLie{Version: "0.2"}))
+	r := tSend(t, tClient(t, f, tViaResolve), tURL(t, f, "agent.proxied.example", DefaultRPCPath), Dialect03, "hello", SkillInvoice)
+	if got := r.Header.Get("A2A-Version"); got != "0.2" {
+		t.Errorf("A2A-Version %q, want the lie 0.2 over the agent's answer", got)
+	}
+	if tState(r) != "completed" {
+		t.Errorf("answer %s, want the agent's completed task", r.Body)
+	}
 }

@@ -22,7 +22,8 @@ import (
 // error end on it as on the fleet's own answers).
 func forward(u *upstream.Client, q *Request) (Result, error) {
 	call := upstream.Call{Method: upstreamMethod(q), Params: forwardParams(q), Version: q.Version, Header: q.Header}
-	if q.Op == trace.OpStream || q.Op == trace.OpSubscribe {
+	streamed := q.Op == trace.OpStream || q.Op == trace.OpSubscribe
+	if streamed && !(q.Call != nil && q.Call.StreamAsJSON) {
 		s, rec, err := u.OpenStream(q.Context, call)
 		q.Upstream = rec
 		if err != nil {
@@ -30,6 +31,8 @@ func forward(u *upstream.Client, q *Request) (Result, error) {
 		}
 		return Result{Live: &LiveStream{s: s, dialect: q.Dialect}}, nil
 	}
+	// A plain call, or a stream the stream-content-type-lie fault answers
+	// as plain JSON: the agent's first event (its task) is the answer.
 	raw, rec, err := u.Answer(q.Context, call)
 	q.Upstream = rec
 	if err != nil {
