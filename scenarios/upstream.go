@@ -59,21 +59,37 @@ func Playable(s *Scenario, id string) (bool, string) {
 // WithUpstream is a copy of s whose fleet puts agent u in the place of
 // vendor u.Vendor (its card the scenario's, with the agent's versions).
 func WithUpstream(s *Scenario, u Upstream) *Scenario {
+	return withVendor(s, u.Vendor, u.Versions, func(v *mockvendor.VendorConfig) {
+		uc := u.Config
+		uc.OwnCard = true
+		v.Upstream = &uc
+	})
+}
+
+// WithVersions is a copy of s whose vendor id serves only versions (its
+// card declaring them alone): the fleet's own vendor in the card a real
+// agent of those versions gets (WithUpstream), to compare the two. Empty
+// versions keep the scenario's.
+func WithVersions(s *Scenario, id string, versions []string) *Scenario {
+	return withVendor(s, id, versions, func(*mockvendor.VendorConfig) {})
+}
+
+// withVendor is a copy of s whose fleet has vendor id changed by change,
+// and serving versions when some are given.
+func withVendor(s *Scenario, id string, versions []string, change func(v *mockvendor.VendorConfig)) *Scenario {
 	out := *s
 	fleet := s.Fleet
 	out.Fleet = func() mockvendor.Config {
 		cfg := fleet()
 		for i := range cfg.Vendors {
 			v := &cfg.Vendors[i]
-			if v.ID != u.Vendor {
+			if v.ID != id {
 				continue
 			}
-			uc := u.Config
-			uc.OwnCard = true
-			v.Upstream = &uc
-			if len(u.Versions) > 0 {
-				v.Versions = u.Versions
-				v.Card.Interfaces = nil // the card declares the agent's versions
+			change(v)
+			if len(versions) > 0 {
+				v.Versions = versions
+				v.Card.Interfaces = nil // the card declares those versions
 			}
 		}
 		return cfg
