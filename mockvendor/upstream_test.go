@@ -2,6 +2,7 @@ package mockvendor
 
 import (
 	"encoding/json"
+	"github.com/a2a-conform/a2a-conform/internal/a2apb"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -45,7 +46,7 @@ func tProxy(t testing.TB, base, caFile string, faults ...FaultSpec) *Fleet {
 	t.Helper()
 	return tStart(t, Config{Vendors: []VendorConfig{{
 		ID: "p", Organization: "Proxied",
-		Hosts:    []HostConfig{{Name: "agent.proxied.example", Card: true, RPCPath: DefaultRPCPath, RESTPath: "/a2a/rest", Region: RegionB}},
+		Hosts:    []HostConfig{{Name: "agent.proxied.example", Card: true, RPCPath: DefaultRPCPath, RESTPath: "/a2a/rest", Region: RegionB, GRPC: true}},
 		Upstream: &UpstreamConfig{URL: base, CAFile: caFile},
 		Faults:   faults,
 	}}})
@@ -261,5 +262,30 @@ func TestUpstreamVersionHeaderLie(t *testing.T) {
 	}
 	if tState(r) != "completed" {
 		t.Errorf("answer %s, want the agent's completed task", r.Body)
+	}
+}
+
+func TestUpstreamOverGRPC(t *testing.T) {
+	base, caFile := tAgent(t)
+	f := tProxy(t, base, caFile)
+	client := tGRPCDial(t, f, tViaResolve, "agent.proxied.example")
+	resp, err := client.SendMessage(tGRPCCtx(t), tGRPCSend("hello", SkillInvoice))
+	if err != nil {
+		t.Fatalf("SendMessage through the proxy: %v", err)
+	}
+	if st := resp.GetTask().GetStatus().GetState(); st != a2apb.TaskState_TASK_STATE_COMPLETED {
+		t.Errorf("task state %v, want the agent's completed task", st)
+	}
+	ev := tLastEvent(t, f, "agent.proxied.example")
+	if ev.Binding != BindingGRPC || ev.Upstream == nil || ev.Upstream.Method != "SendMessage" {
+		t.Errorf("trace binding %q upstream %+v, want a gRPC call forwarded as the agent's SendMessage", ev.Binding, ev.Upstream)
+	}
+	st, err := client.SendStreamingMessage(tGRPCCtx(t), tGRPCSend("hello", SkillInvoice))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, err := tRecv(t, st)
+	if err != nil || tFinalState(evs) != a2apb.TaskState_TASK_STATE_COMPLETED {
+		t.Errorf("stream through the proxy: %d events, err %v, want the agent's stream to completed", len(evs), err)
 	}
 }
