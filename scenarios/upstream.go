@@ -29,9 +29,18 @@ type Upstream struct {
 	Versions []string
 }
 
-// Playable reports whether scenario s can run with a real agent in the
-// place of vendor id, and why not when it cannot.
-func Playable(s *Scenario, id string) (bool, string) {
+// judgesVendorLogic are the faults a proxy applies to a real agent whose
+// scenarios judge the client against what the fleet's own vendor then
+// does, which an honest agent may do otherwise: such a scenario would
+// blame the client for the agent's choice.
+var judgesVendorLogic = map[string]string{
+	"lost-answer": "it judges a retry after a lost answer against the vendor's deduplication of a resent message, which A2A 1.0 §3.3.1 leaves to the agent (MAY)",
+}
+
+// Playable reports whether scenario s can run with a real agent that
+// speaks versions (Major.Minor; empty: any) in the place of vendor id, and
+// why not when it cannot.
+func Playable(s *Scenario, id string, versions []string) (bool, string) {
 	cfg := s.Fleet()
 	i := slices.IndexFunc(cfg.Vendors, func(v mockvendor.VendorConfig) bool { return v.ID == id })
 	if i < 0 {
@@ -41,6 +50,9 @@ func Playable(s *Scenario, id string) (bool, string) {
 	for _, f := range v.Faults {
 		if !mockvendor.UpstreamFaults[f.Type] {
 			return false, fmt.Sprintf("its fault %s changes what the agent itself does with a task", f.Type)
+		}
+		if why, ok := judgesVendorLogic[f.Type]; ok {
+			return false, why
 		}
 	}
 	switch {
@@ -52,6 +64,24 @@ func Playable(s *Scenario, id string) (bool, string) {
 		return false, "it judges the vendor's extended card, which the agent does not have"
 	case len(v.Card.Extensions) > 0:
 		return false, "it judges extensions the vendor's card declares, which the agent does not implement"
+	}
+	return declaresOnly(v, versions)
+}
+
+// declaresOnly refuses a vendor whose card declares its interfaces one by
+// one (the scenario judges those) at a version the agent does not speak.
+func declaresOnly(v mockvendor.VendorConfig, versions []string) (bool, string) {
+	if len(versions) == 0 {
+		return true, ""
+	}
+	for _, i := range v.Card.Interfaces {
+		pv := i.ProtocolVersion
+		if pv == "" {
+			pv = V10
+		}
+		if !slices.Contains(versions, pv) {
+			return false, fmt.Sprintf("its card declares an A2A %s interface (%s), which the agent does not speak", pv, i.URL)
+		}
 	}
 	return true, ""
 }
@@ -87,9 +117,8 @@ func withVendor(s *Scenario, id string, versions []string, change func(v *mockve
 				continue
 			}
 			change(v)
-			if len(versions) > 0 {
-				v.Versions = versions
-				v.Card.Interfaces = nil // the card declares those versions
+			if len(versions) > 0 && len(v.Card.Interfaces) == 0 {
+				v.Versions = versions // the card declares those versions
 			}
 		}
 		return cfg

@@ -37,7 +37,7 @@ func upstreamCatalog(ctx context.Context, ts scenarios.TimeScale, uf upstreamFla
 		played := s
 		ok := true
 		for i, u := range ups {
-			can, why := scenarios.Playable(s, u.Vendor)
+			can, why := scenarios.Playable(s, u.Vendor, u.Versions)
 			if !can {
 				uses[i].NotPlayable = append(uses[i].NotPlayable, suite.NotPlayable{Scenario: s.ID, Reason: why})
 				ok = false
