@@ -31,9 +31,11 @@ GOTESTSUM ?= $(GO) run gotest.tools/gotestsum@v1.13.0
 # CONTAINER builds the image (make image): podman, else docker.
 CONTAINER ?= $(shell command -v podman || command -v docker)
 # MODULES are this repository's Go modules: the harness (.) and the example
-# programs that pull SDKs (gRPC and all) a library user must not inherit.
-MODULES := . examples/adapters/a2a-go
-NPM_DIRS := cardsig/testdata/jsinterop examples/adapters/a2a-js \
+# programs that pull SDKs (gRPC and all) a library user must not inherit:
+# the a2a-go adapter, and the a2a-go SDK server the proxy's tests stand in
+# front of (examples/upstreams).
+MODULES := . examples/adapters/a2a-go examples/upstreams/a2a-go
+NPM_DIRS := cardsig/testdata/jsinterop examples/adapters/a2a-js examples/upstreams/a2a-js \
             examples/adapters/adk examples/adapters/beeai examples/adapters/mastra examples/adapters/ai-sdk
 # PY_DIRS are the Python adapters: each gets a virtual environment in .venv
 # from its requirements.txt (every package pinned with its hashes, made by

@@ -39,8 +39,8 @@ func (v *Vendor) serves(version string) bool {
 
 // lenient reports whether a lenient-version fault applies to the host.
 func (v *Vendor) lenient(hostKey string) bool {
-	if v.upstream != nil {
-		return true // the agent negotiates the version itself
+	if v.servesUpstreamCard() {
+		return true // the agent's card, the agent's negotiation
 	}
 	for _, af := range v.faultsSnapshot() {
 		if h, ok := af.impl.(fault.LenientHook); ok && af.appliesTo(hostKey) && h.Lenient() {

@@ -68,11 +68,20 @@ func Playable(s *Scenario, id string, versions []string) (bool, string) {
 	return declaresOnly(v, versions)
 }
 
-// declaresOnly refuses a vendor whose card declares its interfaces one by
-// one (the scenario judges those) at a version the agent does not speak.
+// declaresOnly refuses a vendor whose versions the scenario fixes (the
+// versions it serves, a pure 0.3 card, interfaces declared one by one: the
+// scenario judges those) where the agent does not speak them.
 func declaresOnly(v mockvendor.VendorConfig, versions []string) (bool, string) {
 	if len(versions) == 0 {
 		return true, ""
+	}
+	for _, want := range v.Versions {
+		if !slices.Contains(versions, want) {
+			return false, fmt.Sprintf("the vendor serves A2A %s, which the agent does not speak", want)
+		}
+	}
+	if (v.Card.Form == mockvendor.FormLegacy || v.Card.ProtocolVersion == V03) && !slices.Contains(versions, V03) {
+		return false, "its card is a pure A2A 0.3 card, which the agent does not speak"
 	}
 	for _, i := range v.Card.Interfaces {
 		pv := i.ProtocolVersion

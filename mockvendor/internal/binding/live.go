@@ -30,6 +30,7 @@ func streamLive(q *Request, live *ops.LiveStream, ev *trace.Event, sink FrameSin
 		}
 		item, err := live.Next()
 		if err != nil {
+			trace.KeepResults(ev, live.Results())
 			endLive(q, err, ev, sink)
 			return
 		}

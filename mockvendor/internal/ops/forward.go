@@ -177,6 +177,7 @@ type LiveStream struct {
 	s       *upstream.Stream
 	dialect a2a.Dialect
 	rewrite func(map[string]any)
+	results liveResults
 }
 
 // Rewrite has each event changed by rw (the answer hooks) before it is
@@ -195,10 +196,82 @@ func (l *LiveStream) Next() (any, error) {
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return nil, &upstream.Error{Detail: "the agent's stream event is not JSON"}
 	}
-	if m, ok := v.(map[string]any); ok && l.rewrite != nil {
-		l.rewrite(m)
+	if m, ok := v.(map[string]any); ok {
+		if l.rewrite != nil {
+			l.rewrite(m)
+		}
+		l.results.add(m)
 	}
 	return v, nil
+}
+
+// Results is what the events taken so far delivered of the task's
+// results (trace.Results): every artifact whole, its chunks joined, and
+// the text of the last status message.
+func (l *LiveStream) Results() *trace.Results { return l.results.get() }
+
+// liveResults gathers a stream's results as its events pass.
+type liveResults struct {
+	order  []string
+	arts   map[string]map[string]any
+	status string
+}
+
+// add takes one event: a task (its artifacts and status), an artifact
+// update (0.3 kind artifact-update, 1.0 artifactUpdate) or a status
+// update.
+func (r *liveResults) add(ev map[string]any) {
+	if t, ok := ev["task"].(map[string]any); ok {
+		ev = t
+	}
+	if u, ok := ev["artifactUpdate"].(map[string]any); ok {
+		ev = u
+	}
+	if u, ok := ev["statusUpdate"].(map[string]any); ok {
+		ev = u
+	}
+	if a, ok := ev["artifact"].(map[string]any); ok {
+		r.addArtifact(a, ev["append"] == true)
+	}
+	arts, _ := ev["artifacts"].([]any)
+	for _, a := range arts {
+		if m, ok := a.(map[string]any); ok {
+			r.addArtifact(m, false)
+		}
+	}
+	if _, ok := ev["status"].(map[string]any); ok {
+		r.status = shownResults(ev).StatusText
+	}
+}
+
+// addArtifact keeps an artifact, or appends its parts to the one of the
+// same id (append).
+func (r *liveResults) addArtifact(a map[string]any, appendParts bool) {
+	id, _ := a["artifactId"].(string)
+	if r.arts == nil {
+		r.arts = map[string]map[string]any{}
+	}
+	old, seen := r.arts[id]
+	if !seen {
+		r.order = append(r.order, id)
+	}
+	if seen && appendParts {
+		parts, _ := old["parts"].([]any)
+		more, _ := a["parts"].([]any)
+		old["parts"] = append(parts, more...)
+		return
+	}
+	r.arts[id] = a
+}
+
+func (r *liveResults) get() *trace.Results {
+	out := &trace.Results{StatusText: r.status}
+	for _, id := range r.order {
+		if b, err := json.Marshal(r.arts[id]); err == nil {
+			out.Artifacts = append(out.Artifacts, b)
+		}
+	}
+	return out
 }
 
 // Close ends the stream with the agent.
