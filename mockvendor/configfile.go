@@ -83,6 +83,7 @@ func ParseConfig(name string, data []byte) (Config, error) {
 	if err := d.Decode(data, &cfg); err != nil {
 		return Config{}, fileError(name, err)
 	}
+	resolveReplays(&cfg, filepath.Dir(name))
 	if err := checkConfig(cfg); err != nil {
 		return Config{}, placeError(name, d, err)
 	}
@@ -288,4 +289,14 @@ func WriteConfig(w io.Writer, c Config) error {
 	}
 	_, err = w.Write(b)
 	return err
+}
+
+// resolveReplays makes each relative upstream replay path (a recording)
+// relative to the fleet file's directory dir.
+func resolveReplays(cfg *Config, dir string) {
+	for _, v := range cfg.Vendors {
+		if u := v.Upstream; u != nil && u.Replay != "" && !filepath.IsAbs(u.Replay) {
+			u.Replay = filepath.Join(dir, u.Replay)
+		}
+	}
 }

@@ -120,6 +120,10 @@ func NewUnstartedFleet(cfg Config) (*Fleet, error) {
 		if len(vc.Hosts) == 0 {
 			return nil, &ConfigError{Field: fmt.Sprintf("vendors[%d].hosts", i), Msg: "a vendor needs at least one host"}
 		}
+		if err := checkUpstream(vc.Upstream); err != nil {
+			err.Field = fmt.Sprintf("vendors[%d].upstream.%s", i, err.Field)
+			return nil, err
+		}
 		v := &Vendor{cfg: vc, fleet: f}
 		for j, hc := range vc.Hosts {
 			if hc.Name != "" {

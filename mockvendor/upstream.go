@@ -2,6 +2,7 @@ package mockvendor
 
 import (
 	"context"
+	"encoding/json"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -30,7 +31,7 @@ import (
 type UpstreamConfig struct {
 	// URL is the agent's base URL (https://host[:port][/base]; http:// for
 	// an agent on loopback). Required.
-	URL string `json:"url"`
+	URL string `json:"url,omitempty"`
 	// CardPath is the path of the agent's card below the host, or a full
 	// card URL; "" means /.well-known/agent-card.json.
 	CardPath string `json:"cardPath,omitempty"`
@@ -59,11 +60,49 @@ type UpstreamConfig struct {
 	MaxBody int64 `json:"maxBody,omitempty"`
 	// MaxConns bounds the connections open to the agent; 0 means 64.
 	MaxConns int `json:"maxConns,omitempty"`
+	// Replay, in place of URL, is a recording of an agent (a file `proxy
+	// --record` wrote; a relative path is below the fleet file's
+	// directory): the vendor answers as the agent answered then, with no
+	// network. "" means the agent at URL.
+	Replay string `json:"replay,omitempty"`
+	// Record is a file the vendor records the agent's card and answers
+	// into as it forwards (secrets left out; the file says which). ""
+	// records nothing.
+	Record string `json:"record,omitempty"`
+}
+
+// checkUpstream checks that an upstream names its agent once: a URL or a
+// recording.
+func checkUpstream(uc *UpstreamConfig) *ConfigError {
+	switch {
+	case uc == nil:
+		return nil
+	case uc.URL == "" && uc.Replay == "":
+		return &ConfigError{Field: "url", Msg: "an upstream needs the agent's url (or a recording to replay)"}
+	case uc.URL != "" && uc.Replay != "":
+		return &ConfigError{Field: "replay", Msg: "give url or replay, not both"}
+	case uc.Replay != "" && uc.Record != "":
+		return &ConfigError{Field: "record", Msg: "a replayed agent is not recorded again"}
+	}
+	return nil
 }
 
 // upstreamClient is the client of the agent uc names.
 func upstreamClient(uc *UpstreamConfig) (*upstream.Client, error) {
 	cfg := upstream.Config{URL: uc.URL, CardPath: uc.CardPath, Timeout: uc.Timeout, StreamIdle: uc.StreamIdle, MaxBody: uc.MaxBody, MaxConns: uc.MaxConns}
+	if uc.Replay != "" {
+		rec, err := loadRecording(uc.Replay)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Replay = rec
+	}
+	if uc.Record != "" {
+		cfg.Recorder = upstream.NewRecorder(uc.Record, uc.URL)
+		if err := cfg.Recorder.Flush(); err != nil {
+			return nil, fmt.Errorf("upstream record: %w", err)
+		}
+	}
 	if uc.CAFile != "" {
 		pem, err := os.ReadFile(uc.CAFile)
 		if err != nil {
@@ -268,4 +307,24 @@ func AgentVersions(ctx context.Context, uc UpstreamConfig) ([]string, error) {
 		return nil, fmt.Errorf("the agent's card at %s names no JSON-RPC interface (the proxy forwards over JSON-RPC)", uc.URL)
 	}
 	return upstream.JSONRPCVersions(doc), nil
+}
+
+// Recording is what `proxy --record` wrote of an agent (the root's alias
+// of internal/upstream's): its card and each answer.
+type Recording = upstream.Recording
+
+// loadRecording reads a recording file.
+func loadRecording(path string) (*upstream.Recording, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("upstream replay: %w", err)
+	}
+	var rec upstream.Recording
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return nil, fmt.Errorf("upstream replay %s: not a recording: %w", path, err)
+	}
+	if len(rec.Card) == 0 {
+		return nil, fmt.Errorf("upstream replay %s: the recording holds no card", path)
+	}
+	return &rec, nil
 }

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"io"
 	"net"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -32,6 +35,7 @@ func proxyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	allowRemote := fs.Bool("allow-remote", false, "let --listen be a non-loopback address")
 	addrPath := fs.String("addr-file", "", "write the proxy, CA file, host routes and admin API as JSON to this file")
 	printConfig := fs.Bool("print-config", false, "print the proxy's fleet configuration as a fleet file and exit")
+	recordDir := fs.String("record", "", "record each agent's card and answers into `DIR`/NAME.recording.json (secrets left out) and write DIR/fleet.yaml, which 'fleet up --config' replays")
 	if err := fs.Parse(args); err != nil {
 		return flagError(err)
 	}
@@ -48,6 +52,11 @@ func proxyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cfg.ProxyAddr = *listen
 	if *printConfig {
 		return mockvendor.WriteConfig(stdout, cfg)
+	}
+	if *recordDir != "" {
+		if err := recordInto(*recordDir, &cfg, stdout); err != nil {
+			return &exitError{code: 2, err: fmt.Errorf("--record: %w", err)}
+		}
 	}
 	return serveFleet(ctx, cfg, serveOptions{caDir: *caDir, adminToken: *adminToken, adminAddr: *adminAddr, addrPath: *addrPath, banner: "proxy"}, stdout)
 }
@@ -145,4 +154,32 @@ func splitCardURL(raw string) (base, cardPath string, err error) {
 		cardPath, u.Path = u.Path, ""
 	}
 	return strings.TrimRight(u.String(), "/"), cardPath, nil
+}
+
+// recordInto has every upstream vendor of cfg record into
+// dir/ID.recording.json, and writes dir/fleet.yaml: the same vendors
+// replaying those recordings (their faults kept, no URL, header or CA).
+func recordInto(dir string, cfg *mockvendor.Config, stdout io.Writer) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	replay := mockvendor.Config{}
+	for i := range cfg.Vendors {
+		v := &cfg.Vendors[i]
+		rv := *v
+		if u := v.Upstream; u != nil && u.URL != "" {
+			name := v.ID + ".recording.json"
+			u.Record = filepath.Join(dir, name)
+			rv.Upstream = &mockvendor.UpstreamConfig{Replay: name, CardPath: u.CardPath, OwnCard: u.OwnCard}
+			fmt.Fprintf(stdout, "record: vendor %s into %s\n", v.ID, u.Record)
+		}
+		replay.Vendors = append(replay.Vendors, rv)
+	}
+	var b bytes.Buffer
+	b.WriteString("# The agents a2a-conform proxy --record recorded, replayed as fleet vendors:\n# a2a-conform fleet up --config " + filepath.Join(dir, "fleet.yaml") + "\n")
+	if err := mockvendor.WriteConfig(&b, replay); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "record: replay with a2a-conform fleet up --config %s\n", filepath.Join(dir, "fleet.yaml"))
+	return os.WriteFile(filepath.Join(dir, "fleet.yaml"), b.Bytes(), 0o644)
 }

@@ -82,6 +82,7 @@ func (c *Client) fetchCard(ctx context.Context) (*trace.Upstream, error) {
 		rec.Error = e.Error()
 		return rec, e
 	}
+	c.cfg.Recorder.card(body, sentSecrets(r, resp))
 	cc := &c.card
 	if !bytes.Equal(body, cc.raw) {
 		cc.version++

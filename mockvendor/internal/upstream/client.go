@@ -60,6 +60,13 @@ type Config struct {
 	// CardTTL is how long a fetched card is reused before the agent is
 	// asked again; 0 means DefaultCardTTL.
 	CardTTL time.Duration
+	// Recorder, when set, records the agent's card and answers
+	// (record.go). Nil records nothing.
+	Recorder *Recorder
+	// Replay, when set, answers every request from this recording instead
+	// of the network (replay.go): the agent played back. URL may then be
+	// empty (the recording's agent). Nil: the network.
+	Replay *Recording
 }
 
 func (c Config) withDefaults() Config {
@@ -96,6 +103,9 @@ type Client struct {
 // New makes the client of the agent cfg names; it does not contact it.
 func New(cfg Config) (*Client, error) {
 	cfg = cfg.withDefaults()
+	if cfg.Replay != nil && cfg.URL == "" {
+		cfg.URL = cfg.Replay.Agent
+	}
 	u, err := parseBase(cfg.URL)
 	if err != nil {
 		return nil, err
@@ -112,6 +122,9 @@ func New(cfg Config) (*Client, error) {
 		ForceAttemptHTTP2:     true,
 	}
 	c := &Client{cfg: cfg, http: &http.Client{Transport: tr, CheckRedirect: noRedirect}}
+	if cfg.Replay != nil {
+		c.http.Transport = newReplayer(cfg.Replay)
+	}
 	c.card.ttl = cfg.CardTTL
 	return c, nil
 }
@@ -222,6 +235,11 @@ func (c *Client) Answer(ctx context.Context, call Call) (json.RawMessage, *trace
 		e := bodyError(ctx, err, c.cfg.MaxBody)
 		rec.Error = e.Error()
 		return nil, rec, e
+	}
+	if rc := c.cfg.Recorder; rc != nil {
+		x := exchangeOf(call, resp)
+		x.Body = compact(body)
+		rc.add(x, sentSecrets(resp.Request, resp))
 	}
 	if ct := resp.Header.Get("Content-Type"); strings.HasPrefix(ct, "text/event-stream") {
 		return firstEvent(body, rec)

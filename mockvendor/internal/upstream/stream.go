@@ -27,6 +27,11 @@ type Stream struct {
 	rec    *trace.Upstream
 	plain  json.RawMessage // an agent that answered plain JSON: its one result
 	done   bool
+	// x is the exchange being recorded (nil: no recorder), last the time
+	// of its last event, secrets the credentials it carried.
+	x       *Exchange
+	last    time.Time
+	secrets []string
 }
 
 // OpenStream forwards a stream method: the agent's stream, open, or its
@@ -43,6 +48,10 @@ func (c *Client) OpenStream(ctx context.Context, call Call) (*Stream, *trace.Ups
 		return nil, rec, err
 	}
 	s := &Stream{c: c, ctx: sctx, cancel: cancel, body: resp.Body, rec: rec}
+	if c.cfg.Recorder != nil {
+		x := exchangeOf(call, resp)
+		s.x, s.last, s.secrets = &x, time.Now(), sentSecrets(resp.Request, resp)
+	}
 	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 		return s.plainAnswer(resp.StatusCode)
 	}
@@ -60,6 +69,9 @@ func (s *Stream) plainAnswer(status int) (*Stream, *trace.Upstream, error) {
 		s.rec.Error = e.Error()
 		s.Close()
 		return nil, s.rec, e
+	}
+	if s.x != nil {
+		s.x.Body = compact(body)
 	}
 	result, err := decodeEnvelope(body, status)
 	noteError(s.rec, err)
@@ -92,6 +104,11 @@ func (s *Stream) Next() (json.RawMessage, error) {
 	}
 	s.rec.Events++
 	s.rec.Bytes += int64(len(data))
+	if s.x != nil {
+		now := time.Now()
+		s.x.Events = append(s.x.Events, Event{AfterMs: now.Sub(s.last).Milliseconds(), Data: compact(data)})
+		s.last = now
+	}
 	result, err := decodeEnvelope(data, http.StatusOK)
 	noteError(s.rec, err)
 	if err != nil {
@@ -129,6 +146,9 @@ func (s *Stream) Close() {
 	_ = s.body.Close()
 	s.cancel = nil
 	s.c.inUse.Add(-1)
+	if s.x != nil {
+		s.c.cfg.Recorder.add(*s.x, s.secrets)
+	}
 }
 
 // eventReader reads server-sent events (the WHATWG HTML "server-sent
