@@ -84,7 +84,7 @@ func main() {
 	conns := flag.Int("conns", 16, "keep-alive connections (gRPC: ClientConns)")
 	inflight := flag.Int("inflight", 4, "gRPC: calls in flight on each ClientConn")
 	startups := flag.Int("startups", 20, "fleet start-ups measured")
-	dialects := flag.String("dialects", "03,10,grpc", "dialects measured (03, 10: JSON-RPC; grpc: the gRPC binding)")
+	dialects := flag.String("dialects", "03,10,grpc,proxy", "dialects measured (03, 10: JSON-RPC; grpc: the gRPC binding; proxy: a 1.0 send through a2a-conform proxy and through httputil.ReverseProxy to one agent)")
 	only := flag.String("only", "", "measure only these targets, a comma-separated list of fleet, bare, fleet_plain, fleet_live, bare_servehttp (for profiling)")
 	traceCap := flag.Int("tracecap", 0, "the fleets' MaxTraceEvents (0: the default), for diagnosis")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the servers to this file")
@@ -216,6 +216,18 @@ func run(rounds int, load loadShape, startups int, dialects []string, only strin
 		}
 	}
 	for _, d := range dialects {
+		if d == proxyDialect {
+			_, body, err := once(fast.Resolve()[rpcHost+":443"], clientTLS, "10")
+			if err != nil {
+				return err
+			}
+			stop, err := proxyTargets(fast.CA(), cert, body, clientTLS, keep)
+			if err != nil {
+				return err
+			}
+			defer stop()
+			continue
+		}
 		if d == grpcDialect {
 			closeBare, err := grpcTargets(fast.Resolve()[rpcHost+":443"], plain.Resolve()[rpcHost+":443"], cert, clientTLS, keep)
 			if err != nil {
@@ -274,8 +286,8 @@ func run(rounds int, load loadShape, startups int, dialects []string, only strin
 	byName := map[string]*target{}
 	for _, t := range targets {
 		byName[t.dialect+"_"+t.name] = t
-		if t.dialect == grpcDialect {
-			continue // printed by reportGRPC
+		if t.dialect == grpcDialect || t.dialect == proxyDialect {
+			continue // printed by reportGRPC, reportProxy
 		}
 		p := t.dialect + "_" + t.name
 		fmt.Printf("%s_rps=%.0f\n", p, median(t.rps))
@@ -290,6 +302,10 @@ func run(rounds int, load loadShape, startups int, dialects []string, only strin
 	for _, d := range dialects {
 		if d == grpcDialect {
 			reportGRPC(byName)
+			continue
+		}
+		if d == proxyDialect {
+			reportProxy(byName)
 			continue
 		}
 		for _, n := range []string{"fleet", "bare", "fleet_plain", "fleet_live"} {
@@ -339,7 +355,11 @@ type clientResult struct {
 // waits until it is warmed up, then takes the server process's CPU over
 // the load.
 func measure(t *target, caFile, token string, load loadShape) error {
-	args := []string{"-client", "-client-addr", t.addr, "-client-dialect", t.dialect, "-client-ca", caFile,
+	dialect := t.dialect
+	if dialect == proxyDialect {
+		dialect = "10" // the proxy lane's requests are 1.0 sends
+	}
+	args := []string{"-client", "-client-addr", t.addr, "-client-dialect", dialect, "-client-ca", caFile,
 		"-conns", fmt.Sprint(load.conns), "-inflight", fmt.Sprint(load.inflight), "-duration", load.dur.String()}
 	if t.stream != "" {
 		args = append(args, "-client-stream", t.stream, "-client-token", token)
