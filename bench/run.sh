@@ -9,6 +9,13 @@
 #     target's rps, p50/p99 latency and load-client CPU, fleet_startup_ms.
 #     The load client runs in a process of its own, so its CPU is not
 #     counted as the servers'.
+#   the proxy lane (bench/fleetbench/proxy.go): a 1.0 send to one agent
+#     direct, through net/http/httputil.ReverseProxy and through
+#     a2a-conform proxy's vendor in front of it: proxy_lane_{agent,
+#     revproxy,proxy}_{rps,p50_ms,p99_ms,server_cpu_us}, what each proxy
+#     adds (proxy_lane_*_added_{p50_ms,p99_ms,cpu_us}), the ratio of the
+#     fleet's added CPU to the reverse proxy's (proxy_lane_added_cpu_ratio)
+#     and proxy_lane_throughput_ratio (fleet proxy / reverse proxy).
 #   gRPC (the grpc lane of bench/fleetbench, see its grpc.go): unary
 #     SendMessage through the fleet's gRPC binding against a bare grpc-go
 #     server on its own transport and the same handler behind net/http's
@@ -42,7 +49,7 @@ trap 'rm -rf "$tmp"' EXIT
 #    servers (gRPC), interleaved rounds.
 "$GO" build -o "$tmp/fleetbench" ./bench/fleetbench || { echo "fleetbench=build-failed"; exit 2; }
 "$tmp/fleetbench" -rounds "${BENCH_ROUNDS:-5}" -duration "${BENCH_DURATION:-3s}" \
-	-conns "${BENCH_CONNS:-16}" -inflight "${BENCH_INFLIGHT:-4}" -dialects "${BENCH_DIALECTS:-03,10,grpc}" \
+	-conns "${BENCH_CONNS:-16}" -inflight "${BENCH_INFLIGHT:-4}" -dialects "${BENCH_DIALECTS:-03,10,grpc,proxy}" \
 	-startups "${BENCH_STARTUPS:-20}" 2>"$tmp/rounds.txt"
 rc=$?
 sed 's/^/# /' "$tmp/rounds.txt" >&2
