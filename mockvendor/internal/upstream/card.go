@@ -109,30 +109,42 @@ func (c *Client) Endpoint(ctx context.Context) (string, error) {
 
 // JSONRPCURL is the JSON-RPC endpoint a card names ("" when none).
 func JSONRPCURL(doc map[string]any) string {
-	for _, key := range []string{"supportedInterfaces", "additionalInterfaces"} {
-		list, _ := doc[key].([]any)
-		for _, e := range list {
-			m, _ := e.(map[string]any)
-			b, _ := m["protocolBinding"].(string)
-			if b == "" {
-				b, _ = m["transport"].(string)
-			}
-			if u, _ := m["url"].(string); strings.EqualFold(b, "JSONRPC") && u != "" {
-				return u
-			}
-		}
+	if u := interfaceURL(doc, "supportedInterfaces", "protocolBinding"); u != "" {
+		return u
 	}
+	return legacyJSONRPCURL(doc)
+}
+
+// legacyJSONRPCURL is the JSON-RPC endpoint a card's 0.3 members name:
+// its url when preferredTransport is JSONRPC (or absent), else an
+// additionalInterfaces entry of transport JSONRPC ("" when none).
+func legacyJSONRPCURL(doc map[string]any) string {
 	pt, _ := doc["preferredTransport"].(string)
 	if u, _ := doc["url"].(string); u != "" && (pt == "" || strings.EqualFold(pt, "JSONRPC")) {
 		return u
+	}
+	return interfaceURL(doc, "additionalInterfaces", "transport")
+}
+
+// interfaceURL is the URL of the first JSON-RPC entry of the card's list
+// key, whose binding member is named field.
+func interfaceURL(doc map[string]any, key, field string) string {
+	list, _ := doc[key].([]any)
+	for _, e := range list {
+		m, _ := e.(map[string]any)
+		b, _ := m[field].(string)
+		if u, _ := m["url"].(string); strings.EqualFold(b, "JSONRPC") && u != "" {
+			return u
+		}
 	}
 	return ""
 }
 
 // JSONRPCVersions are the A2A versions (Major.Minor) a card declares for
 // its JSON-RPC interfaces: each 1.0 supportedInterfaces entry's
-// protocolVersion, and the 0.3 protocolVersion when the card's url is
-// JSON-RPC (what the fleet forwards over). Empty when it declares none.
+// protocolVersion, and the 0.3 protocolVersion when the 0.3 members name
+// a JSON-RPC endpoint (what the fleet forwards over). Empty when it
+// declares none.
 func JSONRPCVersions(doc map[string]any) []string {
 	var out []string
 	add := func(v string) {
@@ -149,8 +161,7 @@ func JSONRPCVersions(doc map[string]any) []string {
 			add(v)
 		}
 	}
-	pt, _ := doc["preferredTransport"].(string)
-	if v, _ := doc["protocolVersion"].(string); v != "" && (pt == "" || strings.EqualFold(pt, "JSONRPC")) {
+	if v, _ := doc["protocolVersion"].(string); v != "" && legacyJSONRPCURL(doc) != "" {
 		add(v)
 	}
 	return out
