@@ -71,7 +71,7 @@ func TestUpstreamForwardsCardAndCalls(t *testing.T) {
 	if got := tState(r); got != "completed" {
 		t.Fatalf("send through the proxy: state %q, body %s", got, r.Body)
 	}
-	ev := tLastEvent(t, f, "agent.proxied.example")
+	ev := tLastFinished(t, f, "agent.proxied.example")
 	if ev.Upstream == nil || ev.Upstream.Status != http.StatusOK || !strings.HasPrefix(ev.Upstream.URL, base) {
 		t.Errorf("trace upstream = %+v, want the agent's 200 at %s", ev.Upstream, base)
 	}
@@ -98,7 +98,7 @@ func TestUpstreamFaultsAct(t *testing.T) {
 	if r.Code() != -32004 {
 		t.Fatalf("gated send: %s, want -32004 from the proxy", r.Body)
 	}
-	if ev := tLastEvent(t, f, "agent.proxied.example"); ev.Upstream != nil {
+	if ev := tLastFinished(t, f, "agent.proxied.example"); ev.Upstream != nil {
 		t.Errorf("a gated call reached the agent: %+v", ev.Upstream)
 	}
 	if _, err := NewFleet(Config{Vendors: []VendorConfig{{
@@ -143,7 +143,7 @@ func TestUpstreamCoercionReachesAgent(t *testing.T) {
 	}}})
 	c := tClient(t, f, tViaResolve)
 	r := tSend(t, c, tURL(t, f, "agent.proxied.example", DefaultRPCPath), Dialect03, "hello", SkillInvoice)
-	ev := tLastEvent(t, f, "agent.proxied.example")
+	ev := tLastFinished(t, f, "agent.proxied.example")
 	if len(ev.Coercions) != 1 || ev.Upstream == nil || ev.Upstream.Status != http.StatusOK {
 		t.Fatalf("coercions %v upstream %+v (answer %s), want one coercion forwarded", ev.Coercions, ev.Upstream, r.Body)
 	}
@@ -276,7 +276,7 @@ func TestUpstreamOverGRPC(t *testing.T) {
 	if st := resp.GetTask().GetStatus().GetState(); st != a2apb.TaskState_TASK_STATE_COMPLETED {
 		t.Errorf("task state %v, want the agent's completed task", st)
 	}
-	ev := tLastEvent(t, f, "agent.proxied.example")
+	ev := tLastFinished(t, f, "agent.proxied.example")
 	if ev.Binding != BindingGRPC || ev.Upstream == nil || ev.Upstream.Method != "SendMessage" {
 		t.Errorf("trace binding %q upstream %+v, want a gRPC call forwarded as the agent's SendMessage", ev.Binding, ev.Upstream)
 	}
@@ -287,5 +287,19 @@ func TestUpstreamOverGRPC(t *testing.T) {
 	evs, err := tRecv(t, st)
 	if err != nil || tFinalState(evs) != a2apb.TaskState_TASK_STATE_COMPLETED {
 		t.Errorf("stream through the proxy: %d events, err %v, want the agent's stream to completed", len(evs), err)
+	}
+}
+
+// tLastFinished is the host's last trace event once it is finished (an
+// event is finished a moment after its client saw the answer).
+func tLastFinished(t testing.TB, f *Fleet, host string) Event {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		ev := tLastEvent(t, f, host)
+		if !ev.Pending && ev.Status != 0 || time.Now().After(deadline) {
+			return ev
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
