@@ -311,6 +311,11 @@ func (f *Fleet) Close() {
 	}
 	f.wg.Wait()
 	f.active.Wait()
+	for _, v := range f.vendors {
+		if v.upstream != nil {
+			v.upstream.Close() // its idle connections to the agent, and their goroutines
+		}
+	}
 	if f.tmpDir != "" {
 		_ = os.RemoveAll(f.tmpDir)
 	}
