@@ -118,26 +118,34 @@ func (v *Vendor) providerURL() string {
 	return v.hosts[0].url()
 }
 
-// cardEpoch is the sum of the card faults' epochs.
-func (v *Vendor) cardEpoch() int64 {
+// cardEpoch is the sum of the card faults' epochs. An upstream agent's
+// card that cannot be had is the error: asking the agent again to render
+// the card would double the wait of a fetch (two Timeouts for an agent
+// that does not answer).
+func (v *Vendor) cardEpoch() (int64, error) {
 	var sum int64
 	if v.servesUpstreamCard() {
-		if _, version, err := v.upstreamCard(); err == nil {
-			sum += version << 32 // a new card of the agent's is a new epoch
+		_, version, err := v.upstreamCard()
+		if err != nil {
+			return 0, err
 		}
+		sum += version << 32 // a new card of the agent's is a new epoch
 	}
 	for _, af := range v.faultsSnapshot() {
 		if h, ok := af.impl.(fault.EpochHook); ok {
 			sum += h.CardEpoch()
 		}
 	}
-	return sum
+	return sum, nil
 }
 
 // cardSet is the card set of the current card epoch, built when the
 // epoch changed or the faults did.
 func (v *Vendor) cardSet() (*card.Set, error) {
-	epoch := v.cardEpoch()
+	epoch, err := v.cardEpoch()
+	if err != nil {
+		return nil, err
+	}
 	v.mu.RLock()
 	cs := v.cards
 	v.mu.RUnlock()
@@ -210,6 +218,7 @@ func (v *Vendor) serveCard(w http.ResponseWriter, r *http.Request, ev *Event) {
 	if err != nil {
 		http.Error(w, "card unavailable: "+err.Error(), upstreamStatus(err))
 		ev.Note = err.Error()
+		ev.Upstream = v.upstreamCardFailure(err)
 		return
 	}
 	ev.Served = cs.Serve(w, r)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/card"
+	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/upstream"
 )
 
@@ -283,6 +284,17 @@ func upstreamStatus(err error) int {
 		return ue.HTTPStatus()
 	}
 	return http.StatusInternalServerError
+}
+
+// upstreamCardFailure is what a card fetch's event records of an agent
+// whose card could not be had (nil for another error): the card's URL
+// and why.
+func (v *Vendor) upstreamCardFailure(err error) *trace.Upstream {
+	var ue *upstream.Error
+	if v.upstream == nil || !errors.As(err, &ue) {
+		return nil
+	}
+	return &trace.Upstream{URL: v.upstream.CardURL(), Error: ue.Error()}
 }
 
 // servesUpstreamCard reports whether the vendor serves its agent's card.

@@ -45,10 +45,7 @@ func (c *Client) Card(ctx context.Context) (doc map[string]any, version int64, r
 
 // fetchCard fetches the card into the cache (the cache lock held).
 func (c *Client) fetchCard(ctx context.Context) (*trace.Upstream, error) {
-	url := c.cfg.URL + c.cfg.CardPath
-	if strings.HasPrefix(c.cfg.CardPath, "https://") || strings.HasPrefix(c.cfg.CardPath, "http://") {
-		url = c.cfg.CardPath
-	}
+	url := c.CardURL()
 	rec := &trace.Upstream{URL: url}
 	r, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
@@ -89,6 +86,15 @@ func (c *Client) fetchCard(ctx context.Context) (*trace.Upstream, error) {
 	}
 	cc.raw, cc.doc, cc.at = body, doc, time.Now()
 	return rec, nil
+}
+
+// CardURL is the URL the agent's card is fetched from: Config.CardPath
+// below the agent's URL, or CardPath itself when it is a full URL.
+func (c *Client) CardURL() string {
+	if strings.HasPrefix(c.cfg.CardPath, "https://") || strings.HasPrefix(c.cfg.CardPath, "http://") {
+		return c.cfg.CardPath
+	}
+	return c.cfg.URL + c.cfg.CardPath
 }
 
 // Endpoint is the agent's JSON-RPC endpoint as its card names it: a 1.0
