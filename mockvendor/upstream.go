@@ -52,7 +52,8 @@ type UpstreamConfig struct {
 	// skills, hosts and signature) instead of the agent's: the agent then
 	// plays a fleet vendor in a scenario. False serves the agent's card.
 	OwnCard bool `json:"ownCard,omitempty"`
-	// Timeout bounds the wait for the agent's answer header; 0 means 30s.
+	// Timeout bounds the wait for the agent's answer header, the wait for
+	// a free connection (MaxConns) included; 0 means 30s.
 	Timeout time.Duration `json:"timeout,omitempty"`
 	// StreamIdle bounds the wait for a stream's next event; 0 means 60s.
 	StreamIdle time.Duration `json:"streamIdle,omitempty"`

@@ -56,16 +56,11 @@ func (c *Client) fetchCard(ctx context.Context) (*trace.Upstream, error) {
 	for k, v := range c.cfg.Header {
 		r.Header[http.CanonicalHeaderKey(k)] = v
 	}
-	start := time.Now()
-	resp, err := c.http.Do(r)
-	rec.DurationMs = float64(time.Since(start).Microseconds()) / 1000
+	resp, err := c.do(r, rec)
 	if err != nil {
-		e := transportError(ctx, err, c.cfg.Timeout)
-		rec.Error = e.Error()
-		return rec, e
+		return rec, err
 	}
 	defer resp.Body.Close()
-	rec.Status = resp.StatusCode
 	body, err := readBounded(resp.Body, c.cfg.MaxBody)
 	rec.Bytes = int64(len(body))
 	if err != nil {

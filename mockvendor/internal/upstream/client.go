@@ -11,6 +11,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -45,8 +46,8 @@ type Config struct {
 	// Authorization, an API key); it replaces the orchestrator's header of
 	// the same name. Nil adds none.
 	Header http.Header
-	// Timeout bounds the wait for an answer's header; 0 means
-	// DefaultTimeout.
+	// Timeout bounds the wait for an answer's header, the wait for a free
+	// connection (MaxConns) included; 0 means DefaultTimeout.
 	Timeout time.Duration
 	// MaxBody bounds the bytes of a plain answer, of a card and of one
 	// stream event; 0 means DefaultMaxBody.
@@ -206,16 +207,53 @@ func (c *Client) exchange(ctx context.Context, call Call, accept string) (*http.
 		rec.Error = err.Error()
 		return nil, rec, err
 	}
+	resp, err := c.do(r, rec)
+	if err != nil {
+		return nil, rec, err
+	}
+	rec.A2AVersion = resp.Header.Get("A2A-Version")
+	return resp, rec, nil
+}
+
+// do sends r and waits for its answer's header, an *Error when none came.
+// Config.Timeout bounds the whole wait: a request waiting for one of the
+// MaxConns connections (all held by streams, say) waits within it too,
+// where the transport's ResponseHeaderTimeout starts only once it is
+// sent. Closing the answer's body ends the exchange.
+func (c *Client) do(r *http.Request, rec *trace.Upstream) (*http.Response, error) {
+	ctx, cancel := context.WithCancelCause(r.Context())
+	timer := time.AfterFunc(c.cfg.Timeout, func() { cancel(errNoHeader) })
+	var connected atomic.Bool
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { connected.Store(true) }})
 	start := time.Now()
-	resp, err := c.http.Do(r)
+	resp, err := c.http.Do(r.WithContext(ctx))
+	timer.Stop()
 	rec.DurationMs = float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
-		e := transportError(ctx, err, c.cfg.Timeout)
+		e := c.transportError(r.Context(), context.Cause(ctx) == errNoHeader, err, connected.Load())
+		cancel(nil)
 		rec.Error = e.Error()
-		return nil, rec, e
+		return nil, e
 	}
-	rec.Status, rec.A2AVersion = resp.StatusCode, resp.Header.Get("A2A-Version")
-	return resp, rec, nil
+	resp.Body = &releasingBody{ReadCloser: resp.Body, release: func() { cancel(nil) }}
+	rec.Status = resp.StatusCode
+	return resp, nil
+}
+
+// errNoHeader is the cause of an exchange cancelled at Config.Timeout.
+var errNoHeader = errors.New("no answer header in time")
+
+// releasingBody is an answer's body that ends its exchange's context when
+// closed.
+type releasingBody struct {
+	io.ReadCloser
+	release func()
+}
+
+func (b *releasingBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.release()
+	return err
 }
 
 // Answer forwards a call that is answered once (not a stream): the

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"time"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 )
@@ -44,14 +43,18 @@ func (e *Error) A2A() *a2a.Error {
 	return &a2a.Error{Code: a2a.CodeInternal, Message: e.Error(), Reason: reason}
 }
 
-// transportError is the Error of a request the agent did not answer.
-func transportError(ctx context.Context, err error, timeout time.Duration) *Error {
+// transportError is the Error of a request the agent did not answer: ctx
+// is the orchestrator's, late whether Config.Timeout ran out, connected
+// whether the request got a connection to the agent.
+func (c *Client) transportError(ctx context.Context, late bool, err error, connected bool) *Error {
 	var ne net.Error
 	switch {
+	case late && !connected:
+		return &Error{Timeout: true, Detail: fmt.Sprintf("no free connection to the agent within %s (maxConns %d)", c.cfg.Timeout, c.cfg.MaxConns)}
+	case late, errors.As(err, &ne) && ne.Timeout():
+		return &Error{Timeout: true, Detail: fmt.Sprintf("no answer within %s", c.cfg.Timeout)}
 	case ctx.Err() != nil:
 		return &Error{Detail: "the orchestrator left before the agent answered"}
-	case errors.As(err, &ne) && ne.Timeout():
-		return &Error{Timeout: true, Detail: fmt.Sprintf("no answer within %s", timeout)}
 	}
 	return &Error{Detail: "agent unreachable: " + err.Error()}
 }
