@@ -4,7 +4,7 @@
 // sequence diagram, and a live traffic page for a browser.
 //
 //	GET    /                                   live traffic page (?token= on the first visit sets the cookie)
-//	GET    /admin/vendors                      vendors with their hosts and attached faults
+//	GET    /admin/vendors                      vendors with their hosts and attached faults (and a proxied one's agent)
 //	GET    /admin/vendors/{vendor}             one vendor
 //	GET    /admin/vendors/{vendor}/faults      its attached faults
 //	POST   /admin/vendors/{vendor}/faults      attach a fault {"type","hosts","config"} -> 201 {"id"}
@@ -251,6 +251,13 @@ type VendorInfo struct {
 	Organization string                     `json:"organization"`
 	Hosts        []string                   `json:"hosts"`
 	Faults       []mockvendor.AttachedFault `json:"faults"`
+	// Upstream is the real agent the vendor stands in front of (its URL,
+	// or the recording it replays); "" for the fleet's own vendors.
+	Upstream string `json:"upstream,omitempty"`
+	// ApplicableFaults are the fault types the vendor takes, by name, when
+	// it has an upstream (mockvendor.UpstreamFaults); nil when every type
+	// applies.
+	ApplicableFaults []string `json:"applicableFaults,omitempty"`
 }
 
 func (a *api) vendorInfo(v *mockvendor.Vendor) (VendorInfo, error) {
@@ -261,7 +268,18 @@ func (a *api) vendorInfo(v *mockvendor.Vendor) (VendorInfo, error) {
 	if faults == nil {
 		faults = []mockvendor.AttachedFault{}
 	}
-	return VendorInfo{ID: v.ID(), Organization: v.Config().Organization, Hosts: v.Hosts(), Faults: faults}, nil
+	vi := VendorInfo{ID: v.ID(), Organization: v.Config().Organization, Hosts: v.Hosts(), Faults: faults}
+	if uc := v.Config().Upstream; uc != nil {
+		vi.Upstream = uc.URL
+		if uc.Replay != "" {
+			vi.Upstream = "replay of " + uc.Replay
+		}
+		for name := range mockvendor.UpstreamFaults {
+			vi.ApplicableFaults = append(vi.ApplicableFaults, name)
+		}
+		slices.Sort(vi.ApplicableFaults)
+	}
+	return vi, nil
 }
 
 func (a *api) vendors(w http.ResponseWriter, r *http.Request) {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -32,7 +33,13 @@ type env struct {
 
 func start(t *testing.T) *env {
 	t.Helper()
-	f, err := mockvendor.NewFleet(mockvendor.DefaultConfig())
+	return startWith(t, mockvendor.DefaultConfig())
+}
+
+// startWith starts the fleet of cfg and its admin server.
+func startWith(t *testing.T, cfg mockvendor.Config) *env {
+	t.Helper()
+	f, err := mockvendor.NewFleet(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -433,5 +440,43 @@ func TestEmptyTokenRefusesEverything(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 401 {
 		t.Errorf("status %d, want 401", resp.StatusCode)
+	}
+}
+
+// TestVendorsNameTheirUpstream: GET /admin/vendors names the agent a
+// proxied vendor stands in front of and the faults it takes (the live
+// page offers only those); a fleet vendor names neither.
+func TestVendorsNameTheirUpstream(t *testing.T) {
+	agent := httptest.NewServer(http.NotFoundHandler()) // never asked: the list does not contact the agent
+	defer agent.Close()
+	d := mockvendor.VendorD()
+	e := startWith(t, mockvendor.Config{Vendors: []mockvendor.VendorConfig{d, {
+		ID: "partner", Organization: "partner",
+		Hosts:    []mockvendor.HostConfig{{Name: "agent.partner.example", Card: true, RPCPath: mockvendor.DefaultRPCPath}},
+		Upstream: &mockvendor.UpstreamConfig{URL: agent.URL},
+	}}})
+	status, _, body := e.do(t, "GET", "/admin/vendors", "", "Bearer "+token)
+	if status != http.StatusOK {
+		t.Fatalf("GET /admin/vendors: %d %s", status, body)
+	}
+	var vendors []admin.VendorInfo
+	if err := json.Unmarshal(body, &vendors); err != nil || len(vendors) != 2 {
+		t.Fatalf("vendors %s (%v)", body, err)
+	}
+	byID := map[string]admin.VendorInfo{vendors[0].ID: vendors[0], vendors[1].ID: vendors[1]}
+	if v := byID["d"]; v.Upstream != "" || v.ApplicableFaults != nil {
+		t.Errorf("fleet vendor d: upstream %q, applicable faults %v, want neither", v.Upstream, v.ApplicableFaults)
+	}
+	p := byID["partner"]
+	if p.Upstream != agent.URL {
+		t.Errorf("partner's upstream %q, want %q", p.Upstream, agent.URL)
+	}
+	if len(p.ApplicableFaults) != len(mockvendor.UpstreamFaults) || !slices.IsSorted(p.ApplicableFaults) {
+		t.Errorf("partner's applicable faults %v, want the %d of mockvendor.UpstreamFaults, sorted", p.ApplicableFaults, len(mockvendor.UpstreamFaults))
+	}
+	for _, f := range p.ApplicableFaults {
+		if !mockvendor.UpstreamFaults[f] {
+			t.Errorf("%s is listed as applicable to a proxied vendor", f)
+		}
 	}
 }

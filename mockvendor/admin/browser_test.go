@@ -2,6 +2,7 @@ package admin_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/a2a-conform/a2a-conform/internal/sdkupstream"
 	"github.com/a2a-conform/a2a-conform/internal/testenv"
 
 	"github.com/chromedp/chromedp"
@@ -20,29 +22,8 @@ import (
 // its table, and its stub-endpoint button for vendor D makes the very next
 // JSON-RPC request to rpc.agent-d.example answer -32601.
 func TestLivePageInChromium(t *testing.T) {
-	exe := testenv.Chromium(t)
 	e := start(t)
-
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(exe),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1400, 1000),
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	ctx, cancelTab := chromedp.NewContext(actx)
-	defer cancelTab()
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
+	ctx := tBrowser(t)
 
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(e.srv.URL+"/?token="+token),
@@ -125,5 +106,121 @@ func TestLivePageInChromium(t *testing.T) {
 	}
 	if code := e.send(t, rpcD, mockvendor.SkillFXHedging); code != 0 {
 		t.Fatalf("after switching off: error %d", code)
+	}
+}
+
+// tBrowser starts a headless Chromium for the test: its tab's context,
+// bounded to 30 s.
+func tBrowser(t *testing.T) context.Context {
+	t.Helper()
+	exe := testenv.Chromium(t)
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(exe),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1400, 1000),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelTab := chromedp.NewContext(actx)
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	t.Cleanup(func() { cancel(); cancelTab(); cancelAlloc() })
+	return ctx
+}
+
+// The live page of a proxy in front of the a2a-go SDK's server: the
+// vendor names its agent and offers only the faults a proxy can apply,
+// and a forwarded call shows what the agent answered beside what the
+// orchestrator got; switching stub-endpoint on answers -32601 without the
+// agent.
+func TestLivePageOfAProxy(t *testing.T) {
+	ctx := tBrowser(t)
+	agent := sdkupstream.Start(t, "a2a-go", "--skill", mockvendor.SkillInvoice)
+	const host = "agent.partner.example"
+	e := startWith(t, mockvendor.Config{Vendors: []mockvendor.VendorConfig{{
+		ID: "partner", Organization: "partner",
+		Hosts:    []mockvendor.HostConfig{{Name: host, Card: true, RPCPath: mockvendor.DefaultRPCPath}},
+		Upstream: &mockvendor.UpstreamConfig{URL: agent},
+	}}})
+	rpc := "https://" + host + mockvendor.DefaultRPCPath
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(e.srv.URL+"/?token="+token),
+		chromedp.WaitVisible(chromedp.CSS(`#status.live`)),
+		chromedp.WaitVisible(chromedp.CSS(`#toggle-partner-stub-endpoint`)),
+	); err != nil {
+		t.Fatalf("loading the page: %v", err)
+	}
+	named, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#vendor-partner .upstream`)))
+	if err != nil || named != "→ agent "+agent {
+		t.Errorf("the vendor's agent line %q (%v), want %q", named, err, "→ agent "+agent)
+	}
+	for _, fault := range []string{"long-task", "push-trials", "task-outcome"} {
+		if n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#toggle-partner-`+fault+`").length`)); err != nil || n != 0 {
+			t.Errorf("%s: %d toggles (%v), want none: it changes what the agent does", fault, n, err)
+		}
+	}
+	seq := e.f.Trace().Seq() + 1
+	if code := e.send(t, rpc, mockvendor.SkillInvoice); code != 0 {
+		t.Fatalf("the forwarded send answered error %d", code)
+	}
+	row := `#events tr[data-seq="` + strconv.FormatInt(seq, 10) + `"]`
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(row+` td.up`))); err != nil {
+		t.Fatalf("waiting for the send in the table: %v", err)
+	}
+	cell, err := tWaitText(ctx, row+` td.up`, func(s string) bool { return strings.HasPrefix(s, "200 ") && strings.HasSuffix(s, " ms") })
+	if err != nil {
+		t.Errorf("the agent's cell %q (%v), want the agent's 200 and its time", cell, err)
+	}
+	if err := chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(`#toggle-partner-stub-endpoint`)),
+		chromedp.WaitVisible(chromedp.CSS(`#toggle-partner-stub-endpoint.on`)),
+	); err != nil {
+		t.Fatalf("switching stub-endpoint on: %v", err)
+	}
+	stubbed := e.f.Trace().Seq() + 1
+	if code := e.send(t, rpc, mockvendor.SkillInvoice); code != -32601 {
+		t.Fatalf("with stub-endpoint the send answered %d, want -32601", code)
+	}
+	grow := `#events tr[data-seq="` + strconv.FormatInt(stubbed, 10) + `"][data-error="-32601"]`
+	if err := chromedp.Do(ctx,
+		chromedp.WaitVisible(chromedp.CSS(grow)),
+		chromedp.WaitVisible(chromedp.CSS(`#diagram svg g#ev-`+strconv.FormatInt(stubbed, 10)+`.sq-err`)),
+	); err != nil {
+		t.Fatalf("waiting for the -32601 in the table: %v", err)
+	}
+	if up, err := chromedp.Run(ctx, chromedp.TextContent(chromedp.CSS(grow+` td.up`))); err != nil || up != "" {
+		t.Errorf("the stubbed send's agent cell %q (%v), want empty: the stub answered, not the agent", up, err)
+	}
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(testenv.ArtifactDir(t), "proxy-live-page.png")
+	if err := os.WriteFile(shot, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", shot)
+}
+
+// tWaitText polls the text of the element at sel until ok holds (at most
+// 5 s; the page replaces a row when its event finishes): the last text.
+func tWaitText(ctx context.Context, sel string, ok func(string) bool) (string, error) {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+		if err == nil && ok(s) {
+			return s, nil
+		}
+		if time.Now().After(deadline) {
+			return s, fmt.Errorf("still %q after 5s (%v)", s, err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
