@@ -87,15 +87,7 @@ func TestLivePageInChromium(t *testing.T) {
 	); err != nil {
 		t.Fatalf("waiting for the -32601 in the page: %v", err)
 	}
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
-	}
-	shot := filepath.Join(testenv.ArtifactDir(t), "fleet-live-page.png")
-	if err := os.WriteFile(shot, png, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshot: %s", shot)
+	tScreenshot(t, ctx, "fleet-live-page.png")
 
 	// Switching it off again restores the answer.
 	if err := chromedp.Do(ctx,
@@ -198,15 +190,7 @@ func TestLivePageOfAProxy(t *testing.T) {
 	if up, err := chromedp.Run(ctx, chromedp.TextContent(chromedp.CSS(grow+` td.up`))); err != nil || up != "" {
 		t.Errorf("the stubbed send's agent cell %q (%v), want empty: the stub answered, not the agent", up, err)
 	}
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
-	}
-	shot := filepath.Join(testenv.ArtifactDir(t), "proxy-live-page.png")
-	if err := os.WriteFile(shot, png, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshot: %s", shot)
+	tScreenshot(t, ctx, "proxy-live-page.png")
 }
 
 // tWaitText polls the text of the element at sel until ok holds (at most
@@ -223,4 +207,18 @@ func tWaitText(ctx context.Context, sel string, ok func(string) bool) (string, e
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// tScreenshot writes the page as it is to name in the artifact directory.
+func tScreenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(testenv.ArtifactDir(t), name)
+	if err := os.WriteFile(shot, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", shot)
 }
