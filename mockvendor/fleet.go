@@ -313,7 +313,7 @@ func (f *Fleet) Close() {
 	f.active.Wait()
 	for _, v := range f.vendors {
 		if v.upstream != nil {
-			v.upstream.Close() // its idle connections to the agent, and their goroutines
+			_ = v.upstream.Close() // its idle connections to the agent and their goroutines; its recording written as it is
 		}
 	}
 	if f.tmpDir != "" {

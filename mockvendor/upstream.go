@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -93,7 +92,7 @@ func checkUpstream(uc *UpstreamConfig) *ConfigError {
 func upstreamClient(uc *UpstreamConfig) (*upstream.Client, error) {
 	cfg := upstream.Config{URL: uc.URL, CardPath: uc.CardPath, Timeout: uc.Timeout, StreamIdle: uc.StreamIdle, MaxBody: uc.MaxBody, MaxConns: uc.MaxConns}
 	if uc.Replay != "" {
-		rec, err := loadRecording(uc.Replay)
+		rec, err := upstream.LoadRecording(uc.Replay)
 		if err != nil {
 			return nil, err
 		}
@@ -325,19 +324,3 @@ func AgentVersions(ctx context.Context, uc UpstreamConfig) ([]string, error) {
 // Recording is what `proxy --record` wrote of an agent (the root's alias
 // of internal/upstream's): its card and each answer.
 type Recording = upstream.Recording
-
-// loadRecording reads a recording file.
-func loadRecording(path string) (*upstream.Recording, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("upstream replay: %w", err)
-	}
-	var rec upstream.Recording
-	if err := json.Unmarshal(b, &rec); err != nil {
-		return nil, fmt.Errorf("upstream replay %s: not a recording: %w", path, err)
-	}
-	if len(rec.Card) == 0 {
-		return nil, fmt.Errorf("upstream replay %s: the recording holds no card", path)
-	}
-	return &rec, nil
-}

@@ -64,6 +64,7 @@ func TestUpstreamRecordReplays(t *testing.T) {
 	if want[0] != "completed" || want[1] == "" || len(want) < 5 {
 		t.Fatalf("live session %v, want a completed task, its text and a stream", want)
 	}
+	live.Close() // the recording written as it is
 	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -119,6 +120,7 @@ func TestSDKRecordingsReplay(t *testing.T) {
 			if want[0] != "completed" || want[1] != "echo: hello" {
 				t.Fatalf("through the proxy to %s: %v, want its completed echo", tc.kind, want)
 			}
+			live.Close() // the recording written as it is
 			info, err := os.Stat(file)
 			if err != nil {
 				t.Fatal(err)

@@ -133,8 +133,15 @@ func New(cfg Config) (*Client, error) {
 // noRedirect hands a redirect back as the answer: a gateway passes it on.
 func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
-// Close ends the client's idle connections.
-func (c *Client) Close() { c.http.CloseIdleConnections() }
+// Close ends the client's idle connections and writes its recording as
+// it is (its error: the recording's last write failed).
+func (c *Client) Close() error {
+	c.http.CloseIdleConnections()
+	if c.cfg.Recorder != nil {
+		return c.cfg.Recorder.Flush()
+	}
+	return nil
+}
 
 // URL is the agent's base URL, as configured.
 func (c *Client) URL() string { return c.cfg.URL }

@@ -3,6 +3,7 @@ package upstream
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -25,8 +26,12 @@ type Recording struct {
 	// Redacted names the headers that carried secrets and were not
 	// recorded: the request's credentials, the answer's Set-Cookie.
 	Redacted []string `json:"redacted,omitempty"`
-	// Card is the agent's card as last fetched.
+	// Card is the agent's card as first fetched.
 	Card json.RawMessage `json:"card,omitempty"`
+	// CardChanges are the cards the agent served after it, each when it
+	// first differed from the one before (the partner's card moving on
+	// while a CDN holds the old one); nil when the card never changed.
+	CardChanges []CardChange `json:"cardChanges,omitempty"`
 	// Exchanges are the forwarded calls, in the order they ended.
 	Exchanges []Exchange `json:"exchanges"`
 	// Stopped says why the recording stopped before the end (a bound);
@@ -52,25 +57,59 @@ type Exchange struct {
 	Events []Event `json:"events,omitempty"`
 }
 
+// CardChange is a card the agent served once AfterExchanges exchanges
+// had ended; a replay serves it from that many calls on.
+type CardChange struct {
+	AfterExchanges int             `json:"afterExchanges"`
+	Card           json.RawMessage `json:"card"`
+}
+
 // Event is one event of a recorded stream.
 type Event struct {
 	AfterMs int64           `json:"afterMs"`
 	Data    json.RawMessage `json:"data"`
 }
 
-// Bounds of a recording: past them it stops and says so.
+// LoadRecording reads a recording file (Recorder wrote it).
+func LoadRecording(path string) (*Recording, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("upstream replay: %w", err)
+	}
+	var rec Recording
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return nil, fmt.Errorf("upstream replay %s: not a recording: %w", path, err)
+	}
+	if len(rec.Card) == 0 {
+		return nil, fmt.Errorf("upstream replay %s: the recording holds no card", path)
+	}
+	return &rec, nil
+}
+
+// Bounds of a recording: past them it stops and says so. A card counts
+// as an exchange.
 const (
 	MaxRecordedExchanges = 1000
 	MaxRecordingBytes    = 16 << 20
 )
 
+// WriteInterval is the least time between two writes of a recording's
+// file: what came in between is written together, so that a busy agent
+// costs at most MaxRecordingBytes of disk writes per interval, not a
+// rewrite of the whole file per exchange.
+const WriteInterval = time.Second
+
 // Recorder writes a Recording to a file as exchanges end (atomically: a
-// crash leaves the last complete file). It is safe for concurrent use.
+// crash leaves the last complete file, at most WriteInterval behind).
+// It is safe for concurrent use.
 type Recorder struct {
-	mu    sync.Mutex
-	path  string
-	rec   Recording
-	bytes int
+	mu      sync.Mutex
+	path    string
+	rec     Recording
+	bytes   int
+	written time.Time   // the last write
+	pending *time.Timer // the write of what came since, when one is due
+	writes  int         // how many times the file was written
 }
 
 // NewRecorder records the agent at agent into path.
@@ -91,16 +130,47 @@ func (r *Recorder) redact(names ...string) {
 	slices.Sort(r.rec.Redacted)
 }
 
-// card keeps the agent's card.
+// card keeps the agent's card: the first one, then each that differs
+// from the one before.
 func (r *Recorder) card(body []byte, redacted []string) {
 	if r == nil {
 		return
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.rec.Card = append(json.RawMessage(nil), body...)
 	r.redact(redacted...)
-	r.writeLocked()
+	last := r.rec.Card
+	if n := len(r.rec.CardChanges); n > 0 {
+		last = r.rec.CardChanges[n-1].Card
+	}
+	card := compact(body)
+	switch {
+	case last == nil:
+		r.rec.Card = card
+		r.bytes += len(card)
+	case bytes.Equal(card, last):
+		return
+	case r.keepLocked(len(card)):
+		r.rec.CardChanges = append(r.rec.CardChanges, CardChange{AfterExchanges: len(r.rec.Exchanges), Card: card})
+	}
+	r.saveLocked()
+}
+
+// keepLocked reports whether an item of size bytes fits the recording's
+// bounds, and counts it; past them the recording stops, saying why.
+func (r *Recorder) keepLocked(size int) bool {
+	switch {
+	case r.rec.Stopped != "":
+		return false
+	case len(r.rec.Exchanges)+len(r.rec.CardChanges) >= MaxRecordedExchanges:
+		r.rec.Stopped = "the recording holds its maximum of exchanges"
+		return false
+	case r.bytes+size > MaxRecordingBytes:
+		r.rec.Stopped = "the recording reached its maximum size"
+		return false
+	}
+	r.bytes += size
+	return true
 }
 
 // add keeps one finished exchange.
@@ -111,33 +181,50 @@ func (r *Recorder) add(x Exchange, redacted []string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.redact(redacted...)
-	if r.rec.Stopped != "" {
-		return
-	}
 	size := len(x.Body) + len(x.Params)
 	for _, e := range x.Events {
 		size += len(e.Data)
 	}
-	switch {
-	case len(r.rec.Exchanges) >= MaxRecordedExchanges:
-		r.rec.Stopped = "the recording holds its maximum of exchanges"
-	case r.bytes+size > MaxRecordingBytes:
-		r.rec.Stopped = "the recording reached its maximum size"
-	default:
+	if r.keepLocked(size) {
 		r.rec.Exchanges = append(r.rec.Exchanges, x)
-		r.bytes += size
 	}
-	r.writeLocked()
+	r.saveLocked()
 }
 
-// Flush writes the recording as it is now.
+// saveLocked writes the file now when the last write is WriteInterval
+// old, else makes sure a write follows when it is.
+func (r *Recorder) saveLocked() {
+	wait := WriteInterval - time.Since(r.written)
+	switch {
+	case r.pending != nil:
+	case wait <= 0:
+		_ = r.writeLocked() // a failing disk fails the next Flush too
+	default:
+		r.pending = time.AfterFunc(wait, func() {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			if r.pending != nil {
+				r.pending = nil
+				_ = r.writeLocked()
+			}
+		})
+	}
+}
+
+// Flush writes the recording as it is now, a write still due included.
 func (r *Recorder) Flush() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.pending != nil {
+		r.pending.Stop()
+		r.pending = nil
+	}
 	return r.writeLocked()
 }
 
 func (r *Recorder) writeLocked() error {
+	r.written = time.Now()
+	r.writes++
 	b, err := json.MarshalIndent(r.rec, "", " ")
 	if err != nil {
 		return err

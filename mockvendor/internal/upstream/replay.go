@@ -16,15 +16,17 @@ const MaxReplayDelay = 5 * time.Second
 
 // replayer answers the client's requests from a Recording, as the agent
 // answered them (an http.RoundTripper in place of the network): the card
-// to any GET; a JSON-RPC call with a recorded answer of its method, the
+// to any GET (the one the agent served after as many exchanges as have
+// been replayed: its CardChanges come back in their place); a JSON-RPC call with a recorded answer of its method, the
 // one of the task it names first, else the method's answers in their
 // recorded order (the last one repeating once they run out); the
 // response's id is the request's. A method never recorded gets -32601, a
 // task never recorded -32001.
 type replayer struct {
-	rec  *Recording
-	mu   sync.Mutex
-	next map[string]int // the method's next answer, in recorded order
+	rec   *Recording
+	mu    sync.Mutex
+	next  map[string]int // the method's next answer, in recorded order
+	calls int            // the calls answered so far
 }
 
 func newReplayer(rec *Recording) *replayer {
@@ -34,7 +36,7 @@ func newReplayer(rec *Recording) *replayer {
 // RoundTrip answers r from the recording.
 func (p *replayer) RoundTrip(r *http.Request) (*http.Response, error) {
 	if r.Method == http.MethodGet {
-		return answer(r, http.StatusOK, "application/json", "", io.NopCloser(bytes.NewReader(p.rec.Card))), nil
+		return answer(r, http.StatusOK, "application/json", "", io.NopCloser(bytes.NewReader(p.card()))), nil
 	}
 	var env struct {
 		ID     json.RawMessage `json:"id"`
@@ -57,11 +59,26 @@ func (p *replayer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return answer(r, x.Status, x.ContentType, x.A2AVersion, pr), nil
 }
 
+// card is the card the agent served after as many exchanges as the
+// replay has answered.
+func (p *replayer) card() []byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	card := p.rec.Card
+	for _, c := range p.rec.CardChanges {
+		if c.AfterExchanges <= p.calls {
+			card = c.Card
+		}
+	}
+	return card
+}
+
 // find is the recorded exchange that answers method for task ("": none
 // named), or the error answer when there is none.
 func (p *replayer) find(method, task string) (*Exchange, []byte) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.calls++
 	var of []*Exchange
 	for i := range p.rec.Exchanges {
 		x := &p.rec.Exchanges[i]

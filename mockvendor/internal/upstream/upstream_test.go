@@ -1,11 +1,16 @@
 package upstream
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/a2a"
 )
@@ -99,4 +104,113 @@ func TestDecodeEnvelope(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRecorderKeepsCardChanges: the first card, then each card that
+// differs from the one before, at the count of exchanges it came after;
+// a replay serves each from that many calls on.
+func TestRecorderKeepsCardChanges(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "agent.recording.json")
+	r := NewRecorder(path, "https://agent.example")
+	send := Exchange{Method: "message/send", Status: 200, Body: json.RawMessage(`{"jsonrpc":"2.0","id":1,"result":{"kind":"task"}}`)}
+	r.card([]byte(`{"skills": [{"id": "invoice"}]}`), nil)
+	r.add(send, nil)
+	r.card([]byte(`{"skills":[{"id":"invoice"}]}`), nil) // the same card, spaced otherwise
+	r.add(send, nil)
+	r.card([]byte(`{"skills":[{"id":"invoice-v2"}]}`), nil)
+	if err := r.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := LoadRecording(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(compact(rec.Card)) != `{"skills":[{"id":"invoice"}]}` || len(rec.CardChanges) != 1 ||
+		rec.CardChanges[0].AfterExchanges != 2 || string(compact(rec.CardChanges[0].Card)) != `{"skills":[{"id":"invoice-v2"}]}` {
+		t.Fatalf("card %s, changes %+v; want the first card, then invoice-v2 after 2 exchanges", rec.Card, rec.CardChanges)
+	}
+	p := newReplayer(rec)
+	var served []string
+	for i := 0; i < 4; i++ {
+		served = append(served, tReplayCard(t, p))
+		tReplayCall(t, p, "message/send")
+	}
+	want := []string{"invoice", "invoice", "invoice-v2", "invoice-v2"}
+	if !slices.Equal(served, want) {
+		t.Errorf("replayed cards %q, want %q", served, want)
+	}
+}
+
+// TestRecorderCoalescesWrites: a burst of exchanges is written once at
+// its start and once WriteInterval later, not once per exchange; Flush
+// writes what came since at once.
+func TestRecorderCoalescesWrites(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "agent.recording.json")
+	r := NewRecorder(path, "https://agent.example")
+	x := Exchange{Method: "message/send", Status: 200, Body: json.RawMessage(`{"jsonrpc":"2.0","id":1,"result":{}}`)}
+	r.card([]byte(`{"skills":[{"id":"invoice"}]}`), nil) // written at once
+	const burst = 500
+	for i := 0; i < burst; i++ {
+		r.add(x, nil)
+	}
+	r.mu.Lock()
+	writes := r.writes
+	r.mu.Unlock()
+	if writes != 1 {
+		t.Errorf("a card and %d exchanges wrote the file %d times at once, want 1 (the rest due within %s)", burst, writes, WriteInterval)
+	}
+	if n := tRecorded(t, path); n != 0 {
+		t.Errorf("the file before the interval holds %d exchanges, want none yet (the card alone)", n)
+	}
+	time.Sleep(WriteInterval + 300*time.Millisecond)
+	if n := tRecorded(t, path); n != burst {
+		t.Errorf("after the interval the file holds %d exchanges, want %d", n, burst)
+	}
+	r.add(x, nil)
+	if err := r.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	r.mu.Lock()
+	writes = r.writes
+	r.mu.Unlock()
+	if n := tRecorded(t, path); n != burst+1 || writes != 3 {
+		t.Errorf("after Flush the file holds %d exchanges in %d writes, want %d in 3", n, writes, burst+1)
+	}
+}
+
+func tReplayCard(t *testing.T, p *replayer) string {
+	t.Helper()
+	resp, err := p.RoundTrip(httptest.NewRequest(http.MethodGet, "https://agent.example/.well-known/agent-card.json", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var card struct {
+		Skills []struct {
+			ID string `json:"id"`
+		} `json:"skills"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&card); err != nil || len(card.Skills) != 1 {
+		t.Fatalf("replayed card: %v", err)
+	}
+	return card.Skills[0].ID
+}
+
+func tReplayCall(t *testing.T, p *replayer, method string) {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":7,"method":"` + method + `","params":{}}`
+	resp, err := p.RoundTrip(httptest.NewRequest(http.MethodPost, "https://agent.example/rpc", strings.NewReader(body)))
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("replayed %s: %v", method, err)
+	}
+	resp.Body.Close()
+}
+
+// tRecorded is how many exchanges the recording file at path holds.
+func tRecorded(t *testing.T, path string) int {
+	t.Helper()
+	rec, err := LoadRecording(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(rec.Exchanges)
 }
