@@ -109,7 +109,7 @@ func TestUpstreamFailuresAnswerAsAGateway(t *testing.T) {
 		grpc      codes.Code // gRPC
 		lastEvent string     // a stream's end: "error" or "broken"
 	}{
-		{agent: "slow", status: http.StatusGatewayTimeout, rest: "DEADLINE_EXCEEDED", grpc: codes.DeadlineExceeded},
+		{agent: "slow", status: http.StatusGatewayTimeout, rest: "DEADLINE_EXCEEDED", grpc: codes.Unavailable},
 		{agent: "garbage", status: http.StatusBadGateway, rest: "UNAVAILABLE", grpc: codes.Unavailable},
 		{agent: "gigantic", status: http.StatusBadGateway, rest: "UNAVAILABLE", grpc: codes.Unavailable},
 		{agent: "stream-stalls", stream: true, lastEvent: "error"},

@@ -9,8 +9,8 @@
 // bytes of an answer or of one stream event, the wait between events, the
 // connections to the agent) and every way it can fail short of an answer
 // is an *Error value saying whether the agent was unreachable or too slow,
-// which the bindings answer as a gateway would (502 or 504, UNAVAILABLE or
-// DEADLINE_EXCEEDED). An A2A error the agent answered is an *a2a.Error,
+// which the bindings answer as a gateway would (HTTP 502 or 504; in gRPC
+// UNAVAILABLE either way). An A2A error the agent answered is an *a2a.Error,
 // passed on as the agent worded it.
 //
 // It may import mockvendor/internal/a2a and mockvendor/internal/trace, and

@@ -22,7 +22,12 @@ import (
 
 // Code is the gRPC status code of the A2A error code code answered with
 // HTTP status httpStatus (binding.WireError): 401 is UNAUTHENTICATED and
-// 413 RESOURCE_EXHAUSTED whatever the code; else A2A 1.0.1 §5.4's table
+// 413 RESOURCE_EXHAUSTED whatever the code; a gateway's 502 and 504 (the
+// agent behind a proxied vendor unreachable or too slow) are UNAVAILABLE,
+// as gRPC's HTTP-to-gRPC status mapping (grpc/grpc doc/http-grpc-status-
+// mapping.md) has them and Envoy answers its own upstream timeouts, not
+// DEADLINE_EXCEEDED, which a client reads as its own deadline run out;
+// else A2A 1.0.1 §5.4's table
 // for the A2A errors, INVALID_ARGUMENT for JSON-RPC's parse, request and
 // params errors, UNIMPLEMENTED for -32601, INTERNAL for -32603 and the
 // rest of the server-error range (-32000 to -32099), UNKNOWN otherwise.
@@ -32,10 +37,8 @@ func Code(code, httpStatus int) codes.Code {
 		return codes.Unauthenticated
 	case http.StatusRequestEntityTooLarge:
 		return codes.ResourceExhausted
-	case http.StatusBadGateway:
+	case http.StatusBadGateway, http.StatusGatewayTimeout:
 		return codes.Unavailable
-	case http.StatusGatewayTimeout:
-		return codes.DeadlineExceeded
 	}
 	switch code {
 	case a2a.CodeTaskNotFound:

@@ -35,6 +35,8 @@ func TestCode(t *testing.T) {
 		{-32000, 200, codes.Internal},
 		{-32000, http.StatusUnauthorized, codes.Unauthenticated},
 		{-32600, http.StatusRequestEntityTooLarge, codes.ResourceExhausted},
+		{-32603, http.StatusBadGateway, codes.Unavailable},     // a proxied agent unreachable
+		{-32603, http.StatusGatewayTimeout, codes.Unavailable}, // or too slow: as Envoy answers
 		{42, 200, codes.Unknown},
 	} {
 		if got := Code(c.code, c.http); got != c.want {
