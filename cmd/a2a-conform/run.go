@@ -21,7 +21,6 @@ import (
 	"github.com/a2a-conform/a2a-conform/suite/driver"
 )
 
-// builtins are the orchestrators shipped with the harness.
 // builtins are the orchestrators builtin:NAME names, a fresh one for
 // every session (so scenarios can run in parallel).
 func builtins() map[string]func() driver.GoOrchestrator {
@@ -48,104 +47,35 @@ func (p *profileFlag) Set(v string) error {
 }
 
 func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	orch := fs.String("orchestrator", "builtin:reference", "orchestrator under test: builtin:reference, builtin:naive, exec:COMMAND, http://URL")
-	var profiles profileFlag
-	fs.Var(&profiles, "profile", "profile to judge conformance by (repeatable; default: all)")
-	labels := fs.String("label-filter", "", "Ginkgo label filter over check ids, scenarios, areas, profiles and levels")
-	var out reportFiles
-	out.flags(fs)
-	shardFlag := fs.String("shard", "", "run only shard `K/N` of the scenarios (catalog index mod N == K-1); merge the reports with 'a2a-conform report merge'")
-	baselineFile := fs.String("baseline", "", "baseline file of expected failures {\"ID-or-glob\": \"reason\"}")
-	slow := fs.Bool("slow", false, "also run scenarios labelled slow (CARD-007 waits 301 s, CARD-009 61 s)")
-	verbose := fs.Bool("verbose", false, "show Ginkgo's own progress report on stderr")
-	rerun := fs.String("rerun-failed", "", "run again only the scenarios of this JSON report with a check that failed, was not exercised or met a harness error (with --label-filter: both must select)")
-	parallel := fs.Int("parallel", 0, "run this many scenarios at once (0: max(4, the number of CPUs); an http orchestrator gets at most the sessions its hello declares, one without a declaration); the results do not depend on it")
-	failFast := fs.Bool("fail-fast", false, "stop at the first scenario in which the orchestrator gave no usable answer (it crashed, hung or broke the contract), exit 2; without it the run stops after 3 in a row")
-	eventsFile := fs.String("events", "", "write one JSON line per event to this `file` as it happens: scenario-start, check (with its result), scenario-end, run-end")
-	dryRun := fs.Bool("dry-run", false, "print the scenarios and checks the filters (--label-filter, --profile, --shard, --slow) select, and exit without running them")
-	timeScale := fs.String("time-scale", "1", "stage the scenarios' own waits (a task's work, a late first frame and the card's timeout, a delegation's deadline, pauses between delegations) at `F` times their length, 0 < F <= 1; the report records F, and a run at another F than 1 is not a real-time measurement")
-	var seed seedFlag
-	fs.Var(&seed, "seed", "run the scenarios in an order shuffled with this `N` (printed, so a run can be repeated), or with a new seed for 'random'; default: catalog order")
-	var uf upstreamFlags
-	fs.Var(&uf.specs, "upstream", "put a real agent in the place of a fleet vendor, `VENDOR=URL` (e.g. d=https://agent.example.com); runs only the scenarios it can play (docs/proxy.md); repeatable")
-	fs.StringVar(&uf.caFile, "upstream-ca", "", "PEM `file` of the CA certificates that verify the --upstream agents (default: the system's)")
-	fs.Var(&uf.headers, "upstream-header", "a header sent to every --upstream agent, `'Name: value'` (${VAR} is read from the environment); repeatable")
-	var opts driver.Options
-	fs.DurationVar(&opts.HelloTimeout, "hello-timeout", driver.DefaultHelloTimeout,
-		"how long to wait for the orchestrator's hello answer (exec), or for its reset and hello answers (http); a silent one is unnamed")
-	fs.DurationVar(&opts.StartupGrace, "startup-grace", 0,
-		"time the orchestrator may take to start: the first delegation's deadline starts when it has answered hello or this has run out (0: no grace; exec and http)")
-	fs.DurationVar(&opts.Deadline, "deadline", 0,
-		"replace every delegation's deadlineMs with this (0: the scenario's, 20s by default)")
-	if err := fs.Parse(args); err != nil {
-		return flagError(err)
+	o, err := parseRun(args, stderr)
+	if o == nil {
+		return err // nil after -h: the usage was printed
 	}
-	if fs.NArg() > 0 {
-		return &usageError{fmt.Sprintf("run takes no arguments, got %q", fs.Args())}
-	}
-	for name, v := range map[string]time.Duration{"--hello-timeout": opts.HelloTimeout, "--startup-grace": opts.StartupGrace, "--deadline": opts.Deadline} {
-		if v < 0 {
-			return &exitError{code: 2, err: fmt.Errorf("%s %v: must not be negative", name, v)}
-		}
-	}
-	if *parallel < 0 {
-		return &exitError{code: 2, err: fmt.Errorf("--parallel %d: must not be negative", *parallel)}
-	}
-	ts, err := scenarios.ParseTimeScale(*timeScale)
-	if err != nil {
-		return &exitError{code: 2, err: fmt.Errorf("--time-scale: %w", err)}
-	}
-	if opts.Deadline > 0 && opts.Deadline < time.Millisecond {
-		return &exitError{code: 2, err: fmt.Errorf("--deadline %v: less than a millisecond", opts.Deadline)}
-	}
-	d, err := driver.ParseWith(*orch, builtins(), opts)
-	if err != nil {
-		return &exitError{code: 2, err: err}
-	}
-	if err := checkLabelFilter(*labels); err != nil {
-		return &exitError{code: 2, err: err}
-	}
-	if err := out.check(); err != nil {
-		return &exitError{code: 2, err: err}
-	}
-	var shard *suite.ShardSpec
-	if *shardFlag != "" {
-		if shard, err = suite.ParseShard(*shardFlag); err != nil {
-			return &exitError{code: 2, err: err}
-		}
-	}
-	var bl suite.Baseline
-	if *baselineFile != "" {
-		if bl, err = suite.LoadBaseline(*baselineFile); err != nil {
-			return &exitError{code: 2, err: err}
-		}
-	}
-	if *rerun != "" {
-		again, err := rerunFilter(*rerun)
+	if o.rerun != "" {
+		again, err := rerunFilter(o.rerun)
 		if err != nil {
 			return err
 		}
-		*labels = joinFilters(*labels, again)
+		o.labels = joinFilters(o.labels, again)
 	}
-	catalog, uses, err := upstreamCatalog(ctx, ts, uf)
+	catalog, uses, err := upstreamCatalog(ctx, o.timeScale, o.upstreams)
 	if err != nil {
 		return err
 	}
-	if *dryRun {
+	filter := withProfiles(o.labels, o.profiles)
+	if o.dryRun {
 		all := scenarios.All()
 		if catalog != nil {
 			all = catalog
 		}
-		if shard != nil {
-			all = shard.Select(all)
+		if o.shard != nil {
+			all = o.shard.Select(all)
 		}
-		return printSelection(stdout, all, withProfiles(*labels, profiles), *slow)
+		return printSelection(stdout, all, filter, o.slow)
 	}
 	var events io.Writer
-	if *eventsFile != "" {
-		f, err := os.Create(*eventsFile)
+	if o.eventsFile != "" {
+		f, err := os.Create(o.eventsFile)
 		if err != nil {
 			return &exitError{code: 2, err: fmt.Errorf("--events: %w", err)}
 		}
@@ -154,63 +84,163 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	// Last of the checks, as it may wait (--startup-grace): is the
 	// orchestrator there at all? If not, a run would only score that.
-	if err := driver.Preflight(ctx, d); err != nil {
+	if err := driver.Preflight(ctx, o.driver); err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	filter := withProfiles(*labels, profiles)
-	if seed != 0 {
-		fmt.Fprintf(stdout, "a2a-conform: scenarios in shuffled order, --seed %d (repeat the order with the same --seed)\n", int64(seed))
+	if o.seed != 0 {
+		fmt.Fprintf(stdout, "a2a-conform: scenarios in shuffled order, --seed %d (repeat the order with the same --seed)\n", int64(o.seed))
 	}
-	t := &cliT{}
-	ginkgoOut := io.Discard
-	if *verbose {
-		ginkgoOut = stderr
-	}
+	cfg := o.suiteConfig(ctx, stdout, stderr)
+	cfg.Scenarios, cfg.Upstreams, cfg.LabelFilter, cfg.Events = catalog, uses, filter, events
 	// The reports are written here rather than by suite.Run, so that run and
 	// report merge write them the same way. An interrupt (SIGINT, SIGTERM)
 	// makes Run return early with the report of what finished, Complete
 	// false: ctx stops the scenario under way; Ginkgo, which handles the same
 	// signals during RunSpecs, skips the rest and still reports.
-	report, err := suite.Run(t, suite.Config{
-		Context:         ctx,
-		Shard:           shard,
-		Seed:            int64(seed),
-		TimeScale:       ts,
-		GinkgoOutput:    ginkgoOut,
-		NoColor:         !isTerminal(stderr),
-		Progress:        map[bool]io.Writer{true: stderr}[isTerminal(stderr)],
-		Driver:          d,
-		Scenarios:       catalog,
-		Upstreams:       uses,
-		Orchestrator:    *orch,
-		LabelFilter:     filter,
-		Parallel:        *parallel,
-		StopAfterBroken: map[bool]int{true: 1}[*failFast],
-		Events:          events,
-		IncludeSlow:     *slow,
-		Baseline:        bl,
-		Out:             stdout,
-		Version:         toolVersion(),
-		// After each scenario the reports of what finished are written,
-		// so a harness that dies (out of memory, killed) leaves them; the
-		// full reports replace them at the end.
-		Partial: func(r *suite.Report) { _ = out.write(r) },
-	})
+	report, err := suite.Run(&cliT{}, cfg)
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
 	if report == nil {
 		return &exitError{code: 2, err: fmt.Errorf("the suite produced no report")}
 	}
-	werr := out.write(report)
+	werr := o.out.write(report)
 	writeUpstreams(stdout, report.Upstreams)
 	suite.WriteScorecard(stdout, report)
 	writeFailures(stdout, report)
-	writeNotRun(stdout, filter, *slow, shard)
+	writeNotRun(stdout, filter, o.slow, o.shard)
 	if werr != nil {
 		return &exitError{code: 2, err: werr}
 	}
-	return verdictExit(report, profiles)
+	return verdictExit(report, o.profiles)
+}
+
+// runOptions are run's command line, parsed and checked.
+type runOptions struct {
+	orch, labels, rerun, eventsFile string
+	profiles                        profileFlag
+	out                             reportFiles
+	shard                           *suite.ShardSpec
+	baseline                        suite.Baseline
+	slow, verbose, failFast, dryRun bool
+	parallel                        int
+	timeScale                       scenarios.TimeScale
+	seed                            seedFlag
+	upstreams                       upstreamFlags
+	driver                          driver.Driver
+}
+
+// parseRun reads run's flags: nil and a usage error, an exit 2 naming the
+// flag whose value is wrong, or no error after -h (the usage printed).
+func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
+	o := &runOptions{}
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.orch, "orchestrator", "builtin:reference", "orchestrator under test: builtin:reference, builtin:naive, exec:COMMAND, http://URL")
+	fs.Var(&o.profiles, "profile", "profile to judge conformance by (repeatable; default: all)")
+	fs.StringVar(&o.labels, "label-filter", "", "Ginkgo label filter over check ids, scenarios, areas, profiles and levels")
+	o.out.flags(fs)
+	shard := fs.String("shard", "", "run only shard `K/N` of the scenarios (catalog index mod N == K-1); merge the reports with 'a2a-conform report merge'")
+	baseline := fs.String("baseline", "", "baseline file of expected failures {\"ID-or-glob\": \"reason\"}")
+	fs.BoolVar(&o.slow, "slow", false, "also run scenarios labelled slow (CARD-007 waits 301 s, CARD-009 61 s)")
+	fs.BoolVar(&o.verbose, "verbose", false, "show Ginkgo's own progress report on stderr")
+	fs.StringVar(&o.rerun, "rerun-failed", "", "run again only the scenarios of this JSON report with a check that failed, was not exercised or met a harness error (with --label-filter: both must select)")
+	fs.IntVar(&o.parallel, "parallel", 0, "run this many scenarios at once (0: max(4, the number of CPUs); an http orchestrator gets at most the sessions its hello declares, one without a declaration); the results do not depend on it")
+	fs.BoolVar(&o.failFast, "fail-fast", false, "stop at the first scenario in which the orchestrator gave no usable answer (it crashed, hung or broke the contract), exit 2; without it the run stops after 3 in a row")
+	fs.StringVar(&o.eventsFile, "events", "", "write one JSON line per event to this `file` as it happens: scenario-start, check (with its result), scenario-end, run-end")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "print the scenarios and checks the filters (--label-filter, --profile, --shard, --slow) select, and exit without running them")
+	timeScale := fs.String("time-scale", "1", "stage the scenarios' own waits (a task's work, a late first frame and the card's timeout, a delegation's deadline, pauses between delegations) at `F` times their length, 0 < F <= 1; the report records F, and a run at another F than 1 is not a real-time measurement")
+	fs.Var(&o.seed, "seed", "run the scenarios in an order shuffled with this `N` (printed, so a run can be repeated), or with a new seed for 'random'; default: catalog order")
+	fs.Var(&o.upstreams.specs, "upstream", "put a real agent in the place of a fleet vendor, `VENDOR=URL` (e.g. d=https://agent.example.com); runs only the scenarios it can play (docs/proxy.md); repeatable")
+	fs.StringVar(&o.upstreams.caFile, "upstream-ca", "", "PEM `file` of the CA certificates that verify the --upstream agents (default: the system's)")
+	fs.Var(&o.upstreams.headers, "upstream-header", "a header sent to every --upstream agent, `'Name: value'` (${VAR} is read from the environment); repeatable")
+	var dopts driver.Options
+	fs.DurationVar(&dopts.HelloTimeout, "hello-timeout", driver.DefaultHelloTimeout,
+		"how long to wait for the orchestrator's hello answer (exec), or for its reset and hello answers (http); a silent one is unnamed")
+	fs.DurationVar(&dopts.StartupGrace, "startup-grace", 0,
+		"time the orchestrator may take to start: the first delegation's deadline starts when it has answered hello or this has run out (0: no grace; exec and http)")
+	fs.DurationVar(&dopts.Deadline, "deadline", 0,
+		"replace every delegation's deadlineMs with this (0: the scenario's, 20s by default)")
+	if err := fs.Parse(args); err != nil {
+		return nil, flagError(err)
+	}
+	if fs.NArg() > 0 {
+		return nil, &usageError{fmt.Sprintf("run takes no arguments, got %q", fs.Args())}
+	}
+	if err := o.check(dopts, *shard, *baseline, *timeScale); err != nil {
+		return nil, &exitError{code: 2, err: err}
+	}
+	return o, nil
+}
+
+// check checks the flags' values and reads what they name: the driver of
+// the orchestrator, the shard, the baseline file and the time scale.
+func (o *runOptions) check(dopts driver.Options, shard, baseline, timeScale string) error {
+	for name, v := range map[string]time.Duration{"--hello-timeout": dopts.HelloTimeout, "--startup-grace": dopts.StartupGrace, "--deadline": dopts.Deadline} {
+		if v < 0 {
+			return fmt.Errorf("%s %v: must not be negative", name, v)
+		}
+	}
+	if o.parallel < 0 {
+		return fmt.Errorf("--parallel %d: must not be negative", o.parallel)
+	}
+	var err error
+	if o.timeScale, err = scenarios.ParseTimeScale(timeScale); err != nil {
+		return fmt.Errorf("--time-scale: %w", err)
+	}
+	if dopts.Deadline > 0 && dopts.Deadline < time.Millisecond {
+		return fmt.Errorf("--deadline %v: less than a millisecond", dopts.Deadline)
+	}
+	if o.driver, err = driver.ParseWith(o.orch, builtins(), dopts); err != nil {
+		return err
+	}
+	if err := checkLabelFilter(o.labels); err != nil {
+		return err
+	}
+	if err := o.out.check(); err != nil {
+		return err
+	}
+	if shard != "" {
+		if o.shard, err = suite.ParseShard(shard); err != nil {
+			return err
+		}
+	}
+	if baseline != "" {
+		if o.baseline, err = suite.LoadBaseline(baseline); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// suiteConfig is the suite's configuration of the run, but for what the
+// run resolves after the flags (the catalog, the filter, the events).
+func (o *runOptions) suiteConfig(ctx context.Context, stdout, stderr io.Writer) suite.Config {
+	ginkgoOut := io.Discard
+	if o.verbose {
+		ginkgoOut = stderr
+	}
+	return suite.Config{
+		Context:         ctx,
+		Shard:           o.shard,
+		Seed:            int64(o.seed),
+		TimeScale:       o.timeScale,
+		GinkgoOutput:    ginkgoOut,
+		NoColor:         !isTerminal(stderr),
+		Progress:        map[bool]io.Writer{true: stderr}[isTerminal(stderr)],
+		Driver:          o.driver,
+		Orchestrator:    o.orch,
+		Parallel:        o.parallel,
+		StopAfterBroken: map[bool]int{true: 1}[o.failFast],
+		IncludeSlow:     o.slow,
+		Baseline:        o.baseline,
+		Out:             stdout,
+		Version:         toolVersion(),
+		// After each scenario the reports of what finished are written,
+		// so a harness that dies (out of memory, killed) leaves them; the
+		// full reports replace them at the end.
+		Partial: func(r *suite.Report) { _ = o.out.write(r) },
+	}
 }
 
 // writeNotRun prints what the run left out and why: the slow scenarios
