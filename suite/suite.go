@@ -119,41 +119,11 @@ const (
 // scored report (nil on parallel processes other than the first, which
 // report through process 1).
 func Run(t ginkgo.GinkgoTestingT, cfg Config) (*Report, error) {
-	if cfg.Driver == nil {
-		return nil, fmt.Errorf("suite: no orchestrator driver")
-	}
-	if cfg.TimeScale == 0 {
-		cfg.TimeScale = scenarios.RealTime
-	}
-	if err := cfg.TimeScale.Validate(); err != nil {
-		return nil, fmt.Errorf("suite: %w", err)
+	cfg, err := cfg.complete()
+	if err != nil {
+		return nil, err
 	}
 	all := cfg.Scenarios
-	if all == nil {
-		all = scenarios.Catalog(cfg.TimeScale)
-	}
-	if err := scenarios.Validate(all); err != nil {
-		return nil, err
-	}
-	if err := sameScale(all, cfg.TimeScale); err != nil {
-		return nil, err
-	}
-	if cfg.Out == nil {
-		cfg.Out = os.Stdout
-	}
-	if cfg.Orchestrator == "" {
-		cfg.Orchestrator = cfg.Driver.Name()
-	}
-	if cfg.Context == nil {
-		cfg.Context = context.Background()
-	}
-	if cfg.Shard != nil {
-		all = cfg.Shard.Select(all)
-		if len(all) == 0 {
-			return nil, fmt.Errorf("suite: shard %s selects no scenario", cfg.Shard)
-		}
-	}
-	cfg.Scenarios = all
 	ctx, stop := context.WithCancelCause(cfg.Context)
 	defer stop(nil)
 	cfg.Context = ctx
@@ -194,14 +164,8 @@ func Run(t ginkgo.GinkgoTestingT, cfg Config) (*Report, error) {
 	if suiteCfg.ParallelTotal <= 1 {
 		// Ginkgo runs every spec in this process: execute the selected
 		// scenarios ahead, several at once.
-		if sel, err := Select(order, suiteCfg.LabelFilter, true); err == nil {
-			picked := make([]*scenarios.Scenario, len(sel))
-			for i, x := range sel {
-				picked[i] = x.Scenario
-			}
-			exec.pool = startAhead(cfg.Context, picked, exec.run, parallelism(cfg.Parallel, cfg.Driver))
-			exec.pool.progress, exec.pool.every = cfg.Progress, ProgressEvery
-			defer exec.pool.stop()
+		if pool := exec.startPool(cfg, order, suiteCfg.LabelFilter); pool != nil {
+			defer pool.stop()
 		}
 	}
 	repCfg.SilenceSkips = true
@@ -220,6 +184,70 @@ func Run(t ginkgo.GinkgoTestingT, cfg Config) (*Report, error) {
 	}
 	report.StoppedEarly = stoppedEarly(ctx)
 	exec.events.runEnd(report)
+	writeReports(report, cfg)
+	return report, nil
+}
+
+// complete checks cfg and fills in its defaults: the catalog at its time
+// scale, stdout, the driver's name, a background context; the shard's
+// scenarios when it names one.
+func (cfg Config) complete() (Config, error) {
+	if cfg.Driver == nil {
+		return cfg, fmt.Errorf("suite: no orchestrator driver")
+	}
+	if cfg.TimeScale == 0 {
+		cfg.TimeScale = scenarios.RealTime
+	}
+	if err := cfg.TimeScale.Validate(); err != nil {
+		return cfg, fmt.Errorf("suite: %w", err)
+	}
+	if cfg.Scenarios == nil {
+		cfg.Scenarios = scenarios.Catalog(cfg.TimeScale)
+	}
+	if err := scenarios.Validate(cfg.Scenarios); err != nil {
+		return cfg, err
+	}
+	if err := sameScale(cfg.Scenarios, cfg.TimeScale); err != nil {
+		return cfg, err
+	}
+	if cfg.Out == nil {
+		cfg.Out = os.Stdout
+	}
+	if cfg.Orchestrator == "" {
+		cfg.Orchestrator = cfg.Driver.Name()
+	}
+	if cfg.Context == nil {
+		cfg.Context = context.Background()
+	}
+	if cfg.Shard != nil {
+		cfg.Scenarios = cfg.Shard.Select(cfg.Scenarios)
+		if len(cfg.Scenarios) == 0 {
+			return cfg, fmt.Errorf("suite: shard %s selects no scenario", cfg.Shard)
+		}
+	}
+	return cfg, nil
+}
+
+// startPool starts executing the scenarios of order that filter selects,
+// several at once, ahead of the specs that judge them: the pool, nil when
+// the filter does not parse (Ginkgo reports it).
+func (e *executor) startPool(cfg Config, order []*scenarios.Scenario, filter string) *ahead {
+	sel, err := Select(order, filter, true)
+	if err != nil {
+		return nil
+	}
+	picked := make([]*scenarios.Scenario, len(sel))
+	for i, x := range sel {
+		picked[i] = x.Scenario
+	}
+	e.pool = startAhead(cfg.Context, picked, e.run, parallelism(cfg.Parallel, cfg.Driver))
+	e.pool.progress, e.pool.every = cfg.Progress, ProgressEvery
+	return e.pool
+}
+
+// writeReports writes the report files cfg names; a failure is said on
+// cfg.Out (the run's result stands).
+func writeReports(report *Report, cfg Config) {
 	if cfg.JSONReport != "" {
 		if err := report.WriteJSON(cfg.JSONReport); err != nil {
 			fmt.Fprintf(cfg.Out, "a2a-conform: writing %s: %v\n", cfg.JSONReport, err)
@@ -230,7 +258,6 @@ func Run(t ginkgo.GinkgoTestingT, cfg Config) (*Report, error) {
 			fmt.Fprintf(cfg.Out, "a2a-conform: writing %s: %v\n", cfg.JUnitReport, err)
 		}
 	}
-	return report, nil
 }
 
 // RunOrder is the order Run runs scenarios in: all as given when seed is
