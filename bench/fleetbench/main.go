@@ -179,36 +179,11 @@ func run(rounds int, load loadShape, startups int, dialects []string, only strin
 	if err != nil {
 		return err
 	}
-	fast, err := armedFleet(traceCap, false, nil)
+	env, err := startEnv(traceCap)
 	if err != nil {
 		return err
 	}
-	defer fast.Close()
-	plain, err := armedFleet(traceCap, true, fast.CA())
-	if err != nil {
-		return err
-	}
-	defer plain.Close()
-	adm, err := admin.Start(fast, "")
-	if err != nil {
-		return err
-	}
-	defer adm.Close()
-	caFile, err := os.CreateTemp("", "fleetbench-ca-*.pem")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(caFile.Name())
-	if _, err := caFile.Write(fast.CA().CertPEM()); err != nil {
-		return err
-	}
-	caFile.Close()
-	clientTLS := &tls.Config{RootCAs: fast.CA().Pool(), ServerName: rpcHost, MinVersion: tls.VersionTLS13, MaxVersion: tls.VersionTLS13}
-	cert, err := fast.CA().Issue(rpcHost)
-	if err != nil {
-		return err
-	}
-
+	defer env.close()
 	var targets []*target
 	keep := func(t *target) {
 		if only == "" || slices.Contains(strings.Split(only, ","), t.name) {
@@ -216,66 +191,17 @@ func run(rounds int, load loadShape, startups int, dialects []string, only strin
 		}
 	}
 	for _, d := range dialects {
-		if d == proxyDialect {
-			_, body, err := once(fast.Resolve()[rpcHost+":443"], clientTLS, "10")
-			if err != nil {
-				return err
-			}
-			stop, err := proxyTargets(fast.CA(), cert, body, clientTLS, keep)
-			if err != nil {
-				return err
-			}
-			defer stop()
-			continue
-		}
-		if d == grpcDialect {
-			closeBare, err := grpcTargets(fast.Resolve()[rpcHost+":443"], plain.Resolve()[rpcHost+":443"], cert, clientTLS, keep)
-			if err != nil {
-				return err
-			}
-			defer closeBare()
-			continue
-		}
-		if _, ok := sendBodies[d]; !ok {
-			return fmt.Errorf("unknown dialect %q (03, 10 or grpc)", d)
-		}
-		fastAddr := fast.Resolve()[rpcHost+":443"]
-		plainAddr := plain.Resolve()[rpcHost+":443"]
-		// One request to each fleet gives the bytes the bare server answers;
-		// both paths must answer alike (ids and timestamps aside).
-		hdr, body, err := once(fastAddr, clientTLS, d)
-		if err != nil {
-			return fmt.Errorf("fleet %s: %w", d, err)
-		}
-		_, pbody, err := once(plainAddr, clientTLS, d)
-		if err != nil {
-			return fmt.Errorf("plain fleet %s: %w", d, err)
-		}
-		if norm := func(b []byte) string { return volatile.ReplaceAllString(string(b), "X") }; norm(pbody) != norm(body) {
-			return fmt.Errorf("the plain-JSON fleet answers\n%s\nthe fast path\n%s", pbody, body)
-		}
-		bare, err := startBare(cert, hdr, body)
+		stop, err := env.targets(d, keep)
 		if err != nil {
 			return err
 		}
-		defer bare.Close()
-		if _, b2, err := once(bare.addr, clientTLS, d); err != nil || !bytes.Equal(b2, body) {
-			return fmt.Errorf("bare server: %v", err)
-		}
-		for _, t := range []*target{
-			{name: "fleet", dialect: d, addr: fastAddr},
-			{name: "fleet_plain", dialect: d, addr: plainAddr},
-			{name: "fleet_live", dialect: d, addr: fastAddr, stream: adm.URL + "/admin/trace/stream"},
-			{name: "bare", dialect: d, addr: bare.addr},
-		} {
-			keep(t)
-		}
+		defer stop()
 	}
-	seq0 := fast.Trace().Seq() + plain.Trace().Seq()
+	seq0 := env.fast.Trace().Seq() + env.plain.Trace().Seq()
 	for r := 0; r < rounds; r++ {
 		for i := range targets {
 			t := targets[(i+r)%len(targets)]
-			if err := measure(t, caFile.Name(), adm.Token, load); err != nil {
+			if err := measure(t, env.caFile, env.adm.Token, load); err != nil {
 				return err
 			}
 			fmt.Fprintf(os.Stderr, "round %d %s %s: %.0f req/s, server %.1f us CPU/req, client %.1f\n",
@@ -283,6 +209,125 @@ func run(rounds int, load loadShape, startups int, dialects []string, only strin
 		}
 	}
 	fmt.Printf("fleet_startup_ms=%.1f\n", startup)
+	report(targets, dialects)
+	fmt.Printf("fleet_trace_events=%d\n", env.fast.Trace().Seq()+env.plain.Trace().Seq()-seq0)
+	for _, t := range targets {
+		if t.errs > 0 {
+			return errors.New("some requests failed")
+		}
+	}
+	return nil
+}
+
+// benchEnv is what every lane measures against: the fleet with the JSON
+// fast path (fast) and without it (plain), an admin server on fast (the
+// live trace subscriber), the fleet CA's PEM file for the load client,
+// the client's TLS config and a certificate for the bare servers.
+type benchEnv struct {
+	fast, plain *mockvendor.Fleet
+	adm         *admin.Server
+	caFile      string
+	clientTLS   *tls.Config
+	cert        tls.Certificate
+	closers     []func()
+}
+
+func startEnv(traceCap int) (env *benchEnv, err error) {
+	env = &benchEnv{}
+	defer func() {
+		if err != nil {
+			env.close()
+		}
+	}()
+	if env.fast, err = armedFleet(traceCap, false, nil); err != nil {
+		return nil, err
+	}
+	env.closers = append(env.closers, env.fast.Close)
+	if env.plain, err = armedFleet(traceCap, true, env.fast.CA()); err != nil {
+		return nil, err
+	}
+	env.closers = append(env.closers, env.plain.Close)
+	if env.adm, err = admin.Start(env.fast, ""); err != nil {
+		return nil, err
+	}
+	env.closers = append(env.closers, env.adm.Close)
+	f, err := os.CreateTemp("", "fleetbench-ca-*.pem")
+	if err != nil {
+		return nil, err
+	}
+	env.caFile = f.Name()
+	env.closers = append(env.closers, func() { os.Remove(env.caFile) })
+	_, err = f.Write(env.fast.CA().CertPEM())
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	env.clientTLS = &tls.Config{RootCAs: env.fast.CA().Pool(), ServerName: rpcHost, MinVersion: tls.VersionTLS13, MaxVersion: tls.VersionTLS13}
+	if env.cert, err = env.fast.CA().Issue(rpcHost); err != nil {
+		return nil, err
+	}
+	return env, nil
+}
+
+func (env *benchEnv) close() {
+	for i := len(env.closers) - 1; i >= 0; i-- {
+		env.closers[i]()
+	}
+}
+
+// targets hands keep the targets of dialect d, started: the JSON-RPC
+// dialects' fleet, fleet_plain, fleet_live and bare; the gRPC and proxy
+// lanes' own. stop ends the servers it started.
+func (env *benchEnv) targets(d string, keep func(*target)) (stop func(), err error) {
+	fastAddr, plainAddr := env.fast.Resolve()[rpcHost+":443"], env.plain.Resolve()[rpcHost+":443"]
+	switch d {
+	case proxyDialect:
+		_, body, err := once(fastAddr, env.clientTLS, "10")
+		if err != nil {
+			return nil, err
+		}
+		return proxyTargets(env.fast.CA(), env.cert, body, env.clientTLS, keep)
+	case grpcDialect:
+		return grpcTargets(fastAddr, plainAddr, env.cert, env.clientTLS, keep)
+	}
+	if _, ok := sendBodies[d]; !ok {
+		return nil, fmt.Errorf("unknown dialect %q (03, 10, grpc or proxy)", d)
+	}
+	// One request to each fleet gives the bytes the bare server answers;
+	// both paths must answer alike (ids and timestamps aside).
+	hdr, body, err := once(fastAddr, env.clientTLS, d)
+	if err != nil {
+		return nil, fmt.Errorf("fleet %s: %w", d, err)
+	}
+	_, pbody, err := once(plainAddr, env.clientTLS, d)
+	if err != nil {
+		return nil, fmt.Errorf("plain fleet %s: %w", d, err)
+	}
+	if norm := func(b []byte) string { return volatile.ReplaceAllString(string(b), "X") }; norm(pbody) != norm(body) {
+		return nil, fmt.Errorf("the plain-JSON fleet answers\n%s\nthe fast path\n%s", pbody, body)
+	}
+	bare, err := startBare(env.cert, hdr, body)
+	if err != nil {
+		return nil, err
+	}
+	if _, b2, err := once(bare.addr, env.clientTLS, d); err != nil || !bytes.Equal(b2, body) {
+		bare.Close()
+		return nil, fmt.Errorf("bare server: %v", err)
+	}
+	for _, t := range []*target{
+		{name: "fleet", dialect: d, addr: fastAddr},
+		{name: "fleet_plain", dialect: d, addr: plainAddr},
+		{name: "fleet_live", dialect: d, addr: fastAddr, stream: env.adm.URL + "/admin/trace/stream"},
+		{name: "bare", dialect: d, addr: bare.addr},
+	} {
+		keep(t)
+	}
+	return bare.Close, nil
+}
+
+// report prints each target's figures, then per dialect the server CPU
+// per request side by side and the ratios.
+func report(targets []*target, dialects []string) {
 	byName := map[string]*target{}
 	for _, t := range targets {
 		byName[t.dialect+"_"+t.name] = t
@@ -298,40 +343,37 @@ func run(rounds int, load loadShape, startups int, dialects []string, only strin
 			fmt.Printf("%s_errors=%d\n", p, t.errs)
 		}
 	}
-	// Server CPU per request side by side, then the ratios.
 	for _, d := range dialects {
-		if d == grpcDialect {
+		switch d {
+		case grpcDialect:
 			reportGRPC(byName)
-			continue
-		}
-		if d == proxyDialect {
+		case proxyDialect:
 			reportProxy(byName)
-			continue
-		}
-		for _, n := range []string{"fleet", "bare", "fleet_plain", "fleet_live"} {
-			if t := byName[d+"_"+n]; t != nil {
-				fmt.Printf("%s_server_cpu_us_%s=%.1f\n", d, n, median(t.srvCPU))
-			}
-		}
-		fl, bt, pl, lv := byName[d+"_fleet"], byName[d+"_bare"], byName[d+"_fleet_plain"], byName[d+"_fleet_live"]
-		if fl != nil && bt != nil {
-			fmt.Printf("%s_server_cpu_ratio=%.3f\n", d, median(fl.srvCPU)/median(bt.srvCPU))
-			fmt.Printf("%s_throughput_ratio=%.3f\n", d, median(fl.rps)/median(bt.rps))
-		}
-		if fl != nil && pl != nil {
-			fmt.Printf("%s_fastpath_cpu_gain=%.3f\n", d, 1-median(fl.srvCPU)/median(pl.srvCPU))
-		}
-		if fl != nil && lv != nil {
-			fmt.Printf("%s_live_trace_cpu_cost=%.3f\n", d, median(lv.srvCPU)/median(fl.srvCPU)-1)
+		default:
+			reportJSONRPC(byName, d)
 		}
 	}
-	fmt.Printf("fleet_trace_events=%d\n", fast.Trace().Seq()+plain.Trace().Seq()-seq0)
-	for _, t := range targets {
-		if t.errs > 0 {
-			return errors.New("some requests failed")
+}
+
+// reportJSONRPC prints dialect d's server CPU per request of each target
+// and the fleet's ratios to bare, to fleet_plain and to fleet_live.
+func reportJSONRPC(byName map[string]*target, d string) {
+	for _, n := range []string{"fleet", "bare", "fleet_plain", "fleet_live"} {
+		if t := byName[d+"_"+n]; t != nil {
+			fmt.Printf("%s_server_cpu_us_%s=%.1f\n", d, n, median(t.srvCPU))
 		}
 	}
-	return nil
+	fl, bt, pl, lv := byName[d+"_fleet"], byName[d+"_bare"], byName[d+"_fleet_plain"], byName[d+"_fleet_live"]
+	if fl != nil && bt != nil {
+		fmt.Printf("%s_server_cpu_ratio=%.3f\n", d, median(fl.srvCPU)/median(bt.srvCPU))
+		fmt.Printf("%s_throughput_ratio=%.3f\n", d, median(fl.rps)/median(bt.rps))
+	}
+	if fl != nil && pl != nil {
+		fmt.Printf("%s_fastpath_cpu_gain=%.3f\n", d, 1-median(fl.srvCPU)/median(pl.srvCPU))
+	}
+	if fl != nil && lv != nil {
+		fmt.Printf("%s_live_trace_cpu_cost=%.3f\n", d, median(lv.srvCPU)/median(fl.srvCPU)-1)
+	}
 }
 
 func last(v []float64) float64 {
