@@ -489,6 +489,7 @@ func answerFields(e mockvendor.Event) []field {
 		add("error", fmt.Sprintf("%d %s", e.ErrorCode, e.ErrorMessage))
 	}
 	add("served", e.Served)
+	add("agent", e.Upstream.Summary()) // a real agent behind the vendor (run --upstream)
 	add("faults", strings.Join(e.Faults, ", "))
 	for _, c := range e.Coercions {
 		add("coerced", fmt.Sprintf("part %d: %s → %s", c.Part, c.From, c.To))

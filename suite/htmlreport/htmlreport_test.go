@@ -13,12 +13,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/a2a-conform/a2a-conform/internal/sdkupstream"
 	"github.com/a2a-conform/a2a-conform/internal/testenv"
 
 	"github.com/chromedp/chromedp"
 	"golang.org/x/net/html"
 
 	"github.com/a2a-conform/a2a-conform/examples/orchestrators/naive"
+	"github.com/a2a-conform/a2a-conform/examples/orchestrators/reference"
+	"github.com/a2a-conform/a2a-conform/mockvendor"
 	"github.com/a2a-conform/a2a-conform/scenarios"
 	"github.com/a2a-conform/a2a-conform/suite"
 	"github.com/a2a-conform/a2a-conform/suite/driver"
@@ -339,5 +342,45 @@ func TestReportInBrowser(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "<script>window.__pwned=1</script>") {
 		t.Errorf("the stderr shows %q; want the hostile text as text", stderr)
+	}
+}
+
+// TestReportShowsTheAgent: a scenario played with the a2a-go SDK's server
+// in the place of vendor b (run --upstream) says at its top that vendor b
+// was the real agent, and shows, in the answer of each forwarded step,
+// what the agent answered.
+func TestReportShowsTheAgent(t *testing.T) {
+	agent := sdkupstream.Start(t, "a2a-go")
+	s, _ := scenarios.Find("CARD-003")
+	s = scenarios.WithUpstream(s, scenarios.Upstream{Vendor: "b", Config: mockvendor.UpstreamConfig{URL: agent}, Versions: []string{"0.3"}})
+	d := driver.NewGo("reference", func() driver.GoOrchestrator { return reference.New(reference.Options{}) })
+	run, res, err := suite.Execute(context.Background(), s, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var checks []suite.CheckResult
+	for _, c := range s.WithGlobals() {
+		checks = append(checks, suite.Judge(run, err, s, c, nil))
+	}
+	use := suite.UpstreamUse{Vendor: "b", URL: agent, Versions: []string{"0.3"}, Played: []string{s.ID}}
+	r := suite.NewReport(suite.Config{Orchestrator: "builtin:reference", Driver: d, Scenarios: []*scenarios.Scenario{s}, Upstreams: []suite.UpstreamUse{use}},
+		time.Now(), true, checks, []suite.ScenarioResult{res})
+	page, err := htmlreport.Render(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forwarded := 0
+	for _, e := range run.Events {
+		if e.Upstream != nil && e.Upstream.Status != 0 {
+			forwarded++
+		}
+	}
+	shown := bytes.Count(page, []byte("<th>agent</th>"))
+	if forwarded == 0 || shown < forwarded || !bytes.Contains(page, []byte("→ HTTP 200")) || !bytes.Contains(page, []byte(agent)) {
+		t.Errorf("%d steps forwarded to the agent, %d show an agent field (want each, with its HTTP 200 and the agent's URL %s)", forwarded, shown, agent)
+	}
+	banner := `vendor <span class="mono">b</span> was the agent at <span class="mono">` + agent + `</span> (A2A 0.3): 1 scenarios played`
+	if !bytes.Contains(page, []byte(`id="upstreams"`)) || !bytes.Contains(page, []byte(banner)) {
+		t.Errorf("the page does not say vendor b was the real agent (want %q)", banner)
 	}
 }

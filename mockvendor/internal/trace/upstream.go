@@ -1,5 +1,10 @@
 package trace
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Upstream is what a proxied vendor's event records of its exchange with
 // the real agent it stands in front of (a vendor with an upstream): the
 // request the fleet forwarded and what the agent answered. The rest of
@@ -30,4 +35,32 @@ type Upstream struct {
 	// down, too slow, an answer that is not JSON-RPC, too large, a
 	// stream that stalled); "" when it did not.
 	Error string `json:"error,omitempty"`
+}
+
+// Summary says in a line what the agent answered, or why it did not: the
+// method (a card fetch when none), then its status, A2A error, stream
+// events and time, or the failure; the agent's URL last.
+func (u *Upstream) Summary() string {
+	if u == nil {
+		return ""
+	}
+	what := u.Method
+	if what == "" {
+		what = "card"
+	}
+	if u.Error != "" {
+		return fmt.Sprintf("%s: %s (%s)", what, u.Error, u.URL)
+	}
+	parts := []string{fmt.Sprintf("HTTP %d", u.Status)}
+	if u.A2AVersion != "" {
+		parts = append(parts, "A2A-Version "+u.A2AVersion)
+	}
+	if u.ErrorCode != 0 {
+		parts = append(parts, fmt.Sprintf("error %d", u.ErrorCode))
+	}
+	if u.Events > 0 {
+		parts = append(parts, fmt.Sprintf("%d events", u.Events))
+	}
+	parts = append(parts, fmt.Sprintf("%.1f ms", u.DurationMs))
+	return fmt.Sprintf("%s → %s (%s)", what, strings.Join(parts, ", "), u.URL)
 }
