@@ -14,14 +14,15 @@ import (
 	"github.com/a2a-conform/a2a-conform/mockvendor/internal/trace"
 )
 
-// cardCache is the agent's card as last fetched, reused for a TTL.
+// cardCache is the agent's card as last fetched, reused for a TTL, with
+// the JSON-RPC endpoint it names (read once per fetch, not per call).
 type cardCache struct {
-	mu      sync.Mutex
-	ttl     time.Duration
-	at      time.Time
-	raw     []byte
-	doc     map[string]any
-	version int64
+	mu       sync.Mutex
+	ttl      time.Duration
+	at       time.Time
+	raw      []byte
+	endpoint string
+	version  int64
 }
 
 // Card is the agent's card now: fetched again once the last fetch is
@@ -32,15 +33,28 @@ func (c *Client) Card(ctx context.Context) (doc map[string]any, version int64, r
 	cc := &c.card
 	cc.mu.Lock()
 	defer cc.mu.Unlock()
-	if cc.raw == nil || time.Since(cc.at) >= cc.ttl {
-		rec, err = c.fetchCard(ctx)
-		if err != nil && cc.raw == nil {
-			return nil, 0, rec, err
-		}
+	if rec, err = c.refreshLocked(ctx); err != nil {
+		return nil, 0, rec, err
 	}
 	doc = map[string]any{}
 	_ = json.Unmarshal(cc.raw, &doc)
 	return doc, cc.version, rec, nil
+}
+
+// refreshLocked fetches the card again when the cached one is older than
+// the TTL (the cache lock held): the fetch's record (nil when the cache
+// served), and an error only when there is no card at all (a failed
+// refresh keeps the last one).
+func (c *Client) refreshLocked(ctx context.Context) (*trace.Upstream, error) {
+	cc := &c.card
+	if cc.raw != nil && time.Since(cc.at) < cc.ttl {
+		return nil, nil
+	}
+	rec, err := c.fetchCard(ctx)
+	if err != nil && cc.raw == nil {
+		return rec, err
+	}
+	return rec, nil
 }
 
 // fetchCard fetches the card into the cache (the cache lock held).
@@ -79,7 +93,7 @@ func (c *Client) fetchCard(ctx context.Context) (*trace.Upstream, error) {
 	if !bytes.Equal(body, cc.raw) {
 		cc.version++
 	}
-	cc.raw, cc.doc, cc.at = body, doc, time.Now()
+	cc.raw, cc.endpoint, cc.at = body, JSONRPCURL(doc), time.Now()
 	return rec, nil
 }
 
@@ -98,14 +112,16 @@ func (c *Client) CardURL() string {
 // additionalInterfaces entry with transport JSONRPC. The fleet forwards
 // every binding's operation over it.
 func (c *Client) Endpoint(ctx context.Context) (string, error) {
-	doc, _, _, err := c.Card(ctx)
-	if err != nil {
+	cc := &c.card
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	if _, err := c.refreshLocked(ctx); err != nil {
 		return "", err
 	}
-	if u := JSONRPCURL(doc); u != "" {
-		return u, nil
+	if cc.endpoint == "" {
+		return "", &Error{Detail: "the agent's card names no JSON-RPC interface (the proxy forwards over JSON-RPC)"}
 	}
-	return "", &Error{Detail: "the agent's card names no JSON-RPC interface (the proxy forwards over JSON-RPC)"}
+	return cc.endpoint, nil
 }
 
 // JSONRPCURL is the JSON-RPC endpoint a card names ("" when none).
