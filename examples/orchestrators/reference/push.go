@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -48,6 +49,9 @@ const (
 	pushMaxPending  = 32
 	pushMaxSeen     = 256
 	pushQuiet       = 3 * time.Second
+	// pushCloseGrace bounds the wait for deliveries under way when the
+	// receiver closes.
+	pushCloseGrace = time.Second
 )
 
 // pushHook is the webhook receiver of one delegation.
@@ -127,9 +131,17 @@ func (h *pushHook) config(task string) map[string]any {
 	return c
 }
 
-// close stops the receiver.
+// close stops the receiver: it takes no new delivery, answers the ones
+// under way (the follow loop may have acted on one before its handler
+// wrote the 200: cut off, the sender would count it undelivered and send
+// it again), at most pushCloseGrace, then drops what is left.
 func (h *pushHook) close() {
-	if h != nil {
+	if h == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), pushCloseGrace)
+	defer cancel()
+	if h.srv.Shutdown(ctx) != nil {
 		_ = h.srv.Close()
 	}
 }
