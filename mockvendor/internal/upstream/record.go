@@ -95,8 +95,8 @@ const (
 
 // WriteInterval is the least time between two writes of a recording's
 // file: what came in between is written together, so that a busy agent
-// costs at most MaxRecordingBytes of disk writes per interval, not a
-// rewrite of the whole file per exchange.
+// costs one rewrite of the file per interval (its recorded data bounded
+// by MaxRecordingBytes), not one per exchange.
 const WriteInterval = time.Second
 
 // Recorder writes a Recording to a file as exchanges end (atomically: a
