@@ -162,7 +162,10 @@ func TestRecorderCoalescesWrites(t *testing.T) {
 	if n := tRecorded(t, path); n != 0 {
 		t.Errorf("the file before the interval holds %d exchanges, want none yet (the card alone)", n)
 	}
-	time.Sleep(WriteInterval + 300*time.Millisecond)
+	deadline := time.Now().Add(WriteInterval + 5*time.Second) // the timer's write, however loaded the machine
+	for tRecorded(t, path) != burst && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
 	if n := tRecorded(t, path); n != burst {
 		t.Errorf("after the interval the file holds %d exchanges, want %d", n, burst)
 	}
@@ -173,8 +176,10 @@ func TestRecorderCoalescesWrites(t *testing.T) {
 	r.mu.Lock()
 	writes = r.writes
 	r.mu.Unlock()
-	if n := tRecorded(t, path); n != burst+1 || writes != 3 {
-		t.Errorf("after Flush the file holds %d exchanges in %d writes, want %d in 3", n, writes, burst+1)
+	// The start, the interval's write, Flush (and one more if the add came
+	// a whole interval after the second): never one per exchange.
+	if n := tRecorded(t, path); n != burst+1 || writes < 3 || writes > 4 {
+		t.Errorf("after Flush the file holds %d exchanges in %d writes, want %d in 3 or 4", n, writes, burst+1)
 	}
 }
 
