@@ -9,11 +9,16 @@ import (
 // The wire trace lives in mockvendor/internal/trace (layer 0); these
 // aliases keep its public names here, where the fleet's users find them.
 
-// Op is the normalized operation a request performed, whatever its dialect.
 // Results is what an answer delivered of a task's results (Event.Results):
 // the artifacts whole and the text of the status message.
 type Results = trace.Results
 
+// UpstreamExchange is what the event of a vendor in front of a real agent
+// records of its exchange with the agent (Event.Upstream): the request
+// forwarded, the agent's answer or why none came.
+type UpstreamExchange = trace.Upstream
+
+// Op is the normalized operation a request performed, whatever its dialect.
 type Op = trace.Op
 
 // The normalized operations of the catalog's wire trace (the trace

@@ -287,6 +287,9 @@ func Describe(e mockvendor.Event) string {
 	for _, c := range e.Coercions {
 		fmt.Fprintf(&b, "\npart %d coerced %s → %s", c.Part, c.From, c.To)
 	}
+	if e.Upstream != nil {
+		b.WriteString("\nagent: " + e.Upstream.Summary())
+	}
 	return b.String()
 }
 

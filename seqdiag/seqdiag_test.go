@@ -233,3 +233,19 @@ func TestPushDeliveryArrows(t *testing.T) {
 		t.Errorf("Render draws the push from elsewhere or without its label:\n%s", svg)
 	}
 }
+
+// TestDescribeNamesTheAgent: the tooltip of a step a real agent answered
+// (a vendor in front of it) says what the agent answered; a step the fleet
+// answered alone says nothing of an agent.
+func TestDescribeNamesTheAgent(t *testing.T) {
+	fleet := mockvendor.Event{Seq: 1, Host: "agent.partner.example", Op: mockvendor.OpSend, Method: "message/send", Status: 200, ErrorCode: -32004, ErrorMessage: "skill not available in region"}
+	forwarded := mockvendor.Event{Seq: 2, Host: "agent.partner.example", Op: mockvendor.OpSend, Method: "message/send", Status: 200, State: "completed",
+		Upstream: &mockvendor.UpstreamExchange{URL: "http://127.0.0.1:35273/", Method: "message/send", Status: 200, DurationMs: 2.7}}
+	if d := Describe(fleet); strings.Contains(d, "agent:") {
+		t.Errorf("Describe(a step the fleet answered) = %q, names an agent", d)
+	}
+	want := "\nagent: message/send → HTTP 200, 2.7 ms (http://127.0.0.1:35273/)"
+	if d := Describe(forwarded); !strings.HasSuffix(d, want) {
+		t.Errorf("Describe(a forwarded step) = %q, want it to end %q", d, want)
+	}
+}
