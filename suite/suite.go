@@ -123,7 +123,6 @@ func Run(t ginkgo.GinkgoTestingT, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	all := cfg.Scenarios
 	ctx, stop := context.WithCancelCause(cfg.Context)
 	defer stop(nil)
 	cfg.Context = ctx
@@ -141,7 +140,7 @@ func Run(t ginkgo.GinkgoTestingT, cfg Config) (*Report, error) {
 	// shuffles top-level containers with a time seed otherwise), so two runs
 	// print the same lines in the same order; ContinueOnFailure keeps a
 	// failed check from skipping the scenarios after it.
-	order := RunOrder(all, cfg.Seed)
+	order := RunOrder(cfg.Scenarios, cfg.Seed)
 	exec := &executor{driver: cfg.Driver, events: newEventLog(cfg.Events)}
 	ginkgo.Describe("a2a-conform catalog", ginkgo.Ordered, ginkgo.ContinueOnFailure, func() {
 		for _, s := range order {
