@@ -6,8 +6,10 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -190,6 +192,16 @@ func (v *Vendor) upstreamAdmits(name string) error {
 		return nil
 	}
 	return &ConfigError{Field: "type", Msg: fmt.Sprintf("vendor %s stands in front of an upstream agent: fault %q changes what the agent does with a task, which the proxy cannot (the faults that apply: docs/proxy.md)", v.cfg.ID, name)}
+}
+
+// ApplicableFaults are the fault types the vendor takes, sorted, when it
+// stands in front of a real agent (UpstreamFaults; upstreamAdmits refuses
+// the others); nil when it takes every type.
+func (v *Vendor) ApplicableFaults() []string {
+	if v.cfg.Upstream == nil {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(UpstreamFaults))
 }
 
 // UpstreamFaults are the faults that act on an upstream agent's card,

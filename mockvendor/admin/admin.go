@@ -255,7 +255,7 @@ type VendorInfo struct {
 	// or the recording it replays); "" for the fleet's own vendors.
 	Upstream string `json:"upstream,omitempty"`
 	// ApplicableFaults are the fault types the vendor takes, by name, when
-	// it has an upstream (mockvendor.UpstreamFaults); nil when every type
+	// it has an upstream (Vendor.ApplicableFaults); nil when every type
 	// applies.
 	ApplicableFaults []string `json:"applicableFaults,omitempty"`
 }
@@ -268,16 +268,12 @@ func (a *api) vendorInfo(v *mockvendor.Vendor) (VendorInfo, error) {
 	if faults == nil {
 		faults = []mockvendor.AttachedFault{}
 	}
-	vi := VendorInfo{ID: v.ID(), Organization: v.Config().Organization, Hosts: v.Hosts(), Faults: faults}
+	vi := VendorInfo{ID: v.ID(), Organization: v.Config().Organization, Hosts: v.Hosts(), Faults: faults, ApplicableFaults: v.ApplicableFaults()}
 	if uc := v.Config().Upstream; uc != nil {
 		vi.Upstream = uc.URL
 		if uc.Replay != "" {
 			vi.Upstream = "replay of " + uc.Replay
 		}
-		for name := range mockvendor.UpstreamFaults {
-			vi.ApplicableFaults = append(vi.ApplicableFaults, name)
-		}
-		slices.Sort(vi.ApplicableFaults)
 	}
 	return vi, nil
 }
