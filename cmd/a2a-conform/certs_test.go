@@ -259,7 +259,7 @@ func TestCertsFleetServesCA(t *testing.T) {
 			if !pool.AppendCertsFromPEM(caPEM) {
 				t.Fatal("no certificate in ca.pem")
 			}
-			client := proxiedClient(t, f, pool)
+			client := proxiedClient(t, f.ProxyURL(), pool)
 			defer client.CloseIdleConnections()
 			for host := range fleetHostSANs() {
 				resp, err := client.Get("https://" + host + mockvendor.CardPath)
@@ -281,7 +281,7 @@ func TestCertsFleetServesCA(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			oc := proxiedClient(t, f, other.Pool())
+			oc := proxiedClient(t, f.ProxyURL(), other.Pool())
 			defer oc.CloseIdleConnections()
 			if resp, err := oc.Get("https://" + mockvendor.HostCardD + mockvendor.CardPath); err == nil {
 				resp.Body.Close()
@@ -291,9 +291,11 @@ func TestCertsFleetServesCA(t *testing.T) {
 	}
 }
 
-func proxiedClient(t *testing.T, f *mockvendor.Fleet, roots *x509.CertPool) *http.Client {
+// proxiedClient reaches the fleet's hosts through its CONNECT proxy at
+// proxyURL, trusting roots.
+func proxiedClient(t *testing.T, proxyURL string, roots *x509.CertPool) *http.Client {
 	t.Helper()
-	pu, err := url.Parse(f.ProxyURL())
+	pu, err := url.Parse(proxyURL)
 	if err != nil {
 		t.Fatal(err)
 	}

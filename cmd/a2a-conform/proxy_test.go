@@ -4,12 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -181,7 +179,7 @@ func tProxyAddresses(t *testing.T, stdout io.Reader) (proxyURL, caFile string) {
 }
 
 // tProxyClient reaches the fleet's hosts through its CONNECT proxy,
-// trusting its CA.
+// trusting the CA in caFile.
 func tProxyClient(t *testing.T, proxyURL, caFile string) *http.Client {
 	t.Helper()
 	pem, err := os.ReadFile(caFile)
@@ -192,11 +190,7 @@ func tProxyClient(t *testing.T, proxyURL, caFile string) *http.Client {
 	if !pool.AppendCertsFromPEM(pem) {
 		t.Fatalf("%s holds no certificate", caFile)
 	}
-	u, err := url.Parse(proxyURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := &http.Transport{Proxy: http.ProxyURL(u), TLSClientConfig: &tls.Config{RootCAs: pool}}
-	t.Cleanup(tr.CloseIdleConnections)
-	return &http.Client{Transport: tr, Timeout: 10 * time.Second}
+	c := proxiedClient(t, proxyURL, pool)
+	t.Cleanup(c.CloseIdleConnections)
+	return c
 }

@@ -25,13 +25,7 @@ func TestLivePageInChromium(t *testing.T) {
 	e := start(t)
 	ctx := tBrowser(t)
 
-	if err := chromedp.Do(ctx,
-		chromedp.Navigate(e.srv.URL+"/?token="+token),
-		chromedp.WaitVisible(chromedp.CSS(`#status.live`)),
-		chromedp.WaitVisible(chromedp.CSS(`#toggle-d-stub-endpoint`)),
-	); err != nil {
-		t.Fatalf("loading the page: %v", err)
-	}
+	tOpenPage(t, ctx, e, `#toggle-d-stub-endpoint`)
 	// The first visit traded the token for the cookie: neither the address
 	// nor the page holds it.
 	loc, err := chromedp.Run(ctx, chromedp.Location())
@@ -76,17 +70,7 @@ func TestLivePageInChromium(t *testing.T) {
 	if faults, _ := e.f.Faults("d"); len(faults) != 1 || faults[0].Type != "stub-endpoint" {
 		t.Fatalf("vendor d faults after the click = %+v", faults)
 	}
-	seq := e.f.Trace().Seq() + 1
-	if code := e.send(t, rpcD, mockvendor.SkillFXHedging); code != -32601 {
-		t.Fatalf("the next request to %s answered %d, want -32601", mockvendor.HostRPCD, code)
-	}
-	row := `#events tr[data-seq="` + strconv.FormatInt(seq, 10) + `"][data-error="-32601"]`
-	if err := chromedp.Do(ctx,
-		chromedp.WaitVisible(chromedp.CSS(row)),
-		chromedp.WaitVisible(chromedp.CSS(`#diagram svg g#ev-`+strconv.FormatInt(seq, 10)+`.sq-err`)),
-	); err != nil {
-		t.Fatalf("waiting for the -32601 in the page: %v", err)
-	}
+	tStubbedSend(t, ctx, e, rpcD, mockvendor.SkillFXHedging)
 	tScreenshot(t, ctx, "fleet-live-page.png")
 
 	// Switching it off again restores the answer.
@@ -142,13 +126,7 @@ func TestLivePageOfAProxy(t *testing.T) {
 		Upstream: &mockvendor.UpstreamConfig{URL: agent},
 	}}})
 	rpc := "https://" + host + mockvendor.DefaultRPCPath
-	if err := chromedp.Do(ctx,
-		chromedp.Navigate(e.srv.URL+"/?token="+token),
-		chromedp.WaitVisible(chromedp.CSS(`#status.live`)),
-		chromedp.WaitVisible(chromedp.CSS(`#toggle-partner-stub-endpoint`)),
-	); err != nil {
-		t.Fatalf("loading the page: %v", err)
-	}
+	tOpenPage(t, ctx, e, `#toggle-partner-stub-endpoint`)
 	named, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#vendor-partner .upstream`)))
 	if err != nil || named != "→ agent "+agent {
 		t.Errorf("the vendor's agent line %q (%v), want %q", named, err, "→ agent "+agent)
@@ -176,21 +154,43 @@ func TestLivePageOfAProxy(t *testing.T) {
 	); err != nil {
 		t.Fatalf("switching stub-endpoint on: %v", err)
 	}
-	stubbed := e.f.Trace().Seq() + 1
-	if code := e.send(t, rpc, mockvendor.SkillInvoice); code != -32601 {
-		t.Fatalf("with stub-endpoint the send answered %d, want -32601", code)
-	}
-	grow := `#events tr[data-seq="` + strconv.FormatInt(stubbed, 10) + `"][data-error="-32601"]`
-	if err := chromedp.Do(ctx,
-		chromedp.WaitVisible(chromedp.CSS(grow)),
-		chromedp.WaitVisible(chromedp.CSS(`#diagram svg g#ev-`+strconv.FormatInt(stubbed, 10)+`.sq-err`)),
-	); err != nil {
-		t.Fatalf("waiting for the -32601 in the table: %v", err)
-	}
+	grow := tStubbedSend(t, ctx, e, rpc, mockvendor.SkillInvoice)
 	if up, err := chromedp.Run(ctx, chromedp.TextContent(chromedp.CSS(grow+` td.up`))); err != nil || up != "" {
 		t.Errorf("the stubbed send's agent cell %q (%v), want empty: the stub answered, not the agent", up, err)
 	}
 	tScreenshot(t, ctx, "proxy-live-page.png")
+}
+
+// tOpenPage opens the live page with the token and waits for its trace
+// stream to be live and for the element at sel (a vendor's toggle).
+func tOpenPage(t *testing.T, ctx context.Context, e *env, sel string) {
+	t.Helper()
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(e.srv.URL+"/?token="+token),
+		chromedp.WaitVisible(chromedp.CSS(`#status.live`)),
+		chromedp.WaitVisible(chromedp.CSS(sel)),
+	); err != nil {
+		t.Fatalf("loading the page: %v", err)
+	}
+}
+
+// tStubbedSend sends to url for skill through the fleet with
+// stub-endpoint on, wants -32601, and waits for the page to show it in
+// its table and its diagram: the row's selector.
+func tStubbedSend(t *testing.T, ctx context.Context, e *env, url, skill string) string {
+	t.Helper()
+	seq := e.f.Trace().Seq() + 1
+	if code := e.send(t, url, skill); code != -32601 {
+		t.Fatalf("the next request to %s answered %d, want -32601", url, code)
+	}
+	row := `#events tr[data-seq="` + strconv.FormatInt(seq, 10) + `"][data-error="-32601"]`
+	if err := chromedp.Do(ctx,
+		chromedp.WaitVisible(chromedp.CSS(row)),
+		chromedp.WaitVisible(chromedp.CSS(`#diagram svg g#ev-`+strconv.FormatInt(seq, 10)+`.sq-err`)),
+	); err != nil {
+		t.Fatalf("waiting for the -32601 in the page: %v", err)
+	}
+	return row
 }
 
 // tWaitText polls the text of the element at sel until ok holds (at most
