@@ -86,8 +86,8 @@ func LoadRecording(path string) (*Recording, error) {
 	return &rec, nil
 }
 
-// Bounds of a recording: past them it stops and says so. A card counts
-// as an exchange.
+// Bounds of a recording: past them it stops and says so. A card change
+// counts as an exchange.
 const (
 	MaxRecordedExchanges = 1000
 	MaxRecordingBytes    = 16 << 20

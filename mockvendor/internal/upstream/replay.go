@@ -17,10 +17,10 @@ const MaxReplayDelay = 5 * time.Second
 // replayer answers the client's requests from a Recording, as the agent
 // answered them (an http.RoundTripper in place of the network): the card
 // to any GET (the one the agent served after as many exchanges as have
-// been replayed: its CardChanges come back in their place); a JSON-RPC call with a recorded answer of its method, the
-// one of the task it names first, else the method's answers in their
-// recorded order (the last one repeating once they run out); the
-// response's id is the request's. A method never recorded gets -32601, a
+// been replayed: its CardChanges come back in their place); a JSON-RPC
+// call with a recorded answer of its method, the one of the task it names
+// first, else the method's answers in their recorded order (the last one
+// repeating once they run out); the response's id is the request's. A method never recorded gets -32601, a
 // task never recorded -32001.
 type replayer struct {
 	rec   *Recording
